@@ -1,0 +1,1 @@
+"""puzzlebox: solve placement puzzles by exact cover and backtracking."""

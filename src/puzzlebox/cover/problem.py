@@ -1,0 +1,154 @@
+"""Knuth's exact cover with multiplicities and colours (MCC), as flat integer arrays.
+
+Items ``0 .. n_primary-1`` are primary: item ``i`` must be covered between ``lo[i]`` and
+``hi[i]`` times. The remaining items are secondary: covered at most once by an option that
+gives it no colour (colour 0), or by any number of options that all give it the same colour.
+
+A solution is a *set* of options (each used at most once) meeting every bound and colour.
+Options are stored in compressed-row form: option ``k`` covers
+``items[start[k]:start[k+1]]`` with ``colors[start[k]:start[k+1]]``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+NO_COLOR = 0
+
+
+class ProblemError(ValueError):
+    """A cover problem that is not well formed (a bug in a puzzle compiler, not user input)."""
+
+
+@dataclass(frozen=True)
+class CoverProblem:
+    """An MCC instance. Engines read the arrays; puzzle kinds read ``labels`` to decode."""
+
+    item_names: tuple[Hashable, ...]
+    n_primary: int
+    lo: np.ndarray  # int64[n_primary]
+    hi: np.ndarray  # int64[n_primary]
+    start: np.ndarray  # int64[n_options + 1]
+    items: np.ndarray  # int64[start[-1]]
+    colors: np.ndarray  # int64[start[-1]]
+    labels: tuple[Any, ...] = field(repr=False)  # one per option: what the option means
+
+    @property
+    def n_items(self) -> int:
+        return len(self.item_names)
+
+    @property
+    def n_options(self) -> int:
+        return len(self.start) - 1
+
+    def option(self, k: int) -> list[tuple[int, int]]:
+        """Option ``k`` as ``[(item, colour), ...]``."""
+        a, b = self.start[k], self.start[k + 1]
+        return list(zip(self.items[a:b].tolist(), self.colors[a:b].tolist()))
+
+    def is_solution(self, chosen: Iterable[int]) -> bool:
+        """Check a set of options against every bound and colour: the arbiter of all engines."""
+        chosen = list(chosen)
+        if len(set(chosen)) != len(chosen):
+            return False
+        counts = [0] * self.n_primary
+        uses: dict[int, list[int]] = {}
+        for k in chosen:
+            if not 0 <= k < self.n_options:
+                return False
+            for item, color in self.option(k):
+                if item < self.n_primary:
+                    counts[item] += 1
+                else:
+                    uses.setdefault(item, []).append(color)
+        for colors in uses.values():
+            if len(colors) > 1 and (NO_COLOR in colors or len(set(colors)) > 1):
+                return False
+        return all(self.lo[i] <= counts[i] <= self.hi[i] for i in range(self.n_primary))
+
+
+class CoverBuilder:
+    """Collects named items and options, then numbers them: primary items first.
+
+    Item names are any hashable values (``("cell", 2, 3)``); colours are any hashable values
+    and are numbered from 1 per problem.
+    """
+
+    def __init__(self) -> None:
+        self._primary: dict[Hashable, tuple[int, int]] = {}
+        self._secondary: dict[Hashable, None] = {}
+        self._options: list[tuple[list[Hashable], list[Hashable | None]]] = []
+        self._labels: list[Any] = []
+        self._color_ids: dict[Hashable, int] = {}
+
+    def primary(self, name: Hashable, lo: int = 1, hi: int = 1) -> None:
+        if name in self._primary or name in self._secondary:
+            raise ProblemError(f"item {name!r} declared twice")
+        if not 0 <= lo <= hi:
+            raise ProblemError(f"item {name!r}: bounds [{lo}, {hi}] are not 0 <= lo <= hi")
+        self._primary[name] = (lo, hi)
+
+    def secondary(self, name: Hashable) -> None:
+        if name in self._primary or name in self._secondary:
+            raise ProblemError(f"item {name!r} declared twice")
+        self._secondary[name] = None
+
+    def option(
+        self,
+        items: Sequence[Hashable],
+        label: Any,
+        colors: Sequence[Hashable | None] | None = None,
+    ) -> None:
+        """Add an option covering ``items``; ``colors[j]`` colours secondary ``items[j]``."""
+        if colors is None:
+            colors = [None] * len(items)
+        self._options.append((list(items), list(colors)))
+        self._labels.append(label)
+
+    def build(self) -> CoverProblem:
+        names = list(self._primary) + list(self._secondary)
+        index = {name: i for i, name in enumerate(names)}
+        n_primary = len(self._primary)
+        start = [0]
+        flat_items: list[int] = []
+        flat_colors: list[int] = []
+        for items, colors in self._options:
+            seen: set[int] = set()
+            has_primary = False
+            for name, color in zip(items, colors, strict=True):
+                if name not in index:
+                    raise ProblemError(f"option uses undeclared item {name!r}")
+                i = index[name]
+                if i in seen:
+                    raise ProblemError(f"option covers item {name!r} twice")
+                seen.add(i)
+                if i < n_primary:
+                    has_primary = True
+                    if color is not None:
+                        raise ProblemError(f"primary item {name!r} cannot have a colour")
+                    flat_colors.append(NO_COLOR)
+                else:
+                    flat_colors.append(
+                        NO_COLOR
+                        if color is None
+                        else self._color_ids.setdefault(color, len(self._color_ids) + 1)
+                    )
+                flat_items.append(i)
+            if not has_primary:
+                raise ProblemError("every option must cover at least one primary item")
+            start.append(len(flat_items))
+        bounds = list(self._primary.values())
+        return CoverProblem(
+            item_names=tuple(names),
+            n_primary=n_primary,
+            lo=np.array([b[0] for b in bounds], dtype=np.int64),
+            hi=np.array([b[1] for b in bounds], dtype=np.int64),
+            start=np.array(start, dtype=np.int64),
+            items=np.array(flat_items, dtype=np.int64),
+            colors=np.array(flat_colors, dtype=np.int64),
+            labels=tuple(self._labels),
+        )

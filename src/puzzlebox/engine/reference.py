@@ -1,0 +1,117 @@
+"""The reference engine: plain Python, simple enough to be obviously right.
+
+It decides options one at a time, each either in or out of the solution, so every set of
+options is reached by exactly one path and no solution can be found twice. To keep the tree
+small it branches on the primary item that still needs cover and has the fewest options left
+(minimum remaining values), trying that item's options in order and excluding each one from
+the branches after it, which is the same tree dancing links walks.
+
+It is the oracle that the compiled engine and the fast paths are tested against.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from puzzlebox.cover.problem import NO_COLOR, CoverProblem
+from puzzlebox.engine.stats import SearchStats
+
+_FREE = -1  # a secondary item nobody covers yet
+
+
+class ReferenceEngine:
+    """Enumerates the solutions of a cover problem as sorted tuples of option indices."""
+
+    name = "reference"
+
+    def __init__(self, problem: CoverProblem) -> None:
+        self.problem = problem
+        self.stats = SearchStats(engine=self.name)
+        p = problem
+        self._options = [p.option(k) for k in range(p.n_options)]
+        self._lo = p.lo.tolist()
+        self._hi = p.hi.tolist()
+
+    def solutions(self, limit: int | None = None) -> Iterator[tuple[int, ...]]:
+        """Yield solutions lazily, at most ``limit`` of them."""
+        p = self.problem
+        counts = [0] * p.n_primary
+        sec_color = [_FREE] * (p.n_items - p.n_primary)
+        alive = [k for k in range(p.n_options) if self._fits(k, counts, sec_color)]
+        found = 0
+        for solution in self._search([], alive, counts, sec_color):
+            found += 1
+            self.stats.solutions = found
+            yield solution
+            if limit is not None and found >= limit:
+                return
+        self.stats.complete = True
+
+    def count(self) -> int:
+        return sum(1 for _ in self.solutions())
+
+    def _fits(self, k: int, counts: list[int], sec_color: list[int]) -> bool:
+        n_primary = self.problem.n_primary
+        for item, color in self._options[k]:
+            if item < n_primary:
+                if counts[item] >= self._hi[item]:
+                    return False
+            else:
+                now = sec_color[item - n_primary]
+                if now != _FREE and (color == NO_COLOR or now != color):
+                    return False
+        return True
+
+    def _search(
+        self, chosen: list[int], alive: list[int], counts: list[int], sec_color: list[int]
+    ) -> Iterator[tuple[int, ...]]:
+        self.stats.nodes += 1
+        n_primary = self.problem.n_primary
+        options_of: dict[int, list[int]] = {
+            i: [] for i in range(n_primary) if counts[i] < self._lo[i]
+        }
+        for k in alive:
+            for item, _ in self._options[k]:
+                if item in options_of:
+                    options_of[item].append(k)
+        if options_of:
+            item = min(options_of, key=lambda i: (len(options_of[i]), i))
+            branches = options_of[item]
+            if not branches:
+                return  # an item that needs more cover has no option left
+        else:
+            # every bound is met: this set is a solution, and so may be any superset of it
+            yield tuple(sorted(chosen))
+            branches = list(alive)
+
+        excluded: set[int] = set()
+        for k in branches:
+            # include k; the options tried before it at this node are out of this branch
+            for it, color in self._options[k]:
+                if it < n_primary:
+                    counts[it] += 1
+                else:
+                    sec_color[it - n_primary] = color
+            chosen.append(k)
+            rest = [
+                j
+                for j in alive
+                if j != k and j not in excluded and self._fits(j, counts, sec_color)
+            ]
+            yield from self._search(chosen, rest, counts, sec_color)
+            chosen.pop()
+            for it, _ in self._options[k]:
+                if it < n_primary:
+                    counts[it] -= 1
+            self._restore_secondary(chosen, sec_color)
+            excluded.add(k)
+
+    def _restore_secondary(self, chosen: list[int], sec_color: list[int]) -> None:
+        """Recompute secondary colours from the options still chosen (simple, obviously right)."""
+        n_primary = self.problem.n_primary
+        for s in range(len(sec_color)):
+            sec_color[s] = _FREE
+        for k in chosen:
+            for it, color in self._options[k]:
+                if it >= n_primary:
+                    sec_color[it - n_primary] = color
