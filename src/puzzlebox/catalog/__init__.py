@@ -1,1 +1,38 @@
-"""catalog"""
+"""The built-in puzzles: TOML files in the same format users write, shipped in the package."""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+from puzzlebox.formats import PuzzleFile, PuzzleFileError, read_file
+
+_FOLDER = "puzzles"
+
+
+def catalog_dir() -> Path:
+    return Path(str(resources.files(__package__).joinpath(_FOLDER)))
+
+
+def names() -> list[str]:
+    """Every catalog puzzle's name, sorted."""
+    return sorted(p.stem for p in catalog_dir().glob("*.toml"))
+
+
+def path_of(name: str) -> Path:
+    return catalog_dir() / f"{name}.toml"
+
+
+def load(name_or_path: str | Path) -> PuzzleFile:
+    """A catalog name or the path of a puzzle file."""
+    text = str(name_or_path)
+    path = Path(text)
+    if path.suffix == ".toml" or path.exists() or "/" in text:
+        if not path.exists():
+            raise PuzzleFileError(text, None, "no such file")
+        return read_file(path)
+    if path_of(text).exists():
+        return read_file(path_of(text), name=text)
+    raise PuzzleFileError(
+        text, None, "no such file or catalog puzzle (see 'puzzlebox list')"
+    )

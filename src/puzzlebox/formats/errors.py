@@ -1,0 +1,17 @@
+"""The one error a user sees for a bad puzzle file: file, place, what is wrong."""
+
+from __future__ import annotations
+
+
+class PuzzleFileError(Exception):
+    """A malformed puzzle file. ``str()`` is the single line printed on stderr."""
+
+    def __init__(self, source: str, place: str | None, message: str) -> None:
+        self.source = source
+        self.place = place
+        self.message = message
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        where = f"{self.source}:{self.place}" if self.place else self.source
+        return f"{where}: {self.message}"

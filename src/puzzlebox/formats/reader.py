@@ -1,0 +1,307 @@
+"""Read a puzzle file (TOML) into a puzzle model, checking everything on the way.
+
+Files are data: ``tomllib`` parses them and nothing is ever evaluated. Every problem is
+reported as one :class:`PuzzleFileError` naming the file, the place and what is wrong.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from puzzlebox.formats.errors import PuzzleFileError
+from puzzlebox.formats.locate import key_line
+from puzzlebox.geometry import Shape, parse_grid
+from puzzlebox.geometry.symmetry import Cell
+from puzzlebox.puzzles import EdgeMatchingPuzzle, Piece, PolyominoPuzzle, Puzzle, QueensPuzzle
+
+COMMON_KEYS = {"kind", "title", "notes"}
+
+
+@dataclass
+class PuzzleFile:
+    """What one file holds: a single puzzle, or a batch of boards sharing one piece set."""
+
+    name: str
+    title: str
+    puzzles: list[Puzzle] = field(default_factory=list)
+    batch: bool = False
+    source: str = ""
+
+
+class _Reader:
+    """Walks a parsed TOML document; knows the text so errors can name a line."""
+
+    def __init__(self, source: str, text: str) -> None:
+        self.source = source
+        self.text = text
+
+    def fail(self, path: tuple[Any, ...], message: str) -> PuzzleFileError:
+        line = key_line(self.text, tuple(str(p) for p in path)) if path else None
+        dotted = ".".join(str(p) for p in path)
+        place = f"{line}" if line else None
+        return PuzzleFileError(self.source, place, f"{dotted}: {message}" if dotted else message)
+
+    def check_keys(self, table: dict[str, Any], allowed: set[str], path: tuple[Any, ...]) -> None:
+        for key in table:
+            if key not in allowed:
+                known = ", ".join(sorted(allowed))
+                raise self.fail(path + (key,), f"unknown key (expected one of: {known})")
+
+    def table(self, doc: dict[str, Any], key: str, path: tuple[Any, ...]) -> dict[str, Any]:
+        value = doc.get(key)
+        if not isinstance(value, dict):
+            what = "is missing" if value is None else "must be a table"
+            raise self.fail(path + (key,), what)
+        return value
+
+    def boolean(self, table: dict[str, Any], key: str, default: bool, path: tuple) -> bool:
+        value = table.get(key, default)
+        if not isinstance(value, bool):
+            raise self.fail(path + (key,), f"must be true or false, not {value!r}")
+        return value
+
+    def integer(self, table: dict[str, Any], key: str, path: tuple, least: int) -> int:
+        if key not in table:
+            raise self.fail(path + (key,), "is missing")
+        value = table[key]
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.fail(path + (key,), f"must be an integer, not {value!r}")
+        if value < least:
+            raise self.fail(path + (key,), f"must be at least {least}, not {value}")
+        return value
+
+    def text_value(self, table: dict[str, Any], key: str, path: tuple) -> str:
+        value = table.get(key, "")
+        if not isinstance(value, str):
+            raise self.fail(path + (key,), f"must be a string, not {value!r}")
+        return value
+
+    def grid(self, value: Any, path: tuple) -> dict[Cell, str]:
+        if not isinstance(value, str):
+            raise self.fail(path, f"a grid must be a string of rows, not {value!r}")
+        cells, _ = parse_grid(value)
+        if not cells:
+            raise self.fail(path, "the grid has no cells (only '.', spaces or nothing)")
+        return cells
+
+
+def read_text(text: str, source: str, name: str) -> PuzzleFile:
+    """Parse and check puzzle TOML text; ``source`` names it in errors."""
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        message = str(error)
+        match = re.search(r"\(at line (\d+), column (\d+)\)", message)
+        place = f"{match.group(1)}:{match.group(2)}" if match else None
+        if "(at end of document)" in message:
+            place = f"{text.count(chr(10)) + 1}"
+        message = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", message)
+        raise PuzzleFileError(source, place, f"not valid TOML: {message}") from None
+    reader = _Reader(source, text)
+    kind = doc.get("kind", "polyomino")
+    if kind not in KINDS:
+        raise reader.fail(("kind",), f"unknown kind {kind!r} (known: {', '.join(KINDS)})")
+    title = reader.text_value(doc, "title", ())
+    notes = reader.text_value(doc, "notes", ())
+    return KINDS[kind](reader, doc, name, title, notes)
+
+
+def read_file(path: str | Path, name: str | None = None) -> PuzzleFile:
+    """Read a puzzle file from disk."""
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as error:
+        raise PuzzleFileError(str(path), None, f"cannot read: {error.strerror}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise PuzzleFileError(
+            str(path), None, f"not UTF-8 text (byte {error.start})"
+        ) from None
+    return read_text(text, str(path), name or path.stem)
+
+
+# -- the kinds -------------------------------------------------------------------------------
+
+
+def _count_bounds(r: _Reader, value: Any, path: tuple) -> tuple[int, int | None]:
+    """``1`` | ``n`` | ``[lo, hi]`` | ``"any"`` as (lo, hi) with hi None for unlimited."""
+    if isinstance(value, bool):
+        raise r.fail(path, f"count must be an integer, [lo, hi] or \"any\", not {value!r}")
+    if isinstance(value, int):
+        if value < 0:
+            raise r.fail(path, f"count must not be negative, not {value}")
+        return value, value
+    if value == "any":
+        return 0, None
+    if (
+        isinstance(value, list)
+        and len(value) == 2
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    ):
+        lo, hi = value
+        if lo < 0 or hi < lo:
+            raise r.fail(path, f"count range [{lo}, {hi}] must have 0 <= lo <= hi")
+        return lo, hi
+    raise r.fail(path, f"count must be an integer, [lo, hi] or \"any\", not {value!r}")
+
+
+def _read_polyomino(
+    r: _Reader, doc: dict[str, Any], name: str, title: str, notes: str
+) -> PuzzleFile:
+    r.check_keys(doc, COMMON_KEYS | {"board", "boards", "pieces", "rules"}, ())
+    rules = doc.get("rules", {})
+    if not isinstance(rules, dict):
+        raise r.fail(("rules",), "must be a table")
+    r.check_keys(rules, {"rotate", "reflect", "match_colors"}, ("rules",))
+    rotate = r.boolean(rules, "rotate", True, ("rules",))
+    reflect = r.boolean(rules, "reflect", True, ("rules",))
+    match_colors = r.boolean(rules, "match_colors", False, ("rules",))
+
+    if "board" in doc and "boards" in doc:
+        raise r.fail(("boards",), "give either [board] or [[boards]], not both")
+    boards: list[tuple[str | None, dict[Cell, str]]] = []
+    if "boards" in doc:
+        entries = doc["boards"]
+        if not isinstance(entries, list) or not entries:
+            raise r.fail(("boards",), "must be a non-empty array of tables [[boards]]")
+        seen_names: set[str] = set()
+        for i, entry in enumerate(entries):
+            if not isinstance(entry, dict):
+                raise r.fail(("boards", i), "must be a table")
+            r.check_keys(entry, {"name", "grid"}, ("boards", i))
+            board_name = r.text_value(entry, "name", ("boards", i)) or f"board{i + 1:02d}"
+            if board_name in seen_names:
+                raise r.fail(("boards", i, "name"), f"board name {board_name!r} is used twice")
+            seen_names.add(board_name)
+            if "grid" not in entry:
+                raise r.fail(("boards", i, "grid"), "is missing")
+            boards.append((board_name, r.grid(entry["grid"], ("boards", i, "grid"))))
+    else:
+        board = r.table(doc, "board", ())
+        r.check_keys(board, {"grid"}, ("board",))
+        if "grid" not in board:
+            raise r.fail(("board", "grid"), "is missing")
+        boards.append((None, r.grid(board["grid"], ("board", "grid"))))
+
+    table = r.table(doc, "pieces", ())
+    if not table:
+        raise r.fail(("pieces",), "no pieces are given")
+    largest = max(len(cells) for _, cells in boards)
+    pieces = []
+    for piece_name, spec in table.items():
+        path = ("pieces", piece_name)
+        if isinstance(spec, dict):
+            r.check_keys(spec, {"shape", "count"}, path)
+            if "shape" not in spec:
+                raise r.fail(path + ("shape",), "is missing")
+            cells = r.grid(spec["shape"], path + ("shape",))
+            lo, hi = _count_bounds(r, spec.get("count", 1), path + ("count",))
+        else:
+            cells = r.grid(spec, path)
+            lo, hi = 1, 1
+        if len(cells) > largest:
+            raise r.fail(
+                path, f"the piece has {len(cells)} cells, more than the board's {largest}"
+            )
+        pieces.append(Piece(piece_name, Shape.from_cells(cells), lo, hi))
+
+    puzzles: list[Puzzle] = [
+        PolyominoPuzzle(
+            name,
+            cells,
+            pieces,
+            rotate=rotate,
+            reflect=reflect,
+            match_colors=match_colors,
+            title=title,
+            notes=notes,
+            board_name=board_name,
+        )
+        for board_name, cells in boards
+    ]
+    return PuzzleFile(name, title, puzzles, batch="boards" in doc, source=r.source)
+
+
+def _read_edge_matching(
+    r: _Reader, doc: dict[str, Any], name: str, title: str, notes: str
+) -> PuzzleFile:
+    r.check_keys(doc, COMMON_KEYS | {"board", "cards", "rules"}, ())
+    board = r.table(doc, "board", ())
+    r.check_keys(board, {"rows", "cols", "border"}, ("board",))
+    rows = r.integer(board, "rows", ("board",), 1)
+    cols = r.integer(board, "cols", ("board",), 1)
+    border = board.get("border")
+    if border is not None and not isinstance(border, str | int):
+        raise r.fail(("board", "border"), f"must be a label (a string), not {border!r}")
+    border = None if border is None else str(border)
+
+    cards_table = r.table(doc, "cards", ())
+    if not cards_table:
+        raise r.fail(("cards",), "no cards are given")
+    cards: dict[str, tuple[str, str, str, str]] = {}
+    for card, labels in cards_table.items():
+        if isinstance(labels, str):
+            parts = labels.split()
+        elif isinstance(labels, list) and all(isinstance(x, str | int) for x in labels):
+            parts = [str(x) for x in labels]
+        else:
+            raise r.fail(("cards", card), "must be a string of 4 labels: top right bottom left")
+        if len(parts) != 4:
+            raise r.fail(
+                ("cards", card),
+                f"has {len(parts)} labels; a card needs 4 (top right bottom left)",
+            )
+        cards[card] = (parts[0], parts[1], parts[2], parts[3])
+
+    rules = doc.get("rules", {})
+    if not isinstance(rules, dict):
+        raise r.fail(("rules",), "must be a table")
+    r.check_keys(rules, {"rotate", "complements"}, ("rules",))
+    rotate = r.boolean(rules, "rotate", True, ("rules",))
+    complements: dict[str, str] = {}
+    comp_table = rules.get("complements", {})
+    if not isinstance(comp_table, dict):
+        raise r.fail(("rules", "complements"), "must be a table of label = \"complement\"")
+    for label, other in comp_table.items():
+        if not isinstance(other, str):
+            raise r.fail(("rules", "complements", label), f"must be a label, not {other!r}")
+        for a, b in ((label, other), (other, label)):
+            if complements.setdefault(a, b) != b:
+                raise r.fail(
+                    ("rules", "complements", label),
+                    f"label {a!r} is given two complements ({complements[a]!r} and {b!r})",
+                )
+    puzzle = EdgeMatchingPuzzle(
+        name,
+        rows,
+        cols,
+        cards,
+        rotate=rotate,
+        complements=complements or None,
+        border=border,
+        title=title,
+        notes=notes,
+    )
+    return PuzzleFile(name, title, [puzzle], source=r.source)
+
+
+def _read_queens(
+    r: _Reader, doc: dict[str, Any], name: str, title: str, notes: str
+) -> PuzzleFile:
+    r.check_keys(doc, COMMON_KEYS | {"n"}, ())
+    n = r.integer(doc, "n", (), 1)
+    return PuzzleFile(name, title, [QueensPuzzle(name, n, title, notes)], source=r.source)
+
+
+KINDS: dict[str, Callable[..., PuzzleFile]] = {
+    "polyomino": _read_polyomino,
+    "edge-matching": _read_edge_matching,
+    "queens": _read_queens,
+}

@@ -1,0 +1,169 @@
+"""Polyomino packing: pieces of any shape, with copies, placed on a board of any shape.
+
+Items: one per board cell (covered exactly once) and one per piece whose count limits it
+(covered ``lo..hi`` times). Options: every distinct orientation of every piece at every
+position where it lies on board cells (of matching colours, when colours matter).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass
+from typing import Any
+
+from puzzlebox.cover.problem import CoverBuilder, CoverProblem
+from puzzlebox.geometry import SYMMETRIES, Shape, Symmetry, normalize, orientations
+from puzzlebox.geometry.symmetry import Cell
+from puzzlebox.puzzles.base import Puzzle, Solution, SolutionMap
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A named piece; ``hi is None`` means as many copies as fit."""
+
+    name: str
+    shape: Shape
+    lo: int = 1
+    hi: int | None = 1
+
+    def max_copies(self, board_area: int) -> int:
+        fit = board_area // len(self.shape)
+        return fit if self.hi is None else min(self.hi, fit)
+
+
+@dataclass(frozen=True)
+class Placement:
+    piece: str
+    cells: tuple[Cell, ...]
+
+
+@dataclass(frozen=True)
+class PolyominoSolution(Solution):
+    placements: tuple[Placement, ...]
+
+    def placements_json(self) -> list[dict[str, Any]]:
+        return [{"piece": p.piece, "cells": [list(c) for c in p.cells]} for p in self.placements]
+
+    def key(self) -> tuple[Hashable, ...]:
+        return tuple(sorted((p.piece, p.cells) for p in self.placements))
+
+    def owner_grid(self) -> dict[Cell, int]:
+        """Which placement covers each cell (index into ``placements``)."""
+        return {cell: i for i, p in enumerate(self.placements) for cell in p.cells}
+
+
+class PolyominoPuzzle(Puzzle):
+    """Pieces packed into a board, optionally matching the board's colours."""
+
+    kind = "polyomino"
+
+    def __init__(
+        self,
+        name: str,
+        board: dict[Cell, str],
+        pieces: list[Piece],
+        *,
+        rotate: bool = True,
+        reflect: bool = True,
+        match_colors: bool = False,
+        title: str = "",
+        notes: str = "",
+        board_name: str | None = None,
+    ) -> None:
+        super().__init__(name, title, notes)
+        self.board = dict(board)
+        self.pieces = list(pieces)
+        self.rotate = rotate
+        self.reflect = reflect
+        self.match_colors = match_colors
+        self.board_name = board_name
+
+    # -- placements ------------------------------------------------------------------------
+    def _plain(self, shape: Shape) -> Shape:
+        """The shape as the rules see it: colours only count when they must match."""
+        return shape if self.match_colors else Shape(shape.cells, ("#",) * len(shape))
+
+    def piece_orientations(self, piece: Piece) -> list[Shape]:
+        return orientations(self._plain(piece.shape), self.rotate, self.reflect)
+
+    def placements_of(self, piece: Piece) -> list[tuple[Cell, ...]]:
+        """Every set of board cells the piece can cover, each once."""
+        board = self.board
+        rows = [r for r, _ in board]
+        cols = [c for _, c in board]
+        found: dict[tuple[Cell, ...], None] = {}
+        for shape in self.piece_orientations(piece):
+            for dr in range(min(rows), max(rows) - shape.height + 2):
+                for dc in range(min(cols), max(cols) - shape.width + 2):
+                    cells = tuple((r + dr, c + dc) for r, c in shape.cells)
+                    if all(
+                        cell in board and (not self.match_colors or board[cell] == color)
+                        for cell, color in zip(cells, shape.colors)
+                    ):
+                        found.setdefault(cells, None)
+        return list(found)
+
+    def build_problem(self) -> CoverProblem:
+        builder = CoverBuilder()
+        area = len(self.board)
+        for cell in sorted(self.board):
+            builder.primary(("cell", *cell))
+        limited = set()
+        for piece in self.pieces:
+            hi = piece.max_copies(area)
+            if piece.lo > 0 or (piece.hi is not None and piece.hi < area // len(piece.shape)):
+                builder.primary(("piece", piece.name), piece.lo, max(hi, piece.lo))
+                limited.add(piece.name)
+        for piece in self.pieces:
+            head = [("piece", piece.name)] if piece.name in limited else []
+            for cells in self.placements_of(piece):
+                builder.option(head + [("cell", *c) for c in cells], (piece.name, cells))
+        return builder.build()
+
+    def decode(self, chosen: tuple[int, ...]) -> PolyominoSolution:
+        labels = self.problem.labels
+        placements = [Placement(*labels[k]) for k in chosen]
+        return PolyominoSolution(tuple(sorted(placements, key=lambda p: (p.cells, p.piece))))
+
+    # -- symmetry --------------------------------------------------------------------------
+    def board_symmetries(self) -> list[tuple[Symmetry, Cell]]:
+        """Non-identity symmetries mapping the board (and its colours) and every piece's
+        allowed orientations onto themselves, each with the offset that puts cells back."""
+        colored = self.board if self.match_colors else {c: "#" for c in self.board}
+        home = normalize(colored)
+        r0 = min(r for r, _ in self.board)
+        c0 = min(c for _, c in self.board)
+        piece_sets = [set(self.piece_orientations(p)) for p in self.pieces]
+        result = []
+        for sym in SYMMETRIES[1:]:
+            moved = {sym(cell): color for cell, color in colored.items()}
+            if normalize(moved) != home:
+                continue
+            if any({s.transformed(sym) for s in orients} != orients for orients in piece_sets):
+                continue
+            r1 = min(r for r, _ in moved)
+            c1 = min(c for _, c in moved)
+            result.append((sym, (r0 - r1, c0 - c1)))
+        return result
+
+    def symmetry_maps(self) -> list[SolutionMap]:
+        def mapper(sym: Symmetry, offset: Cell) -> SolutionMap:
+            dr, dc = offset
+
+            def apply(solution: Solution) -> Solution:
+                assert isinstance(solution, PolyominoSolution)
+                moved = []
+                for p in solution.placements:
+                    cells = tuple(sorted((r + dr, c + dc) for r, c in map(sym, p.cells)))
+                    moved.append(Placement(p.piece, cells))
+                return PolyominoSolution(tuple(sorted(moved, key=lambda p: (p.cells, p.piece))))
+
+            return apply
+
+        return [mapper(sym, offset) for sym, offset in self.board_symmetries()]
+
+    # -- proofs ----------------------------------------------------------------------------
+    def impossibility(self) -> str | None:
+        from puzzlebox.puzzles.counting_proofs import area_impossibility
+
+        return area_impossibility(self)

@@ -1,0 +1,66 @@
+"""n-queens: n queens on an n x n board, no two on a row, column or diagonal.
+
+Rows and columns are primary items (exactly one queen each); diagonals are secondary
+(at most one queen each).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass
+from typing import Any
+
+from puzzlebox.cover.problem import CoverBuilder, CoverProblem
+from puzzlebox.geometry import SYMMETRIES, Symmetry
+from puzzlebox.puzzles.base import Puzzle, Solution, SolutionMap
+
+
+@dataclass(frozen=True)
+class QueensSolution(Solution):
+    queens: tuple[tuple[int, int], ...]  # sorted (row, col)
+
+    def placements_json(self) -> list[dict[str, Any]]:
+        return [{"row": r, "col": c} for r, c in self.queens]
+
+    def key(self) -> tuple[Hashable, ...]:
+        return self.queens
+
+
+class QueensPuzzle(Puzzle):
+    kind = "queens"
+
+    def __init__(self, name: str, n: int, title: str = "", notes: str = "") -> None:
+        super().__init__(name, title, notes)
+        self.n = n
+
+    def build_problem(self) -> CoverProblem:
+        n = self.n
+        b = CoverBuilder()
+        for i in range(n):
+            b.primary(("row", i))
+            b.primary(("col", i))
+        for d in range(2 * n - 1):
+            b.secondary(("diag", d))
+            b.secondary(("anti", d))
+        for r in range(n):
+            for c in range(n):
+                b.option([("row", r), ("col", c), ("diag", r + c), ("anti", r - c + n - 1)], (r, c))
+        return b.build()
+
+    def decode(self, chosen: tuple[int, ...]) -> QueensSolution:
+        return QueensSolution(tuple(sorted(self.problem.labels[k] for k in chosen)))
+
+    def symmetry_maps(self) -> list[SolutionMap]:
+        n = self.n
+
+        def mapper(sym: Symmetry) -> SolutionMap:
+            def apply(solution: Solution) -> Solution:
+                assert isinstance(solution, QueensSolution)
+                moved = [sym(q) for q in solution.queens]
+                r0 = min(r for r, _ in [sym((0, 0)), sym((n - 1, n - 1))])
+                c0 = min(c for _, c in [sym((0, 0)), sym((n - 1, n - 1))])
+                return QueensSolution(tuple(sorted((r - r0, c - c0) for r, c in moved)))
+
+            return apply
+
+        return [mapper(sym) for sym in SYMMETRIES[1:]]

@@ -1,0 +1,178 @@
+"""Solutions and puzzles as plain text: letter grids, piece outlines, card grids, queens."""
+
+from __future__ import annotations
+
+import string
+
+from puzzlebox.geometry.symmetry import Cell
+from puzzlebox.puzzles import (
+    EdgeMatchingPuzzle,
+    EdgeMatchingSolution,
+    PolyominoPuzzle,
+    PolyominoSolution,
+    Puzzle,
+    QueensPuzzle,
+    QueensSolution,
+    Solution,
+)
+from puzzlebox.puzzles.edge_matching import turned
+
+SYMBOLS = string.ascii_uppercase + string.ascii_lowercase + string.digits
+HOLE = "."
+
+
+def piece_symbols(puzzle: PolyominoPuzzle) -> dict[str, str]:
+    """One character per piece: its name when every name is one character, else A, B, ..."""
+    names = [p.name for p in puzzle.pieces]
+    if all(len(n) == 1 and n not in ". " for n in names):
+        return {n: n for n in names}
+    return {n: SYMBOLS[i % len(SYMBOLS)] for i, n in enumerate(names)}
+
+
+def legend(puzzle: PolyominoPuzzle) -> str | None:
+    """``A=name B=name`` when the grid does not show piece names themselves."""
+    symbols = piece_symbols(puzzle)
+    if all(symbols[n] == n for n in symbols):
+        return None
+    return " ".join(f"{s}={n}" for n, s in symbols.items())
+
+
+def _extent(cells: set[Cell]) -> tuple[range, range]:
+    rows = [r for r, _ in cells]
+    cols = [c for _, c in cells]
+    return range(min(rows), max(rows) + 1), range(min(cols), max(cols) + 1)
+
+
+def grid_lines(cells: dict[Cell, str], blank: str = HOLE) -> list[str]:
+    """Draw ``{cell: character}`` over its bounding box, ``blank`` elsewhere."""
+    rows, cols = _extent(set(cells))
+    return ["".join(cells.get((r, c), blank) for c in cols) for r in rows]
+
+
+def letter_lines(puzzle: PolyominoPuzzle, solution: PolyominoSolution) -> list[str]:
+    symbols = piece_symbols(puzzle)
+    cells = {cell: symbols[p.piece] for p in solution.placements for cell in p.cells}
+    for cell in puzzle.board:
+        cells.setdefault(cell, "?")  # a cell left uncovered (cannot happen in a solution)
+    return grid_lines(cells)
+
+
+def outline_lines(puzzle: PolyominoPuzzle, solution: PolyominoSolution) -> list[str]:
+    """Piece boundaries drawn with ``_`` and ``|``, two characters per cell."""
+    owner = solution.owner_grid()
+    rows, cols = _extent(set(puzzle.board))
+
+    def who(r: int, c: int) -> int | None:
+        return owner.get((r, c), -1 if (r, c) in puzzle.board else None)
+
+    def wall(a: int | None, b: int | None) -> bool:
+        return a != b
+
+    lines = [
+        "".join(" " + ("_" if who(rows.start, c) is not None else " ") for c in cols) + " "
+    ]
+    for r in rows:
+        out = []
+        for c in cols:
+            out.append("|" if wall(who(r, c - 1), who(r, c)) else " ")
+            out.append("_" if wall(who(r, c), who(r + 1, c)) else " ")
+        out.append("|" if who(r, cols.stop - 1) is not None else " ")
+        lines.append("".join(out))
+    return lines
+
+
+def card_lines(puzzle: EdgeMatchingPuzzle, solution: EdgeMatchingSolution) -> list[str]:
+    """Each card as a small box: its turned labels around its name."""
+    at = {(p.row, p.col): p for p in solution.placements}
+    width = max(
+        [len(label) for labels in puzzle.cards.values() for label in labels]
+        + [len(name) for name in puzzle.cards]
+    )
+    cell = 2 * width + 3
+    lines = []
+    for r in range(puzzle.rows):
+        top, mid, bottom = [], [], []
+        for c in range(puzzle.cols):
+            p = at[(r, c)]
+            t, right, b, left = turned(puzzle.cards[p.card], p.turns)
+            top.append(t.center(cell))
+            name = p.card + ("'" * p.turns)
+            mid.append(f"{left.rjust(width)}{name.center(3)}{right.ljust(width)}")
+            bottom.append(b.center(cell))
+        lines += ["|".join(top), "|".join(mid), "|".join(bottom), "-" * ((cell + 1) * puzzle.cols)]
+    return lines[:-1]
+
+
+def queens_lines(puzzle: QueensPuzzle, solution: QueensSolution) -> list[str]:
+    queens = set(solution.queens)
+    return [
+        " ".join("Q" if (r, c) in queens else "." for c in range(puzzle.n))
+        for r in range(puzzle.n)
+    ]
+
+
+def solution_lines(puzzle: Puzzle, solution: Solution, style: str = "text") -> list[str]:
+    """A solution as lines of text; ``style`` is ``text`` or ``outline`` (polyominoes)."""
+    if isinstance(puzzle, PolyominoPuzzle) and isinstance(solution, PolyominoSolution):
+        if style == "outline":
+            return outline_lines(puzzle, solution)
+        return letter_lines(puzzle, solution)
+    if isinstance(puzzle, EdgeMatchingPuzzle) and isinstance(solution, EdgeMatchingSolution):
+        return card_lines(puzzle, solution)
+    if isinstance(puzzle, QueensPuzzle) and isinstance(solution, QueensSolution):
+        return queens_lines(puzzle, solution)
+    raise TypeError(f"cannot draw a {type(solution).__name__} of a {puzzle.kind} puzzle")
+
+
+def side_by_side(blocks: list[list[str]], per_row: int = 5, gap: int = 3) -> list[str]:
+    """Lay out several drawings in rows of ``per_row``, like a puzzle-hunt page."""
+    lines: list[str] = []
+    for start in range(0, len(blocks), per_row):
+        group = blocks[start : start + per_row]
+        height = max(len(b) for b in group)
+        widths = [max((len(line) for line in b), default=0) for b in group]
+        if lines:
+            lines.append("")
+        for i in range(height):
+            parts = [(b[i] if i < len(b) else "").ljust(w) for b, w in zip(group, widths)]
+            lines.append((" " * gap).join(parts).rstrip())
+    return lines
+
+
+def describe(puzzle: Puzzle) -> list[str]:
+    """The puzzle itself: board and pieces (or cards, or the queens' board size)."""
+    out = []
+    if isinstance(puzzle, PolyominoPuzzle):
+        label = f"board {puzzle.board_name}" if puzzle.board_name else "board"
+        out.append(f"{label} ({len(puzzle.board)} cells):")
+        out += ["  " + line for line in grid_lines(puzzle.board)]
+        rules = [
+            f"rotate={'yes' if puzzle.rotate else 'no'}",
+            f"reflect={'yes' if puzzle.reflect else 'no'}",
+        ]
+        if puzzle.match_colors:
+            rules.append("colours must match")
+        out.append(f"pieces ({', '.join(rules)}):")
+        blocks = []
+        for piece in puzzle.pieces:
+            if piece.hi is None:
+                count = f"{piece.lo}+" if piece.lo else "any"
+            elif piece.lo == piece.hi:
+                count = str(piece.lo)
+            else:
+                count = f"{piece.lo}-{piece.hi}"
+            blocks.append([f"{piece.name} x{count}"] + piece.shape.to_text().splitlines())
+        out += ["  " + line for line in side_by_side(blocks, per_row=6)]
+    elif isinstance(puzzle, EdgeMatchingPuzzle):
+        out.append(f"board {puzzle.rows} x {puzzle.cols}" + (
+            f", border label {puzzle.border!r}" if puzzle.border is not None else ""
+        ))
+        out.append("cards (top right bottom left):")
+        out += [f"  {name}: {' '.join(labels)}" for name, labels in puzzle.cards.items()]
+        if puzzle.complements:
+            pairs = sorted({tuple(sorted(p)) for p in puzzle.complements.items()})
+            out.append("complements: " + ", ".join(f"{a}<->{b}" for a, b in pairs))
+        out.append(f"cards may turn: {'yes' if puzzle.rotate else 'no'}")
+    elif isinstance(puzzle, QueensPuzzle):
+        out.append(f"{puzzle.n} queens on a {puzzle.n} x {puzzle.n} board")
+    return out
