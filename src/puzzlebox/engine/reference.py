@@ -11,7 +11,7 @@ It is the oracle that the compiled engine and the fast paths are tested against.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from puzzlebox.cover.problem import NO_COLOR, CoverProblem
 from puzzlebox.engine.stats import SearchStats
@@ -24,8 +24,16 @@ class ReferenceEngine:
 
     name = "reference"
 
-    def __init__(self, problem: CoverProblem) -> None:
+    def __init__(
+        self,
+        problem: CoverProblem,
+        forced: Sequence[int] = (),
+        excluded: Sequence[int] = (),
+    ) -> None:
+        """``forced`` options are in every solution; ``excluded`` ones in none (subproblems)."""
         self.problem = problem
+        self.forced = tuple(sorted(set(forced)))
+        self.excluded = frozenset(excluded)
         self.stats = SearchStats(engine=self.name)
         p = problem
         self._options = [p.option(k) for k in range(p.n_options)]
@@ -37,9 +45,24 @@ class ReferenceEngine:
         p = self.problem
         counts = [0] * p.n_primary
         sec_color = [_FREE] * (p.n_items - p.n_primary)
-        alive = [k for k in range(p.n_options) if self._fits(k, counts, sec_color)]
+        chosen: list[int] = []
+        for k in self.forced:
+            if k in self.excluded or not self._fits(k, counts, sec_color):
+                self.stats.complete = True
+                return  # the forced options contradict each other: no solution
+            for item, color in self._options[k]:
+                if item < p.n_primary:
+                    counts[item] += 1
+                else:
+                    sec_color[item - p.n_primary] = color
+            chosen.append(k)
+        alive = [
+            k
+            for k in range(p.n_options)
+            if k not in self.excluded and k not in chosen and self._fits(k, counts, sec_color)
+        ]
         found = 0
-        for solution in self._search([], alive, counts, sec_color):
+        for solution in self._search(chosen, alive, counts, sec_color):
             found += 1
             self.stats.solutions = found
             yield solution

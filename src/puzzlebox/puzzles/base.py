@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, ClassVar
@@ -83,6 +83,10 @@ class Puzzle(ABC):
         """True for exactly one solution of each orbit: distinct counts need no memory."""
         return solution.key() == self.canonical_key(solution)
 
+    def search_problem(self) -> CoverProblem:
+        """The problem a count actually searches (symmetry breaking may restrict it)."""
+        return self.problem
+
     def engine(self, engine: str = "auto") -> Engine:
         return make_engine(self.problem, engine)
 
@@ -97,19 +101,29 @@ class Puzzle(ABC):
         """The first solution found, or None."""
         return next(self.solutions(limit=1, engine=engine), None)
 
+    def count_search(
+        self,
+        engine: str = "auto",
+        forced: Sequence[int] = (),
+        excluded: Sequence[int] = (),
+    ) -> tuple[int, int, SearchStats]:
+        """Raw and distinct counts of ``search_problem()`` with some options forced or
+        excluded: the unit of work that a split count hands to other processes."""
+        searcher = make_engine(self.search_problem(), engine, forced, excluded)
+        if not self.symmetry_maps():
+            raw = searcher.count()
+            return raw, raw, searcher.stats
+        raw = distinct = 0
+        for chosen in searcher.solutions():
+            raw += 1
+            distinct += self.is_canonical(self.decode(chosen))
+        return raw, distinct, searcher.stats
+
     def count(self, engine: str = "auto") -> CountResult:
         """Count every solution as placed and up to symmetry."""
         began = time.perf_counter()
         reason = self.impossibility()
         if reason is not None:
             return CountResult(0, 0, time.perf_counter() - began, SearchStats(), reason)
-        searcher = self.engine(engine)
-        maps = self.symmetry_maps()
-        if maps:
-            raw = distinct = 0
-            for chosen in searcher.solutions():
-                raw += 1
-                distinct += self.is_canonical(self.decode(chosen))
-        else:
-            raw = distinct = searcher.count()
-        return CountResult(raw, distinct, time.perf_counter() - began, searcher.stats)
+        raw, distinct, stats = self.count_search(engine)
+        return CountResult(raw, distinct, time.perf_counter() - began, stats)
