@@ -16,26 +16,35 @@ def _unquote(part: str) -> str:
 
 
 def key_line(text: str, path: tuple[str, ...]) -> int | None:
-    """The 1-based line where ``path`` (e.g. ``("rules", "rotate")``) is written, if found.
+    """The 1-based line where ``path`` (e.g. ``("rules", "rotate")``) is written.
 
-    It follows table headers; array-of-table indices in ``path`` (integers) are counted.
+    Falls back to the nearest enclosing key that is found (a key inside an inline table
+    is reported at the line of that table). Array-of-table indices in ``path`` count
+    ``[[name]]`` headers.
     """
+    for size in range(len(path), 0, -1):
+        line = _exact_line(text, tuple(str(p) for p in path[:size]))
+        if line is not None:
+            return line
+    return None
+
+
+def _exact_line(text: str, names: tuple[str, ...]) -> int | None:
     table: tuple[str, ...] = ()
     counters: dict[tuple[str, ...], int] = {}
-    names = tuple(str(p) for p in path)
     for number, line in enumerate(text.splitlines(), start=1):
         header = _HEADER.match(line)
         if header:
             table = tuple(_unquote(p) for p in header.group(1).split("."))
             if line.lstrip().startswith("[["):
+                if table == names:
+                    return number
                 counters[table] = counters.get(table, -1) + 1
                 table = table + (str(counters[table]),)
             if table == names:
                 return number
             continue
         key = _KEY.match(line)
-        if key:
-            full = table + tuple(_unquote(p) for p in key.group(1).split("."))
-            if full == names or full == names[: len(full)] and len(full) == len(names):
-                return number
+        if key and table + tuple(_unquote(p) for p in key.group(1).split(".")) == names:
+            return number
     return None

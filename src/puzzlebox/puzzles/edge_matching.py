@@ -3,7 +3,8 @@
 Items: each board position and each card (both exactly once); each inner edge of the board is
 a secondary item whose colour is the label seen from its top or left side, so two cards agree
 exactly when they give the edge the same colour. With complements, the card on the bottom or
-right side gives the complement of its label instead.
+right side gives the complement of its label instead; a label without a complement then
+matches nothing.
 """
 
 from __future__ import annotations
@@ -68,10 +69,15 @@ class EdgeMatchingPuzzle(Puzzle):
         self.complements = dict(complements or {})
         self.border = border
 
-    def complement(self, label: str) -> str:
-        """The label that must face ``label``: itself when no complements are given or when
-        the label has none."""
-        return self.complements.get(label, label)
+    def complement(self, label: str) -> Hashable:
+        """What must face ``label``: the label itself, or with complements its complement.
+
+        With ``[rules.complements]`` a label must meet its complement, so a label that has
+        none matches nothing inside the board (it can still lie on the border).
+        """
+        if not self.complements:
+            return label
+        return self.complements.get(label, ("no complement", label))
 
     def turns_of(self, card: str) -> list[int]:
         """Distinct turns of a card: a card that looks the same turned is placed once."""

@@ -1,0 +1,165 @@
+"""The command line, as a user meets it: list, show, solve, count, and the JSON contract."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from puzzlebox import catalog
+from puzzlebox.cli import main
+
+PENTOMINOES_3X20 = """
+title = "Pentominoes in a 3x20 rectangle"
+[board]
+grid = "####################/####################/####################"
+[pieces]
+F = ".##/##./.#."
+I = "#####"
+L = "####/#..."
+N = "##../.###"
+P = "##/##/#."
+T = "###/.#./.#."
+U = "#.#/###"
+V = "#../#../###"
+W = "#../##./.##"
+X = ".#./###/.#."
+Y = "####/.#.."
+Z = "##./.#./.##"
+"""
+
+
+@pytest.fixture
+def pent(tmp_path):
+    path = tmp_path / "p3x20.toml"
+    path.write_text(PENTOMINOES_3X20)
+    return path
+
+
+def run(capsys, *argv):
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_list_names_every_catalog_puzzle_with_a_title(capsys):
+    code, out, _ = run(capsys, "list")
+    assert code == 0
+    lines = out.strip().splitlines()
+    assert [line.split()[0] for line in lines] == catalog.names()
+    assert all(len(line.split(maxsplit=1)) == 2 for line in lines)  # every one has a title
+
+
+def test_count_json_contract(capsys, pent):
+    code, out, _ = run(capsys, "count", pent, "--json")
+    assert code == 0
+    obj = json.loads(out)
+    assert obj["puzzle"] == "p3x20"
+    assert (obj["solutions"], obj["distinct"]) == (8, 2)
+    assert isinstance(obj["seconds"], float)
+
+
+def test_solve_json_contract_is_a_valid_tiling(capsys, pent):
+    code, out, _ = run(capsys, "solve", pent, "--format", "json", "--limit", "3")
+    assert code == 0
+    lines = out.strip().splitlines()
+    assert len(lines) == 3
+    tilings = set()
+    for line in lines:
+        obj = json.loads(line)
+        assert obj["puzzle"] == "p3x20"
+        cells = [tuple(c) for p in obj["placements"] for c in p["cells"]]
+        assert sorted(cells) == [(r, c) for r in range(3) for c in range(20)]
+        assert sorted(p["piece"] for p in obj["placements"]) == sorted("FILNPTUVWXYZ")
+        assert all(len(p["cells"]) == 5 for p in obj["placements"])
+        tilings.add(line)
+    assert len(tilings) == 3
+
+
+def test_solve_all_gives_every_solution(capsys, pent):
+    code, out, _ = run(capsys, "solve", pent, "--all", "--format", "json")
+    assert code == 0 and len(out.strip().splitlines()) == 8
+
+
+def test_text_and_outline(capsys, pent):
+    code, out, _ = run(capsys, "solve", pent)
+    assert code == 0
+    grid = out.strip().splitlines()[1:]
+    assert len(grid) == 3 and all(len(row) == 20 for row in grid)
+    assert sorted("".join(grid)) == sorted("FILNPTUVWXYZ" * 5)
+    code, out, _ = run(capsys, "solve", pent, "--format", "outline")
+    drawing = out.strip("\n").splitlines()[1:]
+    assert drawing[0].strip() == " ".join(["_"] * 20)
+    assert len(drawing) == 4
+    # 12 pieces: the closed regions of the drawing are counted by the walls inside
+    assert all(row.startswith("|") and row.endswith("|") for row in drawing[1:])
+
+
+def test_queens_json_placements(capsys, tmp_path):
+    path = tmp_path / "q.toml"
+    path.write_text('kind = "queens"\nn = 5\n')
+    code, out, _ = run(capsys, "solve", path, "--format", "json")
+    queens = json.loads(out)["placements"]
+    assert len(queens) == 5 and set(queens[0]) == {"row", "col"}
+    assert len({q["row"] for q in queens}) == len({q["col"] for q in queens}) == 5
+
+
+def test_edge_matching_json_placements(capsys, tmp_path):
+    path = tmp_path / "cards.toml"
+    path.write_text(
+        'kind = "edge-matching"\n[board]\nrows = 1\ncols = 2\n'
+        '[cards]\na = "x y x x"\nb = "x x x z"\n[rules]\nrotate = false\n'
+        "[rules.complements]\ny = \"z\"\n"
+    )
+    code, out, _ = run(capsys, "solve", path, "--all", "--format", "json")
+    assert code == 0
+    assert [json.loads(line)["placements"] for line in out.strip().splitlines()] == [
+        [
+            {"card": "a", "row": 0, "col": 0, "turns": 0},
+            {"card": "b", "row": 0, "col": 1, "turns": 0},
+        ]
+    ]
+
+
+def test_no_solution_is_not_an_error(capsys, tmp_path):
+    path = tmp_path / "five.toml"
+    path.write_text('[board]\ngrid = "#######"\n[pieces]\nD = { shape = "##", count = "any" }\n')
+    code, out, err = run(capsys, "count", path, "--json")
+    assert code == 0
+    obj = json.loads(out)
+    assert obj["solutions"] == 0 and obj["distinct"] == 0
+    assert "7 cells" in obj["reason"]
+    code, out, err = run(capsys, "solve", path)
+    assert code == 0 and out == ""
+    assert "no solution" in err and "7 cells" in err
+
+
+def test_batch_prints_one_object_per_board(capsys, tmp_path):
+    path = tmp_path / "batch.toml"
+    path.write_text(
+        '[[boards]]\nname = "wide"\ngrid = "####"\n'
+        '[[boards]]\nname = "square"\ngrid = "##/##"\n'
+        '[[boards]]\nname = "odd"\ngrid = "###"\n'
+        '[pieces]\nD = { shape = "##", count = "any" }\n'
+    )
+    code, out, _ = run(capsys, "count", path, "--json")
+    rows = [json.loads(line) for line in out.strip().splitlines()]
+    assert [(r["board"], r["solutions"], r["distinct"]) for r in rows] == [
+        ("wide", 1, 1),
+        ("square", 2, 1),
+        ("odd", 0, 0),
+    ]
+
+
+def test_help_on_every_command(capsys):
+    for command in ["list", "show", "solve", "count"]:
+        with pytest.raises(SystemExit) as stop:
+            main([command, "--help"])
+        assert stop.value.code == 0
+        assert "usage: puzzlebox" in capsys.readouterr().out
+
+
+def test_show_draws_board_and_pieces(capsys, pent):
+    code, out, _ = run(capsys, "show", pent)
+    assert code == 0
+    assert "####################" in out and ".##" in out and "60 cells" in out
