@@ -28,4 +28,12 @@ def load_file(name_or_path: str | Path) -> PuzzleFile:
     return catalog.load(name_or_path)
 
 
-__all__ = ["CountResult", "Puzzle", "PuzzleFile", "PuzzleFileError", "Solution", "load", "load_file"]
+__all__ = [
+    "CountResult",
+    "Puzzle",
+    "PuzzleFile",
+    "PuzzleFileError",
+    "Solution",
+    "load",
+    "load_file",
+]

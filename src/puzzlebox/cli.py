@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from puzzlebox import catalog
 from puzzlebox.engine import ENGINES
 from puzzlebox.formats import PuzzleFile, PuzzleFileError
-from puzzlebox.puzzles import PolyominoPuzzle, PolyominoSolution, Puzzle, Solution
+from puzzlebox.parallel import Interrupted, SplitError, SplitRun
+from puzzlebox.puzzles import CountResult, PolyominoPuzzle, PolyominoSolution, Puzzle, Solution
 from puzzlebox.render import count_json, describe, side_by_side, solution_json, solution_lines
 
 EXIT_BAD_INPUT = 2
@@ -55,11 +56,13 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--format", choices=["text", "outline", "json"], default="text",
                        help="text: piece letters; outline: piece boundaries; json: one object "
                        "per solution")
+    _add_split_args(solve)
 
     count = sub.add_parser("count", help="count solutions, raw and distinct up to symmetry",
                            description="Count every solution, as placed and up to symmetry.")
     _add_puzzle_arg(count)
     count.add_argument("--json", action="store_true", help="print one JSON object per board")
+    _add_split_args(count)
     return parser
 
 
@@ -70,6 +73,78 @@ def _load(name: str) -> PuzzleFile:
 def _check_engine(parser: argparse.ArgumentParser, engine: str) -> None:
     if engine not in _engine_choices():
         parser.error(f"unknown engine {engine!r} (choose from {', '.join(_engine_choices())})")
+
+
+def _at_least(least: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+        if value < least:
+            raise argparse.ArgumentTypeError(f"must be at least {least}, not {value}")
+        return value
+
+    return parse
+
+
+def _add_split_args(parser: argparse.ArgumentParser) -> None:
+    """Options of a count or enumeration split into subproblems (puzzlebox.parallel)."""
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--jobs", type=_at_least(1), default=1, metavar="N",
+                       help="split the search over N local processes (default 1)")
+    where.add_argument("--cluster", metavar="ADDRESS",
+                       help="split the search over a running Dask scheduler, e.g. "
+                       "tcp://127.0.0.1:8786 (extra 'cluster')")
+    parser.add_argument("--checkpoint", metavar="FILE",
+                        help="record finished subproblems in FILE (JSON); run the same "
+                        "command again to resume")
+    parser.add_argument("--split-depth", type=_at_least(0), metavar="D",
+                        help="split at depth D of the search tree (default: about 8 "
+                        "subproblems per worker)")
+
+
+def _split_run(args: argparse.Namespace, pf: PuzzleFile, command: str) -> SplitRun | None:
+    """A split run when an option asks for one; None for a plain search in this process."""
+    if args.jobs == 1 and not (args.cluster or args.checkpoint or args.split_depth is not None):
+        return None
+    show = sys.stderr.isatty() and not getattr(args, "quiet", False)
+    return SplitRun(
+        pf, command, engine=args.engine, jobs=args.jobs, cluster=args.cluster,
+        checkpoint=args.checkpoint, split_depth=args.split_depth,
+        progress=show and (command == "count" or not sys.stdout.isatty()),
+        before_record=sys.stdout.flush,
+    )
+
+
+def _count_one(
+    args: argparse.Namespace, run: SplitRun | None, board: int, puzzle: Puzzle, label: str
+) -> CountResult:
+    """Count one board; an interrupted split count prints what it has, marked partial."""
+    if run is None:
+        return puzzle.count(engine=args.engine)
+    try:
+        return run.count(board)
+    except Interrupted as stop:
+        partial = stop.result
+        if partial is not None and args.json:
+            print(count_json(puzzle, partial, partial=True, done=stop.done, total=stop.total))
+        elif partial is not None:
+            print(f"{label}: {partial.solutions} solutions, {partial.distinct} distinct up to "
+                  f"symmetry so far (partial: {stop.done} of {stop.total} subproblems)")
+        if args.checkpoint:
+            print(f"puzzlebox: the checkpoint {args.checkpoint} is kept; run the same command "
+                  "again to resume", file=sys.stderr)
+        raise
+
+
+def _split_fields(result: CountResult) -> dict[str, object]:
+    """What a split count adds to its JSON object (docs/cluster.md)."""
+    done = getattr(result, "done", None)
+    total = getattr(result, "total", None)
+    if done is None or not total:
+        return {}
+    return {"partial": done < total, "done": done, "total": total}
 
 
 def cmd_list() -> int:
@@ -111,13 +186,22 @@ def _colored(puzzle: Puzzle, solution: Solution) -> object | None:
 def cmd_solve(args: argparse.Namespace) -> int:
     pf = _load(args.puzzle)
     limit = None if args.all else max(args.limit, 0)
+    if pf.batch and limit == 1 and args.format in ("text", "outline"):
+        return _solve_batch_sheet(pf, args)
     tty = sys.stdout.isatty()
     found_any = False
-    for puzzle in pf.puzzles:
+    split = (args.jobs > 1 or args.cluster or args.checkpoint or args.split_depth is not None)
+    if split and not args.all:
+        print("puzzlebox: --jobs, --cluster, --checkpoint and --split-depth need --all",
+              file=sys.stderr)
+        return EXIT_BAD_INPUT
+    run = _split_run(args, pf, "solve")
+    for board, puzzle in enumerate(pf.puzzles):
         reason = puzzle.impossibility()
         label = f"{pf.name} {puzzle.board_name}" if pf.batch else pf.name  # type: ignore[attr-defined]
-        found = 0
-        for solution in puzzle.solutions(limit=limit, engine=args.engine):
+        found = run.already_found(board) if run else 0
+        solutions = run.solutions(board) if run else puzzle.solutions(limit, args.engine)
+        for solution in solutions:
             found += 1
             if args.format == "json":
                 print(solution_json(puzzle, solution), flush=True)
@@ -136,24 +220,47 @@ def cmd_solve(args: argparse.Namespace) -> int:
         if not found:
             why = f": {reason}" if reason else ""
             print(f"{label}: no solution{why}", file=sys.stderr)
+    if run is not None:
+        run.close()
+    return 0
+
+
+def _solve_batch_sheet(pf: PuzzleFile, args: argparse.Namespace) -> int:
+    """One solution of every board of a batch, drawn side by side, five to a row."""
+    blocks = []
+    for puzzle in pf.puzzles:
+        name = getattr(puzzle, "board_name", None) or puzzle.name
+        solution = next(iter(puzzle.solutions(limit=1, engine=args.engine)), None)
+        if solution is None:
+            reason = puzzle.impossibility()
+            print(f"{pf.name} {name}: no solution" + (f": {reason}" if reason else ""),
+                  file=sys.stderr)
+            blocks.append([name, "(no solution)"])
+        else:
+            blocks.append([name, *solution_lines(puzzle, solution, args.format)])
+    print("\n".join(side_by_side(blocks, per_row=5)))
     return 0
 
 
 def cmd_count(args: argparse.Namespace) -> int:
     pf = _load(args.puzzle)
-    for puzzle in pf.puzzles:
-        result = puzzle.count(engine=args.engine)
-        if args.json:
-            print(count_json(puzzle, result), flush=True)
-            continue
+    run = _split_run(args, pf, "count")
+    for board, puzzle in enumerate(pf.puzzles):
         label = f"{pf.name} {puzzle.board_name}" if pf.batch else pf.name  # type: ignore[attr-defined]
+        result = _count_one(args, run, board, puzzle, label)
+        if args.json:
+            print(count_json(puzzle, result, **_split_fields(result)), flush=True)
+            continue
+        parts = f", {result.total} subproblems" if getattr(result, "total", 0) else ""
         line = (
             f"{label}: {result.solutions} solutions, {result.distinct} distinct up to symmetry "
-            f"({result.seconds:.3f} s, {result.stats.nodes} nodes)"
+            f"({result.seconds:.3f} s, {result.stats.nodes} nodes{parts})"
         )
         print(line)
         if result.reason:
             print(f"  impossible: {result.reason}")
+    if run is not None:
+        run.close()
     return 0
 
 
@@ -173,6 +280,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except PuzzleFileError as error:
         print(f"puzzlebox: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except SplitError as error:
+        print(f"puzzlebox: {error}", file=sys.stderr)
+        return error.exit_status
     except KeyboardInterrupt:
         print("puzzlebox: interrupted", file=sys.stderr)
         return 130
