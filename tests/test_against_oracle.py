@@ -72,6 +72,9 @@ def bounds(count):
 
 
 def check_polyomino(board, pieces, rules, engine):
+    r0 = min(r for r, _ in board)
+    c0 = min(c for _, c in board)
+    board = {(r - r0, c - c0): k for (r, c), k in board.items()}  # as the grid draws it
     toml = to_toml(board, pieces, rules)
     if max(len(s) for _, s, _ in pieces) > len(board):
         return  # the reader rejects a piece larger than the board; tested elsewhere
