@@ -4,13 +4,20 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from puzzlebox import catalog
 from puzzlebox.engine import ENGINES
+from puzzlebox.engine.errors import EngineError
+from puzzlebox.engine.memo import MemoDeclined, parse_memory
+from puzzlebox.engine.stats import SearchStats
 from puzzlebox.formats import PuzzleFile, PuzzleFileError
 from puzzlebox.parallel import Interrupted, SplitError, SplitRun
 from puzzlebox.puzzles import CountResult, PolyominoPuzzle, PolyominoSolution, Puzzle, Solution
+from puzzlebox.puzzles.order import ShapeError
+from puzzlebox.puzzles.sweep import SweepError
 from puzzlebox.render import count_json, describe, side_by_side, solution_json, solution_lines
 
 EXIT_BAD_INPUT = 2
@@ -31,6 +38,8 @@ def _add_puzzle_arg(parser: argparse.ArgumentParser) -> None:
         default="auto",
         help=f"search engine: {', '.join(_engine_choices())} (default: auto)",
     )
+    parser.add_argument("--quiet", action="store_true",
+                        help="no progress display on standard error")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -46,6 +55,9 @@ def build_parser() -> argparse.ArgumentParser:
     show = sub.add_parser("show", help="show a puzzle's board and pieces",
                           description="Show a puzzle's board and pieces as text.")
     show.add_argument("puzzle", help="a catalog name or a .toml file")
+    show.add_argument("--format", choices=["text", "svg", "png"], default="text",
+                      help="text, or a picture of the board(s) and every piece (needs --out)")
+    show.add_argument("--out", metavar="FILE", help="where to write a picture")
 
     solve = sub.add_parser("solve", help="find solutions", description="Find solutions.")
     _add_puzzle_arg(solve)
@@ -53,26 +65,137 @@ def build_parser() -> argparse.ArgumentParser:
     how_many.add_argument("--limit", type=int, default=1, metavar="N",
                           help="stop after N solutions (default 1)")
     how_many.add_argument("--all", action="store_true", help="every solution")
-    solve.add_argument("--format", choices=["text", "outline", "json"], default="text",
+    solve.add_argument("--format", choices=["text", "outline", "json", "svg", "png"],
+                       default="text",
                        help="text: piece letters; outline: piece boundaries; json: one object "
-                       "per solution")
+                       "per solution; svg, png: pictures (need --out)")
+    solve.add_argument("--out", metavar="FILE|DIR/",
+                       help="pictures: one sheet in FILE, or one file per solution in DIR/")
+    solve.add_argument("--seed", type=int, metavar="S",
+                       help="randomise the search (shuffled order, restarts with growing "
+                       "node budgets): different seeds find different first solutions")
     _add_split_args(solve)
+    solve.add_argument("--distinct", action="store_true",
+                       help="one solution of each symmetry class (searched on the problem cut "
+                       "down by the puzzle's symmetries)")
+    solve.add_argument("--why", action="store_true", help=WHY_HELP)
 
     count = sub.add_parser("count", help="count solutions, raw and distinct up to symmetry",
                            description="Count every solution, as placed and up to symmetry.")
     _add_puzzle_arg(count)
     count.add_argument("--json", action="store_true", help="print one JSON object per board")
+    count.add_argument("--max-memory", type=_memory_size, metavar="SIZE",
+                       help="memory the memo engine may use, e.g. 512M or 2G (default 2G); "
+                       "'--engine memo' counts by sweeping the board instead of enumerating")
     _add_split_args(count)
+    count.add_argument("--why", action="store_true", help=WHY_HELP)
+
+    estimate = sub.add_parser(
+        "estimate", help="estimate the search tree's size and the time to search it",
+        description="Estimate, from random root-to-leaf probes (Knuth 1975), how many nodes "
+        "the compiled engine's search tree for a count has, and how long searching it takes.")
+    estimate.add_argument("puzzle", help="a catalog name or a .toml file")
+    estimate.add_argument("--probes", type=_at_least(1), default=1000, metavar="N",
+                          help="random probes (default 1000)")
+    estimate.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    estimate.add_argument("--json", action="store_true", help="print one JSON object per board")
+    _add_generate_parser(sub)
+    _add_sweep_order_parsers(sub)
     return parser
+
+
+def _add_generate_parser(sub: Any) -> None:
+    """``generate edge-matching``: a random puzzle that has a solution by construction."""
+    generate = sub.add_parser("generate", help="write a random solvable puzzle",
+                              description="Write a random puzzle (TOML) that is solvable by "
+                              "construction.")
+    kinds = generate.add_subparsers(dest="kind", required=True, metavar="KIND")
+    em = kinds.add_parser("edge-matching", help="random edge-matching cards",
+                          description="Random labels on a grid's edges, cut into cards, "
+                          "shuffled and turned.")
+    em.add_argument("--size", type=_at_least(1), default=4, metavar="N",
+                    help="an N x N board (default 4)")
+    em.add_argument("--rows", type=_at_least(1), metavar="R", help="rows (default: --size)")
+    em.add_argument("--cols", type=_at_least(1), metavar="C", help="columns (default: --size)")
+    em.add_argument("--colors", type=_at_least(1), default=4, metavar="K",
+                    help="labels on inner edges (default 4)")
+    em.add_argument("--border", action="store_true",
+                    help="label the outer border 0 and give frame edges their own labels")
+    em.add_argument("--border-colors", type=_at_least(1), metavar="B",
+                    help="labels between frame cards (default: half of --colors)")
+    em.add_argument("--no-rotate", action="store_true", help="cards may not turn")
+    em.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    em.add_argument("--out", metavar="FILE", help="write the TOML here instead of stdout")
+
+
+def cmd_generate(args: argparse.Namespace) -> int:
+    from puzzlebox.puzzles.generate import (
+        edge_matching_command,
+        edge_matching_toml,
+        random_edge_matching,
+    )
+
+    rows, cols = args.rows or args.size, args.cols or args.size
+    options = dict(border=args.border, border_colors=args.border_colors, seed=args.seed,
+                   rotate=not args.no_rotate)
+    puzzle, _ = random_edge_matching(rows, cols, args.colors, **options)
+    text = edge_matching_toml(puzzle, edge_matching_command(rows, cols, args.colors, **options))
+    if args.out is None:
+        print(text, end="")
+        return 0
+    try:
+        with open(args.out, "w") as handle:
+            handle.write(text)
+    except OSError as error:
+        print(f"puzzlebox: cannot write {args.out}: {error.strerror or error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    print(args.out)
+    return 0
 
 
 def _load(name: str) -> PuzzleFile:
     return catalog.load(name)
 
 
-def _check_engine(parser: argparse.ArgumentParser, engine: str) -> None:
-    if engine not in _engine_choices():
-        parser.error(f"unknown engine {engine!r} (choose from {', '.join(_engine_choices())})")
+def _check_engine(parser: argparse.ArgumentParser, engine: str, counting: bool = False) -> None:
+    choices = _engine_choices() + (["memo"] if counting else [])
+    if engine == "memo" and not counting:
+        parser.error("the memo engine only counts: use 'puzzlebox count --engine memo'")
+    if engine not in choices:
+        parser.error(f"unknown engine {engine!r} (choose from {', '.join(choices)})")
+
+
+def _memory_size(text: str) -> int:
+    try:
+        return parse_memory(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+class _SweepBar:
+    """A progress bar for a memo count on stderr, shown once it has run for a second."""
+
+    def __init__(self, label: str) -> None:
+        self._began = time.perf_counter()
+        self._label = label
+        self._bar: Any = None
+        self._task: Any = None
+
+    def __call__(self, done: int, total: int) -> None:
+        if self._bar is None:
+            if time.perf_counter() - self._began < 1.0:
+                return
+            from rich.console import Console
+            from rich.progress import Progress
+
+            self._bar = Progress(console=Console(stderr=True), transient=True)
+            self._bar.start()
+            self._task = self._bar.add_task(f"{self._label}: sweeping", total=total)
+        self._bar.update(self._task, completed=done)
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.stop()
 
 
 def _at_least(least: int) -> Callable[[str], int]:
@@ -122,7 +245,15 @@ def _count_one(
 ) -> CountResult:
     """Count one board; an interrupted split count prints what it has, marked partial."""
     if run is None:
-        return puzzle.count(engine=args.engine)
+        show = sys.stderr.isatty() and not getattr(args, "quiet", False)
+        bar = _SweepBar(label) if show else None
+        try:
+            with _following(args, label, puzzle):
+                return puzzle.count(engine=args.engine, max_memory=args.max_memory,
+                                    progress=bar)
+        finally:
+            if bar is not None:
+                bar.close()
     try:
         return run.count(board)
     except Interrupted as stop:
@@ -156,6 +287,8 @@ def cmd_list() -> int:
 
 def cmd_show(args: argparse.Namespace) -> int:
     pf = _load(args.puzzle)
+    if args.format != "text":
+        return _write_picture(args, lambda: _pictures().puzzle_figure(pf.puzzles))
     print(f"{pf.name}: {pf.title}" if pf.title else pf.name)
     for puzzle in pf.puzzles:
         for line in describe(puzzle):
@@ -186,6 +319,12 @@ def _colored(puzzle: Puzzle, solution: Solution) -> object | None:
 def cmd_solve(args: argparse.Namespace) -> int:
     pf = _load(args.puzzle)
     limit = None if args.all else max(args.limit, 0)
+    if args.format in ("svg", "png"):
+        if args.distinct:
+            print("puzzlebox: --distinct draws no pictures; use text, outline or json",
+                  file=sys.stderr)
+            return EXIT_BAD_INPUT
+        return _solve_pictures(pf, args, limit)
     if pf.batch and limit == 1 and args.format in ("text", "outline"):
         return _solve_batch_sheet(pf, args)
     tty = sys.stdout.isatty()
@@ -195,12 +334,22 @@ def cmd_solve(args: argparse.Namespace) -> int:
         print("puzzlebox: --jobs, --cluster, --checkpoint and --split-depth need --all",
               file=sys.stderr)
         return EXIT_BAD_INPUT
+    if args.distinct and (split or args.seed is not None):
+        print("puzzlebox: --distinct searches in one process, without --seed", file=sys.stderr)
+        return EXIT_BAD_INPUT
     run = _split_run(args, pf, "solve")
     for board, puzzle in enumerate(pf.puzzles):
         reason = puzzle.impossibility()
         label = f"{pf.name} {puzzle.board_name}" if pf.batch else pf.name  # type: ignore[attr-defined]
         found = run.already_found(board) if run else 0
-        solutions = run.solutions(board) if run else puzzle.solutions(limit, args.engine)
+        stats = SearchStats()
+        solutions = (
+            run.solutions(board) if run
+            else puzzle.distinct_solutions(limit, args.engine, stats) if args.distinct
+            else puzzle.solutions(limit, args.engine, args.seed, stats)
+        )
+        if run is None and limit is None:
+            solutions = _followed(args, label, puzzle, solutions)
         for solution in solutions:
             found += 1
             if args.format == "json":
@@ -220,6 +369,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
         if not found:
             why = f": {reason}" if reason else ""
             print(f"{label}: no solution{why}", file=sys.stderr)
+        if args.why and run is None:
+            print(f"{label}: {_why(puzzle, found, stats)[1]}", file=sys.stderr)
     if run is not None:
         run.close()
     return 0
@@ -230,7 +381,7 @@ def _solve_batch_sheet(pf: PuzzleFile, args: argparse.Namespace) -> int:
     blocks = []
     for puzzle in pf.puzzles:
         name = getattr(puzzle, "board_name", None) or puzzle.name
-        solution = next(iter(puzzle.solutions(limit=1, engine=args.engine)), None)
+        solution = next(iter(puzzle.solutions(1, args.engine, args.seed)), None)
         if solution is None:
             reason = puzzle.impossibility()
             print(f"{pf.name} {name}: no solution" + (f": {reason}" if reason else ""),
@@ -242,14 +393,140 @@ def _solve_batch_sheet(pf: PuzzleFile, args: argparse.Namespace) -> int:
     return 0
 
 
+def _pictures() -> Any:
+    """The picture renderer; matplotlib (extra 'pictures') is imported only now."""
+    import importlib.util
+
+    if importlib.util.find_spec("matplotlib") is None:
+        raise PicturesUnavailable("pictures need matplotlib: pip install 'puzzlebox[pictures]'")
+    from puzzlebox.render import pictures
+
+    return pictures
+
+
+class PicturesUnavailable(RuntimeError):
+    """matplotlib is not installed."""
+
+
+def _write_picture(args: argparse.Namespace, draw: Callable[[], Any]) -> int:
+    if args.out is None:
+        print(f"puzzlebox: --format {args.format} needs --out FILE", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    try:
+        _pictures().write_figure(draw(), args.out, args.format)
+    except OSError as error:
+        print(f"puzzlebox: cannot write {args.out}: {error.strerror or error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    print(args.out)
+    return 0
+
+
+def _following(args: argparse.Namespace, label: str, puzzle: Puzzle) -> Any:
+    """A progress display (stderr, terminals only) for the searches of one count."""
+    from puzzlebox.progress import following, wanted
+
+    return following(wanted(args.quiet), label, puzzle.search_problem)
+
+
+def _followed(args: argparse.Namespace, label: str, puzzle: Puzzle, items: Any) -> Any:
+    """An enumeration of solutions passed through a progress display (terminals only)."""
+    from puzzlebox.progress import follow, wanted
+
+    return follow(wanted(args.quiet), label, lambda: puzzle.problem, items)
+
+
+def _solve_pictures(pf: PuzzleFile, args: argparse.Namespace, limit: int | None) -> int:
+    """Pictures of solutions: one sheet in --out FILE, or one file each in --out DIR/."""
+    pictures = _pictures()
+    if args.out is None:
+        print(f"puzzlebox: --format {args.format} needs --out FILE (a sheet) or --out DIR/ "
+              "(one file per solution)", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if limit is None and not pictures.is_folder(args.out):
+        print("puzzlebox: --all with pictures needs --out DIR/ (one file per solution)",
+              file=sys.stderr)
+        return EXIT_BAD_INPUT
+
+    def found() -> Any:
+        for puzzle in pf.puzzles:
+            label = f"{pf.name} {puzzle.board_name}" if pf.batch else pf.name  # type: ignore[attr-defined]
+            solutions = puzzle.solutions(limit, args.engine, args.seed)
+            if limit is None:
+                solutions = _followed(args, label, puzzle, solutions)
+            n = 0
+            for solution in solutions:
+                n += 1
+                yield puzzle, solution
+            if not n:
+                reason = puzzle.impossibility()
+                print(f"{label}: no solution" + (f": {reason}" if reason else ""),
+                      file=sys.stderr)
+
+    try:
+        written = pictures.save_solutions(found(), args.format, args.out, pf.name)
+    except OSError as error:
+        print(f"puzzlebox: cannot write {args.out}: {error.strerror or error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    for path in written:
+        print(path)
+    return 0
+
+
+def cmd_estimate(args: argparse.Namespace) -> int:
+    """Knuth's estimate of each board's search tree, and the engine's speed on it."""
+    import json
+
+    from puzzlebox.engine import auto_engine
+    from puzzlebox.engine.estimate import engine_speed, estimate_tree
+    from puzzlebox.progress import duration_text
+
+    pf = _load(args.puzzle)
+    for puzzle in pf.puzzles:
+        label = f"{pf.name} {puzzle.board_name}" if pf.batch else pf.name  # type: ignore[attr-defined]
+        reason = puzzle.impossibility()
+        if reason is not None:
+            if args.json:
+                print(json.dumps({"puzzle": puzzle.name, "nodes": 0, "reason": reason}))
+            else:
+                print(f"{label}: no search needed: {reason}")
+            continue
+        problem = puzzle.search_problem()
+        est = estimate_tree(problem, probes=args.probes, seed=args.seed)
+        speed, searched = engine_speed(problem)
+        seconds = est.seconds_at(speed)
+        if args.json:
+            obj = {"puzzle": puzzle.name, "nodes": round(est.nodes, 1),
+                   "nodes_error": round(est.nodes_error, 1),
+                   "tree_solutions": round(est.solutions, 1),
+                   "tree_solutions_error": round(est.solutions_error, 1),
+                   "probes": est.probes, "nodes_per_second": round(speed),
+                   "seconds": float(f"{seconds:.3g}"), "searched_nodes": searched}
+            if pf.batch:
+                obj["board"] = puzzle.board_name  # type: ignore[attr-defined]
+            print(json.dumps(obj), flush=True)
+            continue
+        spread = f"{100 * est.nodes_error / est.nodes:.0f}%" if est.nodes else "0%"
+        print(f"{label}: about {est.nodes:.3g} nodes (\u00b1{spread}), {est.solutions:.3g} "
+              f"solutions in the tree; about {duration_text(seconds)} at {speed:.3g} nodes/s "
+              f"({est.probes} probes in {duration_text(est.seconds)})")
+        if searched is not None:
+            print(f"  (timing the engine searched the whole tree: {searched} nodes)")
+        if auto_engine(problem) != "compiled":
+            print(f"  (this is the compiled engine's tree; a count with --engine auto uses "
+                  f"the {auto_engine(problem)} engine here)")
+    return 0
+
+
 def cmd_count(args: argparse.Namespace) -> int:
     pf = _load(args.puzzle)
     run = _split_run(args, pf, "count")
     for board, puzzle in enumerate(pf.puzzles):
         label = f"{pf.name} {puzzle.board_name}" if pf.batch else pf.name  # type: ignore[attr-defined]
         result = _count_one(args, run, board, puzzle, label)
+        why = _why(puzzle, result.solutions, result.stats) if args.why else None
         if args.json:
-            print(count_json(puzzle, result, **_split_fields(result)), flush=True)
+            extra = {"why": why[0]} if why else {}
+            print(count_json(puzzle, result, **_split_fields(result), **extra), flush=True)
             continue
         parts = f", {result.total} subproblems" if getattr(result, "total", 0) else ""
         line = (
@@ -257,10 +534,195 @@ def cmd_count(args: argparse.Namespace) -> int:
             f"({result.seconds:.3f} s, {result.stats.nodes} nodes{parts})"
         )
         print(line)
-        if result.reason:
+        if result.reason and why is None:
             print(f"  impossible: {result.reason}")
+        if why is not None:
+            print(f"  why: {why[1]}")
     if run is not None:
         run.close()
+    return 0
+
+
+WHY_HELP = ("say what settled it: a proof before search (area, checkerboard, placement, "
+            "region) or the search itself, with its nodes")
+
+
+def _why(puzzle: Puzzle, found: int, stats: SearchStats) -> tuple[str, str]:
+    """(the argument's name, a sentence) saying what settled the answer."""
+    from puzzlebox.puzzles.proofs import impossibility_proof
+
+    proof = impossibility_proof(puzzle)
+    if proof is not None:
+        return proof.argument, f"proved before search by the {proof.argument} argument: " + (
+            proof.sentence)
+    if found == 0:
+        return "search", f"searched exhaustively: no solution ({stats.nodes} nodes)"
+    return "search", f"found by search ({stats.nodes} nodes)"
+
+
+def _add_sweep_order_parsers(sub: Any) -> None:
+    from puzzlebox.puzzles.order import DEFAULT_MAX_AREA, PENTOMINOES
+
+    sweep = sub.add_parser(
+        "sweep", help="solve a board once for each choice of cells left uncovered",
+        description="Solve the board with every choice of K of its cells left uncovered "
+        "(where may the hole of a one-hole puzzle go?). Choices that a symmetry of the "
+        "puzzle maps onto each other are solved once.")
+    _add_puzzle_arg(sweep)
+    sweep.add_argument("--uncover", type=_at_least(0), required=True, metavar="K",
+                       help="how many board cells each choice leaves uncovered")
+    sweep.add_argument("--count", action="store_true",
+                       help="count the solutions of each choice (default: only say whether "
+                       "it has one, one search each)")
+    sweep.add_argument("--fill-holes", action="store_true",
+                       help="first fill the board's holes: sweep its whole bounding rectangle")
+    sweep.add_argument("--json", action="store_true",
+                       help="one JSON object per choice, with the uncovered cells as "
+                       "[[row, col], ...]")
+
+    order = sub.add_parser(
+        "order", help="the fewest copies of a polyomino that tile a rectangle",
+        description="Find the order of a polyomino: the fewest copies (turned and flipped "
+        "freely) that tile some rectangle, trying rectangles by increasing area, and show "
+        "one tiling.")
+    order.add_argument("shape", help="a grid such as '####/.#..' (rows split by '/', '#' a "
+                       f"cell, '.' a gap) or a pentomino letter ({''.join(PENTOMINOES)})")
+    order.add_argument("--max-area", type=_at_least(1), default=DEFAULT_MAX_AREA, metavar="N",
+                       help=f"try rectangles up to this area (default {DEFAULT_MAX_AREA}); "
+                       "beyond it the answer is 'no rectangle up to area N'")
+    order.add_argument("--no-reflect", action="store_true",
+                       help="copies may turn but not be flipped over")
+    order.add_argument("--engine", default="auto",
+                       help=f"search engine: {', '.join(_engine_choices())} (default: auto)")
+    order.add_argument("--json", action="store_true", help="print one JSON object")
+    order.add_argument("--why", action="store_true",
+                       help="list every rectangle tried and what ruled it out")
+    order.add_argument("--quiet", action="store_true", help="no progress display")
+
+
+class _Bar:
+    """A rich progress bar on stderr for terminals, shown once work has run for a second."""
+
+    def __init__(self, description: str, show: bool) -> None:
+        self._began = time.perf_counter()
+        self._description = description
+        self._show = show
+        self._bar: Any = None
+        self._task: Any = None
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self._show:
+            return
+        if self._bar is None:
+            if time.perf_counter() - self._began < 1.0:
+                return
+            from rich.console import Console
+            from rich.progress import Progress
+
+            self._bar = Progress(console=Console(stderr=True), transient=True)
+            self._bar.start()
+            self._task = self._bar.add_task(self._description, total=total)
+        self._bar.update(self._task, completed=done)
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+
+
+def cmd_sweep(args: argparse.Namespace) -> int:
+    import json
+
+    from puzzlebox.puzzles.sweep import count_grid, filled, number_of_choices, sweep
+
+    pf = _load(args.puzzle)
+    for puzzle in pf.puzzles:
+        label = f"{pf.name} {puzzle.board_name}" if pf.batch else pf.name  # type: ignore[attr-defined]
+        if not isinstance(puzzle, PolyominoPuzzle):
+            raise SweepError(f"{label}: sweep works on polyomino boards, not {puzzle.kind}")
+        board = filled(puzzle) if args.fill_holes else puzzle
+        total = number_of_choices(board, args.uncover)
+        bar = _Bar(f"{label}: sweep", sys.stderr.isatty() and not args.quiet)
+        try:
+            results = list(sweep(board, args.uncover, args.count, args.engine, bar))
+        finally:
+            bar.close()
+        solvable = sum(r.solvable for r in results)
+        if args.json:
+            for r in results:
+                obj: dict[str, Any] = {"puzzle": puzzle.name}
+                if pf.batch:
+                    obj["board"] = puzzle.board_name  # type: ignore[attr-defined]
+                obj["uncovered"] = [list(cell) for cell in r.uncovered]
+                obj["solvable"] = r.solvable
+                if args.count:
+                    obj.update(solutions=r.solutions, distinct=r.distinct)
+                if r.reason:
+                    obj.update(proof=r.proof, reason=r.reason)
+                print(json.dumps(obj), flush=True)
+        else:
+            searched = sum(1 for r in results if r.same_as is None)
+            how = "each solved" if searched == total else (
+                f"{searched} solved, the others are symmetric to one of them")
+            print(f"{label}: {total} choices of {args.uncover} uncovered "
+                  f"{'cell' if args.uncover == 1 else 'cells'}, {solvable} solvable ({how})")
+            for r in results:
+                cells = " ".join(f"({row},{col})" for row, col in r.uncovered) or "(none)"
+                if args.count:
+                    answer = f"{r.solutions} solutions, {r.distinct} distinct"
+                else:
+                    answer = "solvable" if r.solvable else "no solution"
+                if r.reason:
+                    answer += f" ({r.proof}: {r.reason})"
+                print(f"  {cells:16} {answer}")
+            if args.uncover == 1:
+                print()
+                print("\n".join(count_grid(board, results, args.count)))
+        holes = not board.match_colors and len(board.board) < len(filled(board).board)
+        if solvable == 0 and not args.fill_holes and holes:
+            print(f"puzzlebox: {label}: no choice is solvable; --fill-holes sweeps the whole "
+                  "rectangle, holes included", file=sys.stderr)
+    return 0
+
+
+def cmd_order(args: argparse.Namespace) -> int:
+    import json
+
+    from puzzlebox.puzzles.order import parse_shape, polyomino_order, rectangles
+
+    shape = parse_shape(args.shape)
+    total = sum(1 for _ in rectangles(shape, args.max_area))
+    bar = _Bar(f"order of {args.shape}", sys.stderr.isatty() and not args.quiet)
+    try:
+        tried: list[Any] = []
+
+        def step(attempt: Any) -> None:
+            tried.append(attempt)
+            bar(len(tried), total)
+
+        result = polyomino_order(shape, args.max_area, args.engine,
+                                 reflect=not args.no_reflect, progress=step)
+    finally:
+        bar.close()
+    if args.json:
+        obj: dict[str, Any] = {"shape": shape.to_text().replace("\n", "/"),
+                               "order": result.order, "max_area": args.max_area}
+        if result.puzzle is not None and result.solution is not None:
+            rows = 1 + max(r for r, _ in result.puzzle.board)
+            cols = 1 + max(c for _, c in result.puzzle.board)
+            obj.update(rows=rows, cols=cols, placements=result.solution.placements_json())
+        if args.why:
+            obj["tried"] = [{"rows": a.rows, "cols": a.cols, "tiled": a.tiled, "how": a.how,
+                             "detail": a.detail} for a in result.attempts]
+        print(json.dumps(obj))
+        return 0
+    print(shape.to_text())
+    print(result.summary())
+    if args.why:
+        for a in result.attempts:
+            verdict = "tiled" if a.tiled else "no"
+            print(f"  {a.rows}x{a.cols} ({a.copies} copies): {verdict} ({a.how}: {a.detail})")
+    if result.puzzle is not None and result.solution is not None:
+        print("\n".join(solution_lines(result.puzzle, result.solution, "outline")))
     return 0
 
 
@@ -268,7 +730,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if hasattr(args, "engine"):
-        _check_engine(parser, args.engine)
+        _check_engine(parser, args.engine, counting=args.command == "count")
+    split = args.command == "count" and (
+        args.jobs != 1 or args.cluster or args.checkpoint or args.split_depth is not None
+    )
+    if split and args.engine == "memo":
+        parser.error("--engine memo counts in one process: drop --jobs, --cluster, "
+                     "--checkpoint and --split-depth")
     try:
         if args.command == "list":
             return cmd_list()
@@ -276,13 +744,30 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_show(args)
         if args.command == "solve":
             return cmd_solve(args)
+        if args.command == "estimate":
+            return cmd_estimate(args)
+        if args.command == "generate":
+            return cmd_generate(args)
+        if args.command == "sweep":
+            return cmd_sweep(args)
+        if args.command == "order":
+            return cmd_order(args)
         return cmd_count(args)
-    except PuzzleFileError as error:
+    except (PuzzleFileError, SweepError, ShapeError) as error:
         print(f"puzzlebox: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except SplitError as error:
         print(f"puzzlebox: {error}", file=sys.stderr)
         return error.exit_status
+    except MemoDeclined as error:
+        print(f"puzzlebox: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except PicturesUnavailable as error:
+        print(f"puzzlebox: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except EngineError as error:
+        print(f"puzzlebox: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         print("puzzlebox: interrupted", file=sys.stderr)
         return 130

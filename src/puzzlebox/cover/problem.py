@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 NO_COLOR = 0
+_NO_GRAPH = np.zeros(0, dtype=np.int64)
 
 
 class ProblemError(ValueError):
@@ -36,6 +37,21 @@ class CoverProblem:
     items: np.ndarray  # int64[start[-1]]
     colors: np.ndarray  # int64[start[-1]]
     labels: tuple[Any, ...] = field(repr=False)  # one per option: what the option means
+    # Optional graph on the first ``len(adj_start) - 1`` primary items (all covered exactly
+    # once): item ``i``'s neighbours are ``adj_items[adj_start[i]:adj_start[i + 1]]``. Engines
+    # may use it to prove a branch empty (a closed region no option set can fill); it never
+    # changes the solutions. Empty arrays mean no graph.
+    adj_start: np.ndarray = field(
+        default_factory=lambda: _NO_GRAPH.copy(), repr=False, compare=False
+    )
+    adj_items: np.ndarray = field(
+        default_factory=lambda: _NO_GRAPH.copy(), repr=False, compare=False
+    )
+
+    @property
+    def n_graph(self) -> int:
+        """How many primary items (the first ones) the optional graph covers; 0 for none."""
+        return max(len(self.adj_start) - 1, 0)
 
     @property
     def n_items(self) -> int:
@@ -84,6 +100,16 @@ class CoverBuilder:
         self._options: list[tuple[list[Hashable], list[Hashable | None]]] = []
         self._labels: list[Any] = []
         self._color_ids: dict[Hashable, int] = {}
+        self._graph: dict[Hashable, list[Hashable]] = {}
+
+    def neighbours(self, name: Hashable, others: Sequence[Hashable]) -> None:
+        """Make primary item ``name`` a vertex of the problem's graph, adjacent to ``others``.
+
+        The vertices must be the first primary items declared, each covered exactly once.
+        """
+        if name in self._graph:
+            raise ProblemError(f"item {name!r} given neighbours twice")
+        self._graph[name] = list(others)
 
     def primary(self, name: Hashable, lo: int = 1, hi: int = 1) -> None:
         if name in self._primary or name in self._secondary:
@@ -142,6 +168,7 @@ class CoverBuilder:
                 raise ProblemError("every option must cover at least one primary item")
             start.append(len(flat_items))
         bounds = list(self._primary.values())
+        adj_start, adj_items = self._graph_arrays(names, index)
         return CoverProblem(
             item_names=tuple(names),
             n_primary=n_primary,
@@ -151,4 +178,32 @@ class CoverBuilder:
             items=np.array(flat_items, dtype=np.int64),
             colors=np.array(flat_colors, dtype=np.int64),
             labels=tuple(self._labels),
+            adj_start=adj_start,
+            adj_items=adj_items,
         )
+
+    def _graph_arrays(
+        self, names: list[Hashable], index: dict[Hashable, int]
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The graph in compressed-row form over the first ``len(self._graph)`` items."""
+        m = len(self._graph)
+        if m == 0:
+            return _NO_GRAPH.copy(), _NO_GRAPH.copy()
+        start = [0]
+        flat: list[int] = []
+        for i, name in enumerate(names[:m]):
+            if (
+                m > len(self._primary)
+                or name not in self._graph
+                or self._primary.get(name) != (1, 1)
+            ):
+                raise ProblemError(
+                    "graph vertices must be the first primary items, each covered exactly once"
+                )
+            for other in self._graph[name]:
+                j = index.get(other, m)
+                if j >= m or j == i:
+                    raise ProblemError(f"item {name!r}: neighbour {other!r} is not a vertex")
+                flat.append(j)
+            start.append(len(flat))
+        return np.array(start, dtype=np.int64), np.array(flat, dtype=np.int64)

@@ -11,7 +11,11 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Protocol
 
 from puzzlebox.cover.problem import CoverProblem
+from puzzlebox.engine.bitboard import BitboardEngine, ineligible
+from puzzlebox.engine.compiled import CompiledEngine
+from puzzlebox.engine.progress import watched
 from puzzlebox.engine.reference import ReferenceEngine
+from puzzlebox.engine.sat import SatEngine
 from puzzlebox.engine.stats import SearchStats
 
 
@@ -24,8 +28,19 @@ class Engine(Protocol):
     def count(self) -> int: ...
 
 
-ENGINES: dict[str, Callable[..., Engine]] = {"reference": ReferenceEngine}
-DEFAULT_ENGINE = "reference"
+ENGINES: dict[str, Callable[..., Engine]] = {
+    "reference": ReferenceEngine,
+    "compiled": CompiledEngine,  # the general engine (engine/compiled.py)
+}
+DEFAULT_ENGINE = "compiled"
+ENGINES["sat"] = SatEngine  # OR-Tools CP-SAT, imported only when built (extra "sat")
+ENGINES["bitboard"] = BitboardEngine  # tilings of a graph (engine/bitboard.py)
+
+
+def auto_engine(problem: CoverProblem) -> str:
+    """The engine "auto" means for ``problem``: the bitboard fast path when the problem is a
+    tiling it can take, else the fastest general engine."""
+    return "bitboard" if ineligible(problem) is None else DEFAULT_ENGINE
 
 
 def make_engine(
@@ -39,13 +54,21 @@ def make_engine(
     ``forced`` options are in every solution and ``excluded`` ones in none: this is how a
     search is split into independent subproblems.
     """
-    name = DEFAULT_ENGINE if engine == "auto" else engine
+    name = auto_engine(problem) if engine == "auto" else engine
     try:
         factory = ENGINES[name]
     except KeyError:
         known = ", ".join(sorted(ENGINES))
         raise ValueError(f"unknown engine {engine!r} (known: auto, {known})") from None
-    return factory(problem, forced=forced, excluded=excluded)
+    # watched: reports nodes to a progress display when one is installed (engine/progress.py)
+    return watched(factory(problem, forced=forced, excluded=excluded))
 
 
-__all__ = ["ENGINES", "Engine", "ReferenceEngine", "SearchStats", "make_engine"]
+__all__ = [
+    "ENGINES",
+    "CompiledEngine",
+    "Engine",
+    "ReferenceEngine",
+    "SearchStats",
+    "make_engine",
+]

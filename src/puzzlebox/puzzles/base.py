@@ -11,10 +11,14 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from puzzlebox.cover.problem import CoverProblem
 from puzzlebox.engine import Engine, SearchStats, make_engine
+from puzzlebox.engine.memo import Progress, SweepPlan, sweep_count
+
+if TYPE_CHECKING:
+    from puzzlebox.puzzles.symmetry import SymmetryBreaking
 
 
 class Solution(ABC):
@@ -27,6 +31,16 @@ class Solution(ABC):
     @abstractmethod
     def key(self) -> tuple[Hashable, ...]:
         """A sortable value equal for equal solutions (copies of a piece are interchangeable)."""
+
+    # A solution from Puzzle.solutions() knows its puzzle (attribute ``puzzle``), so that it
+    # can draw itself in a notebook; the puzzle is no part of its value or its pickle.
+    def _repr_svg_(self) -> str | None:
+        from puzzlebox.render.notebook import svg_of
+
+        return svg_of(getattr(self, "puzzle", None), self)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k != "puzzle"}
 
 
 SolutionMap = Callable[[Solution], Solution]
@@ -83,19 +97,60 @@ class Puzzle(ABC):
         """True for exactly one solution of each orbit: distinct counts need no memory."""
         return solution.key() == self.canonical_key(solution)
 
+    @cached_property
+    def symmetry_breaking(self) -> SymmetryBreaking:
+        """The problem cut down by the puzzle's symmetries (see puzzles/symmetry.py)."""
+        from puzzlebox.puzzles.symmetry import SymmetryBreaking
+
+        return SymmetryBreaking.of(self)
+
     def search_problem(self) -> CoverProblem:
-        """The problem a count actually searches (symmetry breaking may restrict it)."""
-        return self.problem
+        """The problem a count actually searches: restricted so that each orbit of
+        solutions is searched about once."""
+        return self.symmetry_breaking.problem
+
+    def sweep_plan(self) -> SweepPlan | None:
+        """How a memoised count sweeps ``problem`` (item order, symmetries); None: it cannot."""
+        return None
 
     def engine(self, engine: str = "auto") -> Engine:
         return make_engine(self.problem, engine)
 
-    def solutions(self, limit: int | None = None, engine: str = "auto") -> Iterator[Solution]:
-        """Yield solutions lazily (none at all when impossibility() proves there are none)."""
+    def searcher(
+        self, engine: str = "auto", limit: int | None = None, seed: int | None = None
+    ) -> Engine:
+        """The search solutions() runs: "auto" may pick SAT for a hard first solution, and a
+        seed randomises the search with restarts (engine/choose.py)."""
+        from puzzlebox.engine.choose import make_searcher
+
+        return make_searcher(self.problem, engine, limit, seed)
+
+    def solutions(
+        self,
+        limit: int | None = None,
+        engine: str = "auto",
+        seed: int | None = None,
+        stats: SearchStats | None = None,
+    ) -> Iterator[Solution]:
+        """Yield solutions lazily (none at all when impossibility() proves there are none);
+        ``stats``, when given, follows the search's statistics (for ``--why``)."""
         if self.impossibility() is not None:
             return
-        for chosen in self.engine(engine).solutions(limit):
-            yield self.decode(chosen)
+        searcher = self.searcher(engine, limit, seed)
+        for chosen in searcher.solutions(limit):
+            solution = self.decode(chosen)
+            object.__setattr__(solution, "puzzle", self)  # to draw itself (notebooks)
+            if stats is not None:
+                vars(stats).update(vars(searcher.stats))
+            yield solution
+        if stats is not None:
+            vars(stats).update(vars(searcher.stats))
+
+    def _repr_svg_(self) -> str | None:
+        """The board and pieces, drawn, in a notebook."""
+        from puzzlebox.render.notebook import svg_of
+
+        return svg_of(self, None)
 
     def solve(self, engine: str = "auto") -> Solution | None:
         """The first solution found, or None."""
@@ -109,21 +164,45 @@ class Puzzle(ABC):
     ) -> tuple[int, int, SearchStats]:
         """Raw and distinct counts of ``search_problem()`` with some options forced or
         excluded: the unit of work that a split count hands to other processes."""
-        searcher = make_engine(self.search_problem(), engine, forced, excluded)
-        if not self.symmetry_maps():
-            raw = searcher.count()
-            return raw, raw, searcher.stats
-        raw = distinct = 0
-        for chosen in searcher.solutions():
-            raw += 1
-            distinct += self.is_canonical(self.decode(chosen))
-        return raw, distinct, searcher.stats
+        return self.symmetry_breaking.count(engine, forced, excluded)
 
-    def count(self, engine: str = "auto") -> CountResult:
-        """Count every solution as placed and up to symmetry."""
+    def distinct_solutions(
+        self, limit: int | None = None, engine: str = "auto", stats: SearchStats | None = None
+    ) -> Iterator[Solution]:
+        """One solution of each orbit under the puzzle's symmetries, lazily, from the
+        search cut down by symmetry (``stats`` as for solutions())."""
+        if self.impossibility() is not None:
+            return
+        for chosen in self.symmetry_breaking.representatives(engine, limit, stats):
+            solution = self.decode(chosen)
+            object.__setattr__(solution, "puzzle", self)  # to draw itself (notebooks)
+            yield solution
+
+    def count(
+        self,
+        engine: str = "auto",
+        max_memory: int | None = None,
+        progress: Progress | None = None,
+    ) -> CountResult:
+        """Count every solution as placed and up to symmetry.
+
+        "memo" (or "auto", where it pays) counts by sweeping instead of enumerating, within
+        ``max_memory`` bytes, calling ``progress(done, total)`` as it goes; a forced "memo"
+        that cannot run raises MemoDeclined.
+        """
         began = time.perf_counter()
         reason = self.impossibility()
         if reason is not None:
             return CountResult(0, 0, time.perf_counter() - began, SearchStats(), reason)
+        if engine in ("auto", "memo"):
+            swept = sweep_count(
+                self.problem,
+                self.sweep_plan(),
+                required=engine == "memo",
+                max_memory=max_memory,
+                progress=progress,
+            )
+            if swept is not None:
+                return CountResult(swept[0], swept[1], time.perf_counter() - began, swept[2])
         raw, distinct, stats = self.count_search(engine)
         return CountResult(raw, distinct, time.perf_counter() - began, stats)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from puzzlebox.cover.problem import CoverBuilder, CoverProblem
+from puzzlebox.engine.memo import SweepPlan
 from puzzlebox.geometry import SYMMETRIES, Shape, Symmetry, normalize, orientations
 from puzzlebox.geometry.symmetry import Cell
 from puzzlebox.puzzles.base import Puzzle, Solution, SolutionMap
@@ -108,6 +109,9 @@ class PolyominoPuzzle(Puzzle):
         area = len(self.board)
         for cell in sorted(self.board):
             builder.primary(("cell", *cell))
+            r, c = cell
+            near = [(r - 1, c), (r, c - 1), (r, c + 1), (r + 1, c)]
+            builder.neighbours(("cell", *cell), [("cell", *n) for n in near if n in self.board])
         limited = set()
         for piece in self.pieces:
             hi = piece.max_copies(area)
@@ -162,8 +166,38 @@ class PolyominoPuzzle(Puzzle):
 
         return [mapper(sym, offset) for sym, offset in self.board_symmetries()]
 
+    # -- counting by sweeping --------------------------------------------------------------
+    def sweep_plan(self) -> SweepPlan:
+        """Cells along the board's long side, so the sweep's frontier is its short side; the
+        board symmetries as maps of cells and placements (pieces stay themselves)."""
+        problem = self.problem
+        index = {name: i for i, name in enumerate(problem.item_names)}
+        rows = [r for r, _ in self.board]
+        cols = [c for _, c in self.board]
+        tall = max(rows) - min(rows) > max(cols) - min(cols)
+        cells = sorted(self.board) if tall else sorted(self.board, key=lambda rc: rc[::-1])
+        order = tuple(index[("cell", *cell)] for cell in cells)
+
+        def symmetries() -> list[tuple[list[int], list[int]]]:
+            labels = problem.labels
+            option_of = {(piece, frozenset(at)): k for k, (piece, at) in enumerate(labels)}
+            found = []
+            for sym, (dr, dc) in self.board_symmetries():
+                moved = {cell: (sym(cell)[0] + dr, sym(cell)[1] + dc) for cell in self.board}
+                item_perm = list(range(problem.n_items))
+                for cell, image in moved.items():
+                    item_perm[index[("cell", *cell)]] = index[("cell", *image)]
+                option_perm = [
+                    option_of[(piece, frozenset(moved[c] for c in at))] for piece, at in labels
+                ]
+                found.append((item_perm, option_perm))
+            return found
+
+        return SweepPlan(order, symmetries)
+
     # -- proofs ----------------------------------------------------------------------------
     def impossibility(self) -> str | None:
-        from puzzlebox.puzzles.counting_proofs import area_impossibility
+        from puzzlebox.puzzles.proofs import impossibility_proof
 
-        return area_impossibility(self)
+        proof = impossibility_proof(self)
+        return None if proof is None else proof.sentence

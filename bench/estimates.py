@@ -1,0 +1,66 @@
+"""How good is Knuth's estimate? Estimated against actual nodes of the compiled engine's tree.
+
+For each benchmark instance it searches the whole tree once with the compiled engine (the
+true node and solution counts) and estimates it from random probes, several times over with
+different seeds, and prints a Markdown table (the one in docs/estimates.md):
+
+    .venv/bin/python bench/estimates.py [--probes 1000] [--repeats 5]
+
+The tree is the puzzle's full cover problem (what ``solve --all`` searches); ``--count`` takes
+the problem that ``count`` searches instead (cut down by the puzzle's symmetries).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from puzzlebox import catalog
+from puzzlebox.engine.compiled import CompiledEngine
+from puzzlebox.engine.estimate import estimate_tree
+from puzzlebox.formats import read_text
+from puzzlebox.puzzles import Puzzle
+
+INSTANCES = ["pentomino-3x20", "pentomino-5x12", "pentomino-6x10", "queens-10", "queens-11",
+             "queens-12"]
+
+
+def load(name: str) -> Puzzle:
+    if name.startswith("queens-") and not catalog.path_of(name).exists():
+        n = int(name.split("-")[1])
+        return read_text(f'kind = "queens"\nn = {n}\n', name, name).puzzles[0]
+    return catalog.load(name).puzzles[0]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--probes", type=int, default=1000)
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--count", action="store_true", help="the tree that count searches")
+    parser.add_argument("names", nargs="*", default=INSTANCES)
+    args = parser.parse_args()
+    print("| instance | actual nodes | solutions | estimate (mean of runs) | error of the mean "
+          "| worst run | probe time per run | search time |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for name in args.names:
+        puzzle = load(name)
+        problem = puzzle.search_problem() if args.count else puzzle.problem
+        engine = CompiledEngine(problem)
+        began = time.perf_counter()
+        solutions = engine.count()
+        search = time.perf_counter() - began
+        actual = engine.stats.nodes
+        runs = [estimate_tree(problem, probes=args.probes, seed=s) for s in range(args.repeats)]
+        means = [r.nodes for r in runs]
+        mean = statistics.fmean(means)
+        worst = max(means, key=lambda m: abs(m - actual))
+        stderr = statistics.fmean(r.nodes_error for r in runs)
+        probe_time = statistics.fmean(r.seconds for r in runs)
+        print(f"| {name} | {actual:,} | {solutions:,} | {mean:,.0f} ({mean / actual - 1:+.1%}) "
+              f"| ±{stderr / actual:.1%} per run | {worst:,.0f} ({worst / actual - 1:+.1%}) "
+              f"| {probe_time:.2f} s | {search:.2f} s |", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,160 @@
+"""Hard instances: SAT against backtracking, edge-matching at scale, randomised restarts.
+
+Every answer is checked with ``CoverProblem.is_solution`` before its time is recorded.
+
+    python bench/hard.py y20           # Y pentominoes in 20x20: compiled, SAT, restarts
+    python bench/hard.py edges         # random Eternity-style puzzles, 6x6 .. 10x10
+    python bench/hard.py all --append  # everything, and a section in RESULTS.md
+
+Times are wall-clock seconds on whatever machine runs it (say which in RESULTS.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import inspect
+import platform
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from puzzlebox.cover.problem import CoverProblem
+from puzzlebox.engine import ENGINES
+from puzzlebox.engine.compiled import CompiledEngine
+from puzzlebox.engine.errors import EngineError
+from puzzlebox.engine.restarts import RestartEngine
+from puzzlebox.engine.sat import SatEngine
+from puzzlebox.formats import read_text
+from puzzlebox.puzzles.edge_solver import EdgeSolver
+from puzzlebox.puzzles.generate import random_edge_matching
+
+RESULTS = Path(__file__).resolve().parent / "RESULTS.md"
+
+Y20 = """title = "80 Y pentominoes in a 20x20 square"
+[board]
+grid = "{rows}"
+[pieces]
+Y = {{ shape = "####/.#..", count = 80 }}
+""".format(rows="/".join(["#" * 20] * 20))
+
+
+class _TimeUp(Exception):
+    pass
+
+
+def _timed_first(make: Callable[[], object], problem: CoverProblem, limit: float) -> str:
+    """Seconds and nodes to the first solution (checked), or 'not in N s'."""
+    began = time.perf_counter()
+    engine = make()
+
+    def stop(stats: object) -> None:
+        if time.perf_counter() - began > limit:
+            raise _TimeUp
+
+    solutions = engine.solutions  # type: ignore[attr-defined]
+    try:
+        takes = "progress" in inspect.signature(solutions).parameters
+        solution = next(solutions(1, progress=stop) if takes else solutions(1), None)
+    except (_TimeUp, EngineError):
+        return f"not in {limit:g} s"
+    seconds = time.perf_counter() - began
+    if solution is None:
+        return "no solution"
+    if not problem.is_solution(solution):
+        raise SystemExit("a benchmark answer failed verification")
+    return f"{seconds:.2f} s, {engine.stats.nodes} nodes"  # type: ignore[attr-defined]
+
+
+def bench_y20(limit: float) -> list[str]:
+    problem = read_text(Y20, "y20", "y20").puzzles[0].problem
+    for name in ("compiled", "bitboard"):  # compile the kernels before any clock starts
+        next(ENGINES[name](problem).solutions(1), None)
+    rows = ["| engine | first solution |", "|---|---|"]
+    rows.append(
+        f"| bitboard | {_timed_first(lambda: ENGINES['bitboard'](problem), problem, limit)} |"
+    )
+    rows.append(f"| compiled | {_timed_first(lambda: CompiledEngine(problem), problem, limit)} |")
+    for seed in range(3):
+        sat = _timed_first(lambda s=seed: SatEngine(problem, seed=s, time_limit=limit), problem,
+                           limit)
+        rows.append(f"| sat (8 workers, seed {seed}) | {sat} |")
+    for seed in range(3):
+        restarts = _timed_first(
+            lambda s=seed: RestartEngine(problem, inner="compiled", seed=s), problem, limit
+        )
+        rows.append(f"| compiled + restarts (seed {seed}) | {restarts} |")
+    return rows
+
+
+EDGE_CASES = [(6, 6), (6, 10), (7, 8), (7, 12), (8, 8), (8, 10), (8, 12), (9, 12), (9, 16),
+              (10, 14), (10, 18)]
+
+
+def bench_edges(limit: float, seeds: int) -> list[str]:
+    warm, _ = random_edge_matching(3, 3, 3, border=True)
+    next(EdgeSolver(warm).solutions(1), None)  # load the kernel before any clock starts
+    rows = [
+        "| board | colours (frame) | seed | plain run | seeded restarts |",
+        "|---|---|---|---|---|",
+    ]
+    for n, colors in EDGE_CASES:
+        for seed in range(seeds):
+            puzzle, _ = random_edge_matching(n, n, colors, border=True, seed=seed)
+            cells = []
+            for solver_seed in (None, seed):
+                solver = EdgeSolver(puzzle, seed=solver_seed, time_limit=limit)
+                began = time.perf_counter()
+                solution = next(solver.solutions(1), None)
+                seconds = time.perf_counter() - began
+                if solution is None:
+                    cells.append(f"not in {limit:g} s" if solver.gave_up else "no solution")
+                    continue
+                if not puzzle.problem.is_solution(solution):
+                    raise SystemExit("a benchmark answer failed verification")
+                cells.append(f"{seconds:.2f} s ({solver.stats.nodes:.2e} nodes)")
+            frame = max(1, colors // 2)
+            rows.append(f"| {n}x{n} | {colors} ({frame}) | {seed} | {cells[0]} | {cells[1]} |")
+            print(rows[-1], flush=True)
+    return rows
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("what", choices=["y20", "edges", "all"])
+    parser.add_argument("--limit", type=float, default=60.0, help="seconds per search")
+    parser.add_argument("--seeds", type=int, default=2, help="edge-matching puzzles per size")
+    parser.add_argument("--append", action="store_true", help="add a section to RESULTS.md")
+    args = parser.parse_args()
+    sections = []
+    if args.what in ("y20", "all"):
+        sections.append(("Y pentominoes in 20x20 (80 copies): time to the first solution",
+                         bench_y20(args.limit)))
+    if args.what in ("edges", "all"):
+        sections.append(("Random edge-matching puzzles with a border (generate edge-matching "
+                         "--border): the scan-row solver", bench_edges(args.limit, args.seeds)))
+    text = []
+    for title, rows in sections:
+        text += [f"### {title}", "", *rows, ""]
+    print("\n".join(text))
+    if args.append:
+        today = datetime.date.today().isoformat()
+        head = [
+            "",
+            "## Hard instances (SAT, edge-matching at scale, restarts)",
+            "",
+            f"{today}, {platform.machine()}, Python {platform.python_version()}, "
+            "this development machine (2 cores shared with other jobs: times vary by a factor "
+            "of two or more). Command, from the repository root:",
+            "",
+            f"    .venv/bin/python bench/hard.py {' '.join(sys.argv[1:]).replace(' --append', '')}",
+            "",
+        ]
+        with RESULTS.open("a") as handle:
+            handle.write("\n".join(head + text))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

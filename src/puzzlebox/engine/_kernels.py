@@ -1,0 +1,545 @@
+"""Numba kernels of the compiled engine: exact cover with bounds and colours on bitsets.
+
+Everything here works on flat arrays and keeps no Python objects, so the whole search compiles
+to one native loop. The layout (see :mod:`puzzlebox.engine.compiled` for the why):
+
+* a *node* is one (option, item) entry of the problem's CSR arrays; ``ostart`` and ``items``
+  describe nodes and never change;
+* each item ``j`` owns the words ``wbeg[j] : wbeg[j + 1]`` of a bitset, one bit per option that
+  has ``j``, in option order; ``gbit`` gives a node's bit, ``bopt`` and ``bcol`` a bit's option
+  and colour. A set bit is an option still available;
+* hiding an option clears its bit in every item at once, one ``&=`` per node, with no branch
+  and no bookkeeping, so hiding twice is harmless and nothing has to be unlinked;
+* ``ring`` holds each option's bits twice in a row, and ``bnext[k] : bend[k]`` is the run of
+  the *other* bits of the option of bit ``k``: what closing an item hides, leaving the item's
+  own bit alone (the item is done: clearing it would be one more store per option hidden);
+* the search keeps one copy of the bitset per level of the tree (``W``, ``nw`` words each): a
+  branch copies its parent's words and works on the copy, so backtracking has nothing to undo;
+* ``act`` lists the items not yet *done*: primary items in ``act[:pact]``, secondary items in
+  ``act[n_primary : n_primary + sact]`` (a sparse set, ``apos`` the inverse), so undoing a
+  branch is resetting two counts. The words of a done item are not read again;
+* ``need[j] = lo[j] - count`` and ``room[j] = hi[j] - count`` for primary items;
+* the options an item branched on go on the ``blist`` stack, which is also where the options a
+  path leaves out are read from.
+
+Indices are unsigned on purpose: numba checks a signed index for wraparound at every access,
+which in these loops would cost more than the work itself.
+
+The search keeps an explicit stack of frames (``frames[level, F_*]``) and a small register file
+(``regs[R_*]``), so :func:`search` can stop after a node budget or a number of solutions and be
+called again later with the same arrays to carry on exactly where it stopped.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
+
+Z64 = np.uint64(0)
+ONE64 = np.uint64(1)
+TWO64 = np.uint64(2)
+U1 = np.uint32(1)
+U6 = np.uint32(6)
+U63 = np.uint32(63)
+
+# registers (int64)
+R_LEVEL = 0  # frames on the stack = depth of the node being entered
+R_PHASE = 1  # where to resume: P_ENTER, P_NEXT, P_RETURN or P_DONE
+R_PACT = 2  # primary items not yet done
+R_SACT = 3  # secondary items not yet done
+R_NODES = 4  # nodes entered so far
+R_SOLUTIONS = 5  # solutions found so far (or frontier records, in frontier mode)
+N_REGS = 6
+
+P_ENTER = 0  # enter the node the stack describes: choose an item, or report a leaf
+P_NEXT = 1  # take the next branch of the top frame, or pop it
+P_RETURN = 2  # a child of the top frame is finished: undo its branch
+P_DONE = 3  # the whole tree has been searched
+
+# frame fields (int64)
+F_ITEM = 0  # the item branched on
+F_KIND = 1  # K_COVER or K_KEEP
+F_NOMORE = 2  # 1 when the "cover it no more" branch is allowed (cover) or taken (keep)
+F_L0 = 3  # kind cover: options of the item when the frame was pushed (on blist)
+F_T = 4  # branches started (cover) or options tried and left out (keep)
+F_CHOSEN = 5  # option of the current branch, -1 for "no more"
+F_BL = 6  # where this frame's options start on ``blist``
+F_PACT = 7  # pact when the current branch began
+F_SACT = 8  # sact when the current branch began
+N_FIELDS = 9
+
+# kind cover: the item is full after one more option (room 1): it is covered when the frame is
+# pushed and each branch takes one of the options it had then (Algorithm X/C).
+K_COVER = 0
+# kind keep: the item still has room after one more option (Algorithm M): each branch takes the
+# available option with the highest number, and after it returns that option is hidden for
+# the later branches; the last branch, once the item is satisfied, takes none of them.
+K_KEEP = 1
+
+# modes
+M_COUNT = 0  # count leaves only
+M_SOLUTIONS = 1  # write each solution as [length, option, ...]
+M_FRONTIER = 2  # write each node at the given depth (and each shallower leaf) as a subproblem
+
+# what search() returns
+S_DONE = 0  # the tree is exhausted
+S_SOLUTIONS = 1  # it found the number of solutions (or records) asked for
+S_BUDGET = 2  # it entered the number of nodes allowed for this call
+S_FULL = 3  # the output buffer cannot hold the next record
+S_GROW = 4  # ``W`` has no room for the next level: grow it and call again
+
+
+@intrinsic
+def _popcount(typingctx, x):
+    """Set bits of a uint64 (LLVM ctpop: one instruction)."""
+    if x != types.uint64:
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return types.uint64(types.uint64), codegen
+
+
+@intrinsic
+def _lowest_bit(typingctx, x):
+    """Index of the lowest set bit of a nonzero uint64 (LLVM cttz)."""
+    if x != types.uint64:
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+
+    return types.uint64(types.uint64), codegen
+
+
+@intrinsic
+def _highest_bit(typingctx, x):
+    """Index of the highest set bit of a nonzero uint64 (63 - LLVM ctlz)."""
+    if x != types.uint64:
+        return None
+
+    def codegen(context, builder, signature, args):
+        zeros = builder.ctlz(args[0], ir.Constant(ir.IntType(1), 1))
+        return builder.sub(ir.Constant(ir.IntType(64), 63), zeros)
+
+    return types.uint64(types.uint64), codegen
+
+
+@njit(cache=True, inline="always")
+def _hide(o, ostart, gbit, W, base):
+    """Make option ``o`` unavailable: clear its bit in every item, one ``&=`` per node."""
+    for m in range(ostart[o], ostart[o + U1]):
+        g = gbit[m]
+        W[base + (g >> U6)] &= ~(ONE64 << (g & U63))
+
+
+@njit(cache=True, inline="always")
+def _size(j, wbeg, W, base):
+    """How many options item ``j`` has left."""
+    n = Z64
+    w = base + wbeg[j]
+    end = base + wbeg[j + U1]
+    while w < end:  # a plain loop: items have few words, vectorising it only costs
+        n += _popcount(W[w])
+        w += ONE64
+    return n
+
+
+@njit(cache=True, inline="always")
+def _deactivate(j, n_primary, done, act, apos, pact, sact):
+    """Mark item ``j`` done (its words are not read again); returns ``(pact, sact)``."""
+    done[j] = 1
+    if j < n_primary:
+        pact -= 1
+        k = pact
+    else:
+        sact -= 1
+        k = n_primary + sact
+    a = apos[j]
+    last = act[k]
+    act[a] = last
+    apos[last] = a
+    act[k] = j
+    apos[j] = k
+    return pact, sact
+
+
+@njit(cache=True, inline="always")
+def _reactivate(n_primary, act, done, pact, sact, old_pact, old_sact):
+    """Undo the deactivations since ``pact, sact`` were ``old_pact, old_sact``."""
+    for k in range(pact, old_pact):
+        done[act[k]] = 0
+    for k in range(n_primary + sact, n_primary + old_sact):
+        done[act[k]] = 0
+
+
+@njit(cache=True, inline="always")
+def _purge(j, color, bnext, bend, ring, bcol, wbeg, W, base):
+    """Hide the options of item ``j`` that clash with ``color``.
+
+    ``color`` 0 hides them all (a primary item that is full or closed, or a secondary item taken
+    without a colour); a colour ``c > 0`` hides the options that give ``j`` another colour or
+    none (Algorithm C's purify). Each word is read before any of its bits is cleared, so hiding
+    as it goes is safe. An option's bit in ``j`` itself is left alone: ``j`` is done, its words
+    are not read again.
+    """
+    for w in range(wbeg[j], wbeg[j + U1]):
+        x = W[base + w]
+        k0 = w * np.uint64(64)
+        while x != Z64:
+            k = k0 + _lowest_bit(x)
+            x &= x - ONE64
+            if color == 0 or bcol[k] != color:
+                # the option's other nodes, read from its ring of bits written out twice
+                # (two at a time: options are short, and the loop's own cost shows)
+                r = np.uint64(bnext[k])
+                end = np.uint64(bend[k])
+                while r + ONE64 < end:
+                    g0 = ring[r]
+                    g1 = ring[r + ONE64]
+                    W[base + (g0 >> U6)] &= ~(ONE64 << (g0 & U63))
+                    W[base + (g1 >> U6)] &= ~(ONE64 << (g1 & U63))
+                    r += TWO64
+                if r < end:
+                    g0 = ring[r]
+                    W[base + (g0 >> U6)] &= ~(ONE64 << (g0 & U63))
+
+
+@njit(cache=True)
+def _include(o, hide_it, n_primary, ostart, items, gbit, bnext, bend, ring, bcol, wbeg, W, base,
+             done, need, room, act, apos, pact, sact):
+    """Put option ``o`` into the partial solution and commit each of its items.
+
+    ``hide_it`` is False when ``o`` is hidden already (it was an option of the item covered
+    by the frame). The full primary items and the secondary items of ``o`` are closed one after
+    the other, as dancing links covers columns: an option hidden by the first is out of the
+    later items' words and is not looked at twice. Returns ``(pact, sact)``.
+    """
+    if hide_it:
+        _hide(o, ostart, gbit, W, base)
+    a = ostart[o]
+    b = ostart[o + U1]
+    for m in range(a, b):
+        j = items[m]
+        if j < n_primary:
+            need[j] -= 1
+            room[j] -= 1
+    for m in range(a, b):
+        j = items[m]
+        if done[j] == 0 and (j >= n_primary or room[j] == 0):
+            pact, sact = _deactivate(j, n_primary, done, act, apos, pact, sact)
+            _purge(j, bcol[gbit[m]], bnext, bend, ring, bcol, wbeg, W, base)
+    return pact, sact
+
+
+@njit(cache=True, inline="always")
+def _uncount(o, n_primary, ostart, items, need, room):
+    for m in range(ostart[o], ostart[o + U1]):
+        j = items[m]
+        if j < n_primary:
+            need[j] += 1
+            room[j] += 1
+
+
+@njit(cache=True, inline="always")
+def _copy_level(W, src, dst, nw):
+    for k in range(nw):
+        W[dst + k] = W[src + k]
+
+
+@njit(cache=True)
+def setup(n_primary, ostart, items, gbit, bnext, bend, ring, bcol, wbeg, W, done, need, room,
+          act, apos, regs, excluded, forced):
+    """Put the fresh state in its starting position: ``excluded`` hidden, ``forced`` included.
+
+    Items whose upper bound is 0 are closed. Returns False when the forced options cannot all
+    be chosen together (the subproblem has no solution).
+    """
+    base = Z64
+    pact = np.int64(n_primary)
+    sact = np.int64(done.shape[0]) - pact
+    for k in range(excluded.shape[0]):
+        _hide(np.uint32(excluded[k]), ostart, gbit, W, base)
+    for j in range(n_primary):
+        if room[j] == 0 and done[j] == 0:
+            pact, sact = _deactivate(np.uint32(j), n_primary, done, act, apos, pact, sact)
+            _purge(np.uint32(j), 0, bnext, bend, ring, bcol, wbeg, W, base)
+    ok = True
+    for k in range(forced.shape[0]):
+        o = np.uint32(forced[k])
+        # An option is available when all its bits are set and none of its primary items is
+        # done. (A purge leaves an option's bit in the purged item itself, so one bit alone
+        # does not tell.)
+        for m in range(ostart[o], ostart[o + U1]):
+            g = gbit[m]
+            if (W[g >> U6] >> (g & U63)) & ONE64 == Z64:
+                ok = False
+            if items[m] < n_primary and done[items[m]] != 0:
+                ok = False
+        if not ok:
+            break
+        pact, sact = _include(o, True, n_primary, ostart, items, gbit, bnext, bend, ring, bcol,
+                              wbeg, W, base, done, need, room, act, apos, pact, sact)
+    regs[R_LEVEL] = 0
+    regs[R_PHASE] = P_ENTER if ok else P_DONE
+    regs[R_PACT] = pact
+    regs[R_SACT] = sact
+    regs[R_NODES] = 0
+    regs[R_SOLUTIONS] = 0
+    return ok
+
+
+@njit(cache=True)
+def _excluded_range(frames, f):
+    """The options frame ``f``'s current branch leaves out, as a range of ``blist``."""
+    base = frames[f, F_BL]
+    if frames[f, F_KIND] == K_COVER:
+        # taking one option fills the item, so the others are out anyway
+        return base, base + (frames[f, F_L0] if frames[f, F_CHOSEN] < 0 else 0)
+    return base, base + frames[f, F_T]
+
+
+@njit(cache=True)
+def _record_length(mode, level, frames):
+    """How many ints the record of the node at depth ``level`` takes in ``out``."""
+    n = 1
+    for f in range(level):
+        if frames[f, F_CHOSEN] >= 0:
+            n += 1
+    if mode == M_FRONTIER:
+        n += 1
+        for f in range(level):
+            a, b = _excluded_range(frames, f)
+            n += b - a
+    return n
+
+
+@njit(cache=True)
+def _write_record(mode, level, frames, blist, out, w):
+    """Write the chosen options of the path (and, in frontier mode, the excluded ones)."""
+    h = w
+    w += 1
+    for f in range(level):
+        o = frames[f, F_CHOSEN]
+        if o >= 0:
+            out[w] = o
+            w += 1
+    out[h] = w - h - 1
+    if mode == M_FRONTIER:
+        h = w
+        w += 1
+        for f in range(level):
+            a, b = _excluded_range(frames, f)
+            for k in range(a, b):
+                out[w] = blist[k]
+                w += 1
+        out[h] = w - h - 1
+    return w
+
+
+@njit(cache=True)
+def search(n_primary, ostart, items, gbit, bnext, bend, ring, bopt, bcol, wbeg, W, nw, done, need,
+           room, act, apos, blist, frames, regs, mode, depth, max_records, max_nodes, out):
+    """Run the search from the state in the arrays until it finishes or must stop.
+
+    Stops after ``max_records`` solutions (or frontier records), after entering ``max_nodes``
+    nodes, when ``out`` cannot hold the next record, or when ``W`` has no room for one more
+    level. Returns ``(status, ints written to out)``.
+    """
+    nw = np.uint64(nw)
+    level = regs[R_LEVEL]
+    phase = regs[R_PHASE]
+    pact = regs[R_PACT]
+    sact = regs[R_SACT]
+    nodes = regs[R_NODES]
+    found = regs[R_SOLUTIONS]
+    node_stop = nodes + max_nodes
+    found_stop = found + max_records
+    w = 0
+    status = S_DONE
+    while True:
+        if phase == P_ENTER:
+            if nodes >= node_stop:
+                status = S_BUDGET
+                break
+            nodes += 1
+            base = np.uint64(level) * nw
+            # choose the item with the fewest branches (minimum remaining values)
+            best = np.int64(1 << 62)
+            bi = np.int64(-1)
+            for k in range(pact):
+                j = act[k]
+                r = np.int64(need[j])
+                # Count the item's options only as far as it could still beat (or tie) the
+                # best so far: a big item is ruled out after its first word or two.
+                cut = best + r - 1 if r > 0 else best - 1
+                sz = np.int64(0)
+                ww = base + wbeg[j]
+                end = base + wbeg[j + U1]
+                while ww < end:
+                    sz += np.int64(_popcount(W[ww]))
+                    ww += ONE64
+                    if sz > cut:
+                        break
+                if sz > cut:
+                    continue
+                if r > 0:
+                    th = sz - r + 1
+                elif sz == 0:
+                    continue  # satisfied and nothing left to add: no branch needed
+                else:
+                    th = sz + 1  # each option, or none of them
+                if th < best or (th == best and j < bi):
+                    best = th
+                    bi = np.int64(j)
+                    if th <= 0:
+                        if k > 0:
+                            # an item short of options is likely short again in the next
+                            # sibling: move it to the front, where the next scan starts
+                            first = act[0]
+                            act[0] = j
+                            apos[j] = 0
+                            act[k] = first
+                            apos[first] = k
+                        break
+            if bi >= 0 and best <= 0:
+                phase = P_RETURN  # an item that needs more cover has too few options
+                continue
+            # a solution (every lower bound met, no option left), or a subproblem to hand out
+            if bi < 0 or (mode == M_FRONTIER and level == depth):
+                if mode != M_COUNT:
+                    need_w = _record_length(mode, level, frames)
+                    if w + need_w > out.shape[0]:
+                        nodes -= 1
+                        status = S_FULL
+                        break
+                    w = _write_record(mode, level, frames, blist, out, w)
+                found += 1
+                phase = P_RETURN
+                if found >= found_stop:
+                    status = S_SOLUTIONS
+                    break
+                continue
+            f = level
+            level += 1
+            i = np.uint32(bi)
+            frames[f, F_ITEM] = bi
+            frames[f, F_T] = 0
+            if f == 0:
+                frames[f, F_BL] = 0
+            else:
+                g = f - 1
+                used = frames[g, F_L0] if frames[g, F_KIND] == K_COVER else frames[g, F_T] + 1
+                frames[f, F_BL] = frames[g, F_BL] + used
+            if room[i] == 1:
+                # record the item's options, then cover it: they leave every other item
+                frames[f, F_KIND] = K_COVER
+                frames[f, F_NOMORE] = 1 if need[i] <= 0 else 0
+                b = frames[f, F_BL]
+                for ww in range(wbeg[i], wbeg[i + U1]):
+                    x = W[base + ww]
+                    k0 = ww * np.uint64(64)
+                    while x != Z64:
+                        blist[b] = bopt[k0 + _lowest_bit(x)]
+                        b += 1
+                        x &= x - ONE64
+                frames[f, F_L0] = b - frames[f, F_BL]
+                pact, sact = _deactivate(i, n_primary, done, act, apos, pact, sact)
+                _purge(i, 0, bnext, bend, ring, bcol, wbeg, W, base)
+            else:
+                frames[f, F_KIND] = K_KEEP
+                frames[f, F_NOMORE] = 0
+                frames[f, F_L0] = 0
+            phase = P_NEXT
+        elif phase == P_NEXT:
+            f = level - 1
+            base = np.uint64(f) * nw
+            i = np.uint32(frames[f, F_ITEM])
+            kind = frames[f, F_KIND]
+            t = frames[f, F_T]
+            branch = -2  # -2: none left, -1: "no more", else the option to include
+            if kind == K_COVER:
+                if t < frames[f, F_L0]:
+                    branch = blist[frames[f, F_BL] + t]
+                elif t == frames[f, F_L0] and frames[f, F_NOMORE] == 1:
+                    branch = -1
+            else:
+                r = np.int64(need[i])
+                if np.int64(_size(i, wbeg, W, base)) >= max(r, 1):
+                    # the available option with the highest number
+                    ww = wbeg[i + U1] - U1
+                    while W[base + ww] == Z64:
+                        ww -= U1
+                    branch = np.int64(bopt[ww * np.uint64(64) + _highest_bit(W[base + ww])])
+                    blist[frames[f, F_BL] + t] = branch
+                elif r <= 0 and frames[f, F_NOMORE] == 0:
+                    branch = -1
+            if branch == -2:
+                level -= 1  # the parent's branch undo covers this frame too
+                phase = P_RETURN
+                continue
+            child = base + nw
+            if child + nw > W.shape[0]:
+                status = S_GROW
+                break
+            _copy_level(W, base, child, nw)
+            frames[f, F_CHOSEN] = branch
+            frames[f, F_PACT] = pact
+            frames[f, F_SACT] = sact
+            if kind == K_COVER:
+                frames[f, F_T] = t + 1
+            if branch >= 0:
+                # _include, written out: numba would count references to each array it is
+                # handed at every call, a dozen atomic operations per node
+                o = np.uint32(branch)
+                if kind == K_KEEP:
+                    _hide(o, ostart, gbit, W, child)  # a covered item's options are hidden already
+                a = ostart[o]
+                b = ostart[o + U1]
+                for m in range(a, b):
+                    j = items[m]
+                    if j < n_primary:
+                        need[j] -= 1
+                        room[j] -= 1
+                for m in range(a, b):
+                    j = items[m]
+                    if done[j] == 0 and (j >= n_primary or room[j] == 0):
+                        pact, sact = _deactivate(j, n_primary, done, act, apos, pact, sact)
+                        _purge(j, bcol[gbit[m]], bnext, bend, ring, bcol, wbeg, W, child)
+            elif kind == K_KEEP:
+                frames[f, F_NOMORE] = 1
+                pact, sact = _deactivate(i, n_primary, done, act, apos, pact, sact)
+                _purge(i, 0, bnext, bend, ring, bcol, wbeg, W, child)
+            phase = P_ENTER
+        elif phase == P_RETURN:
+            if level == 0:
+                phase = P_DONE
+                status = S_DONE
+                break
+            f = level - 1
+            old_pact = frames[f, F_PACT]
+            old_sact = frames[f, F_SACT]
+            _reactivate(n_primary, act, done, pact, sact, old_pact, old_sact)
+            pact = old_pact
+            sact = old_sact
+            o = frames[f, F_CHOSEN]
+            if o >= 0:
+                _uncount(np.uint32(o), n_primary, ostart, items, need, room)
+                if frames[f, F_KIND] == K_KEEP:
+                    # later branches of this frame leave o out
+                    _hide(np.uint32(o), ostart, gbit, W, np.uint64(f) * nw)
+                    frames[f, F_T] += 1
+            phase = P_NEXT
+        else:
+            status = S_DONE
+            break
+    regs[R_LEVEL] = level
+    regs[R_PHASE] = phase
+    regs[R_PACT] = pact
+    regs[R_SACT] = sact
+    regs[R_NODES] = nodes
+    regs[R_SOLUTIONS] = found
+    return status, w

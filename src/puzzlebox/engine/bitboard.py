@@ -1,0 +1,872 @@
+"""The bitboard engine: a fast path for cover problems that are tilings of a graph.
+
+A problem qualifies when it carries a graph on its first ``m`` primary items (the *cells*,
+each covered exactly once), no option gives a secondary item a colour, and every option
+covers at least one cell. The other items are *counters*: a primary one is covered between
+its bounds, a secondary one at most once. Packing pieces on a board is the example (the
+pieces are counters), but nothing here knows that.
+
+Why it is faster than the general engine on such problems:
+
+* the state of a node is two bit sets: the covered cells (one ``uint64`` per 64 cells) and
+  the options still available (one bit per option). Placing an option clears, word by word,
+  the options that share a cell with it; going back up the tree costs nothing, since each
+  level keeps its own copy. There is no linked structure to repair;
+* the options are numbered by their first cell in a *fill order* of small bandwidth
+  (neighbouring cells are close in the order), so the options covering one cell occupy a
+  short run of words, and counting them is a few ``AND`` and ``popcount`` instructions.
+  Each node branches on the item with the fewest options left (cells and counters whose
+  lower bound is not met yet), as in Knuth's Algorithm X, ties going to the first item, and
+  tries its options in the problem's order, so the tree is much the reference engine's (less
+  the branches the region test cuts) and so is the first solution found;
+* after an option is placed, the empty regions next to it are measured by a flood fill on
+  the graph. When every option's cells are connected in the graph, an option that covers a
+  cell of a closed region lies inside it, so each region's size must be a sum of the sizes
+  of the options still allowed (counters bound how often). A region that cannot be filled
+  ends the branch at once instead of after exhausting it.
+
+The kernel keeps its stack in arrays and can stop after a number of solutions or nodes and
+be called again to carry on, so :class:`BitboardEngine` yields solutions lazily, counts
+without building them, and splits the tree into subproblems of forced options.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+
+import numpy as np
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
+
+from puzzlebox.cover.problem import CoverProblem
+from puzzlebox.engine.stats import SearchStats
+
+Progress = Callable[[SearchStats], None]
+
+# registers
+R_DEPTH = 0  # index of the top frame; -1 once the tree is exhausted
+R_ENTER = 1  # 1 when the top frame has not chosen its item yet
+R_NODES = 2  # options placed so far
+R_SOLUTIONS = 3  # solutions found so far
+R_PRUNED = 4  # branches ended by a region that cannot be filled
+R_WRITTEN = 5  # int64s written to the output buffer by the last call
+N_REGS = 6
+
+# modes
+M_COUNT = 0  # count solutions only
+M_SOLUTIONS = 1  # write each solution as [length, option, ...]
+M_FRONTIER = 2  # write each path reaching the given depth (or a solution above it)
+
+# what the kernel returns
+S_DONE = 0
+S_RECORDS = 1  # wrote the number of records asked for
+S_BUDGET = 2  # placed the number of options allowed for this call
+S_FULL = 3  # the output buffer cannot hold another record
+
+PRUNE_REGIONS = 1  # the closed-region test (on by default)
+
+_NODE_BUDGET = 1 << 21  # nodes per kernel call between progress reports
+_MAX_BATCH = 1 << 12  # solutions per kernel call when enumerating
+_NO_LIMIT = 1 << 62
+_MAX_BYTES = 1 << 29  # bit-set tables larger than this are left to the general engine
+_ONE = np.uint64(1)
+
+
+# -- eligibility and fill order ------------------------------------------------------------
+
+
+def _table_bytes(problem: CoverProblem) -> int:
+    """An upper bound on the memory of the kernel's bit sets for ``problem``."""
+    words = (problem.n_options + 63) // 64
+    depth = problem.n_graph + 2
+    return 8 * words * (2 * depth + problem.n_items)
+
+
+def ineligible(problem: CoverProblem) -> str | None:
+    """Why the bitboard engine cannot solve ``problem``, or None when it can."""
+    m = problem.n_graph
+    if m == 0:
+        return "the problem has no graph of cells"
+    if np.any(problem.colors != 0):
+        return "the problem gives secondary items colours"
+    if np.any(problem.lo[:m] != 1) or np.any(problem.hi[:m] != 1):
+        return "the graph's items are not all covered exactly once"
+    n_options = problem.n_options
+    owner = np.repeat(np.arange(n_options), np.diff(problem.start))
+    items = problem.items
+    if np.any(np.bincount(owner[items < m], minlength=n_options) == 0):
+        return "an option covers no cell"
+    if _table_bytes(problem) > _MAX_BYTES:
+        return "the problem is too large for the bitboard engine's tables"
+    return None
+
+
+def _neighbours(problem: CoverProblem) -> list[list[int]]:
+    a, v = problem.adj_start.tolist(), problem.adj_items.tolist()
+    return [v[a[i] : a[i + 1]] for i in range(problem.n_graph)]
+
+
+def _bfs_order(adj: list[list[int]], root: int, seen: list[bool]) -> list[int]:
+    """Cuthill-McKee order of ``root``'s component: breadth first, fewest neighbours first."""
+    order = [root]
+    seen[root] = True
+    queue = deque([root])
+    while queue:
+        x = queue.popleft()
+        for y in sorted((y for y in adj[x] if not seen[y]), key=lambda y: (len(adj[y]), y)):
+            seen[y] = True
+            order.append(y)
+            queue.append(y)
+    return order
+
+
+def _bandwidth(order: list[int], adj: list[list[int]]) -> tuple[int, int]:
+    """The largest and the total distance in ``order`` between neighbours."""
+    where = {x: i for i, x in enumerate(order)}
+    spans = [abs(where[x] - where[y]) for x in range(len(adj)) for y in adj[x]]
+    return (max(spans, default=0), sum(spans))
+
+
+def fill_order(problem: CoverProblem) -> list[int]:
+    """The order that numbers cells (and so options): the problem's own order of its graph
+    items or a breadth-first order from a cell of least degree, whichever has the smaller
+    bandwidth, so that the options covering a cell have close numbers."""
+    adj = _neighbours(problem)
+    m = len(adj)
+    candidates = [list(range(m))]
+    degree_min = min((len(a) for a in adj), default=0)
+    for root in [x for x in range(m) if len(adj[x]) == degree_min][:4]:
+        seen = [False] * m
+        order = _bfs_order(adj, root, seen)
+        for x in range(m):  # the other components, in the problem's order
+            if not seen[x]:
+                order += _bfs_order(adj, x, seen)
+        candidates.append(order)
+    return min(candidates, key=lambda o: _bandwidth(o, adj))
+
+
+# -- the kernel ------------------------------------------------------------------------------
+
+
+@intrinsic
+def _popcount(typingctx, x):  # type: ignore[no-untyped-def]
+    """Bits set in a ``uint64`` (one machine instruction)."""
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.ctpop(args[0])
+
+    return sig, codegen
+
+
+@intrinsic
+def _lowest(typingctx, x):  # type: ignore[no-untyped-def]
+    """Index of the lowest set bit of a ``uint64`` (64 for zero)."""
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return sig, codegen
+
+
+@njit(cache=True)
+def _reachable_sizes(limit, gcount, ghi, gastart, gareas, fareas, reach):
+    """``reach[s]``: can ``s`` cells be filled by options still allowed (counters bound)?"""
+    for s in range(limit + 1):
+        reach[s] = 0
+    reach[0] = 1
+    for g in range(gcount.shape[0]):
+        room = ghi[g] - gcount[g]
+        a0 = gastart[g]
+        a1 = gastart[g + 1]
+        if a1 == a0 or room <= 0:
+            continue
+        room = min(room, limit // gareas[a0])  # gareas are sorted: a0 is the smallest
+        for _ in range(room):
+            for s in range(limit, -1, -1):
+                if reach[s]:
+                    for k in range(a0, a1):
+                        t = s + gareas[k]
+                        if t <= limit:
+                            reach[t] = 1
+    for s in range(limit + 1):
+        if reach[s]:
+            for k in range(fareas.shape[0]):
+                t = s + fareas[k]
+                if t <= limit:
+                    reach[t] = 1
+
+
+@njit(cache=True, inline="always")
+def _write(mode, c, topt, fsel, fitem, out, w):
+    """Write the path of ``c`` frames at ``out[w]``: its options, each followed by the item
+    its frame branched on in frontier mode; return the new end."""
+    if mode == M_FRONTIER:
+        out[w] = 2 * c
+        for f in range(c):
+            out[w + 1 + 2 * f] = topt[fsel[f]]
+            out[w + 2 + 2 * f] = fitem[f]
+        return w + 2 * c + 1
+    out[w] = c
+    for f in range(c):
+        out[w + 1 + f] = topt[fsel[f]]
+    return w + c + 1
+
+
+@njit(cache=True)
+def search(m, rank, topt, tgs, tgl, tarea, ecstart, ecells, emask, clo, chi, cofs, cw, adjs, adjv,
+           glo, ghi, prune, prune_from, uniform, free_copies, gastart, gareas, fareas,
+           avail, board, fempty, fitem, fsel, gcount, regs, vis, queue, lab, par,
+           csize, pend, reach,
+           mode, depth_limit, max_records, max_nodes, out):  # fmt: skip
+    """Advance the search from the state in the arrays; return a status ``S_*``.
+
+    Frame ``d`` owns ``avail[d]`` (options still allowed), ``board[d]`` (covered cells) and
+    ``fempty[d]``; ``fitem[d]`` is the item it branches on and ``fsel[d]`` the option its
+    current branch placed (-1: none). Taking a branch clears the option from ``avail[d]``,
+    so later branches exclude it and every solution is reached once. At the top of the loop
+    the arrays describe a node.
+    """
+    W = board.shape[1]
+    NW = avail.shape[1]
+    G = gcount.shape[0]
+    d = regs[R_DEPTH]
+    enter = regs[R_ENTER]
+    nodes = regs[R_NODES]
+    solutions = regs[R_SOLUTIONS]
+    pruned = regs[R_PRUNED]
+    node_stop = nodes + max_nodes
+    w_out = 0
+    records = 0
+    out_cap = out.shape[0]
+    status = S_DONE
+    while d >= 0:
+        if mode != M_COUNT and w_out + 2 * d + 5 > out_cap:
+            status = S_FULL
+            break
+        if enter:
+            enter = 0
+            # The item with the fewest options left, ties to the first in the problem's
+            # order (``rank``): cells, then counters.
+            # (Unsigned indices spare numba's negative-index checks, so the counting
+            # loops compile to straight AND/POPCNT runs.)
+            du = np.uint64(d)
+            best = np.int64(1) << 62
+            bi = -1
+            for w in range(W):
+                free = ~board[d, w]
+                while free and best > 0:
+                    x = w * 64 + np.int64(_lowest(free))
+                    if x >= m:
+                        break
+                    free &= free - np.uint64(1)
+                    lo = np.uint64(clo[x])
+                    ofs = np.uint64(cofs[x])
+                    cnt = np.uint64(0)
+                    for k in range(np.uint64(chi[x] - clo[x])):
+                        cnt += _popcount(avail[du, lo + k] & cw[ofs + k])
+                    if np.int64(cnt) < best or (np.int64(cnt) == best and rank[x] < rank[bi]):
+                        best = np.int64(cnt)
+                        bi = x
+            # A counter that needs r more of its s options has s - r + 1 branches (after
+            # s - r of them are ruled out the rest must all be taken), and none if s < r.
+            # One that needs a single option is only worth counting while no cell is forced.
+            for g in range(G):
+                need = glo[g] - gcount[g]
+                if need > 1 or (need == 1 and best > 1):
+                    x = m + g
+                    lo = np.uint64(clo[x])
+                    ofs = np.uint64(cofs[x])
+                    cnt = np.uint64(0)
+                    for k in range(np.uint64(chi[x] - clo[x])):
+                        cnt += _popcount(avail[du, lo + k] & cw[ofs + k])
+                    branches = max(np.int64(cnt) - need + 1, 0)
+                    if branches < best:
+                        best = branches
+                        bi = x
+                        if best == 0:
+                            break
+            if best == 0:
+                d -= 1
+                continue
+            fitem[d] = bi
+            fsel[d] = -1
+        s = fsel[d]
+        if s >= 0:  # back from the branch that placed s
+            for q in range(tgs[s], tgs[s + 1]):
+                gcount[tgl[q]] -= 1
+            fsel[d] = -1
+        # the next branch: the item's available option that comes first in the problem's
+        # own order (as in the reference engine, so a first solution is found alike)
+        i = fitem[d]
+        du = np.uint64(d)
+        lo = np.uint64(clo[i])
+        ofs = np.uint64(cofs[i])
+        e = -1
+        first = np.int64(1) << 62
+        for k in range(np.uint64(chi[i] - clo[i])):
+            bits = avail[du, lo + k] & cw[ofs + k]
+            while bits:
+                cand = np.int64((lo + k) * np.uint64(64) + _lowest(bits))
+                bits &= bits - np.uint64(1)
+                if topt[cand] < first:
+                    first = topt[cand]
+                    e = cand
+        if e < 0:
+            d -= 1
+            continue
+        avail[d, e >> 6] &= ~(np.uint64(1) << np.uint64(e & 63))
+        # place option e: the child's frame starts from this one's, less what e rules out
+        fsel[d] = e
+        nodes += 1
+        c = d + 1
+        du = np.uint64(d)
+        cu = np.uint64(c)
+        for k in range(np.uint64(NW)):
+            avail[cu, k] = avail[du, k]
+        for t in range(ecstart[e], ecstart[e + 1]):
+            x = ecells[t]
+            lo = np.uint64(clo[x])
+            ofs = np.uint64(cofs[x])
+            for k in range(np.uint64(chi[x] - clo[x])):
+                avail[cu, lo + k] &= ~cw[ofs + k]
+        for q in range(tgs[e], tgs[e + 1]):
+            g = tgl[q]
+            gcount[g] += 1
+            if gcount[g] >= ghi[g]:  # full: no more of its options
+                x = m + g
+                lo = np.uint64(clo[x])
+                ofs = np.uint64(cofs[x])
+                for k in range(np.uint64(chi[x] - clo[x])):
+                    avail[cu, lo + k] &= ~cw[ofs + k]
+        for w in range(W):
+            board[c, w] = board[d, w] | emask[e, w]
+        fempty[c] = fempty[d] - tarea[e]
+        if fempty[c] == 0:
+            complete = True
+            for h in range(G):
+                if gcount[h] < glo[h]:
+                    complete = False
+                    break
+            if complete:
+                solutions += 1
+                if mode != M_COUNT:
+                    w_out = _write(mode, c, topt, fsel, fitem, out, w_out)
+                    records += 1
+                    if records >= max_records:
+                        status = S_RECORDS
+                        break
+            continue
+        if prune & PRUNE_REGIONS and fempty[c] >= prune_from:
+            # Measure each empty region next to e by a flood fill; one whose size is not a
+            # sum of the sizes of options still allowed cannot be filled. (Written inline:
+            # a call that passes arrays costs more than a small flood.)
+            copies = free_copies  # how many more options fit at most (uniform areas only)
+            if uniform > 0 and copies < 0:
+                copies = 0
+                for h in range(G):
+                    if gastart[h + 1] > gastart[h]:
+                        copies += ghi[h] - gcount[h]
+            # Flood the empty cells from all the empty neighbours of e at once (one queue,
+            # breadth first, each seed's region labelled and merged with union-find when
+            # two meet). A region with nothing left to grow is closed: its size is checked.
+            # Once only one region is still growing it is the rest of the old region, whose
+            # size is right whenever the closed ones are (sizes were right before e), so the
+            # flood stops: a small closed region costs about its own size, not the board's.
+            one = np.uint64(1)
+            six = np.uint64(6)
+            low = np.uint64(63)
+            for w in range(W):
+                vis[w] = board[c, w]  # cells seen (covered ones count as seen)
+            tail = np.uint64(0)
+            for t in range(ecstart[e], ecstart[e + 1]):
+                x = np.uint64(ecells[t])
+                for a in range(np.uint64(adjs[x]), np.uint64(adjs[x + one])):
+                    y = np.uint64(adjv[a])
+                    bit = one << (y & low)
+                    if not vis[y >> six] & bit:
+                        vis[y >> six] |= bit
+                        lab[y] = tail
+                        par[tail] = tail
+                        csize[tail] = 1
+                        pend[tail] = 1
+                        queue[tail] = y
+                        tail += one
+            growing = np.int64(tail)
+            head = np.uint64(0)
+            reach_ready = False
+            dead = False
+            while head < tail and growing > 1 and not dead:
+                z = queue[head]
+                head += one
+                r = lab[z]
+                while par[r] != r:
+                    r = par[r]
+                pend[r] -= 1
+                for b in range(np.uint64(adjs[z]), np.uint64(adjs[z + one])):
+                    u = np.uint64(adjv[b])
+                    bit = one << (u & low)
+                    if not vis[u >> six] & bit:
+                        vis[u >> six] |= bit
+                        lab[u] = r
+                        csize[r] += 1
+                        pend[r] += 1
+                        queue[tail] = u
+                        tail += one
+                    elif not board[c, u >> six] & bit:  # an empty cell reached before
+                        q = lab[u]
+                        while par[q] != q:
+                            q = par[q]
+                        if q != r:  # two regions meet: they are one
+                            par[q] = r
+                            csize[r] += csize[q]
+                            pend[r] += pend[q]
+                            growing -= 1
+                if pend[r] == 0:  # nothing left to grow: a closed region
+                    growing -= 1
+                    area = csize[r]
+                    if uniform > 0:
+                        dead = area % uniform != 0 or area // uniform > copies
+                    else:
+                        if not reach_ready:
+                            _reachable_sizes(fempty[c], gcount, ghi, gastart, gareas, fareas,
+                                             reach)  # fmt: skip
+                            reach_ready = True
+                        dead = reach[area] == 0
+            if dead:
+                pruned += 1
+                continue
+        if mode == M_FRONTIER and c >= depth_limit:
+            w_out = _write(mode, c, topt, fsel, fitem, out, w_out)
+            records += 1
+            continue
+        d = c
+        enter = 1
+        if nodes >= node_stop:
+            status = S_BUDGET
+            break
+    regs[R_DEPTH] = d
+    regs[R_ENTER] = enter
+    regs[R_NODES] = nodes
+    regs[R_SOLUTIONS] = solutions
+    regs[R_PRUNED] = pruned
+    regs[R_WRITTEN] = w_out
+    return status
+
+
+# -- the engine ------------------------------------------------------------------------------
+
+
+def _connected(cells: list[int], adj: list[list[int]]) -> bool:
+    inside = set(cells)
+    seen = {cells[0]}
+    todo = [cells[0]]
+    while todo:
+        x = todo.pop()
+        for y in adj[x]:
+            if y in inside and y not in seen:
+                seen.add(y)
+                todo.append(y)
+    return len(seen) == len(inside)
+
+
+def _distinct_areas(areas: dict[int, set[int]], n: int) -> tuple[np.ndarray, np.ndarray]:
+    start = [0]
+    flat: list[int] = []
+    for g in range(n):
+        flat += sorted(areas.get(g, ()))
+        start.append(len(flat))
+    return np.array(start, dtype=np.int64), np.array(flat, dtype=np.int64)
+
+
+def _bits(indices: Iterable[int], words: int) -> np.ndarray:
+    bits = np.zeros(words, dtype=np.uint64)
+    for p in indices:
+        bits[p >> 6] |= _ONE << np.uint64(p & 63)
+    return bits
+
+
+class _Tables:
+    """The problem as the kernel reads it: options numbered by their first cell in fill
+    order, and each item's options as a bit set stored over its run of nonzero words."""
+
+    def __init__(self, problem: CoverProblem, excluded: set[int], prune: int) -> None:
+        m = problem.n_graph
+        self.m = m
+        self.words = (m + 63) // 64
+        adj = _neighbours(problem)
+        order = fill_order(problem)
+        position = [0] * m
+        for p, x in enumerate(order):
+            position[x] = p
+        self.rank = np.array(order, dtype=np.int64)  # the problem's number of each cell
+        by_position = [sorted(position[y] for y in adj[x]) for x in order]
+        self.adjs = np.zeros(m + 1, dtype=np.int64)
+        np.cumsum([len(a) for a in by_position], out=self.adjs[1:])
+        self.adjv = np.array([y for a in by_position for y in a], dtype=np.int64)
+        n_counters = problem.n_items - m
+        n_secondary = problem.n_items - problem.n_primary
+        self.glo = np.concatenate([problem.lo[m:], np.zeros(n_secondary, dtype=np.int64)])
+        self.ghi = np.concatenate([problem.hi[m:], np.ones(n_secondary, dtype=np.int64)])
+
+        start, items = problem.start.tolist(), problem.items.tolist()
+        cells_of: list[list[int]] = []
+        counters_of: list[list[int]] = []
+        for k in range(problem.n_options):
+            row = items[start[k] : start[k + 1]]
+            cells_of.append(sorted(position[i] for i in row if i < m))
+            counters_of.append(sorted(i - m for i in row if i >= m))
+        self.cells_of = cells_of
+        self.counters_of = counters_of
+        # the counter that bounds how often an option's size may be used in a region: a
+        # primary one if it has one (any true bound is sound; the others are relaxed)
+        group_of = [next(iter(c), -1) for c in counters_of]
+        kept = [k for k in range(problem.n_options) if k not in excluded]
+        kept.sort(key=lambda k: (cells_of[k][0], group_of[k]))
+        n = len(kept)
+        self.entry_of = {k: e for e, k in enumerate(kept)}
+        self.n_words = max((n + 63) // 64, 1)
+        self.topt = np.array(kept, dtype=np.int64)
+        self.tgs = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum([len(counters_of[k]) for k in kept], out=self.tgs[1:])
+        self.tgl = np.array([g for k in kept for g in counters_of[k]], dtype=np.int64)
+        self.tarea = np.array([len(cells_of[k]) for k in kept], dtype=np.int64)
+        self.ecstart = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(self.tarea, out=self.ecstart[1:])
+        self.ecells = np.array([p for k in kept for p in cells_of[k]], dtype=np.int64)
+        self.emask = np.zeros((n, self.words), dtype=np.uint64)
+        for e, k in enumerate(kept):
+            self.emask[e] = _bits(cells_of[k], self.words)
+
+        # each item's options as bits over the words from its first to its last option
+        holders: list[list[int]] = [[] for _ in range(problem.n_items)]
+        for e, k in enumerate(kept):
+            for p in cells_of[k]:
+                holders[p].append(e)
+            for g in counters_of[k]:
+                holders[m + g].append(e)
+        self.clo = np.zeros(len(holders), dtype=np.int64)
+        self.chi = np.zeros(len(holders), dtype=np.int64)
+        self.cofs = np.zeros(len(holders), dtype=np.int64)
+        runs = []
+        offset = 0
+        for i, es in enumerate(holders):
+            if es:
+                lo, hi = es[0] >> 6, (es[-1] >> 6) + 1
+                run = np.zeros(hi - lo, dtype=np.uint64)
+                for e in es:
+                    run[(e >> 6) - lo] |= _ONE << np.uint64(e & 63)
+                self.clo[i], self.chi[i] = lo, hi
+                runs.append(run)
+            self.cofs[i] = offset
+            offset += int(self.chi[i] - self.clo[i])
+        self.cw = np.concatenate(runs) if runs else np.zeros(0, dtype=np.uint64)
+
+        # the region test is sound only when an option touching a closed region lies in it
+        connected = all(_connected(cells_of[k], by_position) for k in kept)
+        self.prune = PRUNE_REGIONS if (prune & PRUNE_REGIONS and connected) else 0
+        # Near the leaves the fewest-options rule finds a dead region one level later
+        # anyway and subtrees are small, so the test only runs while half the cells are
+        # empty: measured on pentomino boards, that keeps most of the nodes it saves and
+        # none of its cost (bench/RESULTS.md).
+        self.prune_from = (m + 1) // 2
+        areas = {int(a) for a in self.tarea.tolist()}
+        self.uniform = areas.pop() if len(areas) == 1 else 0
+        group_areas: dict[int, set[int]] = {}
+        free: set[int] = set()
+        for e, k in enumerate(kept):
+            g, a = group_of[k], int(self.tarea[e])
+            (group_areas.setdefault(g, set()) if g >= 0 else free).add(a)
+        self.gastart, self.gareas = _distinct_areas(group_areas, n_counters)
+        self.fareas = np.array(sorted(free), dtype=np.int64)
+        self.free_copies = m if free else -1
+        self.holders = holders
+
+    def reach_sizes(self, limit: int, gcount: np.ndarray, reach: np.ndarray) -> None:
+        """``reach[s]`` for ``s <= limit``: can options still allowed fill ``s`` cells?"""
+        if self.uniform > 0:
+            copies = self.free_copies
+            if copies < 0:
+                has = np.diff(self.gastart) > 0
+                copies = int(np.sum((self.ghi - gcount)[has]))
+            sizes = np.arange(limit + 1)
+            reach[: limit + 1] = (sizes % self.uniform == 0) & (sizes // self.uniform <= copies)
+        else:
+            _reachable_sizes(limit, gcount, self.ghi, self.gastart, self.gareas, self.fareas, reach)
+
+    def left_out(self, option: int, item: int) -> list[int]:
+        """The options a branch that placed ``option`` on ``item`` rules out: those before
+        it in the branch order. Only a counter that may be covered again needs them said;
+        the ones that were not available there conflict with the path anyway (the caller
+        drops those that lie on the path)."""
+        g = item - self.m
+        if g < 0 or self.ghi[g] <= 1:
+            return []  # the branch's option already rules its siblings out
+        e = self.entry_of[option]
+        return [int(self.topt[x]) for x in self.holders[item] if x < e]
+
+
+class _Search:
+    """One resumable walk of the tree: the kernel's mutable state, in arrays."""
+
+    def __init__(self, t: _Tables, forced: tuple[int, ...]) -> None:
+        self.t = t
+        m = t.m
+        depth = m + 2
+        self.avail = np.zeros((depth, t.n_words), dtype=np.uint64)
+        self.board = np.zeros((depth, t.words), dtype=np.uint64)
+        self.fempty = np.zeros(depth, dtype=np.int64)
+        self.fitem = np.zeros(depth, dtype=np.int64)
+        self.fsel = np.full(depth, -1, dtype=np.int64)
+        self.gcount = np.zeros(t.glo.shape[0], dtype=np.int64)
+        self.regs = np.zeros(N_REGS, dtype=np.int64)
+        self.vis = np.zeros(t.words, dtype=np.uint64)
+        self.queue = np.zeros(max(m, 1), dtype=np.uint64)  # flood: cells in visiting order
+        self.lab = np.zeros(max(m, 1), dtype=np.uint64)  # flood: each cell's first region
+        self.par = np.zeros(max(m, 1), dtype=np.uint64)  # flood: union-find of regions
+        self.csize = np.zeros(max(m, 1), dtype=np.int64)  # flood: cells of each region
+        self.pend = np.zeros(max(m, 1), dtype=np.int64)  # flood: cells queued, per region
+        self.reach = np.zeros(m + 1, dtype=np.uint8)
+        self.out = np.zeros(1, dtype=np.int64)
+        self.forced_solution = False  # the forced options alone are a solution
+        self.regs[R_DEPTH] = -1
+        covered: set[int] = set()
+        for k in forced:
+            cells = t.cells_of[k]
+            if covered.intersection(cells):
+                return  # forced options overlap: no solution
+            covered.update(cells)
+            for g in t.counters_of[k]:
+                self.gcount[g] += 1
+                if self.gcount[g] > t.ghi[g]:
+                    return
+        if len(covered) == m:
+            self.forced_solution = bool(np.all(self.gcount >= t.glo))
+            return
+        alive = [
+            e
+            for e in range(len(t.topt))
+            if not covered.intersection(t.cells_of[int(t.topt[e])])
+            and all(self.gcount[g] < t.ghi[g] for g in t.counters_of[int(t.topt[e])])
+        ]
+        if t.prune and not self._regions_fillable(covered):
+            return
+        self.avail[0] = _bits(alive, t.n_words)
+        self.board[0] = _bits(covered, t.words)
+        self.fempty[0] = m - len(covered)
+        self.regs[R_DEPTH] = 0
+        self.regs[R_ENTER] = 1
+
+    def _regions_fillable(self, covered: set[int]) -> bool:
+        """Whether every empty region at the start has a size the options can make: the
+        search tests only regions that a placement closes, so it needs them right here."""
+        t = self.t
+        empty = t.m - len(covered)
+        t.reach_sizes(empty, self.gcount, self.reach)
+        adjs, adjv = t.adjs.tolist(), t.adjv.tolist()
+        seen = set(covered)
+        for x in range(t.m):
+            if x in seen:
+                continue
+            seen.add(x)
+            todo, size = [x], 0
+            while todo:
+                z = todo.pop()
+                size += 1
+                for u in adjv[adjs[z] : adjs[z + 1]]:
+                    if u not in seen:
+                        seen.add(u)
+                        todo.append(u)
+            if not self.reach[size]:
+                return False
+        return True
+
+    @property
+    def finished(self) -> bool:
+        return int(self.regs[R_DEPTH]) < 0
+
+    def run(self, mode: int, depth: int, max_records: int, max_nodes: int) -> list[list[int]]:
+        """Advance the search; return the option lists it wrote (solutions or paths)."""
+        t = self.t
+        if mode != M_COUNT:
+            want = min(max_records, 1 << 12) * (2 * t.m + 6)  # records of 2 d + 3 at most
+            if self.out.shape[0] < want:
+                self.out = np.zeros(want, dtype=np.int64)
+        status = search(
+            t.m, t.rank, t.topt, t.tgs, t.tgl, t.tarea, t.ecstart, t.ecells, t.emask, t.clo, t.chi,
+            t.cofs, t.cw, t.adjs, t.adjv, t.glo, t.ghi, t.prune, t.prune_from, t.uniform,
+            t.free_copies, t.gastart, t.gareas, t.fareas, self.avail, self.board, self.fempty,
+            self.fitem, self.fsel, self.gcount, self.regs, self.vis, self.queue,
+            self.lab, self.par, self.csize, self.pend, self.reach,
+            mode, depth, max_records, max_nodes, self.out,
+        )  # fmt: skip
+        if status == S_FULL and self.regs[R_WRITTEN] == 0:
+            raise RuntimeError("bitboard engine: a record does not fit its output buffer")
+        flat = self.out[: int(self.regs[R_WRITTEN])].tolist()
+        records: list[list[int]] = []
+        w = 0
+        while w < len(flat):
+            n = flat[w]
+            records.append(flat[w + 1 : w + 1 + n])
+            w += 1 + n
+        return records
+
+
+_compile_seconds: float | None = None
+
+
+def _warm_up() -> float:
+    """Compile (or load from numba's cache) the kernel once per process, and time it."""
+    global _compile_seconds
+    if _compile_seconds is not None:
+        return 0.0
+    began = time.perf_counter()
+    tiny = CoverProblem(
+        item_names=("a", "b", "g"),
+        n_primary=3,
+        lo=np.array([1, 1, 0], dtype=np.int64),
+        hi=np.array([1, 1, 2], dtype=np.int64),
+        start=np.array([0, 2, 3, 5], dtype=np.int64),
+        items=np.array([0, 1, 0, 1, 2], dtype=np.int64),
+        colors=np.zeros(5, dtype=np.int64),
+        labels=(None, None, None),
+        adj_start=np.array([0, 1, 2], dtype=np.int64),
+        adj_items=np.array([1, 0], dtype=np.int64),
+    )
+    tables = _Tables(tiny, set(), PRUNE_REGIONS)
+    for mode in (M_COUNT, M_SOLUTIONS, M_FRONTIER):
+        _Search(tables, ()).run(mode, 1, _NO_LIMIT, _NO_LIMIT)
+    _compile_seconds = time.perf_counter() - began
+    return _compile_seconds
+
+
+def _option_set(problem: CoverProblem, values: Iterable[int], what: str) -> tuple[int, ...]:
+    chosen = sorted({int(k) for k in values})
+    if chosen and not (chosen[0] >= 0 and chosen[-1] < problem.n_options):
+        raise ValueError(f"{what} options must lie in 0..{problem.n_options - 1}")
+    return tuple(chosen)
+
+
+class BitboardEngine:
+    """Enumerates, counts and splits the tilings of a graph-carrying cover problem.
+
+    ``forced`` options are in every solution and ``excluded`` options in none. ``prune=0``
+    turns the closed-region test off (to measure what it saves).
+    """
+
+    name = "bitboard"
+
+    def __init__(
+        self,
+        problem: CoverProblem,
+        forced: Iterable[int] = (),
+        excluded: Iterable[int] = (),
+        *,
+        prune: int = PRUNE_REGIONS,
+        node_budget: int = _NODE_BUDGET,
+    ) -> None:
+        reason = ineligible(problem)
+        if reason is not None:
+            raise ValueError(f"the bitboard engine cannot solve this problem: {reason}")
+        if node_budget < 1:
+            raise ValueError("node_budget must be at least 1")
+        self.problem = problem
+        self.forced = _option_set(problem, forced, "forced")
+        self.excluded = _option_set(problem, excluded, "excluded")
+        self.node_budget = node_budget
+        self.stats = SearchStats(engine=self.name)
+        self.pruned = 0  # branches the region test ended, in the last search
+        skip = set(self.forced) | set(self.excluded)
+        self._tables = _Tables(problem, skip, prune)
+
+    def _start(self) -> _Search:
+        self.stats.compile_seconds += _warm_up()
+        search = _Search(self._tables, self.forced)
+        self.stats.nodes = 0
+        self.stats.solutions = 0
+        self.stats.search_seconds = 0.0
+        self.stats.complete = False
+        self.pruned = 0
+        return search
+
+    def _advance(
+        self, search: _Search, mode: int, depth: int, max_records: int, max_nodes: int
+    ) -> list[list[int]]:
+        began = time.perf_counter()
+        records = search.run(mode, depth, max_records, max_nodes)
+        self.stats.search_seconds += time.perf_counter() - began
+        self.stats.nodes = int(search.regs[R_NODES])
+        self.pruned = int(search.regs[R_PRUNED])
+        self.stats.complete = search.finished
+        return records
+
+    def solutions(
+        self, limit: int | None = None, progress: Progress | None = None
+    ) -> Iterator[tuple[int, ...]]:
+        """Yield solutions lazily as sorted option tuples, at most ``limit`` of them.
+
+        The kernel is asked for 1, 2, 4, ... solutions per call, so the first one costs no
+        more search than it needs.
+        """
+        search = self._start()
+        found = 0
+        if search.forced_solution and (limit is None or limit > 0):
+            found = self.stats.solutions = 1
+            yield self.forced
+        batch = 1
+        while not search.finished and (limit is None or found < limit):
+            want = batch if limit is None else min(batch, limit - found)
+            for path in self._advance(search, M_SOLUTIONS, 0, want, self.node_budget):
+                found += 1
+                self.stats.solutions = found
+                yield tuple(sorted(self.forced + tuple(path)))
+            if progress is not None:
+                progress(self.stats)
+            batch = min(2 * batch, _MAX_BATCH)
+        self.stats.complete = search.finished
+
+    def count(self, progress: Progress | None = None) -> int:
+        """Count the solutions without building them."""
+        search = self._start()
+        while not search.finished:
+            self._advance(search, M_COUNT, 0, _NO_LIMIT, self.node_budget)
+            self.stats.solutions = int(search.regs[R_SOLUTIONS])
+            if progress is not None:
+                progress(self.stats)
+        self.stats.solutions = int(search.regs[R_SOLUTIONS]) + int(search.forced_solution)
+        self.stats.complete = True
+        return self.stats.solutions
+
+    def first(self) -> tuple[int, ...] | None:
+        """One solution, or None when there is none."""
+        return next(self.solutions(limit=1), None)
+
+    def subproblems(self, depth: int) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+        """Split the search at ``depth`` into ``(forced, excluded)`` pairs whose solution sets
+        partition this engine's: each is a node at that depth (or a solution above it),
+        given by the options placed on its path and the options its path rules out."""
+        if depth < 0:
+            raise ValueError("depth must be at least 0")
+        search = self._start()
+        if depth == 0 or search.finished:
+            alive = search.forced_solution or not search.finished
+            return [(self.forced, self.excluded)] if alive else []
+        t = self._tables
+        parts = []
+        while not search.finished:
+            for record in self._advance(search, M_FRONTIER, depth, _NO_LIMIT, _NO_LIMIT):
+                path = record[::2]
+                left_out: list[int] = []
+                for option, item in zip(path, record[1::2], strict=True):
+                    left_out += t.left_out(option, item)
+                parts.append(
+                    (
+                        tuple(sorted(self.forced + tuple(path))),
+                        tuple(sorted((set(self.excluded) | set(left_out)) - set(path))),
+                    )
+                )
+        return parts

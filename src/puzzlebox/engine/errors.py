@@ -1,0 +1,9 @@
+"""Errors an engine raises when it cannot do what was asked (not bugs, not bad puzzle files)."""
+
+from __future__ import annotations
+
+
+class EngineError(RuntimeError):
+    """An engine is missing (an extra not installed), cannot do an operation (a SAT count of
+    many solutions), or produced an answer that failed verification. The message is one line
+    meant for the user."""

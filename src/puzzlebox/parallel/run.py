@@ -1,0 +1,328 @@
+"""Run a split count or enumeration: plan the subproblems, hand them to a backend, add up.
+
+One :class:`SplitRun` serves every board of a puzzle file (a batch shares its workers) and
+keeps one checkpoint for all of them. Results are keyed by subproblem index: one that
+arrives twice (a task that ran again after its worker died) is counted once.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from puzzlebox.cover.problem import CoverProblem
+from puzzlebox.engine import ENGINES, SearchStats
+from puzzlebox.formats import PuzzleFile
+from puzzlebox.parallel.backends import (
+    DaskBackend,
+    ProcessBackend,
+    SerialBackend,
+    TaskFunction,
+)
+from puzzlebox.parallel.checkpoint import Checkpoint, run_fingerprint
+from puzzlebox.parallel.errors import SplitOptionError
+from puzzlebox.parallel.progress import SplitProgress
+from puzzlebox.parallel.split import Subproblem, Weight, split
+from puzzlebox.parallel.tasks import (
+    COUNT,
+    SOLUTIONS,
+    PuzzleSource,
+    Task,
+    problem_fingerprint,
+    run_task,
+    task_problem,
+)
+from puzzlebox.puzzles import CountResult, Solution
+
+PER_WORKER = 8  # subproblems per worker when no depth is given: enough to balance the load
+LEAST = 16  # ... and at least this many, so that a checkpoint saves work often enough
+
+# Balancing by Knuth's estimate: a few probes per node, for trees big enough to be worth it
+PROBES = 64
+PROBE_SECONDS = 0.02
+BALANCE_FROM = 1_000_000  # estimated nodes of the whole tree (about a second of search)
+
+
+def tree_size(problem: CoverProblem) -> Weight | None:
+    """Knuth's estimate of a subproblem's tree (engine/estimate.py) as the weight that
+    balances a split; None when the whole tree is too small for balancing to pay."""
+    from puzzlebox.engine.estimate import estimate_tree
+
+    def weight(sub: Subproblem) -> float:
+        forced, excluded = sub
+        found = estimate_tree(problem, PROBES, 0, forced, excluded, max_seconds=PROBE_SECONDS)
+        return found.nodes
+
+    return weight if weight(((), ())) >= BALANCE_FROM else None
+
+
+ResultHook = Callable[[int, int, tuple[Any, ...]], None]  # (board, index, result)
+
+
+@dataclass
+class SplitCountResult(CountResult):
+    """A count made of subproblems; ``done < total`` when it was interrupted."""
+
+    done: int = 0
+    total: int = 0
+    resumed: int = 0  # subproblems whose results came from the checkpoint
+
+    @property
+    def partial(self) -> bool:
+        return self.done < self.total
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C (or a hook's KeyboardInterrupt) stopped a split run after the checkpoint was
+    saved; ``result`` is the partial count of the board being counted (None for solve)."""
+
+    def __init__(self, done: int, total: int, result: SplitCountResult | None = None) -> None:
+        super().__init__(f"interrupted after {done} of {total} subproblems")
+        self.done = done
+        self.total = total
+        self.result = result
+
+
+def split_label(split_depth: int | None) -> str:
+    return "auto" if split_depth is None else f"depth {split_depth}"
+
+
+class SplitRun:
+    """Counts or enumerates the boards of one puzzle file by subproblems.
+
+    ``jobs`` local processes (1: in this process), or the Dask scheduler at ``cluster``;
+    ``checkpoint`` a JSON file to resume from and record into; ``split_depth`` a fixed split
+    depth instead of about ``PER_WORKER`` subproblems per worker. ``on_result`` is called
+    after each finished subproblem has been recorded; ``before_record`` before an enumerated
+    subproblem is recorded (the command line flushes its output there). ``source`` is the
+    text the workers read the puzzle from (default: the file ``pf`` was read from).
+    """
+
+    def __init__(
+        self,
+        pf: PuzzleFile,
+        command: str = "count",
+        *,
+        engine: str = "auto",
+        jobs: int = 1,
+        cluster: str | None = None,
+        checkpoint: str | Path | None = None,
+        split_depth: int | None = None,
+        progress: bool = False,
+        on_result: ResultHook | None = None,
+        before_record: Callable[[], None] | None = None,
+        task_function: TaskFunction = run_task,
+        source: PuzzleSource | None = None,
+    ) -> None:
+        if command not in ("count", "solve"):
+            raise ValueError(f"unknown command {command!r}")
+        if jobs < 1:
+            raise ValueError(f"--jobs must be at least 1, not {jobs}")
+        if split_depth is not None and split_depth < 0:
+            raise ValueError(f"--split-depth must be at least 0, not {split_depth}")
+        if engine != "auto" and engine not in ENGINES:
+            known = ", ".join(["auto", *sorted(ENGINES)])
+            raise SplitOptionError(
+                f"engine {engine!r} cannot solve subproblems; a split run takes one of: {known}"
+            )
+        self.pf = pf
+        self.kind = COUNT if command == "count" else SOLUTIONS
+        self.engine = engine
+        self.jobs = jobs
+        self.cluster = cluster
+        self.split_depth = split_depth
+        self.progress = progress
+        self.on_result = on_result
+        self.before_record = before_record
+        self.task_function = task_function
+        self.source = source if source is not None else PuzzleSource.of(pf)
+        self.fingerprints = [problem_fingerprint(p, self.kind) for p in pf.puzzles]
+        self.checkpoint: Checkpoint | None = None
+        if checkpoint is not None:
+            split_name = split_label(split_depth)
+            self.checkpoint = Checkpoint.open(
+                checkpoint,
+                run_fingerprint(command, split_name, self.fingerprints),
+                puzzle=pf.name,
+                command=command,
+                split=split_name,
+                boards=len(pf.puzzles),
+            )
+        self._backend: Any = None
+
+    # -- the pieces ------------------------------------------------------------------------
+    @property
+    def backend(self) -> Any:
+        """Started on first use, so a run that the checkpoint already holds starts nothing."""
+        if self._backend is None:
+            if self.cluster is not None:
+                self._backend = DaskBackend(self.cluster, self.task_function)
+            elif self.jobs > 1:
+                self._backend = ProcessBackend(self.jobs, self.task_function)
+                self._backend.start()
+            else:
+                self._backend = SerialBackend(self.task_function)
+        return self._backend
+
+    def plan(self, board: int) -> list[Subproblem]:
+        """The subproblems of ``board``: from the checkpoint when it has them."""
+        if self.checkpoint is not None:
+            known = self.checkpoint.plan(board)
+            if known is not None:
+                return known
+        problem = task_problem(self.pf.puzzles[board], self.kind)
+        if self.split_depth is not None:
+            subs = split(problem, depth=self.split_depth)
+        else:
+            target = max(PER_WORKER * self.backend.workers, LEAST)
+            subs = split(problem, target=target, weight=tree_size(problem))
+        if self.checkpoint is not None:
+            self.checkpoint.set_plan(board, subs)
+        return subs
+
+    def _task(self, board: int, sub: Subproblem) -> Task:
+        forced, excluded = sub
+        return (
+            self.kind, self.source, board, self.engine, forced, excluded, self.fingerprints[board]
+        )
+
+    def _label(self, board: int) -> str:
+        name = getattr(self.pf.puzzles[board], "board_name", None)
+        return f"{self.pf.name} {name}" if self.pf.batch and name else self.pf.name
+
+    def _done(self, board: int) -> dict[int, list[Any]]:
+        return self.checkpoint.done(board) if self.checkpoint is not None else {}
+
+    def _save(self) -> None:
+        """Write the checkpoint once more (an interruption may have cut a write short)."""
+        if self.checkpoint is not None:
+            self.checkpoint.save()
+
+    def _record(self, board: int, index: int, entry: list[Any], result: tuple[Any, ...]) -> None:
+        if self.checkpoint is not None:
+            self.checkpoint.record(board, index, entry)
+        if self.on_result is not None:
+            self.on_result(board, index, result)
+
+    # -- counting --------------------------------------------------------------------------
+    def count(self, board: int = 0) -> SplitCountResult:
+        """Count ``board``'s solutions, raw and distinct; raises :class:`Interrupted` with
+        the partial count on Ctrl-C."""
+        began = time.perf_counter()
+        puzzle = self.pf.puzzles[board]
+        reason = puzzle.impossibility()
+        if reason is not None:
+            return SplitCountResult(0, 0, time.perf_counter() - began, SearchStats(), reason)
+        subs = self.plan(board)
+        done = self._done(board)
+        resumed = len(done)
+        stats = SearchStats(engine="")
+        raw = sum(entry[0] for entry in done.values())
+        distinct = sum(entry[1] for entry in done.values())
+        stats.nodes = sum(entry[2] for entry in done.values())
+
+        def result() -> SplitCountResult:
+            stats.complete = len(done) == len(subs)
+            stats.solutions = raw
+            return SplitCountResult(
+                raw, distinct, time.perf_counter() - began, stats,
+                done=len(done), total=len(subs), resumed=resumed,
+            )
+
+        todo = [(i, self._task(board, s)) for i, s in enumerate(subs) if i not in done]
+        if not todo:
+            return result()
+        bar = SplitProgress(self.progress, self._label(board), len(subs), len(done), raw)
+        results = self.backend.run(todo)
+        try:
+            with bar:
+                for index, answer in results:
+                    if index in done:
+                        continue  # ran twice (its first worker died after all): count once
+                    n_raw, n_distinct, nodes, seconds, engine = answer
+                    entry = [n_raw, n_distinct, nodes, round(seconds, 6)]
+                    done[index] = entry
+                    raw += n_raw
+                    distinct += n_distinct
+                    stats.nodes += nodes
+                    stats.search_seconds += seconds
+                    stats.engine = engine
+                    bar.advance(n_raw)
+                    self._record(board, index, entry, answer)
+        except KeyboardInterrupt:
+            results.close()
+            self._save()
+            raise Interrupted(len(done), len(subs), result()) from None
+        finally:
+            results.close()
+        return result()
+
+    # -- enumerating -----------------------------------------------------------------------
+    def solution_batches(self, board: int = 0) -> Iterator[list[Solution]]:
+        """The solutions of ``board``, one list per subproblem, as subproblems finish.
+
+        A subproblem is recorded as done when the caller comes back for the next list, that
+        is after it has written this one; an interruption while writing means that list is
+        written again in full by a resumed run (never lost)."""
+        puzzle = self.pf.puzzles[board]
+        if puzzle.impossibility() is not None:
+            return
+        subs = self.plan(board)
+        done = self._done(board)
+        todo = [(i, self._task(board, s)) for i, s in enumerate(subs) if i not in done]
+        if not todo:
+            return
+        already = sum(entry[0] for entry in done.values())
+        bar = SplitProgress(self.progress, self._label(board), len(subs), len(done), already)
+        results = self.backend.run(todo)
+        try:
+            with bar:
+                for index, answer in results:
+                    if index in done:
+                        continue
+                    n_raw, chosen, nodes, seconds, _engine = answer
+                    yield [puzzle.decode(tuple(c)) for c in chosen]
+                    if self.before_record is not None:
+                        self.before_record()
+                    entry = [n_raw, nodes, round(seconds, 6)]
+                    done[index] = entry
+                    bar.advance(n_raw)
+                    self._record(board, index, entry, answer)
+        except KeyboardInterrupt:
+            results.close()
+            self._save()
+            raise Interrupted(len(done), len(subs)) from None
+        finally:
+            results.close()
+
+    def solutions(self, board: int = 0) -> Iterator[Solution]:
+        """The solutions of ``board`` one at a time (see :meth:`solution_batches`)."""
+        for batch in self.solution_batches(board):
+            yield from batch
+
+    def already_found(self, board: int = 0) -> int:
+        """Solutions of ``board`` that a resumed enumeration wrote before (for numbering)."""
+        if self.kind != SOLUTIONS:
+            return 0
+        return sum(entry[0] for entry in self._done(board).values())
+
+    # -- life ------------------------------------------------------------------------------
+    def close(self) -> None:
+        if self._backend is not None:
+            self._backend.close()
+            self._backend = None
+
+    def __enter__(self) -> SplitRun:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self.close()

@@ -1,0 +1,198 @@
+"""The live progress display of ``count`` and ``solve --all``, on standard error.
+
+It shows what the searches report (solutions, nodes, nodes per second, time so far) and, as
+soon as Knuth's random probes have estimated the size of the tree (in a background thread,
+for about a second), a bar towards that many nodes and the time left at the current speed.
+The estimate is of the compiled engine's tree, so it is shown only for that engine.
+It is used only when standard error is a terminal and ``--quiet`` is not given, so pipes,
+files and ``--json`` output never see it.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from types import TracebackType
+from typing import Any, TypeVar
+
+from puzzlebox.cover.problem import CoverProblem
+from puzzlebox.engine.estimate import TreeEstimate, estimate_tree
+from puzzlebox.engine.progress import Watch, watching
+
+ESTIMATE_PROBES = 2000
+ESTIMATE_SECONDS = 1.0
+REFRESH_SECONDS = 0.1
+T = TypeVar("T")
+
+
+def wanted(quiet: bool) -> bool:
+    """Whether to show progress: only to a person watching a terminal."""
+    return not quiet and sys.stderr.isatty()
+
+
+def _short(x: float) -> str:
+    """3 significant digits with a k/M/G suffix: 1.23M."""
+    for size, suffix in ((1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if abs(x) >= size:
+            return f"{x / size:.3g}{suffix}"
+    return f"{x:.0f}"
+
+
+ProblemSource = CoverProblem | Callable[[], CoverProblem] | None
+
+
+class _Estimator(threading.Thread):
+    """Knuth's estimate of one tree, computed beside the search (numba releases the GIL)."""
+
+    def __init__(self, problem: CoverProblem) -> None:
+        super().__init__(name="puzzlebox-estimate", daemon=True)
+        self.problem = problem
+        self.result: TreeEstimate | None = None
+        self.error: str | None = None
+
+    def run(self) -> None:
+        try:
+            self.result = estimate_tree(
+                self.problem, probes=ESTIMATE_PROBES, max_seconds=ESTIMATE_SECONDS
+            )
+        except Exception as error:  # shown in the display; the search itself goes on
+            self.error = f"no estimate ({type(error).__name__}: {error})"
+
+
+class SearchDisplay:
+    """A rich display with one line per search being watched; does nothing when disabled."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+        self._progress: Any = None
+
+    def __enter__(self) -> SearchDisplay:
+        if not self.enabled:
+            return self
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            Progress,
+            SpinnerColumn,
+            TaskProgressColumn,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        self._progress = Progress(
+            SpinnerColumn(),
+            TextColumn("{task.description}"),
+            BarColumn(bar_width=12),
+            TaskProgressColumn(),
+            TextColumn("{task.fields[solutions]} sol {task.fields[nodes]}{task.fields[of]} "
+                       "nodes {task.fields[rate]}/s"),
+            TimeElapsedColumn(),
+            TextColumn("ETA"),
+            TimeRemainingColumn(),
+            console=Console(stderr=True),
+            transient=True,
+            # printed solutions go above the display when both streams are the terminal
+            redirect_stdout=sys.stdout.isatty(),
+            redirect_stderr=False,
+            refresh_per_second=10,
+        )
+        self._progress.start()
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        if self._progress is not None:
+            self._progress.stop()
+            self._progress = None
+
+    @contextmanager
+    def search(self, label: str, problem: ProblemSource) -> Iterator[None]:
+        """Watch the searches run in the block; ``problem`` is the tree to estimate."""
+        if self._progress is None:
+            yield
+            return
+        bar = self._progress
+        began = time.perf_counter()
+        last = [0.0]
+        task: list[Any] = []  # shown from the first report: a search that never reports
+        estimator: list[_Estimator] = []  # (a memo sweep) gets no line and no estimate
+
+        def report(watch: Watch) -> None:
+            now = time.perf_counter()
+            if not task:
+                task.append(bar.add_task(label, total=None, solutions="0", nodes="0", of="",
+                                         rate="?"))
+                if problem is not None and watch.engines <= {"compiled"}:
+                    estimator.append(_Estimator(problem if isinstance(problem, CoverProblem)
+                                                else problem()))
+                    estimator[0].start()
+            if now - last[0] < REFRESH_SECONDS:
+                return
+            last[0] = now
+            nodes = watch.nodes
+            fields: dict[str, Any] = {
+                "solutions": f"{watch.solutions:,}",
+                "nodes": _short(nodes),
+                "rate": _short(nodes / max(now - began, 1e-9)),
+                "of": "/~?" if estimator else "",
+            }
+            total = None
+            if watch.engines - {"compiled"}:
+                fields["of"] = ""  # the estimate is of the compiled engine's tree, not this one
+            elif estimator and estimator[0].result is not None:
+                guess = estimator[0].result.nodes
+                fields["of"] = f"/~{_short(guess)}"
+                total = max(guess, nodes + 1)  # a bar past its end says nothing more
+            elif estimator and estimator[0].error is not None:
+                fields["of"] = f" [{estimator[0].error}]"
+            bar.update(task[0], completed=nodes, total=total, **fields)
+
+        try:
+            with watching(report):
+                yield
+        finally:
+            for thread in estimator:
+                thread.join()
+            for shown in task:
+                bar.remove_task(shown)
+
+
+@contextmanager
+def following(enabled: bool, label: str, problem: ProblemSource) -> Iterator[None]:
+    """Show the searches run in the block (when ``enabled``); ``problem`` (or a function that
+    builds it, called only if a display is shown) is the tree to estimate."""
+    if not enabled:
+        yield
+        return
+    with SearchDisplay(True) as display, display.search(label, problem):
+        yield
+
+
+def follow(enabled: bool, label: str, problem: ProblemSource, items: Iterable[T]) -> Iterator[T]:
+    """``items`` (a lazy enumeration of solutions) passed through, shown while it runs. The
+    display closes when the enumeration ends or is dropped."""
+    with following(enabled, label, problem):
+        yield from items
+
+
+def duration_text(seconds: float) -> str:
+    """A duration a person reads at a glance: 35 ms, 4.2 s, 17 min, 3.1 h, 12 days."""
+    if seconds != seconds or seconds == float("inf"):
+        return "unknown"
+
+    def number(v: float) -> str:
+        return f"{v:,.0f}" if v >= 10 else f"{v:.2g}"
+
+    for size, unit in ((365.25 * 86400, "years"), (86400, "days"), (3600, "h"), (60, "min"),
+                       (1, "s")):
+        if seconds >= size:
+            return f"{number(seconds / size)} {unit}"
+    return f"{number(seconds * 1000)} ms"

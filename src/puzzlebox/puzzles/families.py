@@ -1,0 +1,109 @@
+"""Families of pieces defined by a rule rather than drawn one by one.
+
+Parallelogram polyominoes
+-------------------------
+A parallelogram polyomino is the region between two lattice paths made of north and east
+unit steps that start at the same point, end at the same point and meet nowhere else. Its
+*semiperimeter* is half its perimeter, which is the number of steps of each path (its width
+plus its height). There are Catalan(``sp - 1``) of them for semiperimeter ``sp`` (14, 42,
+132 for 5, 6, 7), and their areas add up to ``4 ** (sp - 2)``, the area of a square of side
+``2 ** (sp - 2)``: whether they tile that square is the question the catalog asks.
+
+Here a parallelogram polyomino is built column by column: the columns are intervals
+``[bottom, top]`` (heights measured upwards), the bottoms and the tops never go down from one
+column to the next, and each column overlaps the one before it. That is the same region as
+the one between the two paths: the upper path is the tops' staircase, the lower path the
+bottoms', and they only meet at the corners because neighbouring columns overlap.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from math import comb
+
+from puzzlebox.geometry import Cell, Shape, normalize
+
+
+def catalan(n: int) -> int:
+    """The n-th Catalan number (1, 1, 2, 5, 14, 42, 132, ...)."""
+    return comb(2 * n, n) // (n + 1)
+
+
+def _column_stacks(
+    columns: list[tuple[int, int]], steps_left: int
+) -> Iterator[list[tuple[int, int]]]:
+    """Every way to finish a column stack whose semiperimeter budget is ``steps_left``.
+
+    ``steps_left`` counts the unit steps still to spend: one per new column, plus one per
+    unit the overall top rises.
+    """
+    if steps_left == 0:
+        yield list(columns)
+        return
+    bottom, top = columns[-1]
+    # a new column: bottom in [bottom, top] (overlap), top at least the old top
+    for new_bottom in range(bottom, top + 1):
+        for new_top in range(top, top + steps_left):
+            rise = new_top - top
+            columns.append((new_bottom, new_top))
+            yield from _column_stacks(columns, steps_left - 1 - rise)
+            columns.pop()
+
+
+def parallelogram_polyominoes(semiperimeter: int) -> list[Shape]:
+    """Every parallelogram polyomino of the given semiperimeter, as shapes (row 0 on top).
+
+    Sorted by area (largest first), then by their drawing, so the order is stable.
+    """
+    if semiperimeter < 2:
+        raise ValueError("a parallelogram polyomino has semiperimeter at least 2")
+    shapes: list[Shape] = []
+    # the first column is [0, h-1]: it spends one step for its width and h for its height
+    for first_height in range(1, semiperimeter):
+        for stack in _column_stacks([(0, first_height - 1)], semiperimeter - 1 - first_height):
+            top = stack[-1][1]
+            cells: dict[Cell, str] = {
+                (top - y, x): "#"
+                for x, (bottom, upper) in enumerate(stack)
+                for y in range(bottom, upper + 1)
+            }
+            shapes.append(normalize(cells))
+    shapes.sort(key=lambda s: (-len(s), s.to_text()))
+    return shapes
+
+
+def semiperimeter_of(shape: Shape) -> int:
+    """Half the perimeter of a polyomino: count its boundary edges."""
+    cells = set(shape.cells)
+    edges = sum(
+        (r + dr, c + dc) not in cells
+        for r, c in cells
+        for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))
+    )
+    return edges // 2
+
+
+def is_parallelogram_polyomino(shape: Shape) -> bool:
+    """True when the shape is the region between two N/E paths that meet only at their ends.
+
+    Checked directly on the cells: every column is one interval, the intervals' bottoms and
+    tops rise (weakly) from left to right, and neighbouring columns share at least one row
+    (so the two boundary paths never touch between the corners).
+    """
+    cells = set(shape.cells)
+    height = shape.height
+    columns: list[tuple[int, int]] = []
+    for col in range(shape.width):
+        ys = sorted(height - 1 - r for r, c in cells if c == col)
+        if not ys or ys[-1] - ys[0] + 1 != len(ys):
+            return False
+        columns.append((ys[0], ys[-1]))
+    for (b0, t0), (b1, t1) in zip(columns, columns[1:]):
+        if b1 < b0 or t1 < t0 or b1 > t0:
+            return False
+    return True
+
+
+def family_board_side(semiperimeter: int) -> int:
+    """The side of the square whose area equals the family's total area."""
+    return 2 ** (semiperimeter - 2)

@@ -1,0 +1,303 @@
+"""Proofs that a puzzle has no solution, found before any search and told as sentences.
+
+Each proof is a necessary condition that a solution must meet, checked from counts alone:
+
+* **area**: the board's cells must be a sum of the pieces' areas under their counts (58
+  cells cannot be filled with pentominoes); with colours, for every colour at once;
+* **checkerboard**: colour the board like a chessboard. A piece covers the same number of
+  dark and light cells wherever it lies, up to swapping the two, so each copy adds a fixed
+  difference with a free sign; the board's difference must be reachable (the 31 dominoes
+  and the mutilated chessboard, the five tetrominoes and 4x5, the 35 hexominoes);
+* **placement**: every cell needs a placement that covers it (no X pentomino covers a
+  rectangle's corner), and every piece that must be used needs somewhere to lie;
+* **region**: each connected region of the board (cells joined by sides, split off by its
+  holes) must be filled by the pieces that fit inside it.
+
+A proof that cannot follow its states (more than ``MAX_STATES``) makes no claim.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from puzzlebox.puzzles.base import Puzzle
+    from puzzlebox.puzzles.polyomino import Piece, PolyominoPuzzle
+
+Cell = tuple[int, int]
+MAX_STATES = 200_000  # beyond this many reachable count vectors the area check is skipped
+SHOWN_NAMES = 6  # piece names listed in a sentence before "and N more"
+
+
+@dataclass(frozen=True)
+class Proof:
+    """Why there is no solution: the argument's short name and a sentence a puzzler reads."""
+
+    argument: str
+    sentence: str
+
+
+# -- the first proof of any puzzle ----------------------------------------------------------
+def impossibility_proof(puzzle: Puzzle) -> Proof | None:
+    """The first proof that settles the puzzle, naming the argument; None when none does."""
+    from puzzlebox.puzzles.polyomino import PolyominoPuzzle
+
+    if isinstance(puzzle, PolyominoPuzzle):
+        return next(polyomino_proofs(puzzle), None)
+    sentence = puzzle.impossibility()
+    return None if sentence is None else Proof("counting", sentence)
+
+
+def polyomino_proofs(puzzle: PolyominoPuzzle) -> Iterator[Proof]:
+    """Every proof that holds, cheapest first (the later ones build the placements)."""
+    checks: list[tuple[str, Callable[[PolyominoPuzzle], str | None]]] = [
+        ("area", area_impossibility),
+        ("checkerboard", checkerboard_impossibility),
+        ("placement", placement_impossibility),
+        ("region", region_impossibility),
+    ]
+    for argument, check in checks:
+        sentence = check(puzzle)
+        if sentence is not None:
+            yield Proof(argument, sentence)
+
+
+# -- area -----------------------------------------------------------------------------------
+def _reachable(targets: tuple[int, ...], parts: list[tuple[tuple[int, ...], int, int]]) -> bool:
+    """Can ``targets`` be written as sum of ``k_i * vec_i`` with ``lo_i <= k_i <= hi_i``?"""
+    states = {tuple(0 for _ in targets)}
+    for vec, lo, hi in parts:
+        nxt = set()
+        for state in states:
+            for k in range(lo, hi + 1):
+                s = tuple(a + k * v for a, v in zip(state, vec))
+                if any(a > t for a, t in zip(s, targets)):
+                    break
+                nxt.add(s)
+        states = nxt
+        if not states:
+            return False
+        if len(states) > MAX_STATES:
+            return True  # too many to follow: make no claim
+    return targets in states
+
+
+def area_impossibility(puzzle: PolyominoPuzzle) -> str | None:
+    """A sentence why the areas (of each colour, when colours must match) cannot add up."""
+    area = len(puzzle.board)
+    if puzzle.match_colors:
+        colours = sorted(set(puzzle.board.values()))
+        board_vec = Counter(puzzle.board.values())
+        targets = tuple(board_vec[c] for c in colours)
+        parts = []
+        for piece in puzzle.pieces:
+            vec = Counter(piece.shape.colors)
+            if any(col not in board_vec for col in vec):
+                if piece.lo > 0:
+                    bad = sorted(set(vec) - set(board_vec))
+                    return (
+                        f"piece {piece.name} has colour {bad[0]!r}, which the board "
+                        "does not have, but it must be used"
+                    )
+                continue
+            parts.append((tuple(vec[c] for c in colours), piece.lo, piece.max_copies(area)))
+        if not _reachable(targets, parts):
+            shown = ", ".join(f"{n} of colour {c!r}" for c, n in zip(colours, targets))
+            return (
+                f"the board has {shown}, and no choice of piece counts covers exactly "
+                "that many cells of each colour"
+            )
+        return None
+    parts = [((len(p.shape),), p.lo, p.max_copies(area)) for p in puzzle.pieces]
+    if not _reachable((area,), parts):
+        sizes = ", ".join(
+            f"{p.name}={len(p.shape)}" + ("" if p.lo == p.hi == 1 else f" x{_count_text(p)}")
+            for p in puzzle.pieces
+        )
+        return (
+            f"the board has {area} cells, which is not a sum of the pieces' areas "
+            f"under their counts ({sizes})"
+        )
+    return None
+
+
+def _count_text(piece: Piece) -> str:
+    if piece.hi is None:
+        return f"{piece.lo}+"
+    return str(piece.lo) if piece.lo == piece.hi else f"{piece.lo}-{piece.hi}"
+
+
+# -- checkerboard ---------------------------------------------------------------------------
+def _dark(cell: Cell) -> bool:
+    return (cell[0] + cell[1]) % 2 == 0
+
+
+def imbalance(cells: list[Cell]) -> int:
+    """|dark - light| of a set of cells coloured like a chessboard: the same for every
+    position and orientation of a piece, since a shift or a turn at most swaps the colours."""
+    dark = sum(_dark(c) for c in cells)
+    return abs(2 * dark - len(cells))
+
+
+def checkerboard_impossibility(puzzle: PolyominoPuzzle) -> str | None:
+    """A sentence why the pieces cannot cover the board's dark and light cells, or None.
+
+    States are (cells covered, dark minus light), one bit set per reachable difference for
+    each area: each copy of a piece adds its area and plus or minus its imbalance.
+    """
+    area = len(puzzle.board)
+    dark = sum(_dark(c) for c in puzzle.board)
+    light = area - dark
+    offset = area  # bit ``offset + d`` stands for the difference d; |d| never exceeds area
+    states: dict[int, int] = {0: 1 << offset}
+    for piece in puzzle.pieces:
+        size = len(piece.shape)
+        step = imbalance(list(piece.shape.cells))
+        reached: dict[int, int] = {}
+        layer = states
+        for k in range(piece.max_copies(area) + 1):
+            if k >= piece.lo:
+                for a, mask in layer.items():
+                    reached[a] = reached.get(a, 0) | mask
+            nxt: dict[int, int] = {}
+            for a, mask in layer.items():
+                if a + size <= area:
+                    moved = mask if step == 0 else (mask << step) | (mask >> step)
+                    nxt[a + size] = nxt.get(a + size, 0) | moved
+            if not nxt:
+                break
+            layer = nxt
+        states = reached
+        if not states:
+            return None  # the areas alone fail: that proof speaks first
+    full = states.get(area)
+    if full is None or full >> (offset + dark - light) & 1:
+        return None
+    return (
+        f"colour the board like a chessboard: it has {dark} dark and {light} light cells. "
+        f"{_imbalance_text(puzzle)}, so no choice of how many pieces are used and where they "
+        f"lie covers {dark} dark and {light} light cells"
+    )
+
+
+def _imbalance_text(puzzle: PolyominoPuzzle) -> str:
+    groups: dict[int, list[Piece]] = {}
+    for piece in puzzle.pieces:
+        groups.setdefault(imbalance(list(piece.shape.cells)), []).append(piece)
+    parts = []
+    for step, pieces in sorted(groups.items()):
+        who = _names(pieces)
+        verb = "cover" if len(pieces) > 1 else "covers"
+        if step == 0:
+            parts.append(f"{who} {verb} as many dark cells as light ones")
+        else:
+            each = " each" if len(pieces) > 1 else ""
+            parts.append(f"{who} {verb}{each} {step} more of one colour than of the other")
+    text = "; ".join(parts)
+    return text[0].upper() + text[1:]
+
+
+def _names(pieces: list[Piece]) -> str:
+    def one(p: Piece) -> str:
+        if p.hi is None:
+            return f"{p.name} (any number)" if p.lo == 0 else f"{p.name} ({p.lo} or more)"
+        return p.name if p.lo == p.hi == 1 else f"{p.name} (x{_count_text(p)})"
+
+    if len(pieces) == 1:
+        first = pieces[0]
+        return (
+            f"piece {first.name}"
+            if first.lo == first.hi == 1
+            else (f"each copy of piece {one(first)}")
+        )
+    shown = ", ".join(one(p) for p in pieces[:SHOWN_NAMES])
+    more = len(pieces) - SHOWN_NAMES
+    return f"the {len(pieces)} pieces {shown}" + (f" and {more} more" if more > 0 else "")
+
+
+# -- regions --------------------------------------------------------------------------------
+def components(cells: set[Cell]) -> list[list[Cell]]:
+    """The board's connected regions (cells joined by a side), each sorted, in board order."""
+    seen: set[Cell] = set()
+    out = []
+    for start in sorted(cells):
+        if start in seen:
+            continue
+        seen.add(start)
+        region = [start]
+        frontier = [start]
+        while frontier:
+            r, c = frontier.pop()
+            for nb in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                if nb in cells and nb not in seen:
+                    seen.add(nb)
+                    region.append(nb)
+                    frontier.append(nb)
+        out.append(sorted(region))
+    return out
+
+
+def _placements(puzzle: PolyominoPuzzle) -> dict[str, list[tuple[Cell, ...]]]:
+    """Where each piece can lie, read off the puzzle's (cached) cover problem."""
+    out: dict[str, list[tuple[Cell, ...]]] = {p.name: [] for p in puzzle.pieces}
+    for name, cells in puzzle.problem.labels:
+        out[name].append(cells)
+    return out
+
+
+def placement_impossibility(puzzle: PolyominoPuzzle) -> str | None:
+    """A sentence naming a piece that must be used but lies nowhere, or a cell that no
+    placement of any piece covers; else None."""
+    placements = _placements(puzzle)
+    for piece in puzzle.pieces:
+        if piece.lo > 0 and not placements[piece.name]:
+            return f"piece {piece.name} must be used but fits nowhere on the board"
+    covered = {cell for spots in placements.values() for cells in spots for cell in cells}
+    for cell in sorted(puzzle.board):
+        if cell not in covered:
+            r, c = cell
+            return f"no piece can cover the cell at row {r}, column {c}"
+    return None
+
+
+def region_impossibility(puzzle: PolyominoPuzzle) -> str | None:
+    """A sentence naming a region (cells joined by sides, split off by holes) that the
+    pieces fitting inside it cannot fill, whatever their number; else None."""
+    regions = components(set(puzzle.board))
+    if len(regions) == 1:
+        return None  # the whole board: the area proof has spoken
+    area = len(puzzle.board)
+    by_name = {p.name: p for p in puzzle.pieces}
+    region_of = {cell: i for i, region in enumerate(regions) for cell in region}
+    inside: list[dict[str, Piece]] = [{} for _ in regions]
+    crossing = [False] * len(regions)
+    for name, spots in _placements(puzzle).items():
+        for cells in spots:
+            where = {region_of[cell] for cell in cells}
+            if len(where) == 1:
+                inside[where.pop()][name] = by_name[name]
+            else:  # a piece in several parts may straddle regions: no claim about them
+                for i in where:
+                    crossing[i] = True
+    for i, region in enumerate(regions):
+        if crossing[i]:
+            continue
+        fits = list(inside[i].values())
+        parts = [((len(p.shape),), 0, p.max_copies(area)) for p in fits]
+        if _reachable((len(region),), parts):
+            continue
+        r, c = region[0]
+        where = f"the region of {len(region)} cells that begins at row {r}, column {c}"
+        if not fits:
+            return f"no piece fits inside {where}"
+        sizes = sorted({len(p.shape) for p in fits})
+        shown = ", ".join(map(str, sizes))
+        return (
+            f"{where} cannot be filled: the pieces that fit inside it have "
+            f"{'area' if len(sizes) == 1 else 'areas'} {shown}, and no number of them adds "
+            f"up to {len(region)}"
+        )
+    return None

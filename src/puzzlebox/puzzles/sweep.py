@@ -1,0 +1,196 @@
+"""Sweeps: solve a board once for every way of leaving K of its cells uncovered.
+
+The classic question is where the hole of a one-hole puzzle may go (the 7x7 square with
+nine blocks and one hole: 49 choices). Choices that a symmetry of the puzzle maps onto each
+other have the same answer, so only one choice of each orbit is solved and the answer is
+copied to the others. Each choice is first put to the proofs of puzzles/proofs.py; only the
+ones no proof settles are searched, once for "is it solvable" or fully with ``count``.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from math import comb
+
+from puzzlebox.geometry.symmetry import Cell
+from puzzlebox.puzzles.polyomino import PolyominoPuzzle
+from puzzlebox.puzzles.proofs import impossibility_proof
+
+
+class SweepError(ValueError):
+    """A sweep that cannot be set up (too many or too few cells, coloured holes)."""
+
+
+@dataclass(frozen=True)
+class SweepResult:
+    """The answer for one choice of uncovered cells."""
+
+    uncovered: tuple[Cell, ...]
+    solvable: bool
+    solutions: int | None = None  # only when counting
+    distinct: int | None = None
+    proof: str | None = None  # the argument that settled it without search, if any
+    reason: str | None = None  # that argument's sentence
+    nodes: int = 0
+    same_as: tuple[Cell, ...] | None = None  # the symmetric choice whose answer this copies
+
+
+def filled(puzzle: PolyominoPuzzle) -> PolyominoPuzzle:
+    """The puzzle with its board's holes filled in: its whole bounding rectangle."""
+    if puzzle.match_colors:
+        raise SweepError("the holes of a board whose colours must match have no colour to fill")
+    rows = [r for r, _ in puzzle.board]
+    cols = [c for _, c in puzzle.board]
+    board = {
+        (r, c): "#"
+        for r in range(min(rows), max(rows) + 1)
+        for c in range(min(cols), max(cols) + 1)
+    }
+    return _with_board(puzzle, board, puzzle.board_name)
+
+
+def _with_board(
+    puzzle: PolyominoPuzzle, board: dict[Cell, str], name: str | None
+) -> PolyominoPuzzle:
+    return PolyominoPuzzle(
+        puzzle.name,
+        board,
+        puzzle.pieces,
+        rotate=puzzle.rotate,
+        reflect=puzzle.reflect,
+        match_colors=puzzle.match_colors,
+        title=puzzle.title,
+        notes=puzzle.notes,
+        board_name=name,
+    )
+
+
+def choices(puzzle: PolyominoPuzzle, k: int) -> Iterator[tuple[Cell, ...]]:
+    """Every set of ``k`` board cells, each sorted, in a stable order."""
+    return itertools.combinations(sorted(puzzle.board), k)
+
+
+def number_of_choices(puzzle: PolyominoPuzzle, k: int) -> int:
+    return comb(len(puzzle.board), k)
+
+
+def _cell_maps(puzzle: PolyominoPuzzle) -> list[dict[Cell, Cell]]:
+    """The puzzle's symmetries as maps of its board cells (the identity left out)."""
+    maps = []
+    for sym, (dr, dc) in puzzle.board_symmetries():
+        maps.append({cell: (sym(cell)[0] + dr, sym(cell)[1] + dc) for cell in puzzle.board})
+    return maps
+
+
+def sweep(
+    puzzle: PolyominoPuzzle,
+    k: int,
+    count: bool = False,
+    engine: str = "auto",
+    progress: Callable[[int, int], None] | None = None,
+) -> Iterator[SweepResult]:
+    """Solve (or count, with ``count``) the board with every choice of ``k`` cells left
+    uncovered, yielding one result per choice in the order of :func:`choices`.
+
+    ``progress(done, total)`` is called after each choice.
+    """
+    if not 0 <= k < len(puzzle.board):
+        raise SweepError(
+            f"can leave 0 to {len(puzzle.board) - 1} of the board's {len(puzzle.board)} cells "
+            f"uncovered, not {k}"
+        )
+    maps = _cell_maps(puzzle)
+    solved: dict[tuple[Cell, ...], SweepResult] = {}
+    total = number_of_choices(puzzle, k)
+    for done, chosen in enumerate(choices(puzzle, k), start=1):
+        leader = min([chosen] + [tuple(sorted(m[c] for c in chosen)) for m in maps])
+        if leader not in solved:
+            found = _solve_one(puzzle, leader, count, engine)
+            assert found is not None  # a search always answers
+            solved[leader] = found
+        answer = solved[leader]
+        if leader != chosen and answer.proof is not None:
+            # proofs are cheap, and their sentences name cells: give this choice its own
+            own = _solve_one(puzzle, chosen, count, engine, search=False)
+            if own is not None:
+                answer = own
+        if leader != chosen:
+            answer = SweepResult(
+                chosen,
+                answer.solvable,
+                answer.solutions,
+                answer.distinct,
+                answer.proof,
+                answer.reason,
+                0,
+                same_as=leader,
+            )
+        if progress is not None:
+            progress(done, total)
+        yield answer
+
+
+def _solve_one(
+    puzzle: PolyominoPuzzle,
+    uncovered: tuple[Cell, ...],
+    count: bool,
+    engine: str,
+    search: bool = True,
+) -> SweepResult | None:
+    """The answer for one choice; None when ``search`` is off and no proof settles it."""
+    gone = set(uncovered)
+    board = {cell: color for cell, color in puzzle.board.items() if cell not in gone}
+    name = " ".join(f"{r},{c}" for r, c in uncovered) or "none"
+    one = _with_board(puzzle, board, f"uncover {name}")
+    proof = impossibility_proof(one)
+    if proof is not None:
+        return SweepResult(
+            uncovered, False, 0 if count else None, 0 if count else None, proof.argument,
+            proof.sentence,
+        )  # fmt: skip
+    if not search:
+        return None
+    if count:
+        result = one.count(engine=engine)
+        return SweepResult(
+            uncovered,
+            result.solutions > 0,
+            result.solutions,
+            result.distinct,
+            nodes=result.stats.nodes,
+        )
+    solvable, nodes = _first(one, engine)
+    return SweepResult(uncovered, solvable, nodes=nodes)
+
+
+def _first(puzzle: PolyominoPuzzle, engine: str) -> tuple[bool, int]:
+    """Is there a solution, and how many nodes it took to decide (one orbit each)."""
+    from puzzlebox.engine import SearchStats
+
+    stats = SearchStats()
+    found = next(puzzle.symmetry_breaking.representatives(engine, limit=1, stats=stats), None)
+    return found is not None, stats.nodes
+
+
+def count_grid(puzzle: PolyominoPuzzle, results: list[SweepResult], count: bool) -> list[str]:
+    """For a sweep with one uncovered cell: the board with each cell showing its count (or
+    ``o`` where the puzzle is solvable with that cell uncovered, ``-`` where it is not)."""
+    shown: dict[Cell, str] = {}
+    for res in results:
+        if len(res.uncovered) != 1:
+            raise SweepError("a grid of answers needs exactly one uncovered cell per choice")
+        if count:
+            shown[res.uncovered[0]] = str(res.solutions)
+        else:
+            shown[res.uncovered[0]] = "o" if res.solvable else "-"
+    width = max(len(text) for text in shown.values())
+    rows = [r for r, _ in puzzle.board]
+    cols = [c for _, c in puzzle.board]
+    return [
+        " ".join(
+            shown.get((r, c), ".").rjust(width) for c in range(min(cols), max(cols) + 1)
+        ).rstrip()
+        for r in range(min(rows), max(rows) + 1)
+    ]

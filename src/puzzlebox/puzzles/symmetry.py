@@ -1,0 +1,485 @@
+"""Distinct solutions by breaking symmetry before the search, not by filtering after it.
+
+The puzzle's symmetry group G (the board symmetries that keep its colours and pieces, whole
+board turns of an edge-matching board, the eight symmetries of the queens' board) permutes
+the options of its cover problem and so maps solutions to solutions. Counting every
+solution and keeping the canonical one of each orbit searches |G| times too much. Instead:
+
+* **Anchor.** Pick a primary item ``x`` covered exactly once (a piece used exactly once, a
+  card, a cell) whose options form a set that G maps onto itself. Every solution holds
+  exactly one of them, its *anchor*, and symmetric solutions have symmetric anchors. Keep one
+  anchor option per G-orbit (the smallest) and delete the others: every orbit of solutions
+  is still met, and about |G| times fewer nodes are searched.
+* **Trivial stabiliser.** A solution whose anchor ``o`` is moved by every non-identity
+  symmetry is the only member of its orbit that is searched, and its orbit has |G| members:
+  these are *counted* by the engine (no enumeration): ``raw += |G| * n``, ``distinct += n``.
+* **Symmetric anchors.** An anchor kept by a subgroup ``H`` (the X pentomino on a diagonal)
+  needs a second anchor: an item whose options ``H`` maps onto themselves (a cell on the
+  diagonal, another piece). Its options are cut to one per H-orbit *only when* ``o`` is
+  chosen: a secondary item shared by ``o`` and each deleted option makes them exclusive.
+  Solutions whose two anchors are fixed together only by the identity are again counted.
+* **What is left** (both anchors symmetric, or no anchor for the whole group, as for queens
+  whose rows move under turns) is enumerated, and each solution ``s`` is weighed on its own
+  orbit: of the members of ``G s`` that the restricted search finds, only the smallest
+  counts, for ``|G s|`` raw solutions and one distinct one. That is exact whatever the
+  restriction, and every weight belongs to one solution, so any split of the restricted
+  search into subproblems adds up to the same totals.
+
+The restricted problem only deletes options and adds secondary items, so its solutions are
+solutions of the puzzle, and the split work (``forced``/``excluded``) refers to its options.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from collections.abc import Hashable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from puzzlebox.cover.problem import NO_COLOR, CoverProblem
+from puzzlebox.engine import SearchStats, make_engine
+
+if TYPE_CHECKING:
+    from puzzlebox.puzzles.base import Puzzle
+
+
+class SymmetryError(RuntimeError):
+    """A puzzle kind's symmetry maps do not permute its options: a bug in that kind."""
+
+
+def option_permutations(puzzle: Puzzle) -> np.ndarray:
+    """The puzzle's symmetry group as distinct permutations of its options (one row each,
+    identity first).
+
+    Each map is applied to every option decoded as a one-placement solution, and the image
+    is found again by its key; symmetries that move no option collapse into the identity.
+    Polyomino puzzles take a vectorised path (they may have hundreds of thousands of
+    placements); both paths check that the result is a group.
+    """
+    from puzzlebox.puzzles.polyomino import PolyominoPuzzle
+
+    n = puzzle.problem.n_options
+    rows: dict[bytes, np.ndarray] = {}
+    identity = np.arange(n, dtype=np.int64)
+    rows[identity.tobytes()] = identity
+    if n == 0 or not puzzle.symmetry_maps():
+        return identity[None, :]
+    images = (
+        _polyomino_images(puzzle)
+        if isinstance(puzzle, PolyominoPuzzle)
+        else (_decoded_images(puzzle))
+    )
+    for number, perm in enumerate(images, start=1):
+        if not np.array_equal(np.sort(perm), identity):
+            raise SymmetryError(f"{puzzle.name}: symmetry {number} is not one-to-one on options")
+        rows.setdefault(perm.tobytes(), perm)
+    for p, q in itertools.product(list(rows.values()), repeat=2):
+        if q[p].tobytes() not in rows:
+            raise SymmetryError(f"{puzzle.name}: the symmetry maps do not form a group")
+    return np.array(list(rows.values()), dtype=np.int64)
+
+
+def _decoded_images(puzzle: Puzzle) -> list[np.ndarray]:
+    problem = puzzle.problem
+    singles = [puzzle.decode((k,)) for k in range(problem.n_options)]
+    index: dict[tuple[Hashable, ...], int] = {}
+    for k, single in enumerate(singles):
+        if index.setdefault(single.key(), k) != k:
+            raise SymmetryError(f"{puzzle.name}: options {index[single.key()]} and {k} are equal")
+    images = []
+    for number, move in enumerate(puzzle.symmetry_maps(), start=1):
+        perm = []
+        for k, single in enumerate(singles):
+            image = index.get(move(single).key())
+            if image is None:
+                raise SymmetryError(
+                    f"{puzzle.name}: symmetry {number} maps option {k} ({problem.labels[k]!r}) "
+                    "to no option"
+                )
+            perm.append(image)
+        images.append(np.array(perm, dtype=np.int64))
+    return images
+
+
+def _polyomino_images(puzzle: Puzzle) -> list[np.ndarray]:
+    """Board symmetries moved onto placements as whole arrays: an option is its piece and
+    its sorted item numbers, and its image is the option with the moved numbers."""
+    problem = puzzle.problem
+    n = problem.n_options
+    index = {name: i for i, name in enumerate(problem.item_names)}
+    piece_ids: dict[str, int] = {}
+    piece_of = np.array(
+        [piece_ids.setdefault(label[0], len(piece_ids)) for label in problem.labels]
+    )
+    sizes = np.diff(problem.start)
+    images = []
+    for number, (sym, (dr, dc)) in enumerate(puzzle.board_symmetries(), start=1):  # type: ignore[attr-defined]
+        item_perm = np.arange(problem.n_items)
+        for cell in puzzle.board:  # type: ignore[attr-defined]
+            r, c = sym(cell)
+            item_perm[index[("cell", *cell)]] = index[("cell", r + dr, c + dc)]
+        perm = np.full(n, -1, dtype=np.int64)
+        for size in np.unique(sizes):
+            group = np.flatnonzero(sizes == size)
+            rows = problem.items[problem.start[group][:, None] + np.arange(size)]
+            here = np.sort(rows, axis=1)
+            there = np.sort(item_perm[rows], axis=1)
+            perm[group] = _match_rows(
+                np.concatenate([piece_of[group][:, None], here], axis=1),
+                np.concatenate([piece_of[group][:, None], there], axis=1),
+                group,
+            )
+        if (perm < 0).any():
+            k = int(np.flatnonzero(perm < 0)[0])
+            raise SymmetryError(
+                f"{puzzle.name}: symmetry {number} maps option {k} ({problem.labels[k]!r}) "
+                "to no option"
+            )
+        images.append(perm)
+    return images
+
+
+def _match_rows(here: np.ndarray, there: np.ndarray, names: np.ndarray) -> np.ndarray:
+    """For each row of ``there``, the name of the equal row of ``here`` (rows of ``here``
+    are distinct), or -1. Rows are hashed to one number each, and every match is checked
+    against the rows themselves, so a hash collision can cost time but never correctness."""
+    weights = np.random.default_rng(12345).integers(1, 2**62, size=here.shape[1], dtype=np.int64)
+    with np.errstate(over="ignore"):
+        h_here = (here * weights).sum(axis=1)
+        h_there = (there * weights).sum(axis=1)
+    order = np.argsort(h_here, kind="stable")
+    at = np.minimum(np.searchsorted(h_here[order], h_there), len(order) - 1)
+    candidate = order[at]
+    good = (h_here[candidate] == h_there) & (here[candidate] == there).all(axis=1)
+    if not good.all() and len(np.unique(h_here)) < len(h_here):
+        # equal hashes among distinct rows: match the slow, exact way
+        _, ids = np.unique(np.concatenate([here, there]), axis=0, return_inverse=True)
+        ids = ids.reshape(-1)
+        where = np.full(ids.max() + 1, -1, dtype=np.int64)
+        where[ids[: len(here)]] = names
+        return where[ids[len(here) :]]
+    return np.where(good, names[candidate], -1)
+
+
+@dataclasses.dataclass
+class _Level2:
+    """The second anchor for a first anchor ``o`` with a non-trivial stabiliser ``H``."""
+
+    options: frozenset[int]  # the second anchor item's options (search indices)
+    symmetric: tuple[int, ...]  # kept second anchors that some h != id in H also keeps
+
+
+@dataclasses.dataclass
+class _Choice:
+    item: int
+    keeps: np.ndarray  # the group elements that map the item's options onto themselves
+    cut: np.ndarray  # the item's options that are not the smallest of their orbit
+    symmetric: list[int]  # kept options (compatible with the anchor) with a non-trivial stabiliser
+
+
+class SymmetryBreaking:
+    """A cover problem restricted by its symmetry group, and exact counts through it."""
+
+    def __init__(self, problem: CoverProblem, perms: np.ndarray | Sequence[Sequence[int]]) -> None:
+        """``perms``: the group as permutations of the problem's options, identity first."""
+        self.base = problem
+        self.P = np.array(perms, dtype=np.int64).reshape(len(perms), problem.n_options)
+        self.order = len(perms)
+        n = problem.n_options
+        sizes = np.diff(problem.start)
+        entry_option = np.repeat(np.arange(n), sizes)
+        by_item = np.argsort(problem.items, kind="stable")
+        self._cov_opts = entry_option[by_item]
+        self._cov_start = np.concatenate(
+            [[0], np.cumsum(np.bincount(problem.items, minlength=problem.n_items))]
+        )
+        # Two options sharing one of these items are never chosen together. Secondary items
+        # are left out: options that give one the same colour are compatible.
+        strict = np.zeros(problem.n_items, dtype=bool)
+        strict[: problem.n_primary] = problem.hi <= 1
+        self._strict = strict
+        self.anchor_item: int | None = None
+        self.full = True  # the anchor's options are mapped onto themselves by all of G
+        removed = np.zeros(n, dtype=bool)
+        n1: list[int] = []
+        level2: dict[int, _Choice] = {}
+        if self.order > 1:
+            n1, level2 = self._plan(removed)
+        self.kept = np.flatnonzero(~removed)
+        self._kept_mask = ~removed
+        self.search_index = np.full(n, -1, dtype=np.int64)
+        self.search_index[self.kept] = np.arange(len(self.kept))
+        self._z: dict[int, list[int]] = {}  # original option -> its extra secondary items
+        self.problem = self._restricted(level2)
+        if self.anchor_item is not None:
+            anchors = self._covering(self.anchor_item)
+            self._anchor_options = frozenset(self.search_index[anchors[~removed[anchors]]].tolist())
+        else:
+            self._anchor_options = frozenset()
+        self.symmetric_anchors = tuple(int(self.search_index[o]) for o in n1)
+        self.level2: dict[int, _Level2 | None] = {}
+        for o in n1:
+            choice = level2.get(o)
+            if choice is None:
+                self.level2[int(self.search_index[o])] = None
+                continue
+            options = self._covering(choice.item)
+            self.level2[int(self.search_index[o])] = _Level2(
+                frozenset(self.search_index[options[~removed[options]]].tolist()),
+                tuple(int(self.search_index[k]) for k in choice.symmetric),
+            )
+
+    @classmethod
+    def of(cls, puzzle: Puzzle) -> SymmetryBreaking:
+        return cls(puzzle.problem, option_permutations(puzzle))
+
+    # -- planning --------------------------------------------------------------------------
+    def _covering(self, item: int) -> np.ndarray:
+        return self._cov_opts[self._cov_start[item] : self._cov_start[item + 1]]
+
+    def _option_items(self, k: int) -> np.ndarray:
+        p = self.base
+        return p.items[p.start[k] : p.start[k + 1]]
+
+    def _conflicts(self, option: int) -> np.ndarray:
+        """Options sharing with ``option`` a primary item covered at most once: never chosen
+        with it (the option itself included). Only sure conflicts are marked: a missed one
+        costs some enumeration, a wrong one would cost correctness."""
+        mask = np.zeros(self.base.n_options, dtype=bool)
+        for i in self._option_items(option):
+            if self._strict[i]:
+                mask[self._covering(int(i))] = True
+        return mask
+
+    def _choose(
+        self, group: np.ndarray, candidates: Iterable[int], anchor: int | None
+    ) -> _Choice | None:
+        """The item whose options, cut to one per orbit, leave the least to enumerate.
+
+        With ``anchor`` given, the whole ``group`` must keep the item's options and only
+        options compatible with the anchor are weighed.
+        """
+        n = self.base.n_options
+        mark = np.zeros(n, dtype=bool)
+        blocked = self._conflicts(anchor) if anchor is not None else None
+        best: tuple[tuple[int, int, int], _Choice] | None = None
+        moves = self.P[group]
+        for item in candidates:
+            options = self._covering(item)
+            if len(options) == 0:
+                continue
+            mark[options] = True
+            kept_by = mark[moves[:, options]].all(axis=1)
+            mark[options] = False
+            keeps = group[kept_by]
+            if len(keeps) == 1 or (anchor is not None and len(keeps) < len(group)):
+                continue
+            images = moves[kept_by][:, options]
+            reps = options[images.min(axis=0) == options]
+            weighed = reps if blocked is None else reps[~blocked[reps]]
+            stab = (moves[kept_by][:, weighed] == weighed).sum(axis=0)
+            symmetric = weighed[stab > 1]
+            score = (-len(keeps), len(symmetric), len(weighed))
+            if best is None or score < best[0]:
+                cut = options[images.min(axis=0) != options]
+                best = (score, _Choice(item, keeps, cut, symmetric.tolist()))
+        return None if best is None else best[1]
+
+    def _plan(self, removed: np.ndarray) -> tuple[list[int], dict[int, _Choice]]:
+        p = self.base
+        everyone = np.arange(self.order)
+        once = [i for i in range(p.n_primary) if p.lo[i] == 1 and p.hi[i] == 1]
+        choice = self._choose(everyone, once, None)
+        if choice is None:
+            self.full = False
+            return [], {}
+        self.anchor_item = choice.item
+        self.full = len(choice.keeps) == self.order
+        removed[choice.cut] = True
+        if not self.full:
+            return [], {}
+        level2: dict[int, _Choice] = {}
+        for o in choice.symmetric:
+            stab = everyone[self.P[:, o] == o]
+            # an item that o covers itself would cut nothing: o is its option in every case
+            mine = set(self._option_items(o).tolist())
+            second = self._choose(stab, [i for i in once if i not in mine], o)
+            if second is not None:
+                level2[o] = second
+        return list(choice.symmetric), level2
+
+    def _restricted(self, level2: dict[int, _Choice]) -> CoverProblem:
+        """The problem with the cut options deleted and one exclusion item per symmetric
+        first anchor; item numbers of the original problem are unchanged."""
+        p = self.base
+        extra_names: list[Hashable] = []
+        for o, choice in sorted(level2.items()):
+            z = p.n_items + len(extra_names)
+            extra_names.append(("symmetry-break", o))
+            for k in [o, *choice.cut.tolist()]:
+                if self._kept_mask[k]:
+                    self._z.setdefault(int(k), []).append(z)
+        if len(self.kept) == p.n_options and not extra_names:
+            return p
+        sizes = np.diff(p.start)[self.kept]
+        extra = np.zeros(len(self.kept), dtype=np.int64)
+        for k, zs in self._z.items():
+            extra[self.search_index[k]] = len(zs)
+        start = np.concatenate([[0], np.cumsum(sizes + extra)]).astype(np.int64)
+        items = np.empty(start[-1], dtype=np.int64)
+        colors = np.full(start[-1], NO_COLOR, dtype=np.int64)
+        # each kept option's own entries go first in its new block
+        src = np.flatnonzero(np.repeat(self._kept_mask, np.diff(p.start)))
+        block = np.repeat(np.arange(len(self.kept)), sizes)  # new option of each entry
+        dst = start[:-1][block] + np.arange(len(src)) - np.cumsum(sizes)[block] + sizes[block]
+        items[dst] = p.items[src]
+        colors[dst] = p.colors[src]
+        for k, zs in self._z.items():
+            i = self.search_index[k]
+            items[start[i] + sizes[i] : start[i + 1]] = zs
+        return dataclasses.replace(
+            p,
+            item_names=p.item_names + tuple(extra_names),
+            start=start,
+            items=items,
+            colors=colors,
+            labels=tuple(p.labels[k] for k in self.kept),
+        )
+
+    # -- per-solution weights --------------------------------------------------------------
+    def original(self, chosen: Iterable[int]) -> tuple[int, ...]:
+        """Options of the restricted problem as options of the puzzle's own problem."""
+        return tuple(sorted(int(self.kept[k]) for k in chosen))
+
+    def _searched(self, solution: tuple[int, ...]) -> bool:
+        """Is this solution of the puzzle also a solution of the restricted problem?"""
+        if not all(self._kept_mask[k] for k in solution):
+            return False
+        extra = [z for k in solution for z in self._z.get(k, ())]
+        return len(extra) == len(set(extra))
+
+    def orbit(self, solution: tuple[int, ...]) -> set[tuple[int, ...]]:
+        """Every image of a solution (original option indices) under the group."""
+        images = np.sort(self.P[:, list(solution)], axis=1)
+        return {tuple(row) for row in images.tolist()}
+
+    def leader_weight(self, solution: tuple[int, ...]) -> int:
+        """The size of the solution's orbit when it is the smallest member of its orbit that
+        the restricted problem has, else 0: summed over the restricted solutions, the raw
+        count; the number of non-zero weights is the distinct count."""
+        orbit = self.orbit(solution)
+        if min(t for t in orbit if self._searched(t)) != solution:
+            return 0
+        return len(orbit)
+
+    # -- counting --------------------------------------------------------------------------
+    def _run_count(
+        self, engine: str, forced: set[int], excluded: set[int], stats: SearchStats
+    ) -> int:
+        searcher = make_engine(self.problem, engine, sorted(forced), sorted(excluded))
+        found = searcher.count()
+        _merge(stats, searcher.stats)
+        return found
+
+    def _run_weighed(
+        self, engine: str, forced: set[int], excluded: set[int], stats: SearchStats
+    ) -> tuple[int, int]:
+        searcher = make_engine(self.problem, engine, sorted(forced), sorted(excluded))
+        raw = distinct = 0
+        for chosen in searcher.solutions():
+            weight = self.leader_weight(self.original(chosen))
+            raw += weight
+            distinct += weight > 0
+        _merge(stats, searcher.stats)
+        return raw, distinct
+
+    def count(
+        self, engine: str = "auto", forced: Sequence[int] = (), excluded: Sequence[int] = ()
+    ) -> tuple[int, int, SearchStats]:
+        """Raw and distinct solutions of the puzzle among those of the restricted problem
+        that hold every ``forced`` option and no ``excluded`` one (restricted indices)."""
+        stats = SearchStats(complete=True)
+        must = set(forced)
+        out = set(excluded)
+        if must & out:
+            return 0, 0, stats
+        if not self.full:
+            raw, distinct = self._run_weighed(engine, must, out, stats)
+            return raw, distinct, stats
+        raw = distinct = 0
+        symmetric = set(self.symmetric_anchors)
+        if not must & symmetric:
+            found = self._run_count(engine, must, out | symmetric, stats)
+            raw += self.order * found
+            distinct += found
+        for o in self.symmetric_anchors:
+            if o in out or (must & self._anchor_options) - {o}:
+                continue
+            must1 = must | {o}
+            level = self.level2[o]
+            if level is None:
+                r, d = self._run_weighed(engine, must1, out, stats)
+                raw, distinct = raw + r, distinct + d
+                continue
+            twice = set(level.symmetric)
+            if not must1 & twice:
+                found = self._run_count(engine, must1, out | twice, stats)
+                raw += self.order * found
+                distinct += found
+            for o2 in level.symmetric:
+                if o2 in out or (must1 & level.options) - {o2}:
+                    continue
+                r, d = self._run_weighed(engine, must1 | {o2}, out, stats)
+                raw, distinct = raw + r, distinct + d
+        return raw, distinct, stats
+
+    def representatives(
+        self, engine: str = "auto", limit: int | None = None, stats: SearchStats | None = None
+    ) -> Iterator[tuple[int, ...]]:
+        """One solution of each orbit (original option indices), lazily; ``stats``, when
+        given, follows the search (nodes so far) at each solution and at the end."""
+        if limit is not None and limit <= 0:
+            return
+        found = 0
+        searcher = make_engine(self.problem, engine)
+        for chosen in searcher.solutions():
+            solution = self.original(chosen)
+            if self.leader_weight(solution):
+                if stats is not None:
+                    _copy(stats, searcher.stats)
+                yield solution
+                found += 1
+                if limit is not None and found >= limit:
+                    return
+        if stats is not None:
+            _copy(stats, searcher.stats)
+
+    def describe(self) -> str:
+        """A line saying how the symmetry was broken (for --why and debugging)."""
+        if self.order == 1:
+            return "the puzzle has no symmetry"
+        cut = self.base.n_options - len(self.kept)
+        name = self.base.item_names[self.anchor_item] if self.anchor_item is not None else None
+        if name is None:
+            return f"{self.order} symmetries, no anchor: every solution is weighed on its orbit"
+        how = "all" if self.full else "some"
+        return (
+            f"{self.order} symmetries; anchor {name!r} kept by {how} of them: {cut} of its "
+            f"options cut, {len(self.symmetric_anchors)} symmetric anchors kept"
+        )
+
+
+def _merge(total: SearchStats, part: SearchStats) -> None:
+    total.engine = total.engine or part.engine
+    total.nodes += part.nodes
+    total.solutions += part.solutions
+    total.compile_seconds += part.compile_seconds
+    total.search_seconds += part.search_seconds
+    total.complete = total.complete and part.complete
+
+
+def _copy(target: SearchStats, source: SearchStats) -> None:
+    for f in dataclasses.fields(SearchStats):
+        setattr(target, f.name, getattr(source, f.name))

@@ -1,0 +1,29 @@
+"""Tasks that kill the worker process running them, for the fault tests of test_parallel.py.
+
+They live in a module of their own, with no heavy imports, because every worker process that
+unpickles them imports this module."""
+
+from __future__ import annotations
+
+import os
+import signal
+from typing import Any
+
+from puzzlebox.parallel.tasks import Task, run_task
+
+
+def die_once(marker: str, task: Task) -> Any:
+    """Kill this worker the first time any worker runs a task (``marker`` is created then);
+    afterwards, run tasks normally."""
+    try:
+        fd = os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+    except FileExistsError:
+        return run_task(task)
+    os.close(fd)
+    os.kill(os.getpid(), signal.SIGKILL)
+    raise AssertionError("unreachable")
+
+
+def always_die(task: Task) -> Any:
+    os.kill(os.getpid(), signal.SIGKILL)
+    raise AssertionError("unreachable")

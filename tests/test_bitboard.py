@@ -1,0 +1,225 @@
+"""The bitboard engine against the reference engine: same solution sets, on random puzzles."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from puzzlebox import catalog
+from puzzlebox.cover.problem import CoverBuilder, CoverProblem
+from puzzlebox.engine import make_engine
+from puzzlebox.engine.bitboard import BitboardEngine, ineligible
+from puzzlebox.engine.reference import ReferenceEngine
+from puzzlebox.geometry import Shape
+from puzzlebox.puzzles.polyomino import Piece, PolyominoPuzzle
+
+COUNTS = [(1, 1), (2, 2), (3, 3), (0, 1), (1, 2), (0, 3), (0, None)]
+
+
+def _shape(draw: st.DrawFn, size: int, gaps: bool) -> Shape:
+    cells = {(0, 0)}
+    while len(cells) < size:
+        r, c = draw(st.sampled_from(sorted(cells)))
+        dr, dc = draw(st.sampled_from([(0, 1), (1, 0), (0, -1), (-1, 0)]))
+        step = draw(st.sampled_from([1, 1, 1, 2])) if gaps else 1  # 2: not in one piece
+        cells.add((r + step * dr, c + step * dc))
+    return Shape.from_cells(cells)
+
+
+@st.composite
+def puzzles(draw: st.DrawFn) -> PolyominoPuzzle:
+    """A small board with holes and a few small pieces, sometimes not in one piece; often
+    all of one size (regions are then judged by divisibility) and often with one large piece
+    used more than once (then the search branches on that piece's count)."""
+    rows, cols = draw(st.integers(1, 5)), draw(st.integers(1, 5))
+    board = {(r, c): "#" for r in range(rows) for c in range(cols) if draw(st.integers(0, 7)) > 0}
+    if not board:
+        board[(0, 0)] = "#"
+    gaps = draw(st.integers(0, 3)) == 0
+    one_size = draw(st.sampled_from([None, 2, 3]))
+    pieces = []
+    for i in range(draw(st.integers(1, 3))):
+        size = one_size or draw(st.integers(1, 4))
+        lo, hi = draw(st.sampled_from(COUNTS))
+        pieces.append(Piece(f"P{i}", _shape(draw, size, gaps), lo, hi))
+    if draw(st.booleans()):
+        lo, hi = draw(st.sampled_from([(1, 2), (2, 2), (2, 3), (1, 3)]))
+        pieces.append(Piece("big", _shape(draw, 4, gaps), lo, hi))
+    return PolyominoPuzzle(
+        "random", board, pieces, rotate=draw(st.booleans()), reflect=draw(st.booleans())
+    )
+
+
+def with_secondary(problem: CoverProblem, rng: np.random.Generator, n: int) -> CoverProblem:
+    """The problem plus ``n`` uncoloured secondary items, each on a random set of options
+    (as symmetry breaking adds them): options sharing one exclude each other."""
+    rows = [problem.items[problem.start[k] : problem.start[k + 1]].tolist() for k in
+            range(problem.n_options)]  # fmt: skip
+    for s in range(n):
+        for k in range(problem.n_options):
+            if rng.random() < 0.3:
+                rows[k].append(problem.n_items + s)
+    start = np.cumsum([0] + [len(r) for r in rows]).astype(np.int64)
+    items = np.array([i for r in rows for i in r], dtype=np.int64)
+    return dataclasses.replace(
+        problem,
+        item_names=problem.item_names + tuple(("extra", s) for s in range(n)),
+        start=start,
+        items=items,
+        colors=np.zeros(len(items), dtype=np.int64),
+    )
+
+
+def solution_set(engine: object) -> set[tuple[int, ...]]:
+    found = list(engine.solutions())  # type: ignore[attr-defined]
+    assert len(found) == len(set(found)), "a solution came out twice"
+    return set(found)
+
+
+FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@FAST
+@given(puzzles(), st.integers(0, 2), st.integers(0, 10**6))
+def test_same_solutions_as_reference(puzzle: PolyominoPuzzle, extra: int, seed: int) -> None:
+    problem = with_secondary(puzzle.problem, np.random.default_rng(seed), extra)
+    assert ineligible(problem) is None
+    expected = solution_set(ReferenceEngine(problem))
+    for prune in (1, 0):
+        engine = BitboardEngine(problem, prune=prune)
+        assert solution_set(engine) == expected
+        assert engine.stats.complete
+        assert BitboardEngine(problem, prune=prune).count() == len(expected)
+    for chosen in expected:
+        assert problem.is_solution(chosen)
+    if all(problem.lo <= 1):  # the same tree as the reference engine: the same first solution
+        assert BitboardEngine(problem).first() == next(ReferenceEngine(problem).solutions(1), None)
+
+
+@FAST
+@given(puzzles(), st.integers(1, 3), st.integers(0, 10**6))
+def test_subproblems_partition_the_solutions(
+    puzzle: PolyominoPuzzle, depth: int, seed: int
+) -> None:
+    problem = with_secondary(puzzle.problem, np.random.default_rng(seed), seed % 2)
+    everything = solution_set(ReferenceEngine(problem))
+    parts = BitboardEngine(problem).subproblems(depth)
+    seen: list[tuple[int, ...]] = []
+    for forced, excluded in parts:
+        mine = solution_set(BitboardEngine(problem, forced, excluded))
+        assert mine == solution_set(ReferenceEngine(problem, forced, excluded))
+        assert BitboardEngine(problem, forced, excluded).count() == len(mine)
+        seen += mine
+    assert len(seen) == len(set(seen)) and set(seen) == everything
+
+
+@FAST
+@given(puzzles(), st.integers(1, 5), st.integers(1, 7))
+def test_lazy_and_resumed_search(puzzle: PolyominoPuzzle, limit: int, budget: int) -> None:
+    """A tiny node budget makes the kernel stop and carry on all the time: same answers."""
+    problem = puzzle.problem
+    everything = solution_set(ReferenceEngine(problem))
+    engine = BitboardEngine(problem, node_budget=budget)
+    assert solution_set(engine) == everything
+    assert BitboardEngine(problem, node_budget=budget).count() == len(everything)
+    first = list(BitboardEngine(problem).solutions(limit=limit))
+    assert len(first) == min(limit, len(everything)) and set(first) <= everything
+
+
+def test_forced_options_that_clash_give_nothing() -> None:
+    problem = catalog.load("pentomino-3x20").puzzles[0].problem
+    a, b = [k for k in range(problem.n_options) if (0, 0) in problem.option(k)][:2]
+    assert BitboardEngine(problem, forced=[a, b]).count() == 0
+    assert list(BitboardEngine(problem, forced=[a, b]).solutions()) == []
+
+
+@pytest.mark.parametrize(
+    ("name", "raw"), [("pentomino-3x20", 8), ("pentomino-5x12", 4040), ("pentomino-6x10", 9356)]
+)
+def test_known_pentomino_counts(name: str, raw: int) -> None:
+    problem = catalog.load(name).puzzles[0].problem
+    engine = BitboardEngine(problem)
+    assert engine.count() == raw
+    assert engine.stats.nodes > 0 and engine.stats.search_seconds > 0
+
+
+def test_region_pruning_cuts_nodes_and_proves_at_the_root() -> None:
+    problem = catalog.load("pentomino-3x20").puzzles[0].problem
+    with_test, without = BitboardEngine(problem), BitboardEngine(problem, prune=0)
+    assert with_test.count() == without.count() == 8
+    assert with_test.pruned > 0 and with_test.stats.nodes < without.stats.nodes
+    # 58 cells and pentominoes only: no region of the board can be filled, seen before search
+    holes = catalog.load("pentomino-6x10-two-holes").puzzles[0].problem
+    engine = BitboardEngine(holes)
+    assert engine.count() == 0 and engine.stats.nodes == 0
+
+
+def test_auto_picks_bitboard_only_for_tilings() -> None:
+    tiling = catalog.load("pentomino-3x20").puzzles[0].problem
+    queens = catalog.load("queens-8").puzzles[0].problem
+    assert make_engine(tiling).name == "bitboard"
+    assert ineligible(queens) is not None
+    assert make_engine(queens).name != "bitboard"
+    coloured = CoverBuilder()
+    coloured.primary("a")
+    coloured.neighbours("a", [])
+    coloured.secondary("s")
+    coloured.option(["a", "s"], "x", [None, "red"])
+    assert "colour" in (ineligible(coloured.build()) or "")
+
+
+def test_bad_forced_options_are_refused() -> None:
+    problem = catalog.load("pentomino-3x20").puzzles[0].problem
+    with pytest.raises(ValueError):
+        BitboardEngine(problem, forced=[problem.n_options])
+    with pytest.raises(ValueError):
+        BitboardEngine(problem).subproblems(-1)
+
+
+@st.composite
+def larger_puzzles(draw: st.DrawFn) -> PolyominoPuzzle:
+    """Boards up to 6x6 and pieces of mixed sizes 2 to 5: regions close often enough for the
+    region test to matter, too big for the reference engine but not for the bitboard one."""
+    rows, cols = draw(st.integers(3, 6)), draw(st.integers(3, 6))
+    board = {(r, c): "#" for r in range(rows) for c in range(cols) if draw(st.integers(0, 9)) > 0}
+    board[(0, 0)] = "#"
+    pieces = [
+        Piece(f"P{i}", _shape(draw, draw(st.integers(2, 5)), False), *draw(st.sampled_from(COUNTS)))
+        for i in range(draw(st.integers(2, 4)))
+    ]
+    return PolyominoPuzzle("random", board, pieces, rotate=True, reflect=draw(st.booleans()))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(larger_puzzles())
+def test_region_test_changes_no_count(puzzle: PolyominoPuzzle) -> None:
+    problem = puzzle.problem
+    plain = BitboardEngine(problem, prune=0, node_budget=200_000)
+    search = plain._start()
+    plain._advance(search, 0, 0, 1 << 62, 200_000)
+    if not search.finished:
+        return  # too big for a quick test
+    assert BitboardEngine(problem).count() == int(search.regs[3])
+
+
+def test_subproblems_leave_out_earlier_branches_of_a_counter() -> None:
+    """Two separate 3x3 blocks: the plus-shaped piece fits once in each and may be used
+    twice, every cell has more options than it, so the search branches on its count first;
+    the second branch must leave the first one's placement out, or a solution with both
+    would be counted in both subproblems."""
+    board = {(r, c): "#" for r in range(3) for c in (0, 1, 2, 4, 5, 6)}
+    pieces = [
+        Piece("X", Shape.from_cells([(0, 1), (1, 0), (1, 1), (1, 2), (2, 1)]), 1, 2),
+        Piece("mono", Shape.from_cells([(0, 0)]), 0, None),
+        Piece("domino", Shape.from_cells([(0, 0), (0, 1)]), 0, None),
+    ]
+    problem = PolyominoPuzzle("blocks", board, pieces).problem
+    parts = BitboardEngine(problem).subproblems(1)
+    assert len(parts) == 2 and sum(len(excluded) for _, excluded in parts) == 1
+    counts = [BitboardEngine(problem, *part).count() for part in parts]
+    assert sum(counts) == BitboardEngine(problem).count() == ReferenceEngine(problem).count()
+    assert sum(counts) == 2 * 131 + 1  # X in one block and 131 tilings of the other, or both

@@ -1,0 +1,395 @@
+"""Hard instances: parallelogram polyominoes, the SAT engine, random edge-matching puzzles,
+the scan-row edge-matching solver, randomised restarts and block tiling."""
+
+from __future__ import annotations
+
+import itertools
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from puzzlebox import catalog
+from puzzlebox.catalog.generate_families import SEMIPERIMETERS, family_files, family_name
+from puzzlebox.cli import main
+from puzzlebox.cover.problem import CoverBuilder, CoverProblem
+from puzzlebox.engine import ENGINES, make_engine
+from puzzlebox.engine.choose import choose_engine, make_searcher
+from puzzlebox.engine.compiled import CompiledEngine
+from puzzlebox.engine.errors import EngineError
+from puzzlebox.engine.reference import ReferenceEngine
+from puzzlebox.engine.restarts import RestartEngine, luby, permuted
+from puzzlebox.engine.sat import SatEngine
+from puzzlebox.geometry import Shape
+from puzzlebox.puzzles import EdgeMatchingPuzzle, Piece, PolyominoPuzzle
+from puzzlebox.puzzles.block_tiling import deal, is_tiling, tile_by_blocks
+from puzzlebox.puzzles.edge_solver import EdgeSolver
+from puzzlebox.puzzles.families import (
+    catalan,
+    family_board_side,
+    is_parallelogram_polyomino,
+    parallelogram_polyominoes,
+    semiperimeter_of,
+)
+from puzzlebox.puzzles.generate import random_edge_matching
+
+
+@pytest.fixture
+def compiled(monkeypatch):
+    """The compiled engine under its registry name, whether or not it is registered yet."""
+    monkeypatch.setitem(ENGINES, "compiled", ENGINES.get("compiled", CompiledEngine))
+    return "compiled"
+
+
+# -- parallelogram polyominoes ---------------------------------------------------------------
+
+
+def _paths_oracle(sp: int) -> set[frozenset[tuple[int, int]]]:
+    """Parallelogram polyominoes straight from the definition: an upper path starting north
+    and a lower path starting east, both of ``sp`` N/E steps from (0, 0) to (w, h), sharing
+    no point but their ends; the cells between them (column x lies between the heights at
+    which the two paths step east from x)."""
+
+    def walk(path):
+        x = y = 0
+        points, east_at = [], {}
+        for step in path:
+            if step == "E":
+                east_at[x] = y
+                x += 1
+            else:
+                y += 1
+            points.append((x, y))
+        return points[:-1], east_at
+
+    found = set()
+    for upper, lower in itertools.product(itertools.product("NE", repeat=sp), repeat=2):
+        if upper[0] != "N" or lower[0] != "E" or upper.count("E") != lower.count("E"):
+            continue
+        w, h = upper.count("E"), sp - upper.count("E")
+        if w == 0 or h == 0:
+            continue
+        up_points, top = walk(upper)
+        low_points, bottom = walk(lower)
+        if set(up_points) & set(low_points):
+            continue
+        found.add(
+            frozenset((h - 1 - y, x) for x in range(w) for y in range(bottom[x], top[x]))
+        )
+    return found
+
+
+@pytest.mark.parametrize("sp", range(2, 9))
+def test_generator_counts_areas_and_shapes(sp):
+    shapes = parallelogram_polyominoes(sp)
+    assert len(shapes) == catalan(sp - 1)
+    assert sum(len(s) for s in shapes) == 4 ** (sp - 2) == family_board_side(sp) ** 2
+    assert len(set(shapes)) == len(shapes)
+    assert all(is_parallelogram_polyomino(s) and semiperimeter_of(s) == sp for s in shapes)
+
+
+def test_known_family_sizes():
+    assert [len(parallelogram_polyominoes(sp)) for sp in (5, 6, 7)] == [14, 42, 132]
+
+
+@pytest.mark.parametrize("sp", range(2, 7))
+def test_generator_matches_the_two_path_definition(sp):
+    mine = {frozenset(s.cells) for s in parallelogram_polyominoes(sp)}
+    assert mine == _paths_oracle(sp)
+
+
+def test_checker_rejects_other_shapes():
+    assert is_parallelogram_polyomino(Shape.from_cells([(0, 1), (1, 0), (1, 1), (2, 0)]))
+    for text in ["#.#", "##/.#/##", "#./##/.#", "#./##", "##./.##", ".#./###"]:
+        cells = [(r, c) for r, row in enumerate(text.split("/")) for c, ch in enumerate(row)
+                 if ch == "#"]
+        shape = Shape.from_cells(cells)
+        assert not is_parallelogram_polyomino(shape), text
+
+
+def test_catalog_files_are_what_the_generator_writes():
+    for path, text in family_files().items():
+        assert path.read_text() == text, f"{path} is stale: rerun generate_families"
+
+
+@pytest.mark.parametrize("sp", SEMIPERIMETERS)
+@pytest.mark.parametrize("rotate", [False, True])
+def test_catalog_pieces_are_the_family(sp, rotate):
+    puzzle = catalog.load(family_name(sp, rotate)).puzzles[0]
+    assert isinstance(puzzle, PolyominoPuzzle)
+    side = family_board_side(sp)
+    assert len(puzzle.board) == side * side
+    assert {p.shape for p in puzzle.pieces} == set(parallelogram_polyominoes(sp))
+    assert all(p.lo == p.hi == 1 for p in puzzle.pieces)
+    assert puzzle.rotate is rotate and puzzle.reflect is False
+
+
+def test_parallelogram_5_has_3204_tilings(compiled):
+    puzzle = catalog.load("parallelogram-5").puzzles[0]
+    assert make_engine(puzzle.problem, compiled).count() == 3204
+
+
+def test_recorded_tilings_are_valid():
+    """Every tiling kept in docs/solutions/ (contract JSON) is checked as a cover."""
+    import json
+    from pathlib import Path
+
+    from puzzlebox.puzzles.polyomino import Placement, PolyominoSolution
+
+    folder = Path(__file__).resolve().parent.parent / "docs" / "solutions"
+    records = sorted(folder.glob("parallelogram-*.json"))
+    if not records:
+        pytest.skip("no recorded tilings")
+    for path in records:
+        record = json.loads(path.read_text())
+        assert record["puzzle"] == path.stem
+        puzzle = catalog.load(record["puzzle"]).puzzles[0]
+        placements = tuple(
+            Placement(p["piece"], tuple(tuple(c) for c in p["cells"]))
+            for p in record["placements"]
+        )
+        assert len(placements) == len(puzzle.pieces)
+        assert is_tiling(puzzle, PolyominoSolution(placements)), path.name
+
+
+# -- the SAT engine --------------------------------------------------------------------------
+
+
+def _random_problem(data) -> CoverProblem:
+    """A small random MCC problem: bounds, secondary items and colours."""
+    b = CoverBuilder()
+    n_primary = data.draw(st.integers(1, 4))
+    n_secondary = data.draw(st.integers(0, 2))
+    for i in range(n_primary):
+        lo = data.draw(st.integers(0, 2))
+        b.primary(("p", i), lo, lo + data.draw(st.integers(0, 1)))
+    for j in range(n_secondary):
+        b.secondary(("s", j))
+    for k in range(data.draw(st.integers(1, 7))):
+        prim = data.draw(st.sets(st.integers(0, n_primary - 1), min_size=1, max_size=n_primary))
+        sec = data.draw(st.sets(st.integers(0, max(n_secondary - 1, 0)), max_size=n_secondary))
+        items = [("p", i) for i in sorted(prim)] + [("s", j) for j in sorted(sec)]
+        colors = [None] * len(prim) + [data.draw(st.sampled_from([None, "a", "b"])) for _ in sec]
+        b.option(items, k, colors)
+    return b.build()
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_sat_enumeration_matches_the_reference(data):
+    problem = _random_problem(data)
+    expected = set(ReferenceEngine(problem).solutions())
+    got = list(SatEngine(problem, workers=1).solutions())
+    assert len(got) == len(set(got))
+    assert set(got) == expected
+
+
+@pytest.mark.parametrize("name", ["queens-5", "cards-3x3-corrected", "cards-3x3"])
+def test_sat_on_catalog_puzzles(name):
+    problem = catalog.load(name).puzzles[0].problem
+    expected = set(ReferenceEngine(problem).solutions())
+    engine = make_engine(problem, "sat")
+    assert set(engine.solutions()) == expected
+    assert engine.stats.complete
+
+
+def test_sat_first_solution_of_a_packing_is_a_cover():
+    problem = catalog.load("pentomino-6x10").puzzles[0].problem
+    engine = SatEngine(problem, workers=2)
+    (solution,) = engine.solutions(limit=1)
+    assert problem.is_solution(solution)
+
+
+def test_sat_forced_and_excluded(compiled):
+    problem = catalog.load("queens-8").puzzles[0].problem
+    reference = list(ReferenceEngine(problem).solutions())
+    forced, excluded = reference[0][:1], reference[0][1:2]
+    expected = {s for s in reference if forced[0] in s and excluded[0] not in s}
+    assert set(SatEngine(problem, forced, excluded, workers=1).solutions()) == expected
+
+
+def test_sat_count_refuses_large_counts():
+    problem = catalog.load("queens-8").puzzles[0].problem
+    assert SatEngine(problem, workers=1, count_cap=100).count() == 92
+    with pytest.raises(EngineError, match="at most 10 solutions"):
+        SatEngine(problem, workers=1, count_cap=10).count()
+
+
+def test_sat_missing_extra_is_one_clear_line(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "ortools", None)
+    monkeypatch.setitem(sys.modules, "ortools.sat", None)
+    monkeypatch.setitem(sys.modules, "ortools.sat.python", None)
+    with pytest.raises(EngineError, match=r"puzzlebox\[sat\]"):
+        SatEngine(catalog.load("queens-5").puzzles[0].problem)
+    assert main(["solve", "queens-5", "--engine", "sat"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "OR-Tools" in err
+
+
+def test_cli_solve_with_sat_prints_a_verified_solution(capsys):
+    import json
+
+    assert main(["solve", "y-pentomino-5x10", "--engine", "sat", "--format", "json"]) == 0
+    placements = json.loads(capsys.readouterr().out)["placements"]
+    assert len(placements) == 10
+
+
+# -- choosing an engine ----------------------------------------------------------------------
+
+
+def test_choose_engine_keeps_small_and_named_searches():
+    problem = catalog.load("pentomino-6x10").puzzles[0].problem
+    assert choose_engine(problem, "reference", 1) == "reference"
+    assert choose_engine(problem, "auto", 1) == "auto"  # small: never probed
+    assert choose_engine(problem, "auto", None) == "auto"  # every solution: backtracking
+
+
+# -- randomised restarts ---------------------------------------------------------------------
+
+
+def test_luby_sequence():
+    assert [luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+
+
+def test_permuted_problem_has_the_same_solutions():
+    problem = catalog.load("y-pentomino-5x10").puzzles[0].problem
+    relabelled = permuted(problem, np.random.default_rng(5))
+    assert relabelled.problem.n_graph == problem.n_graph
+    original = set(ReferenceEngine(catalog.load("queens-5").puzzles[0].problem).solutions())
+    queens = catalog.load("queens-5").puzzles[0].problem
+    shuffled = permuted(queens, np.random.default_rng(1))
+    back = {shuffled.back(s) for s in ReferenceEngine(shuffled.problem).solutions()}
+    assert back == original
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_restarts_find_solutions_of_small_puzzles(compiled, seed):
+    puzzle = catalog.load("pentomino-6x10").puzzles[0]
+    engine = RestartEngine(puzzle.problem, inner=compiled, seed=seed, base_budget=50)
+    (solution,) = engine.solutions(limit=1)
+    assert puzzle.problem.is_solution(solution)
+    assert engine.restarts > 0  # 50 nodes is too few for the first run: it was restarted
+
+
+def test_restarts_enumerate_everything_once(compiled):
+    problem = catalog.load("queens-8").puzzles[0].problem
+    engine = RestartEngine(problem, inner=compiled, seed=3, base_budget=5)
+    found = list(engine.solutions())
+    assert len(found) == len(set(found)) == 92
+    assert engine.stats.complete
+
+
+def test_restarts_prove_no_solution(compiled):
+    problem = catalog.load("cards-3x3").puzzles[0].problem
+    engine = RestartEngine(problem, inner=compiled, seed=1, base_budget=2)
+    assert list(engine.solutions(limit=1)) == []
+    assert engine.stats.complete
+
+
+def test_seeded_solve_through_the_cli(capsys, compiled):
+    import json
+
+    outs = []
+    for seed in (1, 2):
+        assert main(["solve", "pentomino-6x10", "--seed", str(seed), "--format", "json"]) == 0
+        outs.append(json.loads(capsys.readouterr().out)["placements"])
+    puzzle = catalog.load("pentomino-6x10").puzzles[0]
+    for placements in outs:
+        covered = sorted(tuple(c) for p in placements for c in p["cells"])
+        assert covered == sorted(puzzle.board)
+
+
+def test_make_searcher_with_a_seed_restarts(compiled):
+    problem = catalog.load("queens-8").puzzles[0].problem
+    searcher = make_searcher(problem, compiled, 1, seed=7)
+    (solution,) = searcher.solutions(1)
+    assert problem.is_solution(solution)
+
+
+# -- random edge-matching puzzles and the scan-row solver ------------------------------------
+
+
+def _hidden_options(puzzle: EdgeMatchingPuzzle, hidden) -> list[int]:
+    index = {(p.card, p.row, p.col, p.turns): k for k, p in enumerate(puzzle.problem.labels)}
+    return [
+        index[(card, r, c, puzzle.canonical_turn(card, t))] for card, (r, c, t) in hidden.items()
+    ]
+
+
+@pytest.mark.parametrize("size", [3, 4])
+@pytest.mark.parametrize("border", [False, True])
+@pytest.mark.parametrize("seed", range(3))
+def test_generated_puzzles_are_solvable(size, border, seed):
+    puzzle, hidden = random_edge_matching(size, size, 4, border=border, seed=seed)
+    assert len(puzzle.cards) == size * size
+    assert puzzle.problem.is_solution(_hidden_options(puzzle, hidden))
+    solution = puzzle.solve()
+    assert solution is not None
+    assert next(EdgeSolver(puzzle, seed=seed).solutions(1)) is not None
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_edge_solver_matches_the_compiled_engine(seed):
+    for border in (False, True):
+        puzzle, _ = random_edge_matching(3, 3, 3 if border else 6, border=border, seed=seed)
+        expected = set(CompiledEngine(puzzle.problem).solutions())
+        assert set(EdgeSolver(puzzle).solutions()) == expected
+        assert set(EdgeSolver(puzzle, seed=seed, base_budget=3).solutions()) == expected
+
+
+def test_edge_solver_with_complements_and_without_turning():
+    for name, expected in [("cards-3x3-corrected", 16), ("cards-3x3", 0)]:
+        assert EdgeSolver(catalog.load(name).puzzles[0]).count() == expected
+    puzzle, _ = random_edge_matching(3, 3, 3, seed=2, rotate=False)
+    assert set(EdgeSolver(puzzle).solutions()) == set(ReferenceEngine(puzzle.problem).solutions())
+
+
+def test_edge_solver_solves_an_8x8_eternity_style_puzzle():
+    puzzle, _ = random_edge_matching(8, 8, 10, border=True, seed=1)
+    solver = EdgeSolver(puzzle, time_limit=30)
+    (solution,) = solver.solutions(1)
+    assert puzzle.problem.is_solution(solution)
+
+
+def test_cli_generate_writes_a_solvable_file(tmp_path, capsys):
+    out = tmp_path / "em.toml"
+    argv = ["generate", "edge-matching", "--size", "4", "--colors", "5", "--border",
+            "--seed", "3", "--out", str(out)]
+    assert main(argv) == 0
+    assert capsys.readouterr().out.strip() == str(out)
+    text = out.read_text()
+    assert text.startswith("# Generated by: puzzlebox generate edge-matching --size 4")
+    puzzle = catalog.load(out).puzzles[0]
+    generated, _ = random_edge_matching(4, 4, 5, border=True, seed=3)
+    assert isinstance(puzzle, EdgeMatchingPuzzle)
+    assert puzzle.cards == generated.cards and puzzle.border == "0"
+    assert main(["solve", str(out), "--format", "json"]) == 0
+    assert '"card"' in capsys.readouterr().out
+    assert main(["generate", "edge-matching", "--size", "2", "--seed", "1"]) == 0
+    assert 'kind = "edge-matching"' in capsys.readouterr().out
+
+
+def test_cli_generate_rejects_bad_sizes(capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["generate", "edge-matching", "--size", "0"])
+    assert stop.value.code == 2
+
+
+# -- block tiling ----------------------------------------------------------------------------
+
+
+def test_deal_gives_equal_areas():
+    puzzle = catalog.load("parallelogram-7").puzzles[0]
+    units = [Piece(p.name, p.shape) for p in puzzle.pieces]
+    hands = deal(units, 4, 256, np.random.default_rng(0), rotate=False)
+    assert sorted(i for hand in hands for i in hand) == list(range(132))
+    assert [sum(len(units[i].shape) for i in hand) for hand in hands] == [256] * 4
+
+
+def test_block_tiling_of_parallelogram_5(compiled):
+    puzzle = catalog.load("parallelogram-5").puzzles[0]
+    solution, report = tile_by_blocks(puzzle, 8, 4, seed=0, engine=compiled, time_limit=30)
+    assert solution is not None and report.found
+    assert is_tiling(puzzle, solution)

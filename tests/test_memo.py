@@ -1,0 +1,251 @@
+"""The memoised count (engine/memo.py): known values, and the enumerating engine as oracle."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from puzzlebox import catalog
+from puzzlebox.cli import main
+from puzzlebox.cover.problem import CoverBuilder, CoverProblem
+from puzzlebox.engine.memo import (
+    MemoDeclined,
+    MemoEngine,
+    SweepPlan,
+    build_sweep,
+    parse_memory,
+    sweep_count,
+)
+from puzzlebox.engine.reference import ReferenceEngine
+from puzzlebox.formats.reader import read_text
+from puzzlebox.puzzles import Puzzle
+
+
+def tiling(rows: int, cols: int, pieces: str) -> Puzzle:
+    grid = "/".join("#" * cols for _ in range(rows))
+    return read_text(f'[board]\ngrid = "{grid}"\n[pieces]\n{pieces}\n', "test", "t").puzzles[0]
+
+
+MONO_DOMINO = 'm = { shape = "#", count = "any" }\nd = { shape = "##", count = "any" }'
+DOMINO = 'd = { shape = "##", count = "any" }'
+
+
+def enumerated(puzzle: Puzzle) -> tuple[int, int]:
+    """Raw and distinct counts by plain enumeration of the full problem."""
+    keys = {
+        puzzle.canonical_key(puzzle.decode(chosen))
+        for chosen in ReferenceEngine(puzzle.problem).solutions()
+    }
+    raw = ReferenceEngine(puzzle.problem).count()
+    return raw, len(keys)
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols", "pieces", "raw"),
+    [
+        (1, 12, MONO_DOMINO, 233),
+        (2, 10, MONO_DOMINO, 78_243),
+        (3, 12, MONO_DOMINO, 1_820_552_297),
+        (3, 50, MONO_DOMINO, 2530373879400570618547163034787837890646),
+        (8, 8, DOMINO, 12_988_816),
+    ],
+)
+def test_known_tiling_counts(rows: int, cols: int, pieces: str, raw: int) -> None:
+    result = tiling(rows, cols, pieces).count(engine="memo")
+    assert result.solutions == raw
+    assert result.stats.engine == "memo"
+
+
+def test_sweep_is_the_same_across_and_along() -> None:
+    """A tall board is swept row by row: 12x3 has as many tilings as 3x12."""
+    assert tiling(12, 3, MONO_DOMINO).count(engine="memo").solutions == 1_820_552_297
+
+
+@pytest.mark.parametrize(
+    ("n", "raw", "distinct"),
+    [(4, 36, 9), (6, 6728, 930), (8, 12_988_816, 1_629_189)],  # OEIS A004003, A316535
+)
+def test_domino_squares_up_to_symmetry(n: int, raw: int, distinct: int) -> None:
+    result = tiling(n, n, DOMINO).count(engine="memo")
+    assert (result.solutions, result.distinct) == (raw, distinct)
+
+
+def test_fibonacci_strip_up_to_symmetry() -> None:
+    # 233 tilings; the mirror fixes 13 + 8 = 21 of them (halves of 6, or of 5 and a domino)
+    result = tiling(1, 12, MONO_DOMINO).count(engine="memo")
+    assert (result.solutions, result.distinct) == (233, (233 + 21) // 2)
+
+
+@pytest.mark.parametrize("rows,cols", [(2, 3), (3, 3), (2, 4)])
+def test_small_rectangles_match_enumeration(rows: int, cols: int) -> None:
+    puzzle = tiling(rows, cols, MONO_DOMINO)
+    result = puzzle.count(engine="memo")
+    assert (result.solutions, result.distinct) == enumerated(puzzle)
+
+
+SHAPES = ["#", "##", "###", "##/#.", "##/##", "###/.#.", "#../###"]
+COUNTS = ["1", "2", '"any"', "[0, 2]", "[1, 3]"]
+
+
+@st.composite
+def polyomino_puzzles(draw: st.DrawFn) -> Puzzle:
+    rows = draw(st.integers(1, 3))
+    cols = draw(st.integers(1, 4))
+    full = draw(st.booleans())
+    grid = [
+        "".join("#" if full or draw(st.integers(0, 4)) else "." for _ in range(cols))
+        for _ in range(rows)
+    ]
+    if "#" not in "".join(grid):
+        grid[0] = "#" + grid[0][1:]
+    if draw(st.booleans()):  # tall boards are swept the other way
+        grid = ["".join(row[c] for row in grid) for c in range(cols)]
+    area = "".join(grid).count("#")
+    fits = [shape for shape in SHAPES if shape.count("#") <= area]
+    names = draw(st.lists(st.sampled_from(fits), min_size=1, max_size=3, unique=True))
+    lines = [
+        f'p{i} = {{ shape = "{shape}", count = {draw(st.sampled_from(COUNTS))} }}'
+        for i, shape in enumerate(names)
+    ]
+    rotate, reflect = draw(st.booleans()), draw(st.booleans())
+    text = (
+        f'[board]\ngrid = "{"/".join(grid)}"\n[pieces]\n' + "\n".join(lines) + "\n"
+        f"[rules]\nrotate = {str(rotate).lower()}\nreflect = {str(reflect).lower()}\n"
+    )
+    return read_text(text, "hypothesis", "h").puzzles[0]
+
+
+@settings(max_examples=60, deadline=None)
+@given(polyomino_puzzles())
+def test_memo_matches_enumeration_on_random_puzzles(puzzle: Puzzle) -> None:
+    counted = sweep_count(puzzle.problem, puzzle.sweep_plan(), required=True)
+    assert counted is not None
+    assert counted[:2] == enumerated(puzzle)
+
+
+@st.composite
+def cover_problems(draw: st.DrawFn) -> tuple[CoverProblem, list[int], list[int]]:
+    """Random exact covers of a line of cells, with counters bounded [lo, hi]."""
+    n = draw(st.integers(1, 9))
+    counters = draw(st.lists(st.tuples(st.integers(0, 2), st.integers(0, 3)), max_size=2))
+    builder = CoverBuilder()
+    for c in range(n):
+        builder.primary(("cell", c))
+    for j, (lo, extra) in enumerate(counters):
+        builder.primary(("counter", j), lo, lo + extra)
+    options = draw(
+        st.lists(
+            st.tuples(
+                st.integers(0, n - 1),
+                st.sets(st.integers(0, 3), max_size=3),
+                st.sets(st.integers(0, max(len(counters) - 1, 0)), max_size=len(counters)),
+            ),
+            max_size=14,
+        )
+    )
+    for first, offsets, uses in options:
+        cells = sorted({first} | {first + d for d in offsets if first + d < n})
+        items = [("cell", c) for c in cells] + [("counter", j) for j in sorted(uses)]
+        builder.option(items, None)
+    problem = builder.build()
+    k = problem.n_options
+    forced = draw(st.lists(st.integers(0, max(k - 1, 0)), max_size=2)) if k else []
+    excluded = draw(st.lists(st.integers(0, max(k - 1, 0)), max_size=3)) if k else []
+    return problem, forced, excluded
+
+
+@settings(max_examples=150, deadline=None)
+@given(cover_problems())
+def test_memo_engine_matches_reference(case: tuple[CoverProblem, list[int], list[int]]) -> None:
+    problem, forced, excluded = case
+    order = list(range(problem.n_primary))
+    order = [i for i in order if problem.item_names[i][0] == "cell"]
+    assert MemoEngine(problem, order).count() == ReferenceEngine(problem).count()
+    memo = MemoEngine(problem, order, forced=forced, excluded=excluded)
+    assert memo.count() == ReferenceEngine(problem, forced, excluded).count()
+
+
+def test_default_order_sweeps_exactly_once_items() -> None:
+    problem = tiling(2, 5, MONO_DOMINO).problem
+    engine = MemoEngine(problem)
+    assert engine.count() == ReferenceEngine(problem).count()
+    assert engine.stats.engine == "memo" and engine.stats.complete
+
+
+def test_pieces_with_bounds_are_tracked() -> None:
+    # exactly two dominoes and any monominoes on a 1x6 strip: two disjoint dominoes among
+    # the 5 positions, C(4, 2) = 6 ways
+    puzzle = tiling(1, 6, 'm = { shape = "#", count = "any" }\nd = { shape = "##", count = 2 }')
+    assert puzzle.count(engine="memo").solutions == 6
+
+
+def test_window_follows_the_short_side() -> None:
+    puzzle = tiling(3, 50, MONO_DOMINO)
+    plan = puzzle.sweep_plan()
+    assert build_sweep(puzzle.problem, plan.order).window == 4
+    tall = tiling(50, 3, MONO_DOMINO)
+    assert build_sweep(tall.problem, tall.sweep_plan().order).window == 4
+
+
+def test_auto_sweeps_many_copies_and_enumerates_single_pieces() -> None:
+    assert tiling(3, 12, MONO_DOMINO).count().stats.engine == "memo"
+    pentominoes = catalog.load("pentomino-6x10").puzzles[0]
+    assert sweep_count(pentominoes.problem, pentominoes.sweep_plan(), required=False) is None
+
+
+def test_declines_with_a_reason() -> None:
+    queens = catalog.load("queens-8").puzzles[0]
+    with pytest.raises(MemoDeclined, match="sweep order"):
+        queens.count(engine="memo")
+    big = tiling(3, 50, MONO_DOMINO)
+    with pytest.raises(MemoDeclined, match="memory limit"):
+        big.count(engine="memo", max_memory=parse_memory("1K"))
+    # auto with too little memory enumerates instead: check the decision, not the search
+    assert sweep_count(big.problem, big.sweep_plan(), required=False, max_memory=1024) is None
+    problem = CoverBuilder()
+    problem.primary("a")
+    problem.secondary("s")
+    problem.option(["a", "s"], None)
+    with pytest.raises(MemoDeclined, match="secondary"):
+        sweep_count(problem.build(), SweepPlan((0,)), required=True)
+
+
+def test_parse_memory() -> None:
+    assert parse_memory("2G") == 2 * 1024**3
+    assert parse_memory("512M") == 512 * 1024**2
+    assert parse_memory("1.5GiB") == 3 * 1024**3 // 2
+    assert parse_memory("1000") == 1000
+    for bad in ("lots", "-1G", "0", "2X"):
+        with pytest.raises(ValueError):
+            parse_memory(bad)
+
+
+@pytest.mark.parametrize(
+    ("name", "raw"),
+    [
+        ("tiling-3x12", 1_820_552_297),
+        ("tiling-3x50", 2530373879400570618547163034787837890646),
+        ("dominoes-8x8", 12_988_816),
+    ],
+)
+def test_catalog_counts_with_json(name: str, raw: int, capsys: pytest.CaptureFixture) -> None:
+    assert catalog.load(name).title
+    assert main(["count", name, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["solutions"] == raw and out["engine"] == "memo"
+    assert isinstance(out["distinct"], int) and 0 < out["distinct"] <= raw
+
+
+def test_cli_memo_errors_are_one_line(capsys: pytest.CaptureFixture) -> None:
+    assert main(["count", "queens-8", "--engine", "memo"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "memo" in err
+    assert main(["count", "tiling-3x50", "--engine", "memo", "--max-memory", "2K"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--max-memory" in err
+    with pytest.raises(SystemExit) as stop:
+        main(["count", "tiling-3x50", "--max-memory", "lots"])
+    assert stop.value.code == 2

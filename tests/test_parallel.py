@@ -1,0 +1,393 @@
+"""Split counts: subproblems partition the solutions, processes and a Dask cluster agree with
+one search, checkpoints resume without losing or double-counting, and dead workers cost
+nothing but time."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import parallel_faults
+import puzzlebox
+from puzzlebox.cli import main
+from puzzlebox.cover.problem import CoverBuilder, CoverProblem
+from puzzlebox.engine.estimate import estimate_tree
+from puzzlebox.engine.reference import ReferenceEngine
+from puzzlebox.formats.reader import read_text
+from puzzlebox.parallel import (
+    CheckpointError,
+    Interrupted,
+    PuzzleSource,
+    SplitRun,
+    TaskError,
+    problem_fingerprint,
+    run_task,
+    split,
+)
+from puzzlebox.parallel.tasks import FingerprintMismatch
+
+QUEENS_6 = 'kind = "queens"\nn = 6\n'
+SMALL_POLYOMINO = """
+[board]
+grid = "####/####/####"
+[pieces]
+L = "###/#.."
+S = ".##/##."
+I = { shape = "##", count = [0, 3] }
+"""
+
+
+# -- the partition --------------------------------------------------------------------------
+
+
+@st.composite
+def cover_problems(draw) -> CoverProblem:
+    """Small MCC problems: bounds 0..2, secondary items with and without colours."""
+    b = CoverBuilder()
+    n_primary = draw(st.integers(1, 4))
+    n_secondary = draw(st.integers(0, 2))
+    for i in range(n_primary):
+        lo = draw(st.sampled_from([0, 1, 1, 1, 2]))
+        b.primary(("p", i), lo, lo + draw(st.integers(0, 1)))
+    for s in range(n_secondary):
+        b.secondary(("s", s))
+    for k in range(draw(st.integers(0, 10))):
+        prim = draw(st.lists(st.integers(0, n_primary - 1), min_size=1, max_size=3, unique=True))
+        sec = draw(st.lists(st.integers(0, max(n_secondary - 1, 0)), max_size=n_secondary,
+                            unique=True)) if n_secondary else []
+        colors = [None] * len(prim) + [draw(st.sampled_from([None, "a", "b"])) for _ in sec]
+        b.option([("p", i) for i in prim] + [("s", s) for s in sec], k, colors)
+    return b.build()
+
+
+def brute_force(problem: CoverProblem) -> set[tuple[int, ...]]:
+    """Every subset of options checked by the problem's own arbiter (no search at all)."""
+    n = problem.n_options
+    return {
+        combo
+        for size in range(n + 1)
+        for combo in itertools.combinations(range(n), size)
+        if problem.is_solution(combo)
+    }
+
+
+def solutions_of(problem: CoverProblem, sub: tuple) -> list[tuple[int, ...]]:
+    forced, excluded = sub
+    return list(ReferenceEngine(problem, forced, excluded).solutions())
+
+
+def assert_partition(problem: CoverProblem, subs: list, expected: set) -> None:
+    pieces = [solutions_of(problem, sub) for sub in subs]
+    flat = [s for piece in pieces for s in piece]
+    assert len(flat) == len(set(flat)), "a solution lies in two subproblems"
+    assert set(flat) == expected
+    for forced, excluded in subs:  # plain data, small to send
+        assert all(isinstance(k, int) for k in forced + excluded)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(problem=cover_problems(), depth=st.integers(0, 4), target=st.integers(1, 12))
+def test_subproblems_partition_random_problems(problem, depth, target):
+    expected = brute_force(problem)
+    assert_partition(problem, split(problem, depth=depth), expected)
+    assert_partition(problem, split(problem, target=target), expected)
+
+    def arbitrary(sub):  # any weight only changes which nodes are split, never the partition
+        return (7 * sum(sub[0]) + len(sub[1])) % 5
+
+    assert_partition(problem, split(problem, target=target, weight=arbitrary), expected)
+
+
+@pytest.mark.parametrize("text", [QUEENS_6, SMALL_POLYOMINO])
+def test_subproblems_partition_puzzles(text):
+    puzzle = read_text(text, "test.toml", "test").puzzles[0]
+    problem = puzzle.search_problem()
+    expected = set(ReferenceEngine(problem).solutions())
+    assert expected
+    def tree(sub):
+        return estimate_tree(problem, 50, 0, sub[0], sub[1]).nodes
+
+    for subs in (split(problem, depth=2), split(problem, target=30),
+                 split(problem, target=30, weight=tree)):
+        assert len(subs) > 1
+        assert_partition(problem, subs, expected)
+
+
+def test_split_reaches_target():
+    problem = puzzlebox.load("queens-8").search_problem()
+    assert len(split(problem, target=40)) >= 40
+    assert len(split(problem, depth=0)) == 1
+
+
+# -- processes agree with one search ----------------------------------------------------------
+
+
+def cli_json(capsys, *argv: str) -> list[dict]:
+    assert main(list(argv)) == 0
+    return [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+
+
+@pytest.mark.parametrize(
+    "name, known",
+    [("queens-8", [(92, 12)]), ("pentomino-3x20", [(8, 2)]),
+     ("blocks-3x3", None)],
+)
+def test_jobs_2_equals_jobs_1(capsys, name, known):
+    one = cli_json(capsys, "count", name, "--json")
+    two = cli_json(capsys, "count", name, "--json", "--jobs", "2")
+    assert [(o["solutions"], o["distinct"]) for o in one] == [
+        (t["solutions"], t["distinct"]) for t in two
+    ]
+    assert [o.get("board") for o in one] == [t.get("board") for t in two]
+    if known is not None:
+        assert [(t["solutions"], t["distinct"]) for t in two] == known
+    assert all(t.get("partial", False) is False for t in two)
+
+
+def test_solve_all_jobs_2_gives_the_same_solutions(capsys, tmp_path):
+    path = tmp_path / "q6.toml"
+    path.write_text(QUEENS_6)
+    one = cli_json(capsys, "solve", str(path), "--all", "--format", "json")
+    two = cli_json(capsys, "solve", str(path), "--all", "--format", "json", "--jobs", "2")
+    key = [json.dumps(s, sort_keys=True) for s in one]
+    assert len(key) == 4
+    assert sorted(key) == sorted(json.dumps(s, sort_keys=True) for s in two)
+
+
+def test_solve_split_options_need_all(capsys):
+    assert main(["solve", "queens-5", "--jobs", "2"]) == 2
+    assert "need --all" in capsys.readouterr().err
+
+
+def test_local_worker_killed_mid_task_loses_nothing(tmp_path):
+    marker = tmp_path / "died"
+    seen: list[int] = []
+    pf = puzzlebox.load_file("queens-8")
+    with SplitRun(pf, engine="reference", jobs=2, on_result=lambda b, i, r: seen.append(i),
+                  task_function=functools.partial(parallel_faults.die_once, str(marker))) as run:
+        result = run.count()
+    assert marker.exists()
+    assert (result.solutions, result.distinct) == (92, 12)
+    assert sorted(seen) == list(range(result.total))
+
+
+def test_a_subproblem_that_keeps_killing_workers_stops_the_run():
+    pf = puzzlebox.load_file("queens-5")
+    killer = parallel_faults.always_die
+    with SplitRun(pf, engine="reference", jobs=2, split_depth=1, task_function=killer) as run, \
+            pytest.raises(TaskError, match="killed 3"):
+        run.count()
+
+
+def test_a_worker_refuses_a_task_for_another_problem():
+    pf = puzzlebox.load_file("queens-5")
+    source = PuzzleSource.of(pf)
+    right = problem_fingerprint(pf.puzzles[0])
+    assert run_task(("count", source, 0, "reference", (), (), right))[:2] == (10, 2)
+    with pytest.raises(FingerprintMismatch):
+        run_task(("count", source, 0, "reference", (), (), "0" * 64))
+
+
+def test_a_result_that_arrives_twice_is_counted_once():
+    class Twice:
+        workers = 1
+
+        def run(self, tasks):
+            for index, task in tasks:
+                answer = run_task(task)
+                yield index, answer
+                yield index, answer
+
+        def close(self):
+            pass
+
+    run = SplitRun(puzzlebox.load_file("queens-8"), engine="reference", split_depth=1)
+    run._backend = Twice()
+    result = run.count()
+    assert (result.solutions, result.distinct) == (92, 12)
+    assert result.done == result.total > 1
+
+
+# -- checkpoints ------------------------------------------------------------------------------
+
+
+def _stop_after(k: int, seen: list[int]):
+    def hook(board, index, result):
+        seen.append(index)
+        if len(seen) == k:
+            raise KeyboardInterrupt
+
+    return hook
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_interrupted_count_resumes_exactly(tmp_path, jobs):
+    checkpoint = tmp_path / "run.json"
+    pf = puzzlebox.load_file("queens-8")
+    first: list[int] = []
+    with pytest.raises(Interrupted) as stop, SplitRun(
+        pf, engine="reference", jobs=jobs, checkpoint=checkpoint, on_result=_stop_after(5, first)
+    ) as run:
+        run.count()
+    partial = stop.value.result
+    assert partial is not None and partial.partial
+    assert (stop.value.done, partial.done) == (5, 5)
+    assert 0 < partial.solutions < 92
+    saved = json.loads(checkpoint.read_text())
+    assert sorted(map(int, saved["boards"][0]["done"])) == sorted(first)
+
+    second: list[int] = []
+    with SplitRun(pf, engine="reference", jobs=jobs, checkpoint=checkpoint,
+                  on_result=lambda b, i, r: second.append(i)) as run:
+        result = run.count()
+    assert (result.solutions, result.distinct) == (92, 12)
+    assert not set(first) & set(second), "a finished subproblem was solved again"
+    assert sorted(first + second) == list(range(result.total))
+    assert result.resumed == 5 and not result.partial
+
+
+def test_interrupted_enumeration_resumes_without_loss_or_repeat(tmp_path):
+    checkpoint = tmp_path / "solve.json"
+    path = tmp_path / "q6.toml"
+    path.write_text(QUEENS_6)
+    pf = puzzlebox.load_file(path)
+    expected = sorted(s.key() for s in pf.puzzles[0].solutions(engine="reference"))
+    first, seen = [], []
+    with pytest.raises(Interrupted), SplitRun(
+        pf, "solve", engine="reference", jobs=2, checkpoint=checkpoint, split_depth=1,
+        on_result=_stop_after(3, seen),
+    ) as run:
+        for solution in run.solutions():
+            first.append(solution.key())
+    with SplitRun(pf, "solve", engine="reference", checkpoint=checkpoint, split_depth=1) as run:
+        assert run.already_found() == len(first)
+        second = [solution.key() for solution in run.solutions()]
+    assert sorted(first + second) == expected
+
+
+def test_checkpoint_of_another_puzzle_or_split_is_refused(tmp_path, capsys):
+    checkpoint = str(tmp_path / "run.json")
+    assert main(["count", "queens-5", "--checkpoint", checkpoint]) == 0
+    capsys.readouterr()
+    for argv in (
+        ["count", "queens-8", "--checkpoint", checkpoint],
+        ["count", "queens-5", "--checkpoint", checkpoint, "--split-depth", "2"],
+        ["solve", "queens-5", "--all", "--checkpoint", checkpoint],
+    ):
+        assert main(argv) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and "made for another puzzle or other options" in err[0]
+    # the engine and the number of jobs do not change the answer: accepted
+    assert main(["count", "queens-5", "--checkpoint", checkpoint, "--jobs", "2",
+                 "--engine", "reference"]) == 0
+    Path(checkpoint).write_text("{not json")
+    assert main(["count", "queens-5", "--checkpoint", checkpoint]) == 2
+    assert "not a readable checkpoint" in capsys.readouterr().err
+    with pytest.raises(CheckpointError):
+        SplitRun(puzzlebox.load_file("queens-5"), checkpoint=checkpoint)
+
+
+def _wait_for_done(path: Path, least: int, process: subprocess.Popen) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        assert process.poll() is None, "the count finished before it could be stopped"
+        try:
+            if len(json.loads(path.read_text())["boards"][0]["done"]) >= least:
+                return
+        except (OSError, ValueError, KeyError, TypeError):
+            pass
+        time.sleep(0.02)
+    raise AssertionError("no progress")
+
+
+def test_cli_killed_then_interrupted_then_resumed(tmp_path):
+    """SIGKILL (nothing saved but the checkpoint), then Ctrl-C (partial count printed), then
+    the same command (on two processes) finishes with the exact total."""
+    checkpoint = tmp_path / "run.json"
+    argv = [sys.executable, "-m", "puzzlebox.cli", "count", "pentomino-3x20", "--json",
+            "--engine", "reference", "--split-depth", "2", "--checkpoint", str(checkpoint)]
+    process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    _wait_for_done(checkpoint, 2, process)
+    process.kill()
+    process.communicate()
+    killed_at = len(json.loads(checkpoint.read_text())["boards"][0]["done"])
+
+    process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    _wait_for_done(checkpoint, killed_at + 2, process)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    partial = json.loads(out)
+    assert partial["partial"] is True and partial["done"] < partial["total"]
+    assert partial["done"] >= killed_at + 2
+    assert "checkpoint" in err
+
+    # neither the engine nor the number of jobs is part of the checkpoint's fingerprint
+    argv[argv.index("reference")] = "auto"
+    finished = subprocess.run(argv + ["--jobs", "2"], capture_output=True, text=True, timeout=120)
+    assert finished.returncode == 0, finished.stderr
+    total = json.loads(finished.stdout)
+    assert (total["solutions"], total["distinct"]) == (8, 2)
+    assert total["partial"] is False and total["done"] == total["total"] == partial["total"]
+
+
+# -- a Dask cluster ---------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def dask_cluster():
+    distributed = pytest.importorskip("dask.distributed")
+    import cloudpickle
+
+    cloudpickle.register_pickle_by_value(parallel_faults)  # Dask workers cannot import tests/
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster:
+        yield cluster
+
+
+def test_cluster_count_with_a_worker_killed(dask_cluster, tmp_path):
+    marker = tmp_path / "died"
+    seen: list[int] = []
+    pf = puzzlebox.load_file("queens-8")
+    with SplitRun(pf, engine="reference", cluster=dask_cluster.scheduler_address,
+                  on_result=lambda b, i, r: seen.append(i),
+                  task_function=functools.partial(parallel_faults.die_once, str(marker))) as run:
+        result = run.count()
+    assert marker.exists(), "no worker was killed"
+    assert (result.solutions, result.distinct) == (92, 12)
+    assert sorted(seen) == list(range(result.total))
+
+
+def test_cluster_cli_matches_one_search(dask_cluster, capsys):
+    two = cli_json(capsys, "count", "blocks-3x3", "--json", "--cluster",
+                   dask_cluster.scheduler_address)
+    one = cli_json(capsys, "count", "blocks-3x3", "--json")
+    assert [(o["solutions"], o["distinct"]) for o in one] == [
+        (t["solutions"], t["distinct"]) for t in two
+    ]
+
+
+def test_cluster_without_the_extra_is_one_line(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "dask.distributed", None)
+    assert main(["count", "queens-5", "--cluster", "tcp://127.0.0.1:8786"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "pip install 'puzzlebox[cluster]'" in err[0]
+
+
+def test_fingerprint_ignores_comments_but_not_the_board():
+    a = read_text(SMALL_POLYOMINO, "a.toml", "a").puzzles[0]
+    b = read_text("# a comment\n" + SMALL_POLYOMINO, "b.toml", "b").puzzles[0]
+    c = read_text(SMALL_POLYOMINO.replace("####/####/####", "####/####"), "c.toml", "c")
+    assert problem_fingerprint(a) == problem_fingerprint(b)
+    assert problem_fingerprint(a) != problem_fingerprint(c.puzzles[0])

@@ -1,0 +1,169 @@
+"""Knuth's tree estimate, the progress hook of the engines, and the estimate command."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+import puzzlebox
+from puzzlebox.cli import main
+from puzzlebox.cover.problem import CoverBuilder, CoverProblem
+from puzzlebox.engine import make_engine
+from puzzlebox.engine.compiled import CompiledEngine
+from puzzlebox.engine.estimate import engine_lookahead, estimate_tree, exact_tree
+from puzzlebox.engine.progress import watching
+from puzzlebox.engine.reference import ReferenceEngine
+from puzzlebox.formats import read_text
+from puzzlebox.progress import duration_text, following, wanted
+
+
+def queens(n: int) -> CoverProblem:
+    return read_text(f'kind = "queens"\nn = {n}\n', "q", f"queens-{n}").puzzles[0].problem
+
+
+def uniform(depth: int, degree: int) -> CoverProblem:
+    """``depth`` items with ``degree`` options each, no option touching another item: every
+    node at depth d < ``depth`` has exactly ``degree`` children."""
+    b = CoverBuilder()
+    for i in range(depth):
+        b.primary(i)
+    for i in range(depth):
+        for k in range(degree):
+            b.option([i], (i, k))
+    return b.build()
+
+
+def engine_nodes(problem: CoverProblem) -> tuple[int, int]:
+    engine = CompiledEngine(problem)
+    found = engine.count()
+    return engine.stats.nodes, found
+
+
+def test_uniform_tree_is_exact_with_one_probe():
+    problem = uniform(5, 3)
+    nodes = sum(3**d for d in range(6))  # 1 + 3 + ... + 3^5
+    assert engine_nodes(problem) == (nodes, 3**5)
+    est = estimate_tree(problem, probes=1, seed=7)
+    assert (est.nodes, est.solutions) == (nodes, 3**5)
+
+
+def test_a_path_is_exact_with_one_probe():
+    problem = uniform(6, 1)  # one option per item: the tree is a path of 7 nodes
+    assert engine_nodes(problem) == (7, 1)
+    est = estimate_tree(problem, probes=1)
+    assert (est.nodes, est.solutions, est.mean_depth) == (7, 1, 6)
+
+
+@pytest.mark.parametrize("n", [6, 7, 8])
+def test_the_estimators_tree_is_the_engines_tree(n):
+    problem = queens(n)
+    assert exact_tree(problem) == engine_nodes(problem)
+
+
+def test_same_tree_with_colours_multiplicities_and_subproblems():
+    for name in ("blocks-3x3", "fibonacci-1x12", "pentomino-3x20"):
+        problem = puzzlebox.load(name).problem
+        assert exact_tree(problem) == engine_nodes(problem), name
+    problem = queens(7)
+    forced, excluded = CompiledEngine(problem).subproblems(2)[3]
+    engine = CompiledEngine(problem, forced, excluded)
+    found = engine.count()
+    assert exact_tree(problem, forced, excluded) == (engine.stats.nodes, found)
+
+
+def test_both_tree_rules_and_the_engines_choice():
+    problem = queens(6)
+    # entering every branch, or leaving out those seen dead while being taken (known sizes)
+    assert exact_tree(problem, lookahead=False) == (103, 4)
+    assert exact_tree(problem, lookahead=True) == (69, 4)
+    for rule in (False, True):
+        est = estimate_tree(problem, probes=3000, seed=1, lookahead=rule)
+        assert est.nodes == pytest.approx(exact_tree(problem, lookahead=rule)[0], rel=0.1)
+    assert engine_nodes(problem)[0] == exact_tree(problem, lookahead=engine_lookahead())[0]
+
+
+@pytest.mark.parametrize("n", [6, 7, 8])
+def test_mean_of_many_probes_is_close_to_the_true_size(n):
+    problem = queens(n)
+    nodes, solutions = engine_nodes(problem)
+    est = estimate_tree(problem, probes=4000, seed=n)
+    assert est.probes == 4000
+    assert abs(est.nodes - nodes) <= 4 * est.nodes_error
+    assert est.nodes == pytest.approx(nodes, rel=0.1)
+    assert abs(est.solutions - solutions) <= 4 * est.solutions_error
+
+
+def test_estimates_are_reproducible_and_stop_in_time():
+    problem = queens(8)
+    a = estimate_tree(problem, probes=300, seed=3)
+    b = estimate_tree(problem, probes=300, seed=3)
+    assert (a.nodes, a.solutions) == (b.nodes, b.solutions)
+    quick = estimate_tree(puzzlebox.load("pentomino-6x10").problem, probes=10**6,
+                          max_seconds=0.2)
+    assert 1 <= quick.probes < 10**6
+
+
+def test_a_contradictory_subproblem_has_no_nodes():
+    problem = queens(5)
+    a, b = 0, 1  # both queens on row 0
+    assert estimate_tree(problem, forced=[a, b]).nodes == 0
+    assert exact_tree(problem, forced=[a, b]) == (0, 0)
+
+
+# -- the progress hook ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("factory", [CompiledEngine, ReferenceEngine])
+def test_watched_engines_report_their_nodes(factory, monkeypatch):
+    problem = queens(8)
+    reports = []
+    monkeypatch.setitem(puzzlebox.engine.ENGINES, "test", factory)
+    with watching(lambda w: reports.append((w.nodes, w.solutions))) as watch:
+        first = make_engine(problem, "test")
+        assert len(list(first.solutions())) == 92
+        second = make_engine(problem, "test")
+        assert second.count() == 92
+    assert watch.searches == 2
+    assert watch.solutions == 184
+    assert watch.nodes == first.stats.nodes + second.stats.nodes
+    assert reports and reports[-1] == (watch.nodes, 184)
+    nodes = [r[0] for r in reports]
+    assert nodes == sorted(nodes)  # progress only goes forward
+    # outside the block, engines are not wrapped
+    assert type(make_engine(problem, "test")) is factory
+
+
+def test_no_display_without_a_terminal(capsys):
+    assert not wanted(quiet=False)  # pytest's stderr is not a terminal
+    with following(True, "queens-8", lambda: queens(8)):
+        puzzle = read_text('kind = "queens"\nn = 8\n', "q", "q").puzzles[0]
+        assert puzzle.count().solutions == 92  # a forced display does not get in the way
+    capsys.readouterr()
+    code = main(["count", "queens-8", "--json"])
+    out, err = capsys.readouterr()
+    assert code == 0 and err == ""
+    assert json.loads(out)["solutions"] == 92
+
+
+def test_estimate_command(capsys):
+    code = main(["estimate", "queens-8", "--json", "--probes", "2000"])
+    out, _ = capsys.readouterr()
+    assert code == 0
+    obj = json.loads(out)
+    problem = puzzlebox.load("queens-8").search_problem()
+    nodes, _ = engine_nodes(problem)
+    assert obj["searched_nodes"] == nodes  # a tree this small is searched while timing
+    assert obj["nodes"] == pytest.approx(nodes, rel=0.15)
+    assert obj["probes"] == 2000 and obj["nodes_per_second"] > 0
+    code = main(["estimate", "pentomino-6x10-two-holes"])
+    out, _ = capsys.readouterr()
+    assert code == 0 and "no search needed" in out
+
+
+def test_durations_read_at_a_glance():
+    assert [duration_text(s) for s in (0.0004, 4.25, 90, 7200, 3 * 86400)] == [
+        "0.4 ms", "4.2 s", "1.5 min", "2 h", "3 days"]
+    assert duration_text(float("inf")) == "unknown"
+    assert duration_text(float(np.float64(12.0))) == "12 s"
