@@ -89,11 +89,11 @@ def test_same_solutions_as_reference(puzzle: PolyominoPuzzle, extra: int, seed: 
     problem = with_secondary(puzzle.problem, np.random.default_rng(seed), extra)
     assert ineligible(problem) is None
     expected = solution_set(ReferenceEngine(problem))
-    for prune in (1, 0):
-        engine = BitboardEngine(problem, prune=prune)
+    for prune, rows in ((1, True), (0, True), (1, False)):
+        engine = BitboardEngine(problem, prune=prune, conflict_rows=rows)
         assert solution_set(engine) == expected
         assert engine.stats.complete
-        assert BitboardEngine(problem, prune=prune).count() == len(expected)
+        assert BitboardEngine(problem, prune=prune, conflict_rows=rows).count() == len(expected)
     for chosen in expected:
         assert problem.is_solution(chosen)
     if all(problem.lo <= 1):  # the same tree as the reference engine: the same first solution
@@ -204,6 +204,7 @@ def test_region_test_changes_no_count(puzzle: PolyominoPuzzle) -> None:
     if not search.finished:
         return  # too big for a quick test
     assert BitboardEngine(problem).count() == int(search.regs[3])
+    assert BitboardEngine(problem, conflict_rows=False).count() == int(search.regs[3])
 
 
 def test_subproblems_leave_out_earlier_branches_of_a_counter() -> None:

@@ -10,20 +10,27 @@ Why it is faster than the general engine on such problems:
 
 * the state of a node is two bit sets: the covered cells (one ``uint64`` per 64 cells) and
   the options still available (one bit per option). Placing an option clears, word by word,
-  the options that share a cell with it; going back up the tree costs nothing, since each
-  level keeps its own copy. There is no linked structure to repair;
+  the options that clash with it (for problems of up to a few thousand options, one
+  precomputed row of bits per option: a single ``AND NOT`` pass); going back up the tree
+  costs nothing, since each level keeps its own copy. There is no linked structure to
+  repair;
 * the options are numbered by their first cell in a *fill order* of small bandwidth
   (neighbouring cells are close in the order), so the options covering one cell occupy a
   short run of words, and counting them is a few ``AND`` and ``popcount`` instructions.
   Each node branches on the item with the fewest options left (cells and counters whose
-  lower bound is not met yet), as in Knuth's Algorithm X, ties going to the first item, and
-  tries its options in the problem's order, so the tree is much the reference engine's (less
-  the branches the region test cuts) and so is the first solution found;
+  lower bound is not met yet), as in Knuth's Algorithm X. When solutions are listed, ties
+  go to the first item and options are tried in the problem's order, as in the reference
+  engine, so the first solution found is the same (counting uses cheaper orders);
 * after an option is placed, the empty regions next to it are measured by a flood fill on
   the graph. When every option's cells are connected in the graph, an option that covers a
   cell of a closed region lies inside it, so each region's size must be a sum of the sizes
   of the options still allowed (counters bound how often). A region that cannot be filled
-  ends the branch at once instead of after exhausting it.
+  ends the branch at once instead of after exhausting it. The fill starts from all the
+  empty neighbours of the option at once and stops when a single region is still growing,
+  so a small closed region costs about its own size. It is done before the search and while
+  at least half the cells are empty; deeper down, the fewest-options rule finds such a
+  region one level later anyway and the subtrees are small (measurements in
+  ``bench/RESULTS.md``).
 
 The kernel keeps its stack in arrays and can stop after a number of solutions or nodes and
 be called again to carry on, so :class:`BitboardEngine` yields solutions lazily, counts
@@ -72,6 +79,7 @@ _NODE_BUDGET = 1 << 21  # nodes per kernel call between progress reports
 _MAX_BATCH = 1 << 12  # solutions per kernel call when enumerating
 _NO_LIMIT = 1 << 62
 _MAX_BYTES = 1 << 29  # bit-set tables larger than this are left to the general engine
+_MAX_CONFLICT_BYTES = 1 << 24  # a row of clashing options per option, up to this size
 _ONE = np.uint64(1)
 
 
@@ -218,7 +226,8 @@ def _write(mode, c, topt, fsel, fitem, out, w):
 
 
 @njit(cache=True)
-def search(m, rank, topt, tgs, tgl, tarea, ecstart, ecells, emask, clo, chi, cofs, cw, adjs, adjv,
+def search(m, rank, topt, tgs, tgl, tarea, ecstart, ecells, emask, conflicts, clo, chi, cofs, cw,
+           adjs, adjv,
            glo, ghi, prune, prune_from, uniform, free_copies, gastart, gareas, fareas,
            avail, board, fempty, fitem, fsel, gcount, regs, vis, queue, lab, par,
            csize, pend, reach,
@@ -234,6 +243,7 @@ def search(m, rank, topt, tgs, tgl, tarea, ecstart, ecells, emask, clo, chi, cof
     W = board.shape[1]
     NW = avail.shape[1]
     G = gcount.shape[0]
+    has_conflicts = conflicts.shape[0] > 0
     d = regs[R_DEPTH]
     enter = regs[R_ENTER]
     nodes = regs[R_NODES]
@@ -250,8 +260,9 @@ def search(m, rank, topt, tgs, tgl, tarea, ecstart, ecells, emask, clo, chi, cof
             break
         if enter:
             enter = 0
-            # The item with the fewest options left, ties to the first in the problem's
-            # order (``rank``): cells, then counters.
+            # The item with the fewest options left: cells, then counters. Ties go to the
+            # first in the fill order, or in the problem's order (``rank``) when listing
+            # solutions, so that they come in the reference engine's order.
             # (Unsigned indices spare numba's negative-index checks, so the counting
             # loops compile to straight AND/POPCNT runs.)
             du = np.uint64(d)
@@ -269,7 +280,8 @@ def search(m, rank, topt, tgs, tgl, tarea, ecstart, ecells, emask, clo, chi, cof
                     cnt = np.uint64(0)
                     for k in range(np.uint64(chi[x] - clo[x])):
                         cnt += _popcount(avail[du, lo + k] & cw[ofs + k])
-                    if np.int64(cnt) < best or (np.int64(cnt) == best and rank[x] < rank[bi]):
+                    tie = np.int64(cnt) == best and mode == M_SOLUTIONS and rank[x] < rank[bi]
+                    if np.int64(cnt) < best or tie:
                         best = np.int64(cnt)
                         bi = x
             # A counter that needs r more of its s options has s - r + 1 branches (after
@@ -300,8 +312,10 @@ def search(m, rank, topt, tgs, tgl, tarea, ecstart, ecells, emask, clo, chi, cof
             for q in range(tgs[s], tgs[s + 1]):
                 gcount[tgl[q]] -= 1
             fsel[d] = -1
-        # the next branch: the item's available option that comes first in the problem's
-        # own order (as in the reference engine, so a first solution is found alike)
+        # The next branch: when listing solutions, the item's available option that comes
+        # first in the problem's own order (as in the reference engine, so the first
+        # solution is found alike); when counting or splitting, where the order does not
+        # matter, simply the lowest numbered one.
         i = fitem[d]
         du = np.uint64(d)
         lo = np.uint64(clo[i])
@@ -313,9 +327,14 @@ def search(m, rank, topt, tgs, tgl, tarea, ecstart, ecells, emask, clo, chi, cof
             while bits:
                 cand = np.int64((lo + k) * np.uint64(64) + _lowest(bits))
                 bits &= bits - np.uint64(1)
+                if mode != M_SOLUTIONS:
+                    e = cand
+                    break
                 if topt[cand] < first:
                     first = topt[cand]
                     e = cand
+            if e >= 0 and mode != M_SOLUTIONS:
+                break
         if e < 0:
             d -= 1
             continue
@@ -326,18 +345,23 @@ def search(m, rank, topt, tgs, tgl, tarea, ecstart, ecells, emask, clo, chi, cof
         c = d + 1
         du = np.uint64(d)
         cu = np.uint64(c)
-        for k in range(np.uint64(NW)):
-            avail[cu, k] = avail[du, k]
-        for t in range(ecstart[e], ecstart[e + 1]):
-            x = ecells[t]
-            lo = np.uint64(clo[x])
-            ofs = np.uint64(cofs[x])
-            for k in range(np.uint64(chi[x] - clo[x])):
-                avail[cu, lo + k] &= ~cw[ofs + k]
+        if has_conflicts:  # one pass: e's precomputed row of clashing options
+            eu = np.uint64(e)
+            for k in range(np.uint64(NW)):
+                avail[cu, k] = avail[du, k] & ~conflicts[eu, k]
+        else:
+            for k in range(np.uint64(NW)):
+                avail[cu, k] = avail[du, k]
+            for t in range(ecstart[e], ecstart[e + 1]):
+                x = ecells[t]
+                lo = np.uint64(clo[x])
+                ofs = np.uint64(cofs[x])
+                for k in range(np.uint64(chi[x] - clo[x])):
+                    avail[cu, lo + k] &= ~cw[ofs + k]
         for q in range(tgs[e], tgs[e + 1]):
             g = tgl[q]
             gcount[g] += 1
-            if gcount[g] >= ghi[g]:  # full: no more of its options
+            if gcount[g] >= ghi[g] and (ghi[g] > 1 or not has_conflicts):  # full
                 x = m + g
                 lo = np.uint64(clo[x])
                 ofs = np.uint64(cofs[x])
@@ -461,17 +485,41 @@ def search(m, rank, topt, tgs, tgl, tarea, ecstart, ecells, emask, clo, chi, cof
 # -- the engine ------------------------------------------------------------------------------
 
 
-def _connected(cells: list[int], adj: list[list[int]]) -> bool:
-    inside = set(cells)
-    seen = {cells[0]}
-    todo = [cells[0]]
-    while todo:
-        x = todo.pop()
-        for y in adj[x]:
-            if y in inside and y not in seen:
-                seen.add(y)
-                todo.append(y)
-    return len(seen) == len(inside)
+def _all_connected(
+    cells: np.ndarray, owner: np.ndarray, adjs: np.ndarray, adjv: np.ndarray, m: int
+) -> bool:
+    """Whether every option's cells are connected in the graph (``cells`` lists them option
+    by option, ``owner`` says whose each is): labels spread along edges inside an option
+    until they settle, and then each option must wear one label."""
+    if cells.size == 0:
+        return True
+    node = np.arange(cells.size)
+    key = owner * m + cells  # sorted: options in order, cells sorted within each
+    degree = adjs[cells + 1] - adjs[cells]
+    src = np.repeat(node, degree)
+    near = adjv[np.repeat(adjs[cells], degree) + _ranges(degree)]
+    want = owner[src] * m + near
+    at = np.searchsorted(key, want)
+    hit = (at < key.size) & (key[np.minimum(at, key.size - 1)] == want)
+    src, dst = src[hit], at[hit]
+    label = node.copy()
+    while True:
+        spread = label.copy()
+        np.minimum.at(spread, dst, label[src])
+        if np.array_equal(spread, label):
+            break
+        label = spread
+    first = np.zeros(owner.size, dtype=bool)
+    first[0] = True
+    first[1:] = owner[1:] != owner[:-1]
+    head = np.maximum.accumulate(np.where(first, node, 0))  # each node's option's first node
+    return bool(np.all(label == label[head]))
+
+
+def _ranges(lengths: np.ndarray) -> np.ndarray:
+    """``[0, 1, .., l0 - 1, 0, 1, .., l1 - 1, ...]``."""
+    ends = np.cumsum(lengths)
+    return np.arange(ends[-1] if ends.size else 0) - np.repeat(ends - lengths, lengths)
 
 
 def _distinct_areas(areas: dict[int, set[int]], n: int) -> tuple[np.ndarray, np.ndarray]:
@@ -494,7 +542,9 @@ class _Tables:
     """The problem as the kernel reads it: options numbered by their first cell in fill
     order, and each item's options as a bit set stored over its run of nonzero words."""
 
-    def __init__(self, problem: CoverProblem, excluded: set[int], prune: int) -> None:
+    def __init__(
+        self, problem: CoverProblem, excluded: set[int], prune: int, conflict_rows: bool = True
+    ) -> None:
         m = problem.n_graph
         self.m = m
         self.words = (m + 63) // 64
@@ -539,8 +589,12 @@ class _Tables:
         np.cumsum(self.tarea, out=self.ecstart[1:])
         self.ecells = np.array([p for k in kept for p in cells_of[k]], dtype=np.int64)
         self.emask = np.zeros((n, self.words), dtype=np.uint64)
-        for e, k in enumerate(kept):
-            self.emask[e] = _bits(cells_of[k], self.words)
+        owner = np.repeat(np.arange(n), self.tarea)
+        np.bitwise_or.at(
+            self.emask,
+            (owner, self.ecells >> 6),
+            np.left_shift(np.uint64(1), (self.ecells & 63).astype(np.uint64)),
+        )
 
         # each item's options as bits over the words from its first to its last option
         holders: list[list[int]] = [[] for _ in range(problem.n_items)]
@@ -566,8 +620,26 @@ class _Tables:
             offset += int(self.chi[i] - self.clo[i])
         self.cw = np.concatenate(runs) if runs else np.zeros(0, dtype=np.uint64)
 
+        # For a problem small enough, each option's clashing options (sharing a cell, or a
+        # counter that allows one option) as one row of bits: placing it is then a single
+        # AND over the row instead of one per cell.
+        self.conflicts = np.zeros((0, self.n_words), dtype=np.uint64)
+        if conflict_rows and 0 < n * self.n_words * 8 <= _MAX_CONFLICT_BYTES:
+            dense = np.zeros((len(holders), self.n_words), dtype=np.uint64)
+            for i in range(len(holders)):
+                dense[i, self.clo[i] : self.chi[i]] = self.cw[
+                    self.cofs[i] : self.cofs[i] + self.chi[i] - self.clo[i]
+                ]
+            rows: list[int] = []
+            starts: list[int] = []
+            for k in kept:
+                starts.append(len(rows))
+                rows += cells_of[k]
+                rows += [m + g for g in counters_of[k] if self.ghi[g] == 1]
+            self.conflicts = np.bitwise_or.reduceat(dense[rows], starts, axis=0)
+
         # the region test is sound only when an option touching a closed region lies in it
-        connected = all(_connected(cells_of[k], by_position) for k in kept)
+        connected = _all_connected(self.ecells, owner, self.adjs, self.adjv, m)
         self.prune = PRUNE_REGIONS if (prune & PRUNE_REGIONS and connected) else 0
         # Near the leaves the fewest-options rule finds a dead region one level later
         # anyway and subtrees are small, so the test only runs while half the cells are
@@ -600,9 +672,9 @@ class _Tables:
 
     def left_out(self, option: int, item: int) -> list[int]:
         """The options a branch that placed ``option`` on ``item`` rules out: those before
-        it in the branch order. Only a counter that may be covered again needs them said;
-        the ones that were not available there conflict with the path anyway (the caller
-        drops those that lie on the path)."""
+        it in the branch order (entry order, when splitting). Only a counter that may be
+        covered again needs them said; the ones that were not available there conflict with
+        the path anyway (the caller drops those that lie on the path)."""
         g = item - self.m
         if g < 0 or self.ghi[g] <= 1:
             return []  # the branch's option already rules its siblings out
@@ -697,12 +769,12 @@ class _Search:
             if self.out.shape[0] < want:
                 self.out = np.zeros(want, dtype=np.int64)
         status = search(
-            t.m, t.rank, t.topt, t.tgs, t.tgl, t.tarea, t.ecstart, t.ecells, t.emask, t.clo, t.chi,
-            t.cofs, t.cw, t.adjs, t.adjv, t.glo, t.ghi, t.prune, t.prune_from, t.uniform,
-            t.free_copies, t.gastart, t.gareas, t.fareas, self.avail, self.board, self.fempty,
-            self.fitem, self.fsel, self.gcount, self.regs, self.vis, self.queue,
-            self.lab, self.par, self.csize, self.pend, self.reach,
-            mode, depth, max_records, max_nodes, self.out,
+            t.m, t.rank, t.topt, t.tgs, t.tgl, t.tarea, t.ecstart, t.ecells, t.emask,
+            t.conflicts, t.clo, t.chi, t.cofs, t.cw, t.adjs, t.adjv, t.glo, t.ghi, t.prune,
+            t.prune_from, t.uniform, t.free_copies, t.gastart, t.gareas, t.fareas, self.avail,
+            self.board, self.fempty, self.fitem, self.fsel, self.gcount, self.regs, self.vis,
+            self.queue, self.lab, self.par, self.csize, self.pend, self.reach, mode, depth,
+            max_records, max_nodes, self.out,
         )  # fmt: skip
         if status == S_FULL and self.regs[R_WRITTEN] == 0:
             raise RuntimeError("bitboard engine: a record does not fit its output buffer")
@@ -755,7 +827,8 @@ class BitboardEngine:
     """Enumerates, counts and splits the tilings of a graph-carrying cover problem.
 
     ``forced`` options are in every solution and ``excluded`` options in none. ``prune=0``
-    turns the closed-region test off (to measure what it saves).
+    turns the closed-region test off (to measure what it saves); ``conflict_rows=False``
+    makes it place options cell by cell, as it does for problems too big for those rows.
     """
 
     name = "bitboard"
@@ -767,6 +840,7 @@ class BitboardEngine:
         excluded: Iterable[int] = (),
         *,
         prune: int = PRUNE_REGIONS,
+        conflict_rows: bool = True,
         node_budget: int = _NODE_BUDGET,
     ) -> None:
         reason = ineligible(problem)
@@ -781,7 +855,7 @@ class BitboardEngine:
         self.stats = SearchStats(engine=self.name)
         self.pruned = 0  # branches the region test ended, in the last search
         skip = set(self.forced) | set(self.excluded)
-        self._tables = _Tables(problem, skip, prune)
+        self._tables = _Tables(problem, skip, prune, conflict_rows)
 
     def _start(self) -> _Search:
         self.stats.compile_seconds += _warm_up()
