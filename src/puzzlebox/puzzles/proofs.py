@@ -113,8 +113,9 @@ def area_impossibility(puzzle: PolyominoPuzzle) -> str | None:
         return None
     parts = [((len(p.shape),), p.lo, p.max_copies(area)) for p in puzzle.pieces]
     if not _reachable((area,), parts):
-        sizes = ", ".join(
-            f"{p.name}={len(p.shape)}" + ("" if p.lo == p.hi == 1 else f" x{_count_text(p)}")
+        sizes = "; ".join(
+            f"{p.name}: {len(p.shape)} cells"
+            + ("" if p.lo == p.hi == 1 else f", {_count_text(p)}")
             for p in puzzle.pieces
         )
         return (
@@ -125,9 +126,10 @@ def area_impossibility(puzzle: PolyominoPuzzle) -> str | None:
 
 
 def _count_text(piece: Piece) -> str:
+    """How many copies, as a puzzler would say it: "x3", "x1-2", "x2 or more", "any number"."""
     if piece.hi is None:
-        return f"{piece.lo}+"
-    return str(piece.lo) if piece.lo == piece.hi else f"{piece.lo}-{piece.hi}"
+        return f"x{piece.lo} or more" if piece.lo else "any number"
+    return f"x{piece.lo}" if piece.lo == piece.hi else f"x{piece.lo}-{piece.hi}"
 
 
 # -- checkerboard ---------------------------------------------------------------------------
@@ -204,7 +206,7 @@ def _names(pieces: list[Piece]) -> str:
     def one(p: Piece) -> str:
         if p.hi is None:
             return f"{p.name} (any number)" if p.lo == 0 else f"{p.name} ({p.lo} or more)"
-        return p.name if p.lo == p.hi == 1 else f"{p.name} (x{_count_text(p)})"
+        return p.name if p.lo == p.hi == 1 else f"{p.name} ({_count_text(p)})"
 
     if len(pieces) == 1:
         first = pieces[0]
