@@ -21,6 +21,40 @@ NO_COLOR = 0
 _NO_GRAPH = np.zeros(0, dtype=np.int64)
 
 
+FREE = -1  # the colour state of a secondary item that no chosen option covers yet
+
+Option = list[tuple[int, int]]  # [(item, colour), ...], as CoverProblem.option gives it
+
+
+def option_fits(
+    option: Option, n_primary: int, hi: list[int], counts: list[int], sec_color: list[int]
+) -> bool:
+    """Can ``option`` join options already chosen, which cover primary item ``i``
+    ``counts[i]`` times and give secondary item ``s`` the colour ``sec_color[s - n_primary]``?
+
+    The one rule every Python-level search shares: no primary item beyond its ``hi``, no
+    second use of an uncoloured secondary item, no disagreement on a coloured one.
+    """
+    for item, color in option:
+        if item < n_primary:
+            if counts[item] >= hi[item]:
+                return False
+        else:
+            now = sec_color[item - n_primary]
+            if now != FREE and (color == NO_COLOR or now != color):
+                return False
+    return True
+
+
+def apply_option(option: Option, n_primary: int, counts: list[int], sec_color: list[int]) -> None:
+    """Record ``option`` as chosen in ``counts`` and ``sec_color`` (see :func:`option_fits`)."""
+    for item, color in option:
+        if item < n_primary:
+            counts[item] += 1
+        else:
+            sec_color[item - n_primary] = color
+
+
 class ProblemError(ValueError):
     """A cover problem that is not well formed (a bug in a puzzle compiler, not user input)."""
 

@@ -13,10 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from puzzlebox.cover.problem import NO_COLOR, CoverProblem
+from puzzlebox.cover.problem import FREE, CoverProblem, apply_option, option_fits
 from puzzlebox.engine.stats import SearchStats
-
-_FREE = -1  # a secondary item nobody covers yet
 
 
 class ReferenceEngine:
@@ -44,17 +42,13 @@ class ReferenceEngine:
         """Yield solutions lazily, at most ``limit`` of them."""
         p = self.problem
         counts = [0] * p.n_primary
-        sec_color = [_FREE] * (p.n_items - p.n_primary)
+        sec_color = [FREE] * (p.n_items - p.n_primary)
         chosen: list[int] = []
         for k in self.forced:
             if k in self.excluded or not self._fits(k, counts, sec_color):
                 self.stats.complete = True
                 return  # the forced options contradict each other: no solution
-            for item, color in self._options[k]:
-                if item < p.n_primary:
-                    counts[item] += 1
-                else:
-                    sec_color[item - p.n_primary] = color
+            apply_option(self._options[k], p.n_primary, counts, sec_color)
             chosen.append(k)
         alive = [
             k
@@ -74,16 +68,7 @@ class ReferenceEngine:
         return sum(1 for _ in self.solutions())
 
     def _fits(self, k: int, counts: list[int], sec_color: list[int]) -> bool:
-        n_primary = self.problem.n_primary
-        for item, color in self._options[k]:
-            if item < n_primary:
-                if counts[item] >= self._hi[item]:
-                    return False
-            else:
-                now = sec_color[item - n_primary]
-                if now != _FREE and (color == NO_COLOR or now != color):
-                    return False
-        return True
+        return option_fits(self._options[k], self.problem.n_primary, self._hi, counts, sec_color)
 
     def _search(
         self, chosen: list[int], alive: list[int], counts: list[int], sec_color: list[int]
@@ -110,11 +95,7 @@ class ReferenceEngine:
         excluded: set[int] = set()
         for k in branches:
             # include k; the options tried before it at this node are out of this branch
-            for it, color in self._options[k]:
-                if it < n_primary:
-                    counts[it] += 1
-                else:
-                    sec_color[it - n_primary] = color
+            apply_option(self._options[k], n_primary, counts, sec_color)
             chosen.append(k)
             rest = [
                 j
@@ -133,7 +114,7 @@ class ReferenceEngine:
         """Recompute secondary colours from the options still chosen (simple, obviously right)."""
         n_primary = self.problem.n_primary
         for s in range(len(sec_color)):
-            sec_color[s] = _FREE
+            sec_color[s] = FREE
         for k in chosen:
             for it, color in self._options[k]:
                 if it >= n_primary:

@@ -21,13 +21,10 @@ import heapq
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from puzzlebox.cover.problem import NO_COLOR, CoverProblem
+from puzzlebox.cover.problem import FREE, CoverProblem, apply_option, option_fits
 
 Subproblem = tuple[tuple[int, ...], tuple[int, ...]]  # (forced, excluded), both sorted
 Weight = Callable[[Subproblem], float]
-
-_FREE = -1  # a secondary item that no chosen option covers yet
-
 
 @dataclass(frozen=True)
 class Node:
@@ -62,7 +59,7 @@ class Splitter:
         p = self.problem
         n_primary = p.n_primary
         counts = [0] * n_primary
-        sec_color = [_FREE] * (p.n_items - n_primary)
+        sec_color = [FREE] * (p.n_items - n_primary)
         excluded = set(node.excluded)
         forced = set(node.forced)
         for k in node.forced:
@@ -88,24 +85,10 @@ class Splitter:
         return result
 
     def _fits(self, k: int, counts: list[int], sec_color: list[int]) -> bool:
-        n_primary = self.problem.n_primary
-        for item, color in self._options[k]:
-            if item < n_primary:
-                if counts[item] >= self._hi[item]:
-                    return False
-            else:
-                now = sec_color[item - n_primary]
-                if now != _FREE and (color == NO_COLOR or now != color):
-                    return False
-        return True
+        return option_fits(self._options[k], self.problem.n_primary, self._hi, counts, sec_color)
 
     def _apply(self, k: int, counts: list[int], sec_color: list[int]) -> None:
-        n_primary = self.problem.n_primary
-        for item, color in self._options[k]:
-            if item < n_primary:
-                counts[item] += 1
-            else:
-                sec_color[item - n_primary] = color
+        apply_option(self._options[k], self.problem.n_primary, counts, sec_color)
 
 
 def split(
