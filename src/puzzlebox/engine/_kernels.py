@@ -3,21 +3,22 @@
 Everything here works on flat arrays and keeps no Python objects, so the whole search compiles
 to one native loop. The layout (see :mod:`puzzlebox.engine.compiled` for the why):
 
-* a *node* is one (option, item) entry of the problem's CSR arrays; ``ostart`` and ``items``
-  describe nodes and never change;
-* each item ``j`` owns the words ``wbeg[j] : wbeg[j + 1]`` of a bitset, one bit per option that
-  has ``j``, in option order; ``gbit`` gives a node's bit, ``bopt`` and ``bcol`` a bit's option
-  and colour. A set bit is an option still available;
-* hiding an option clears its bit in every item at once, one ``&=`` per node, with no branch
-  and no bookkeeping, so hiding twice is harmless and nothing has to be unlinked;
-* ``ring`` holds each option's bits twice in a row, and ``bnext[k] : bend[k]`` is the run of
-  the *other* bits of the option of bit ``k``: what closing an item hides, leaving the item's
-  own bit alone (the item is done: clearing it would be one more store per option hidden);
-* the search keeps one copy of the bitset per level of the tree (``W``, ``nw`` words each): a
-  branch copies its parent's words and works on the copy, so backtracking has nothing to undo;
+* the state of a node is one bitset over the *options*, bit ``o`` set while option ``o`` is
+  still available: ``nw`` words, one copy per level of the tree (``W``). A branch copies its
+  parent's words and works on the copy, so backtracking has nothing to undo;
+* hiding one option clears one bit; closing an item hides every option that has it (or, for
+  a secondary item taken with a colour, every option that gives it another colour or none):
+  one ``&= ~mask`` per word of a *mask* that never changes;
+* masks are sparse, in CSR form: mask ``k`` is the words ``mword[mstart[k] : mstart[k + 1]]``
+  (in increasing order) with the bits ``mbits[...]`` to clear there. Mask ``j < n_items`` is
+  every option of item ``j``; the masks after those are the colour masks of secondary
+  items, and ``pmask[m]`` says which mask closes the item of node ``m`` when its option is
+  taken;
+* the options of item ``j`` still available are ``W & mask j``: counting them is a popcount
+  per word of the mask, and listing them reads the option numbers straight off the bits;
 * ``act`` lists the items not yet *done*: primary items in ``act[:pact]``, secondary items in
   ``act[n_primary : n_primary + sact]`` (a sparse set, ``apos`` the inverse), so undoing a
-  branch is resetting two counts. The words of a done item are not read again;
+  branch is resetting two counts;
 * ``need[j] = lo[j] - count`` and ``room[j] = hi[j] - count`` for primary items;
 * the options an item branched on go on the ``blist`` stack, which is also where the options a
   path leaves out are read from.
@@ -39,7 +40,6 @@ from numba.extending import intrinsic
 
 Z64 = np.uint64(0)
 ONE64 = np.uint64(1)
-TWO64 = np.uint64(2)
 U1 = np.uint32(1)
 U6 = np.uint32(6)
 U63 = np.uint32(63)
@@ -129,28 +129,30 @@ def _highest_bit(typingctx, x):
 
 
 @njit(cache=True, inline="always")
-def _hide(o, ostart, gbit, W, base):
-    """Make option ``o`` unavailable: clear its bit in every item, one ``&=`` per node."""
-    for m in range(ostart[o], ostart[o + U1]):
-        g = gbit[m]
-        W[base + (g >> U6)] &= ~(ONE64 << (g & U63))
+def _hide(o, W, base):
+    """Make option ``o`` unavailable: one bit."""
+    W[base + (o >> U6)] &= ~(ONE64 << (o & U63))
 
 
 @njit(cache=True, inline="always")
-def _size(j, wbeg, W, base):
+def _purge(k, mstart, mword, mbits, W, base):
+    """Hide every option of mask ``k``: one ``&= ~`` per word of the mask."""
+    for t in range(mstart[k], mstart[k + U1]):
+        W[base + mword[t]] &= ~mbits[t]
+
+
+@njit(cache=True, inline="always")
+def _size(j, mstart, mword, mbits, W, base):
     """How many options item ``j`` has left."""
     n = Z64
-    w = base + wbeg[j]
-    end = base + wbeg[j + U1]
-    while w < end:  # a plain loop: items have few words, vectorising it only costs
-        n += _popcount(W[w])
-        w += ONE64
+    for t in range(mstart[j], mstart[j + U1]):
+        n += _popcount(W[base + mword[t]] & mbits[t])
     return n
 
 
 @njit(cache=True, inline="always")
 def _deactivate(j, n_primary, done, act, apos, pact, sact):
-    """Mark item ``j`` done (its words are not read again); returns ``(pact, sact)``."""
+    """Mark item ``j`` done (it is not chosen again); returns ``(pact, sact)``."""
     done[j] = 1
     if j < n_primary:
         pact -= 1
@@ -176,50 +178,17 @@ def _reactivate(n_primary, act, done, pact, sact, old_pact, old_sact):
         done[act[k]] = 0
 
 
-@njit(cache=True, inline="always")
-def _purge(j, color, bnext, bend, ring, bcol, wbeg, W, base):
-    """Hide the options of item ``j`` that clash with ``color``.
-
-    ``color`` 0 hides them all (a primary item that is full or closed, or a secondary item taken
-    without a colour); a colour ``c > 0`` hides the options that give ``j`` another colour or
-    none (Algorithm C's purify). Each word is read before any of its bits is cleared, so hiding
-    as it goes is safe. An option's bit in ``j`` itself is left alone: ``j`` is done, its words
-    are not read again.
-    """
-    for w in range(wbeg[j], wbeg[j + U1]):
-        x = W[base + w]
-        k0 = w * np.uint64(64)
-        while x != Z64:
-            k = k0 + _lowest_bit(x)
-            x &= x - ONE64
-            if color == 0 or bcol[k] != color:
-                # the option's other nodes, read from its ring of bits written out twice
-                # (two at a time: options are short, and the loop's own cost shows)
-                r = np.uint64(bnext[k])
-                end = np.uint64(bend[k])
-                while r + ONE64 < end:
-                    g0 = ring[r]
-                    g1 = ring[r + ONE64]
-                    W[base + (g0 >> U6)] &= ~(ONE64 << (g0 & U63))
-                    W[base + (g1 >> U6)] &= ~(ONE64 << (g1 & U63))
-                    r += TWO64
-                if r < end:
-                    g0 = ring[r]
-                    W[base + (g0 >> U6)] &= ~(ONE64 << (g0 & U63))
-
-
 @njit(cache=True)
-def _include(o, hide_it, n_primary, ostart, items, gbit, bnext, bend, ring, bcol, wbeg, W, base,
+def _include(o, hide_it, n_primary, ostart, items, pmask, mstart, mword, mbits, W, base,
              done, need, room, act, apos, pact, sact):
     """Put option ``o`` into the partial solution and commit each of its items.
 
     ``hide_it`` is False when ``o`` is hidden already (it was an option of the item covered
-    by the frame). The full primary items and the secondary items of ``o`` are closed one after
-    the other, as dancing links covers columns: an option hidden by the first is out of the
-    later items' words and is not looked at twice. Returns ``(pact, sact)``.
+    by the frame). Its full primary items and its secondary items are closed: their masks
+    hide the options that clash. Returns ``(pact, sact)``.
     """
     if hide_it:
-        _hide(o, ostart, gbit, W, base)
+        _hide(o, W, base)
     a = ostart[o]
     b = ostart[o + U1]
     for m in range(a, b):
@@ -231,7 +200,7 @@ def _include(o, hide_it, n_primary, ostart, items, gbit, bnext, bend, ring, bcol
         j = items[m]
         if done[j] == 0 and (j >= n_primary or room[j] == 0):
             pact, sact = _deactivate(j, n_primary, done, act, apos, pact, sact)
-            _purge(j, bcol[gbit[m]], bnext, bend, ring, bcol, wbeg, W, base)
+            _purge(pmask[m], mstart, mword, mbits, W, base)
     return pact, sact
 
 
@@ -251,7 +220,7 @@ def _copy_level(W, src, dst, nw):
 
 
 @njit(cache=True)
-def setup(n_primary, ostart, items, gbit, bnext, bend, ring, bcol, wbeg, W, done, need, room,
+def setup(n_primary, ostart, items, pmask, mstart, mword, mbits, W, done, need, room,
           act, apos, regs, excluded, forced):
     """Put the fresh state in its starting position: ``excluded`` hidden, ``forced`` included.
 
@@ -262,27 +231,21 @@ def setup(n_primary, ostart, items, gbit, bnext, bend, ring, bcol, wbeg, W, done
     pact = np.int64(n_primary)
     sact = np.int64(done.shape[0]) - pact
     for k in range(excluded.shape[0]):
-        _hide(np.uint32(excluded[k]), ostart, gbit, W, base)
+        _hide(np.uint32(excluded[k]), W, base)
     for j in range(n_primary):
         if room[j] == 0 and done[j] == 0:
             pact, sact = _deactivate(np.uint32(j), n_primary, done, act, apos, pact, sact)
-            _purge(np.uint32(j), 0, bnext, bend, ring, bcol, wbeg, W, base)
+            _purge(np.uint32(j), mstart, mword, mbits, W, base)
     ok = True
     for k in range(forced.shape[0]):
         o = np.uint32(forced[k])
-        # An option is available when all its bits are set and none of its primary items is
-        # done. (A purge leaves an option's bit in the purged item itself, so one bit alone
-        # does not tell.)
-        for m in range(ostart[o], ostart[o + U1]):
-            g = gbit[m]
-            if (W[g >> U6] >> (g & U63)) & ONE64 == Z64:
-                ok = False
-            if items[m] < n_primary and done[items[m]] != 0:
-                ok = False
-        if not ok:
+        # An option is available while its bit is set: closing any of its items, or taking a
+        # secondary item of it with another colour, clears it.
+        if (W[o >> U6] >> (o & U63)) & ONE64 == Z64:
+            ok = False
             break
-        pact, sact = _include(o, True, n_primary, ostart, items, gbit, bnext, bend, ring, bcol,
-                              wbeg, W, base, done, need, room, act, apos, pact, sact)
+        pact, sact = _include(o, True, n_primary, ostart, items, pmask, mstart, mword, mbits,
+                              W, base, done, need, room, act, apos, pact, sact)
     regs[R_LEVEL] = 0
     regs[R_PHASE] = P_ENTER if ok else P_DONE
     regs[R_PACT] = pact
@@ -341,8 +304,8 @@ def _write_record(mode, level, frames, blist, out, w):
 
 
 @njit(cache=True)
-def search(n_primary, ostart, items, gbit, bnext, bend, ring, bopt, bcol, wbeg, W, nw, done, need,
-           room, act, apos, blist, frames, regs, mode, depth, max_records, max_nodes, out):
+def search(n_primary, ostart, items, pmask, mstart, mword, mbits, W, nw, done, need, room,
+           act, apos, blist, frames, regs, mode, depth, max_records, max_nodes, out):
     """Run the search from the state in the arrays until it finishes or must stop.
 
     Stops after ``max_records`` solutions (or frontier records), after entering ``max_nodes``
@@ -374,14 +337,14 @@ def search(n_primary, ostart, items, gbit, bnext, bend, ring, bopt, bcol, wbeg, 
                 j = act[k]
                 r = np.int64(need[j])
                 # Count the item's options only as far as it could still beat (or tie) the
-                # best so far: a big item is ruled out after its first word or two.
+                # best so far: a big item is ruled out after its first words.
                 cut = best + r - 1 if r > 0 else best - 1
                 sz = np.int64(0)
-                ww = base + wbeg[j]
-                end = base + wbeg[j + U1]
-                while ww < end:
-                    sz += np.int64(_popcount(W[ww]))
-                    ww += ONE64
+                t = mstart[j]
+                end = mstart[j + U1]
+                while t < end:
+                    sz += np.int64(_popcount(W[base + mword[t]] & mbits[t]))
+                    t += U1
                     if sz > cut:
                         break
                 if sz > cut:
@@ -435,20 +398,20 @@ def search(n_primary, ostart, items, gbit, bnext, bend, ring, bopt, bcol, wbeg, 
                 used = frames[g, F_L0] if frames[g, F_KIND] == K_COVER else frames[g, F_T] + 1
                 frames[f, F_BL] = frames[g, F_BL] + used
             if room[i] == 1:
-                # record the item's options, then cover it: they leave every other item
+                # record the item's options, then cover it: they leave the bitset
                 frames[f, F_KIND] = K_COVER
                 frames[f, F_NOMORE] = 1 if need[i] <= 0 else 0
                 b = frames[f, F_BL]
-                for ww in range(wbeg[i], wbeg[i + U1]):
-                    x = W[base + ww]
-                    k0 = ww * np.uint64(64)
+                for t in range(mstart[i], mstart[i + U1]):
+                    x = W[base + mword[t]] & mbits[t]
+                    k0 = np.int64(mword[t]) * 64
                     while x != Z64:
-                        blist[b] = bopt[k0 + _lowest_bit(x)]
+                        blist[b] = k0 + np.int64(_lowest_bit(x))
                         b += 1
                         x &= x - ONE64
+                    W[base + mword[t]] &= ~mbits[t]
                 frames[f, F_L0] = b - frames[f, F_BL]
                 pact, sact = _deactivate(i, n_primary, done, act, apos, pact, sact)
-                _purge(i, 0, bnext, bend, ring, bcol, wbeg, W, base)
             else:
                 frames[f, F_KIND] = K_KEEP
                 frames[f, F_NOMORE] = 0
@@ -468,12 +431,13 @@ def search(n_primary, ostart, items, gbit, bnext, bend, ring, bopt, bcol, wbeg, 
                     branch = -1
             else:
                 r = np.int64(need[i])
-                if np.int64(_size(i, wbeg, W, base)) >= max(r, 1):
+                if np.int64(_size(i, mstart, mword, mbits, W, base)) >= max(r, 1):
                     # the available option with the highest number
-                    ww = wbeg[i + U1] - U1
-                    while W[base + ww] == Z64:
-                        ww -= U1
-                    branch = np.int64(bopt[ww * np.uint64(64) + _highest_bit(W[base + ww])])
+                    u = mstart[i + U1] - U1
+                    while (W[base + mword[u]] & mbits[u]) == Z64:
+                        u -= U1
+                    x = W[base + mword[u]] & mbits[u]
+                    branch = np.int64(mword[u]) * 64 + np.int64(_highest_bit(x))
                     blist[frames[f, F_BL] + t] = branch
                 elif r <= 0 and frames[f, F_NOMORE] == 0:
                     branch = -1
@@ -496,7 +460,7 @@ def search(n_primary, ostart, items, gbit, bnext, bend, ring, bopt, bcol, wbeg, 
                 # handed at every call, a dozen atomic operations per node
                 o = np.uint32(branch)
                 if kind == K_KEEP:
-                    _hide(o, ostart, gbit, W, child)  # a covered item's options are hidden already
+                    _hide(o, W, child)  # a covered item's options are hidden already
                 a = ostart[o]
                 b = ostart[o + U1]
                 for m in range(a, b):
@@ -508,11 +472,11 @@ def search(n_primary, ostart, items, gbit, bnext, bend, ring, bopt, bcol, wbeg, 
                     j = items[m]
                     if done[j] == 0 and (j >= n_primary or room[j] == 0):
                         pact, sact = _deactivate(j, n_primary, done, act, apos, pact, sact)
-                        _purge(j, bcol[gbit[m]], bnext, bend, ring, bcol, wbeg, W, child)
+                        _purge(pmask[m], mstart, mword, mbits, W, child)
             elif kind == K_KEEP:
                 frames[f, F_NOMORE] = 1
                 pact, sact = _deactivate(i, n_primary, done, act, apos, pact, sact)
-                _purge(i, 0, bnext, bend, ring, bcol, wbeg, W, child)
+                _purge(i, mstart, mword, mbits, W, child)
             phase = P_ENTER
         elif phase == P_RETURN:
             if level == 0:
@@ -530,7 +494,7 @@ def search(n_primary, ostart, items, gbit, bnext, bend, ring, bopt, bcol, wbeg, 
                 _uncount(np.uint32(o), n_primary, ostart, items, need, room)
                 if frames[f, F_KIND] == K_KEEP:
                     # later branches of this frame leave o out
-                    _hide(np.uint32(o), ostart, gbit, W, np.uint64(f) * nw)
+                    _hide(np.uint32(o), W, np.uint64(f) * nw)
                     frames[f, F_T] += 1
             phase = P_NEXT
         else:

@@ -14,35 +14,40 @@ options that clash (a secondary item taken with a colour keeps the options that 
 Algorithm C's purify). Every set of options is reached by one path at most, so each solution
 comes out once. A child whose item runs short of options is entered and seen dead there.
 
-The data: bitsets, one copy per level
--------------------------------------
-Each item holds one bit per option that has it, and hiding an option clears its bits: one
-``&=`` per node, with no branch and nothing to relink or write on a trail. Counting an item's
-options is a ``popcount`` per 64 options. The search keeps a copy of the bits per level of
-the tree, so a branch starts from a copy of its parent's words and backtracking restores
-nothing; done items live in a sparse set, so undoing a branch is resetting two counts. The
-copy costs a word per item and per 64 options in a branch, which is small next to the hiding
-for the problems puzzles make (hundreds of items); a problem with a hundred thousand items of
-a few options each would pay for it.
+The data: one bitset of the options, one copy per level
+-------------------------------------------------------
+The state of a node is one bit per option, set while the option is still available. Hiding
+an option clears its bit; closing an item hides all its options at once with a mask that
+never changes (``alive &= ~mask`` for each word the item's options occupy, a few words for a
+piece whose options are numbered together, a few dozen for a cell); a secondary item taken
+with a colour has a mask of the options that give it another colour. The options an item
+has left are ``alive & mask``: counted with a ``popcount`` per word, listed by reading the
+option numbers off the bits. The search keeps a copy of the bitset per level of the tree, so
+a branch starts from a copy of its parent's words (one word per 64 options) and backtracking
+restores nothing; done items live in a sparse set, so undoing a branch is resetting two
+counts.
 
-Why not dancing links or dancing cells: the kernel was written with dancing cells first, on
-the same tree (3.6 million nodes for the 9356 tilings of the 6x10 pentominoes). CPU seconds
-of ``count()`` there (``time.process_time()``, best of 3, 2-core AMD EPYC VM, where
-``xcover`` 0.2.6, numba dancing cells, takes 4.0 to 4.2 s):
+Why this layout: the kernel was written with dancing cells first, then with a bitset per
+item, on the same tree (3.6 million nodes for the 9356 tilings of the 6x10 pentominoes).
+CPU seconds of ``count()`` there (``time.process_time()``, 2-core AMD EPYC VM, where
+``xcover`` 0.2.6, numba dancing cells, takes 4.0 to 4.3 s):
 
 * dancing cells (a sparse set per item, a node hidden by a swap, undone by writing back a
   snapshot of the sizes): 3.7 s. Each hide is a chain of dependent loads and stores;
 * dancing links was not written: it hides the same nodes with two pointer writes each and
   relinks every one of them on the way back, the same work as dancing cells and then the
   undo on top, so it was not expected to do better;
-* bitsets with a snapshot of the active items' words per branch: 2.7 s;
-* bitsets with a copy per level, as here: 1.65 to 1.7 s, 2.4 to 2.5 times less than xcover.
+* a bitset per item (each option's bit in each of its items, copied per level): 1.65 to
+  1.7 s. Taking a piece cleared every other placement of it from each of its five cells,
+  bit by bit: most of the time went there;
+* one bitset of options, as here: 1.06 to 1.09 s. Closing an item costs a word per 64 of
+  its options instead of a bit per option and per cell, and the copy per level is six times
+  smaller (a bit per option instead of a bit per option and item).
 
 Getting tight code out of numba took: unsigned indices (a signed one costs a wraparound test
-at every access), the per-branch work written out in ``_kernels.search`` rather than called
-(numba counts references to every array handed to an inlined function: a dozen atomic
-operations per node), and each option's bits stored twice in a row, so that hiding the
-options of an item skips the bit in that item itself without a test.
+at every access) and the per-branch work written out in ``_kernels.search`` rather than
+called (numba counts references to every array handed to an inlined function: a dozen atomic
+operations per node).
 
 The kernel keeps its stack of frames and its registers in arrays and can stop after a number
 of solutions or nodes, so :class:`CompiledEngine` yields solutions one at a time, reports
@@ -82,6 +87,21 @@ def _i32(values: Iterable[int] | np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(np.asarray(values, dtype=np.int64).astype(np.int32))
 
 
+def _word_masks(item_of: np.ndarray, option_of: np.ndarray, n_words: int) -> tuple[
+    np.ndarray, np.ndarray, np.ndarray
+]:
+    """Group (mask, option) pairs, sorted by mask then option, into sparse word masks.
+
+    Returns ``(runs per mask entry, words, bits)``: one run per (mask, word) pair."""
+    word = option_of >> 6
+    key = item_of * n_words + word
+    if key.size == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0, np.uint64)
+    first = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+    bits = np.left_shift(np.uint64(1), (option_of & 63).astype(np.uint64))
+    return item_of[first], word[first], np.bitwise_or.reduceat(bits, first)
+
+
 @dataclass(frozen=True)
 class _Tables:
     """The problem as the kernel reads it, plus the starting values of the mutable arrays."""
@@ -89,13 +109,10 @@ class _Tables:
     n_primary: int
     ostart: np.ndarray
     items: np.ndarray
-    gbit: np.ndarray
-    bnext: np.ndarray
-    bend: np.ndarray
-    ring: np.ndarray
-    wbeg: np.ndarray
-    bopt: np.ndarray
-    bcol: np.ndarray
+    pmask: np.ndarray
+    mstart: np.ndarray
+    mword: np.ndarray
+    mbits: np.ndarray
     words: np.ndarray
     need: np.ndarray
     room: np.ndarray
@@ -106,47 +123,50 @@ class _Tables:
     def build(problem: CoverProblem) -> _Tables:
         start = np.asarray(problem.start, dtype=np.int64)
         items = np.asarray(problem.items, dtype=np.int64)
+        colors = np.asarray(problem.colors, dtype=np.int64)
         nnz = int(start[-1])
         n_items = problem.n_items
         n_options = problem.n_options
-        total = np.bincount(items, minlength=n_items).astype(np.int64)
-        istart = np.zeros(n_items, dtype=np.int64)
-        if n_items:
-            istart[1:] = np.cumsum(total)[:-1]
-        wbeg = np.zeros(n_items + 1, dtype=np.int64)
-        wbeg[1:] = np.cumsum((total + 63) // 64)
-        n_bits = 64 * int(wbeg[-1])
-        if max(2 * nnz + 2, n_options, n_bits) >= _INT32_MAX:
-            raise ProblemError("cover problem too large for the compiled engine's 32-bit arrays")
-        # bits of an item in option order: a node's bit is its item's first bit plus its rank
-        by_item = np.argsort(items, kind="stable")
-        rank = np.empty(nnz, dtype=np.int64)
-        rank[by_item] = np.arange(nnz) - np.repeat(istart, total)
-        gbit = 64 * wbeg[:-1][items] + rank
-        option_of = np.repeat(np.arange(n_options), np.diff(start))
-        bopt = np.zeros(n_bits, dtype=np.int64)
-        bopt[gbit] = option_of
-        bcol = np.zeros(n_bits, dtype=np.int64)
-        bcol[gbit] = problem.colors
-        # Each option's bits written out twice in a row (its "ring"), so that the nodes of an
-        # option other than a given one are one contiguous run: from the next node on, for
-        # length - 1 nodes.
-        length = np.diff(start)
-        place = np.arange(nnz) - np.repeat(start[:-1], length)  # a node's place in its option
-        ring_at = 2 * start[:-1]  # where each option's ring starts
-        ring = np.zeros(2 * nnz, dtype=np.int64)
-        ring[np.repeat(ring_at, length) + place] = gbit
-        ring[np.repeat(ring_at + length, length) + place] = gbit
-        bnext = np.zeros(n_bits, dtype=np.int64)
-        bnext[gbit] = np.repeat(ring_at, length) + place + 1
-        bend = np.zeros(n_bits, dtype=np.int64)
-        bend[gbit] = bnext[gbit] + np.repeat(length, length) - 1
-        words = np.zeros(int(wbeg[-1]), dtype=np.uint64)
-        one = np.uint64(1)
-        np.bitwise_or.at(words, gbit // 64, np.left_shift(one, (gbit % 64).astype(np.uint64)))
         n_primary = problem.n_primary
+        n_words = max(1, (n_options + 63) // 64)
+        if max(nnz + 1, n_options, 64 * n_words) >= _INT32_MAX:
+            raise ProblemError("cover problem too large for the compiled engine's 32-bit arrays")
+        option_of = np.repeat(np.arange(n_options, dtype=np.int64), np.diff(start))
+        # mask j < n_items: every option of item j
+        by_item = np.argsort(items, kind="stable")  # nodes by item, options in order
+        owner, mword, mbits = _word_masks(items[by_item], option_of[by_item], n_words)
+        # a secondary item taken with colour c hides the options that give it another colour
+        # or none: one more mask per (item, colour) pair that occurs
+        pmask = items.copy()
+        coloured = np.flatnonzero((items >= n_primary) & (colors > 0))
+        pairs = sorted({(int(items[m]), int(colors[m])) for m in coloured})
+        mask_of = {pair: n_items + k for k, pair in enumerate(pairs)}
+        for m in coloured:
+            pmask[m] = mask_of[(int(items[m]), int(colors[m]))]
+        owners, words_, bits_ = [owner], [mword], [mbits]
+        if pairs:
+            item_sorted = items[by_item]
+            first = np.searchsorted(item_sorted, np.arange(n_items + 1))
+            for k, (j, c) in enumerate(pairs):
+                nodes = by_item[first[j] : first[j + 1]]
+                keep = nodes[colors[nodes] != c]
+                o, w, b = _word_masks(np.full(keep.size, n_items + k), option_of[keep], n_words)
+                owners.append(o)
+                words_.append(w)
+                bits_.append(b)
+        owner = np.concatenate(owners)
+        n_masks = n_items + len(pairs)
+        mstart = np.zeros(n_masks + 1, dtype=np.int64)
+        mstart[1:] = np.cumsum(np.bincount(owner, minlength=n_masks))
+        words = np.zeros(n_words, dtype=np.uint64)
+        if n_options:
+            every = np.arange(n_options, dtype=np.int64)
+            np.bitwise_or.at(
+                words, every >> 6, np.left_shift(np.uint64(1), (every & 63).astype(np.uint64))
+            )
         # A count never exceeds the options of the item, so clipping keeps the meaning of a
         # bound and keeps it inside int32.
+        total = np.bincount(items, minlength=n_items).astype(np.int64)
         cap = total[:n_primary] + 1
         need = np.zeros(n_items, dtype=np.int64)  # 0 for secondary items
         need[:n_primary] = np.minimum(np.asarray(problem.lo, dtype=np.int64), cap)
@@ -155,13 +175,10 @@ class _Tables:
             n_primary=n_primary,
             ostart=_u32(start),
             items=_u32(items),
-            gbit=_u32(gbit),
-            bnext=_u32(bnext),
-            bend=_u32(bend),
-            ring=_u32(ring),
-            wbeg=_u32(wbeg),
-            bopt=_u32(bopt),
-            bcol=_i32(bcol),
+            pmask=_u32(pmask),
+            mstart=_u32(mstart),
+            mword=_u32(np.concatenate(words_)),
+            mbits=np.ascontiguousarray(np.concatenate(bits_), dtype=np.uint64),
             words=words,
             need=_i32(need),
             room=_i32(room),
@@ -190,9 +207,8 @@ class _Search:
         self.out = np.zeros(t.out_capacity, dtype=np.int64)
         # forced options that cannot all be chosen leave the search finished before it starts
         K.setup(
-            t.n_primary, t.ostart, t.items, t.gbit, t.bnext, t.bend, t.ring, t.bcol, t.wbeg,
-            self.levels, self.done, self.need, self.room, self.act, self.apos, self.regs,
-            excluded, forced,
+            t.n_primary, t.ostart, t.items, t.pmask, t.mstart, t.mword, t.mbits, self.levels,
+            self.done, self.need, self.room, self.act, self.apos, self.regs, excluded, forced,
         )
 
     @property
@@ -220,8 +236,8 @@ class _Search:
         node_stop = self.nodes + max_nodes
         while True:
             status, written = K.search(
-                t.n_primary, t.ostart, t.items, t.gbit, t.bnext, t.bend, t.ring, t.bopt, t.bcol,
-                t.wbeg, self.levels, self.nw, self.done, self.need, self.room, self.act,
+                t.n_primary, t.ostart, t.items, t.pmask, t.mstart, t.mword, t.mbits,
+                self.levels, self.nw, self.done, self.need, self.room, self.act,
                 self.apos, self.blist, self.frames, self.regs, mode, depth,
                 record_stop - self.found, node_stop - self.nodes, self.out,
             )
