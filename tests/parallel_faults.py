@@ -27,3 +27,12 @@ def die_once(marker: str, task: Task) -> Any:
 def always_die(task: Task) -> Any:
     os.kill(os.getpid(), signal.SIGKILL)
     raise AssertionError("unreachable")
+
+
+def whose(task: Any) -> int:
+    """Not a fault: take a moment and say which process ran the task, so a test can see the
+    work shared between this process and the workers."""
+    import time
+
+    time.sleep(0.3)
+    return os.getpid()

@@ -27,6 +27,7 @@ from puzzlebox.formats.reader import read_text
 from puzzlebox.parallel import (
     CheckpointError,
     Interrupted,
+    ProcessBackend,
     PuzzleSource,
     SplitRun,
     TaskError,
@@ -173,18 +174,36 @@ def test_local_worker_killed_mid_task_loses_nothing(tmp_path):
     marker = tmp_path / "died"
     seen: list[int] = []
     pf = puzzlebox.load_file("queens-8")
+    # share=False: two worker processes, none of the tasks in this one (the task kills its process)
     with SplitRun(pf, engine="reference", jobs=2, on_result=lambda b, i, r: seen.append(i),
-                  task_function=functools.partial(parallel_faults.die_once, str(marker))) as run:
+                  task_function=functools.partial(parallel_faults.die_once, str(marker)),
+                  share=False) as run:
         result = run.count()
     assert marker.exists()
     assert (result.solutions, result.distinct) == (92, 12)
     assert sorted(seen) == list(range(result.total))
 
 
+def test_the_parent_process_takes_a_share_of_the_tasks():
+    import os
+
+    backend = ProcessBackend(2, parallel_faults.whose)
+    try:
+        backend.start()
+        assert len(backend._slots) == 1  # --jobs 2: one worker process and this one
+        ran = dict(backend.run([(i, ("task", i)) for i in range(8)]))
+    finally:
+        backend.close()
+    assert sorted(ran) == list(range(8))
+    pids = set(ran.values())
+    assert os.getpid() in pids and len(pids) == 2
+
+
 def test_a_subproblem_that_keeps_killing_workers_stops_the_run():
     pf = puzzlebox.load_file("queens-5")
     killer = parallel_faults.always_die
-    with SplitRun(pf, engine="reference", jobs=2, split_depth=1, task_function=killer) as run, \
+    with SplitRun(pf, engine="reference", jobs=2, split_depth=1, task_function=killer,
+                  share=False) as run, \
             pytest.raises(TaskError, match="killed 3"):
         run.count()
 

@@ -219,7 +219,7 @@ def _copy_level(W, src, dst, nw):
         W[dst + k] = W[src + k]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # released: a split run searches on a thread too
 def setup(n_primary, ostart, items, pmask, mstart, mword, mbits, W, done, need, room,
           act, apos, regs, excluded, forced):
     """Put the fresh state in its starting position: ``excluded`` hidden, ``forced`` included.
@@ -303,7 +303,7 @@ def _write_record(mode, level, frames, blist, out, w):
     return w
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # released: a split run searches on a thread too
 def search(n_primary, ostart, items, pmask, mstart, mword, mbits, W, nw, done, need, room,
            act, apos, blist, frames, regs, mode, depth, max_records, max_nodes, out):
     """Run the search from the state in the arrays until it finishes or must stop.

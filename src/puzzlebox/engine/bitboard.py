@@ -225,7 +225,7 @@ def _write(mode, c, topt, fsel, fitem, out, w):
     return w + c + 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # released: a split run searches on a thread too
 def search(m, rank, topt, tgs, tgl, tarea, ecstart, ecells, emask, conflicts, clo, chi, cofs, cw,
            adjs, adjv,
            glo, ghi, prune, prune_from, uniform, free_copies, gastart, gareas, fareas,

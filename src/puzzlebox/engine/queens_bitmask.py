@@ -28,7 +28,7 @@ from puzzlebox.engine.stats import SearchStats
 MAX_N = 31  # diagonals of the symmetric search fit in one int64 (2n - 1 bits)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # released: a split run searches on a thread too
 def _complete(n, row, cols, left, right):
     """Ways to fill rows ``row .. n-1`` given the masks of the rows above, and the queens
     placed on the way (search nodes)."""
@@ -78,7 +78,7 @@ def _place(n, r, c, cols, left, right):
     return cols | bit, ((left | bit) << 1) & full, (right | bit) >> 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # released: a split run searches on a thread too
 def count_queens(n):
     """``(solutions, nodes)``: the ways to place ``n`` non-attacking queens on an ``n x n``
     board, and the queens the search placed."""
@@ -106,7 +106,7 @@ def count_queens(n):
     return total, nodes
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # released: a split run searches on a thread too
 def _symmetric(n, turns, r, rows, cols, diag, anti):
     """Solutions fixed by a rotation of ``turns`` quarter turns (1 or 2), rows from ``r``.
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import multiprocessing as mp
 import signal
+import threading
 import traceback
 import uuid
 from collections import deque
@@ -44,6 +45,17 @@ class SerialBackend:
         pass
 
 
+def _reply(item: IndexedTask, task_function: TaskFunction) -> tuple[int, bool, Any]:
+    """Run one task: ``(index, True, result)``, or ``(index, False, what went wrong)``."""
+    index, task = item
+    try:
+        return index, True, task_function(task)
+    except Exception as error:
+        last = traceback.extract_tb(error.__traceback__)[-1:]
+        where = f" ({last[0].filename}:{last[0].lineno})" if last else ""
+        return index, False, f"{type(error).__name__}: {error}{where}"
+
+
 def _worker_main(conn: Connection, task_function: TaskFunction) -> None:
     """A worker process: run tasks from the pipe until told to stop.
 
@@ -57,15 +69,8 @@ def _worker_main(conn: Connection, task_function: TaskFunction) -> None:
             return
         if message is None:
             return
-        index, task = message
         try:
-            reply = (index, True, task_function(task))
-        except Exception as error:
-            last = traceback.extract_tb(error.__traceback__)[-1:]
-            where = f" ({last[0].filename}:{last[0].lineno})" if last else ""
-            reply = (index, False, f"{type(error).__name__}: {error}{where}")
-        try:
-            conn.send(reply)
+            conn.send(_reply(message, task_function))
         except OSError:
             return  # the parent is gone (killed): nobody wants the answer
 
@@ -96,13 +101,62 @@ class _Slot:
             self.conn.send(item)
 
 
-class ProcessBackend:
-    """A pool of local worker processes that survives the death of any of them."""
+class _ParentShare:
+    """This process's own share of the tasks, run on a thread beside the loop that feeds the
+    workers.
 
-    def __init__(self, jobs: int, task_function: TaskFunction = run_task) -> None:
+    The parent is ready at once (puzzlebox imported, the kernels loaded while it split the
+    search), where a new worker process spends about a second importing and loading before
+    its first task; with ``--jobs 2`` the parent and one worker share the two cores. The
+    kernels release the GIL, so the loop that feeds the workers keeps running. Tasks come
+    from the same queue as the workers' (``take``); replies go back through a pipe that the
+    loop waits on with the workers' pipes, ending with ``None``.
+    """
+
+    def __init__(self, task_function: TaskFunction, take: Any) -> None:
+        self.task_function = task_function
+        self._take = take
+        self.reader, self._writer = mp.Pipe(duplex=False)
+        self.stopped = threading.Event()
+        self.running = True
+        self._thread = threading.Thread(target=self._loop, name="puzzlebox-share", daemon=True)
+        self._thread.start()
+
+    def _loop(self) -> None:
+        try:
+            while not self.stopped.is_set():
+                item = self._take()
+                if item is None:
+                    break
+                self._writer.send(_reply(item, self.task_function))
+            self._writer.send(None)
+        except OSError:
+            pass  # the loop stopped listening: nobody wants the answer
+        finally:
+            self._writer.close()
+
+    def stop(self) -> None:
+        """Take no more tasks (the one running, if any, finishes and is thrown away)."""
+        self.stopped.set()
+        self.reader.close()
+
+
+class ProcessBackend:
+    """A pool of local worker processes that survives the death of any of them.
+
+    With ``share`` (the default) this process runs tasks too, so ``jobs`` means ``jobs - 1``
+    worker processes and this one. The fault tests turn it off: their tasks kill the process
+    that runs them.
+    """
+
+    def __init__(
+        self, jobs: int, task_function: TaskFunction = run_task, *, share: bool = True
+    ) -> None:
         if jobs < 1:
             raise ValueError(f"--jobs must be at least 1, not {jobs}")
         self.workers = jobs
+        self.share = share and jobs > 1
+        self.processes = jobs - 1 if self.share else jobs
         self.task_function = task_function
         self._ctx = mp.get_context(_start_method())
         if self._ctx.get_start_method() == "forkserver":
@@ -112,22 +166,46 @@ class ProcessBackend:
     def start(self) -> None:
         """Start every worker now, so that they get ready while the caller splits the search
         (otherwise they start with the first tasks)."""
-        while len(self._slots) < self.workers:
+        while len(self._slots) < self.processes:
             self._slots.append(_Slot(self._ctx, self.task_function))
 
     def run(self, tasks: Sequence[IndexedTask]) -> Iterator[tuple[int, Any]]:
         pending: deque[IndexedTask] = deque(tasks)
+        lock = threading.Lock()
+
+        def take() -> IndexedTask | None:
+            with lock:
+                return pending.popleft() if pending else None
+
         deaths: dict[int, int] = {}
         finished = False
+        share: _ParentShare | None = None
         try:
-            while len(self._slots) < min(self.workers, len(pending)):
+            while len(self._slots) < min(self.processes, len(pending)):
                 self._slots.append(_Slot(self._ctx, self.task_function))
             for slot in self._slots:
-                if pending:
-                    slot.give(pending.popleft())
-            while any(slot.current is not None for slot in self._slots):
+                item = take()
+                if item is not None:
+                    slot.give(item)
+            if self.share:
+                share = _ParentShare(self.task_function, take)
+            while (share is not None and share.running) or any(
+                slot.current is not None for slot in self._slots
+            ):
                 busy = [slot for slot in self._slots if slot.current is not None]
-                ready = set(wait([s.conn for s in busy] + [s.process.sentinel for s in busy]))
+                waiting = [s.conn for s in busy] + [s.process.sentinel for s in busy]
+                if share is not None and share.running:
+                    waiting.append(share.reader)
+                ready = set(wait(waiting))
+                if share is not None and share.reader in ready:
+                    reply = share.reader.recv()
+                    if reply is None:
+                        share.running = False
+                    else:
+                        index, ok, payload = reply
+                        if not ok:
+                            raise TaskError(f"subproblem {index} failed: {payload}")
+                        yield index, payload
                 for slot in busy:
                     reply = None
                     if slot.conn in ready or slot.process.sentinel in ready:
@@ -141,8 +219,9 @@ class ProcessBackend:
                         slot.current = None
                         if not ok:
                             raise TaskError(f"subproblem {index} failed on a worker: {payload}")
-                        if pending:
-                            slot.give(pending.popleft())
+                        item = take()
+                        if item is not None:
+                            slot.give(item)
                         yield index, payload
                     elif slot.process.sentinel in ready and not slot.process.is_alive():
                         lost = slot.current
@@ -159,17 +238,17 @@ class ProcessBackend:
                         replacement.give(lost)
             finished = True
         finally:
+            if share is not None:
+                share.stop()
             if not finished:
                 self.close()  # interrupted or failed: stop every worker now
 
     def close(self) -> None:
-        """Stop the workers: politely when idle, at once when busy."""
+        """Stop the workers at once. They keep nothing worth waiting for: an idle one may still
+        be importing puzzlebox (a short count can end before it is ready), and a busy one's
+        answer is no longer wanted."""
         for slot in self._slots:
-            if slot.current is None and slot.process.is_alive():
-                with contextlib.suppress(OSError):
-                    slot.conn.send(None)
-            else:
-                slot.process.terminate()
+            slot.process.terminate()
         for slot in self._slots:
             slot.process.join(timeout=5)
             if slot.process.is_alive():

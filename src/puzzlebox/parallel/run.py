@@ -99,7 +99,8 @@ class SplitRun:
     depth instead of about ``PER_WORKER`` subproblems per worker. ``on_result`` is called
     after each finished subproblem has been recorded; ``before_record`` before an enumerated
     subproblem is recorded (the command line flushes its output there). ``source`` is the
-    text the workers read the puzzle from (default: the file ``pf`` was read from).
+    text the workers read the puzzle from (default: the file ``pf`` was read from). With
+    ``share`` (the default) this process runs subproblems too, beside ``jobs - 1`` workers.
     """
 
     def __init__(
@@ -117,6 +118,7 @@ class SplitRun:
         before_record: Callable[[], None] | None = None,
         task_function: TaskFunction = run_task,
         source: PuzzleSource | None = None,
+        share: bool = True,
     ) -> None:
         if command not in ("count", "solve"):
             raise ValueError(f"unknown command {command!r}")
@@ -139,6 +141,7 @@ class SplitRun:
         self.on_result = on_result
         self.before_record = before_record
         self.task_function = task_function
+        self.share = share
         self.source = source if source is not None else PuzzleSource.of(pf)
         self.fingerprints = [problem_fingerprint(p, self.kind) for p in pf.puzzles]
         self.checkpoint: Checkpoint | None = None
@@ -162,7 +165,7 @@ class SplitRun:
             if self.cluster is not None:
                 self._backend = DaskBackend(self.cluster, self.task_function)
             elif self.jobs > 1:
-                self._backend = ProcessBackend(self.jobs, self.task_function)
+                self._backend = ProcessBackend(self.jobs, self.task_function, share=self.share)
                 self._backend.start()
             else:
                 self._backend = SerialBackend(self.task_function)
