@@ -37,7 +37,11 @@ class QueensPuzzle(Puzzle):
     def build_problem(self) -> CoverProblem:
         n = self.n
         b = CoverBuilder()
-        for i in range(n):
+        # Rows and columns from the middle out ("organ-pipe" order, as Knuth does for DLX):
+        # engines break ties between items by their order, and a middle row is the more
+        # constrained choice (its queens attack more). 13-queens: 1.05 M nodes instead of
+        # 1.68 M for the compiled engine.
+        for i in sorted(range(n), key=lambda i: (abs(2 * i - (n - 1)), i)):
             b.primary(("row", i))
             b.primary(("col", i))
         for d in range(2 * n - 1):
