@@ -82,6 +82,15 @@ def _warm(kind: str) -> None:
         catalog.load("pentomino-3x20").puzzles[0].count()
 
 
+def _problem(target: str):  # type: ignore[no-untyped-def]
+    """The cover problem of a catalog puzzle, or of ``queens:N`` (what both sides solve)."""
+    if target.startswith("queens:"):
+        from puzzlebox.puzzles.queens import QueensPuzzle
+
+        return QueensPuzzle("q", int(target.split(":")[1])).problem
+    return _load(target).puzzles[0].problem
+
+
 def _timed(run):  # type: ignore[no-untyped-def]
     cpu, wall = time.process_time(), time.perf_counter()
     result = run()
@@ -136,7 +145,7 @@ def worker(task: str, target: str) -> dict[str, object]:
         from puzzlebox.engine import ENGINES
         from puzzlebox.engine.bitboard import BitboardEngine
 
-        problem = _load(target).puzzles[0].problem
+        problem = _problem(target)
         _warm("polyomino")
         if task == "pb-generic":
             engine = ENGINES["compiled"](problem)
@@ -149,9 +158,21 @@ def worker(task: str, target: str) -> dict[str, object]:
     if task == "pb-first":
         puzzle = _load(target).puzzles[0]
         _warm(puzzle.kind)
+        # the cover problem is built before the clock starts, as it is for the peers
+        assert puzzle.problem.n_options > 0
         solution, cpu, wall = _timed(puzzle.solve)
         assert solution is not None
         return {"result": "found", "cpu": cpu, "wall": wall, "engine": "auto"}
+    if task == "pb-generic-first":
+        from puzzlebox.engine import ENGINES
+
+        problem = _problem(target)
+        _warm("polyomino")
+        engine = ENGINES["compiled"](problem)
+        first, cpu, wall = _timed(engine.first)
+        assert first is not None and problem.is_solution(first)
+        return {"result": "found", "cpu": cpu, "wall": wall, "engine": engine.name,
+                "nodes": engine.stats.nodes}  # fmt: skip
     if task == "pb-queens":
         from puzzlebox.engine.queens_bitmask import _warm_up, count_queens, queens_counts
 
@@ -165,15 +186,9 @@ def worker(task: str, target: str) -> dict[str, object]:
     if task in ("xcover", "xcover-first"):
         import xcover
 
-        if target.startswith("queens:"):
-            from puzzlebox.puzzles.queens import QueensPuzzle
-
-            problem = QueensPuzzle("q", int(target.split(":")[1])).problem
-        else:
-            pf = _load(target)
-            if len(pf.puzzles) > 1:
-                return {"skip": "a batch of boards"}
-            problem = pf.puzzles[0].problem
+        if not target.startswith("queens:") and len(_load(target).puzzles) > 1:
+            return {"skip": "a batch of boards"}
+        problem = _problem(target)
         args, why = _xcover_args(problem)
         if args is None:
             return {"skip": why}
@@ -398,9 +413,13 @@ def main() -> int:
     # the first solution of 6x10
     first = python_task("pb-first", "pentomino-6x10", limit)
     table.row("pentomino-6x10 first solution", "puzzlebox solve", first)
+    generic_first = python_task("pb-generic-first", "pentomino-6x10", limit)
+    table.row("pentomino-6x10 first solution", "compiled engine (generic)", generic_first)
     peer_first = python_task("xcover-first", "pentomino-6x10", limit)
     table.row("pentomino-6x10 first solution", "xcover", peer_first,
-              ratio=_ratio(peer_first, first))  # fmt: skip
+              ratio=f"{_ratio(peer_first, first)} / {_ratio(peer_first, generic_first)}")
+    summary["pentomino-6x10 first:generic"] = generic_first
+    summary["pentomino-6x10 first:xcover"] = peer_first
 
     # n-queens
     with tempfile.TemporaryDirectory() as tmp:
@@ -429,9 +448,15 @@ def main() -> int:
                 summary[f"queens-{n}"] = ours
                 summary[f"queens-{n}:c"] = c_run
             if n <= XCOVER_QUEENS_MAX:
+                generic = python_task("pb-generic", f"queens:{n}", limit)
+                table.row(f"queens {n}", "compiled engine (generic), raw", generic)
+                problems += check(f"queens {n} compiled", generic, raw)
                 peer = python_task("xcover", f"queens:{n}", limit)
-                table.row(f"queens {n}", "xcover", peer, ratio=_ratio(peer, ours))
+                ratio = f"{_ratio(peer, ours)} / {_ratio(peer, generic)}"
+                table.row(f"queens {n}", "xcover", peer, ratio=ratio)
                 problems += check(f"queens {n} xcover", peer, raw)
+                summary[f"queens-{n}:generic"] = generic
+                summary[f"queens-{n}:xcover"] = peer
 
     # every catalog puzzle, as `puzzlebox count` does it
     from puzzlebox import catalog
@@ -492,7 +517,9 @@ def targets(summary: dict[str, Run]) -> list[str]:
             f"`puzzlebox count`, {peer / raw:.1f}x for the raw count"
         )
     generic_ratios = []
-    for name in PENTOMINOES:
+    shared = [*PENTOMINOES, "pentomino-6x10 first"]
+    shared += [f"queens-{n}" for n in range(12, XCOVER_QUEENS_MAX + 1)]
+    for name in shared:
         g, x = cpu(name + ":generic"), cpu(name + ":xcover")
         if g and x:
             generic_ratios.append(f"{name} {x / g:.1f}x")
