@@ -215,7 +215,8 @@ def _add_split_args(parser: argparse.ArgumentParser) -> None:
     """Options of a count or enumeration split into subproblems (puzzlebox.parallel)."""
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--jobs", type=_at_least(1), default=1, metavar="N",
-                       help="split the search over N local processes (default 1)")
+                       help="split the search over N local processes: this one and N-1 "
+                       "workers (default 1)")
     where.add_argument("--cluster", metavar="ADDRESS",
                        help="split the search over a running Dask scheduler, e.g. "
                        "tcp://127.0.0.1:8786 (extra 'cluster')")
