@@ -529,7 +529,8 @@ def cmd_count(args: argparse.Namespace) -> int:
             extra = {"why": why[0]} if why else {}
             print(count_json(puzzle, result, **_split_fields(result), **extra), flush=True)
             continue
-        parts = f", {result.total} subproblems" if getattr(result, "total", 0) else ""
+        total = getattr(result, "total", 0)
+        parts = f", {total} subproblem{'' if total == 1 else 's'}" if total else ""
         line = (
             f"{label}: {result.solutions} solutions, {result.distinct} distinct up to symmetry "
             f"({result.seconds:.3f} s, {result.stats.nodes} nodes{parts})"

@@ -113,9 +113,10 @@ class _ParentShare:
     loop waits on with the workers' pipes, ending with ``None``.
     """
 
-    def __init__(self, task_function: TaskFunction, take: Any) -> None:
+    def __init__(self, task_function: TaskFunction, take: Any, first: IndexedTask) -> None:
         self.task_function = task_function
         self._take = take
+        self._first: IndexedTask | None = first
         self.reader, self._writer = mp.Pipe(duplex=False)
         self.stopped = threading.Event()
         self.running = True
@@ -125,7 +126,7 @@ class _ParentShare:
     def _loop(self) -> None:
         try:
             while not self.stopped.is_set():
-                item = self._take()
+                item, self._first = self._first or self._take(), None
                 if item is None:
                     break
                 self._writer.send(_reply(item, self.task_function))
@@ -181,14 +182,15 @@ class ProcessBackend:
         finished = False
         share: _ParentShare | None = None
         try:
+            if self.share and pending:
+                # this process takes the first (biggest) task: it can start on it at once
+                share = _ParentShare(self.task_function, take, pending.popleft())
             while len(self._slots) < min(self.processes, len(pending)):
                 self._slots.append(_Slot(self._ctx, self.task_function))
             for slot in self._slots:
                 item = take()
                 if item is not None:
                     slot.give(item)
-            if self.share:
-                share = _ParentShare(self.task_function, take)
             while (share is not None and share.running) or any(
                 slot.current is not None for slot in self._slots
             ):

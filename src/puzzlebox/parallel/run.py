@@ -160,13 +160,14 @@ class SplitRun:
     # -- the pieces ------------------------------------------------------------------------
     @property
     def backend(self) -> Any:
-        """Started on first use, so a run that the checkpoint already holds starts nothing."""
+        """Made on first use, so a run that the checkpoint already holds starts nothing.
+        Local workers start with the first tasks, or earlier when :meth:`plan` splits a big
+        search and starts them to get ready meanwhile."""
         if self._backend is None:
             if self.cluster is not None:
                 self._backend = DaskBackend(self.cluster, self.task_function)
             elif self.jobs > 1:
                 self._backend = ProcessBackend(self.jobs, self.task_function, share=self.share)
-                self._backend.start()
             else:
                 self._backend = SerialBackend(self.task_function)
         return self._backend
@@ -181,8 +182,17 @@ class SplitRun:
         if self.split_depth is not None:
             subs = split(problem, depth=self.split_depth)
         else:
-            target = max(PER_WORKER * self.backend.workers, LEAST)
-            subs = split(problem, target=target, weight=tree_size(problem))
+            weight = tree_size(problem)
+            if weight is None and self.cluster is None and self.checkpoint is None:
+                # About a second of search or less: splitting would cost more than it saves
+                # (every subproblem builds its engine's tables, every worker loads the
+                # kernels), so it is one search, in this process when it takes a share.
+                return [((), ())]
+            backend = self.backend
+            if isinstance(backend, ProcessBackend):
+                backend.start()  # the workers get ready while the search is split
+            target = max(PER_WORKER * backend.workers, LEAST)
+            subs = split(problem, target=target, weight=weight)
         if self.checkpoint is not None:
             self.checkpoint.set_plan(board, subs)
         return subs
