@@ -393,3 +393,35 @@ def test_block_tiling_of_parallelogram_5(compiled):
     solution, report = tile_by_blocks(puzzle, 8, 4, seed=0, engine=compiled, time_limit=30)
     assert solution is not None and report.found
     assert is_tiling(puzzle, solution)
+
+
+# -- repair tiling (large neighbourhood search) ----------------------------------------------
+
+
+def test_pack_window_leaves_holes_only_where_allowed():
+    from puzzlebox.puzzles.repair_tiling import _pack_window
+
+    # three cells in a row, one domino on cells (0, 1) and one on (1, 2): one cell stays empty
+    anchor_start = np.array([0, 1, 2, 2, 2])
+    anchor_opts = np.array([0, 1])
+    opt_piece = np.array([0, 0])  # the same piece: at most one of them
+    opt_start = np.array([0, 2, 4])
+    opt_cells = np.array([0, 1, 1, 2])
+    args = (3, anchor_start, anchor_opts, opt_piece, opt_start, opt_cells, 1)
+    status, _, _ = _pack_window(*args, np.ones(3, dtype=np.bool_), 0, 1000)
+    assert status == 0  # no hole allowed: proved impossible
+    status, _, chosen = _pack_window(*args, np.array([False, False, True]), 1, 1000)
+    assert status == 1 and chosen.tolist() == [0]  # the hole must be the last cell
+    status, _, chosen = _pack_window(*args, np.array([True, False, False]), 1, 1000)
+    assert status == 1 and chosen.tolist() == [1]
+
+
+@pytest.mark.parametrize("name", ["parallelogram-5", "parallelogram-6"])
+def test_repair_tiling_finds_tilings(name):
+    from puzzlebox.puzzles.repair_tiling import tile_by_repair
+
+    puzzle = catalog.load(name).puzzles[0]
+    solution, report = tile_by_repair(puzzle, seed=0, max_windows=2000)
+    assert solution is not None and report.found and report.best_holes == 0
+    assert is_tiling(puzzle, solution)
+    assert len(solution.placements) == len(puzzle.pieces)

@@ -1,0 +1,367 @@
+"""Find one tiling of a big board by repairing a packing with holes (large neighbourhood search).
+
+A backtracking search for one tiling of a board with many distinct pieces commits to its
+early choices and then exhausts the end game, where a fixed set of leftover pieces must fit
+the last holes. Repair works the other way round: keep a packing that covers most of the
+board, free a window around the holes (its holes and the pieces lying wholly inside it), and
+re-pack that window with its own pieces and the pieces not placed yet, leaving fewer holes
+or as many no farther from the centre of all holes. Holes so drift together and shrink;
+when they all fit in one window, a re-pack that leaves none is a tiling of the whole board.
+
+Each re-pack is a small exact search (:func:`_pack_window`, a numba kernel): the window's
+free cells are filled in a fixed order, the first empty cell is covered by a placement whose
+first cell it is or, where allowed and while the hole allowance lasts, left empty. Placements
+are tried in a random order (seeded), so equal moves drift. A node budget bounds each call.
+
+This is incomplete by design: it finds tilings, and a failure proves nothing. The answer is
+checked as a cover of the whole puzzle before it is returned.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+from numba import njit
+
+from puzzlebox.engine.errors import EngineError
+from puzzlebox.puzzles.block_tiling import _units, is_tiling
+from puzzlebox.puzzles.polyomino import Placement, PolyominoPuzzle, PolyominoSolution
+
+Progress = Callable[[str], None]
+
+_HOLE = -2  # the choice "leave this cell empty" on the kernel's stack
+_NONE = -1
+
+
+@njit(cache=True)
+def _pack_window(n, anchor_start, anchor_opts, opt_piece, opt_start, opt_cells, n_pieces,
+                 hole_ok, max_holes, max_nodes):  # pragma: no cover - compiled
+    """Fill local cells ``0..n-1`` in index order; return (status, nodes, choices).
+
+    Option ``o`` covers ``opt_cells[opt_start[o]:opt_start[o+1]]`` (local cells, the first
+    of them its smallest) and uses piece ``opt_piece[o]`` (each piece at most once). The
+    options whose smallest cell is ``c`` are ``anchor_opts[anchor_start[c]:anchor_start[c+1]]``
+    in the order tried. Cell ``c`` may be left empty when ``hole_ok[c]``, at most
+    ``max_holes`` cells in all. Status 1: filled (``choices`` lists the options), 0: no way
+    exists, 2: ``max_nodes`` spent.
+    """
+    covered = np.zeros(n + 1, dtype=np.bool_)
+    used = np.zeros(n_pieces, dtype=np.bool_)
+    cell = np.empty(n + 2, dtype=np.int64)
+    nxt = np.empty(n + 2, dtype=np.int64)
+    choice = np.full(n + 2, _NONE, dtype=np.int64)
+    depth = 0
+    holes = 0
+    nodes = 0
+    c0 = 0
+    while c0 < n and covered[c0]:
+        c0 += 1
+    cell[0] = c0
+    nxt[0] = anchor_start[c0] if c0 < n else 0
+    while depth >= 0:
+        c = cell[depth]
+        if c >= n:
+            out = np.empty(depth, dtype=np.int64)
+            m = 0
+            for d in range(depth):
+                if choice[d] >= 0:
+                    out[m] = choice[d]
+                    m += 1
+            return 1, nodes, out[:m]
+        o = choice[depth]
+        if o >= 0:
+            for j in range(opt_start[o], opt_start[o + 1]):
+                covered[opt_cells[j]] = False
+            used[opt_piece[o]] = False
+        elif o == _HOLE:
+            covered[c] = False
+            holes -= 1
+        choice[depth] = _NONE
+        end = anchor_start[c + 1]
+        placed = False
+        while nxt[depth] < end:
+            o = anchor_opts[nxt[depth]]
+            nxt[depth] += 1
+            if used[opt_piece[o]]:
+                continue
+            fits = True
+            for j in range(opt_start[o], opt_start[o + 1]):
+                if covered[opt_cells[j]]:
+                    fits = False
+                    break
+            if fits:
+                for j in range(opt_start[o], opt_start[o + 1]):
+                    covered[opt_cells[j]] = True
+                used[opt_piece[o]] = True
+                choice[depth] = o
+                placed = True
+                break
+        if not placed and nxt[depth] == end and hole_ok[c] and holes < max_holes:
+            nxt[depth] = end + 1  # the hole branch is taken once
+            covered[c] = True
+            holes += 1
+            choice[depth] = _HOLE
+            placed = True
+        if not placed:
+            depth -= 1
+            continue
+        nodes += 1
+        if nodes >= max_nodes:
+            return 2, nodes, np.empty(0, dtype=np.int64)
+        d = c + 1
+        while d < n and covered[d]:
+            d += 1
+        depth += 1
+        cell[depth] = d
+        nxt[depth] = anchor_start[d] if d < n else 0
+        choice[depth] = _NONE
+    return 0, nodes, np.empty(0, dtype=np.int64)
+
+
+@dataclass
+class RepairReport:
+    """How a repair search went, for the record."""
+
+    windows: int = 0  # window re-packs attempted
+    accepted: int = 0  # re-packs that replaced the window's contents
+    nodes: int = 0  # search nodes over all re-packs
+    seconds: float = 0.0
+    found: bool = False
+    best_holes: int = 0  # fewest empty cells seen
+    log: list[str] = field(default_factory=list)
+
+
+class _Packing:
+    """The board, every unit's placements, and the current packing (``owner``, ``where``)."""
+
+    def __init__(self, puzzle: PolyominoPuzzle) -> None:
+        self.puzzle = puzzle
+        self.units = _units(puzzle)
+        self.cells = sorted(puzzle.board)  # row by row: the fill order of every window
+        index = {cell: i for i, cell in enumerate(self.cells)}
+        self.row = np.array([r for r, _ in self.cells])
+        self.col = np.array([c for _, c in self.cells])
+        by_shape: dict[object, np.ndarray] = {}
+        self.placements: list[np.ndarray] = []
+        for unit in self.units:
+            if unit.shape not in by_shape:
+                rows = [sorted(index[c] for c in cells) for cells in puzzle.placements_of(unit)]
+                if not rows:
+                    raise ValueError(f"piece {unit.name!r} fits nowhere on the board")
+                by_shape[unit.shape] = np.array(rows, dtype=np.int64)
+            self.placements.append(by_shape[unit.shape])
+        self.area = np.array([len(u.shape) for u in self.units])
+        if int(self.area.sum()) != len(self.cells):
+            raise ValueError("the pieces' areas do not add up to the board's")
+        self.owner = np.full(len(self.cells), -1, dtype=np.int64)
+        self.where = np.full(len(self.units), -1, dtype=np.int64)
+
+    def holes(self) -> np.ndarray:
+        return np.nonzero(self.owner < 0)[0]
+
+    def repack(
+        self,
+        window: np.ndarray,
+        max_holes: int,
+        hole_ok: np.ndarray,
+        max_nodes: int,
+        rng: np.random.Generator,
+        key: np.ndarray,
+        touching: bool = False,
+    ) -> tuple[int, int]:
+        """Re-pack the window's free cells with its own units and the unplaced ones, leaving
+        at most ``max_holes`` cells empty (only where ``hole_ok``). The units freed are those
+        lying wholly inside the window, or with ``touching`` every unit meeting it (a bigger,
+        rounder region that reaches out of the window). Cells are filled in order of
+        ``key`` (so holes, which are left only when nothing fits, end up where the key is
+        high). Returns (status, nodes) as :func:`_pack_window` does; on success the packing
+        is changed."""
+        placed = self.where >= 0
+        inside = [
+            u for u in np.nonzero(placed)[0].tolist()
+            if (
+                window[self.placements[u][self.where[u]]].any()
+                if touching
+                else window[self.placements[u][self.where[u]]].all()
+            )
+        ]
+        free = (window & (self.owner < 0)) | np.isin(self.owner, inside)
+        free_cells = np.nonzero(free)[0]
+        free_cells = free_cells[np.argsort(key[free_cells], kind="stable")]
+        local = np.full(len(self.cells), -1, dtype=np.int64)
+        local[free_cells] = np.arange(len(free_cells))
+        candidates = inside + np.nonzero(~placed)[0].tolist()
+        rows: list[np.ndarray] = []
+        owners: list[np.ndarray] = []
+        which: list[np.ndarray] = []
+        for k, u in enumerate(candidates):
+            fit = np.nonzero(free[self.placements[u]].all(axis=1))[0]
+            if len(fit):
+                rows.append(np.sort(local[self.placements[u][fit]], axis=1))
+                owners.append(np.full(len(fit), k, dtype=np.int64))
+                which.append(fit)
+        n = len(free_cells)
+        if rows:
+            lengths = np.concatenate([np.full(len(r), r.shape[1]) for r in rows])
+            cells_flat = [r for block in rows for r in block]
+            opt_piece = np.concatenate(owners)
+            opt_which = np.concatenate(which)
+        else:
+            lengths, cells_flat = np.zeros(0, dtype=np.int64), []
+            opt_piece = opt_which = np.zeros(0, dtype=np.int64)
+        n_opts = len(cells_flat)
+        opt_start = np.zeros(n_opts + 1, dtype=np.int64)
+        np.cumsum(lengths, out=opt_start[1:])
+        opt_cells = np.concatenate(cells_flat) if cells_flat else np.zeros(0, dtype=np.int64)
+        anchors = np.array([r[0] for r in cells_flat], dtype=np.int64)
+        order = rng.permutation(n_opts)
+        order = order[np.argsort(anchors[order], kind="stable")]
+        anchor_start = np.zeros(n + 2, dtype=np.int64)
+        np.cumsum(np.bincount(anchors, minlength=n + 1)[: n + 1], out=anchor_start[1:])
+        status, nodes, chosen = _pack_window(
+            n, anchor_start, order, opt_piece, opt_start, opt_cells, len(candidates),
+            hole_ok[free_cells].astype(np.bool_), max_holes, max_nodes,
+        )
+        if status == 1:
+            for u in inside:
+                self.owner[self.placements[u][self.where[u]]] = -1
+                self.where[u] = -1
+            for o in chosen.tolist():
+                u = candidates[int(opt_piece[o])]
+                self.where[u] = opt_which[o]
+                self.owner[self.placements[u][opt_which[o]]] = u
+        return int(status), int(nodes)
+
+    def solution(self) -> PolyominoSolution:
+        placements = [
+            Placement(unit.name, tuple(self.cells[i] for i in self.placements[u][self.where[u]]))
+            for u, unit in enumerate(self.units)
+        ]
+        return PolyominoSolution(tuple(sorted(placements, key=lambda p: (p.cells, p.piece))))
+
+
+def _box(packing: _Packing, r0: int, c0: int, height: int, width: int) -> np.ndarray:
+    return (
+        (packing.row >= r0) & (packing.row < r0 + height)
+        & (packing.col >= c0) & (packing.col < c0 + width)
+    )
+
+
+def tile_by_repair(
+    puzzle: PolyominoPuzzle,
+    *,
+    seed: int = 0,
+    window: tuple[int, int] = (8, 12),
+    window_nodes: int = 20_000,
+    finish_nodes: int = 200_000,
+    time_limit: float | None = None,
+    max_windows: int | None = None,
+    progress: Progress | None = None,
+) -> tuple[PolyominoSolution | None, RepairReport]:
+    """One tiling of ``puzzle`` found by repairing packings with holes, or None in the limits.
+
+    Windows are squares or rectangles with sides drawn from ``window`` (inclusive); each
+    re-pack may place ``window_nodes`` search nodes. ``time_limit`` (seconds) and
+    ``max_windows`` bound the whole attempt; at least one of them is required.
+    """
+    if time_limit is None and max_windows is None:
+        raise ValueError("give a time limit or a number of windows")
+    report = RepairReport()
+    began = time.perf_counter()
+    packing = _Packing(puzzle)
+    rng = np.random.default_rng(seed)
+    top, left = int(packing.row.min()), int(packing.col.min())
+    height = int(packing.row.max()) - top + 1
+    width = int(packing.col.max()) - left + 1
+    report.best_holes = len(packing.cells)
+
+    def say(line: str) -> None:
+        report.log.append(line)
+        if progress is not None:
+            progress(line)
+
+    while True:
+        holes = packing.holes()
+        if len(holes) == 0:
+            break
+        if time_limit is not None and time.perf_counter() - began > time_limit:
+            say(f"time limit {time_limit:g} s reached")
+            break
+        if max_windows is not None and report.windows >= max_windows:
+            say(f"{max_windows} windows tried")
+            break
+        report.windows += 1
+        hr, hc = packing.row[holes], packing.col[holes]
+        wh = int(rng.integers(window[0], window[1] + 1))
+        ww = int(rng.integers(window[0], window[1] + 1))
+        gathered = (hr.max() - hr.min() < wh) and (hc.max() - hc.min() < ww)
+        if gathered:
+            # every hole fits in one window: try to fill them all at once, and otherwise make
+            # a random equal move around them (holes anywhere in the window)
+            r0 = int(hr.max()) - wh + 1 + int(rng.integers(0, wh - (hr.max() - hr.min())))
+            c0 = int(hc.max()) - ww + 1 + int(rng.integers(0, ww - (hc.max() - hc.min())))
+        else:
+            # pull the holes together: start from one far from their centre
+            sink_r, sink_c = float(hr.mean()), float(hc.mean())
+            dist = np.abs(hr - sink_r) + np.abs(hc - sink_c)
+            far = np.argsort(-dist, kind="stable")[: max(1, len(holes) // 4)]
+            h = int(far[int(rng.integers(len(far)))])
+            r0 = int(hr[h]) - int(rng.integers(0, wh))
+            c0 = int(hc[h]) - int(rng.integers(0, ww))
+        r0 = min(max(r0, top), top + height - wh)
+        c0 = min(max(c0, left), left + width - ww)
+        box = _box(packing, r0, c0, wh, ww)
+        in_box = box[holes]
+        key = np.arange(len(packing.cells))  # fill row by row
+        now = int(in_box.sum())
+        if gathered:
+            hole_ok = np.ones(len(packing.cells), dtype=np.bool_)
+        else:
+            # holes may come no farther from the holes' centre than the farthest one inside
+            dist_all = np.abs(packing.row - sink_r) + np.abs(packing.col - sink_c)
+            hole_ok = dist_all <= dist_all[holes[in_box]].max()
+        status = 0
+        if gathered:
+            # the whole neighbourhood of the holes, with a bigger budget: a tiling if it works
+            status, nodes = packing.repack(
+                box, 0, hole_ok, finish_nodes, rng, key, touching=True
+            )
+            report.nodes += nodes
+        if status != 1:
+            status, nodes = packing.repack(box, now - 1, hole_ok, window_nodes, rng, key)
+            report.nodes += nodes
+        if status != 1:
+            # an equal move: as many holes and, while they are apart, no farther from their
+            # centre in all
+            snapshot = (packing.owner.copy(), packing.where.copy())
+            status, nodes = packing.repack(box, now, hole_ok, window_nodes, rng, key)
+            report.nodes += nodes
+            if status == 1 and not gathered:
+                after = packing.holes()
+                after = after[box[after]]
+                if dist_all[after].sum() > dist_all[holes[in_box]].sum():
+                    packing.owner, packing.where = snapshot
+                    status = 0
+        if status == 1:
+            report.accepted += 1
+        left_holes = len(packing.holes())
+        if left_holes < report.best_holes:
+            report.best_holes = left_holes
+            say(
+                f"{time.perf_counter() - began:.1f} s, window {report.windows}: "
+                f"{left_holes} empty cells, pieces left: "
+                + " ".join(packing.units[u].name for u in np.nonzero(packing.where < 0)[0])
+            )
+            if left_holes <= 12:
+                say("  empty: " + " ".join(f"{packing.cells[i]}" for i in packing.holes()))
+    report.seconds = time.perf_counter() - began
+    if len(packing.holes()):
+        return None, report
+    solution = packing.solution()
+    if not is_tiling(puzzle, solution):
+        raise EngineError("repair tiling: the tiling failed verification")
+    report.found = True
+    return solution, report
