@@ -294,6 +294,31 @@ def test_interrupted_enumeration_resumes_without_loss_or_repeat(tmp_path):
     assert sorted(first + second) == expected
 
 
+def test_ctrl_c_while_a_batch_is_written_writes_it_once(tmp_path):
+    """Ctrl-C in the middle of writing a subproblem's solutions waits until they are
+    recorded: the resumed run neither repeats nor loses any."""
+    import os
+
+    checkpoint = tmp_path / "solve.json"
+    path = tmp_path / "q6.toml"
+    path.write_text(QUEENS_6)
+    pf = puzzlebox.load_file(path)
+    expected = sorted(s.key() for s in pf.puzzles[0].solutions(engine="reference"))
+    first: list = []
+    with pytest.raises(Interrupted), SplitRun(
+        pf, "solve", engine="reference", checkpoint=checkpoint, split_depth=1
+    ) as run:
+        for batch in run.solution_batches():
+            if batch:
+                os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C while this batch is written
+                first += [solution.key() for solution in batch]
+    assert first
+    with SplitRun(pf, "solve", engine="reference", checkpoint=checkpoint, split_depth=1) as run:
+        assert run.already_found() == len(first)
+        second = [solution.key() for solution in run.solutions()]
+    assert sorted(first + second) == expected
+
+
 def test_checkpoint_of_another_puzzle_or_split_is_refused(tmp_path, capsys):
     checkpoint = str(tmp_path / "run.json")
     assert main(["count", "queens-5", "--checkpoint", checkpoint]) == 0

@@ -7,6 +7,9 @@ arrives twice (a task that ran again after its worker died) is counted once.
 
 from __future__ import annotations
 
+import contextlib
+import signal
+import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -85,6 +88,27 @@ class Interrupted(KeyboardInterrupt):
         self.done = done
         self.total = total
         self.result = result
+
+
+@contextlib.contextmanager
+def ctrl_c_deferred() -> Iterator[None]:
+    """Hold Ctrl-C back until the block ends, then raise it: a batch of solutions is written
+    and recorded in the checkpoint together, so a resumed run never writes it twice.
+
+    A Python-level handler notes the signal (handlers run in the main thread, whichever
+    thread the signal reached); elsewhere than the main thread nothing is held back."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    previous = signal.getsignal(signal.SIGINT)
+    signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous if previous is not None else signal.SIG_DFL)
+    if caught:
+        raise KeyboardInterrupt
 
 
 def split_label(split_depth: int | None) -> str:
@@ -279,8 +303,10 @@ class SplitRun:
         """The solutions of ``board``, one list per subproblem, as subproblems finish.
 
         A subproblem is recorded as done when the caller comes back for the next list, that
-        is after it has written this one; an interruption while writing means that list is
-        written again in full by a resumed run (never lost)."""
+        is after it has written this one. Ctrl-C while the caller writes a list waits until
+        the list is recorded (:func:`ctrl_c_deferred`), so a resumed run neither loses nor
+        repeats it; a harder stop (SIGKILL) in between makes a resumed run write that list
+        again in full, never lose it."""
         puzzle = self.pf.puzzles[board]
         if puzzle.impossibility() is not None:
             return
@@ -298,13 +324,14 @@ class SplitRun:
                     if index in done:
                         continue
                     n_raw, chosen, nodes, seconds, _engine = answer
-                    yield [puzzle.decode(tuple(c)) for c in chosen]
-                    if self.before_record is not None:
-                        self.before_record()
-                    entry = [n_raw, nodes, round(seconds, 6)]
-                    done[index] = entry
-                    bar.advance(n_raw)
-                    self._record(board, index, entry, answer)
+                    with ctrl_c_deferred():
+                        yield [puzzle.decode(tuple(c)) for c in chosen]
+                        if self.before_record is not None:
+                            self.before_record()
+                        entry = [n_raw, nodes, round(seconds, 6)]
+                        done[index] = entry
+                        bar.advance(n_raw)
+                        self._record(board, index, entry, answer)
         except KeyboardInterrupt:
             results.close()
             self._save()
