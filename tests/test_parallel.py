@@ -184,6 +184,13 @@ def test_local_worker_killed_mid_task_loses_nothing(tmp_path):
     assert sorted(seen) == list(range(result.total))
 
 
+def test_jobs_count_uses_the_memoised_sweep_where_it_pays(capsys):
+    """3x12 with its 1.8 billion tilings: no split search could finish; the sweep does."""
+    [obj] = cli_json(capsys, "count", "tiling-3x12", "--json", "--jobs", "2")
+    assert (obj["solutions"], obj["distinct"]) == (1820552297, 455190858)
+    assert obj["engine"] == "memo" and obj["partial"] is False
+
+
 def test_the_parent_process_takes_a_share_of_the_tasks():
     import os
 

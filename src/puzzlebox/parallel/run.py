@@ -19,6 +19,7 @@ from typing import Any
 
 from puzzlebox.cover.problem import CoverProblem
 from puzzlebox.engine import ENGINES, SearchStats
+from puzzlebox.engine.memo import sweep_count
 from puzzlebox.formats import PuzzleFile
 from puzzlebox.parallel.backends import (
     DaskBackend,
@@ -254,6 +255,15 @@ class SplitRun:
         reason = puzzle.impossibility()
         if reason is not None:
             return SplitCountResult(0, 0, time.perf_counter() - began, SearchStats(), reason)
+        if self.engine == "auto" and self.split_depth is None:
+            # Where the memoised sweep pays (many interchangeable pieces), it counts the
+            # board outright, faster than any split of a search that enumerates.
+            swept = sweep_count(puzzle.problem, puzzle.sweep_plan(), required=False)
+            if swept is not None:
+                raw, distinct, stats = swept
+                return SplitCountResult(
+                    raw, distinct, time.perf_counter() - began, stats, done=1, total=1
+                )
         subs = self.plan(board)
         done = self._done(board)
         resumed = len(done)
