@@ -425,3 +425,39 @@ def test_repair_tiling_finds_tilings(name):
     assert solution is not None and report.found and report.best_holes == 0
     assert is_tiling(puzzle, solution)
     assert len(solution.placements) == len(puzzle.pieces)
+
+
+def test_sink_tiling_finds_a_tiling_of_parallelogram_6():
+    from puzzlebox.puzzles.repair_tiling import tile_by_sink
+
+    puzzle = catalog.load("parallelogram-6").puzzles[0]
+    solution, report = tile_by_sink(puzzle, seed=0, max_attempts=3)  # sink 6
+    assert solution is not None and report.found
+    assert is_tiling(puzzle, solution)
+    assert report.packed >= 1 and report.finishes >= 1
+    # every finish before the last one was decided (proved impossible), none ran out
+    assert report.proved == report.finishes - 1 and report.spent == 0
+
+
+def test_sink_tiling_needs_a_limit():
+    from puzzlebox.puzzles.repair_tiling import tile_by_sink
+
+    with pytest.raises(ValueError):
+        tile_by_sink(catalog.load("parallelogram-5").puzzles[0])
+
+
+def test_parallelogram_7_tiling_is_recorded():
+    """The tiling of the 32x32 square kept in docs/solutions/ (found by tile_by_sink)."""
+    import json
+    from pathlib import Path
+
+    from puzzlebox.puzzles.polyomino import Placement, PolyominoSolution
+
+    path = Path(__file__).resolve().parent.parent / "docs" / "solutions" / "parallelogram-7.json"
+    record = json.loads(path.read_text())
+    puzzle = catalog.load("parallelogram-7").puzzles[0]
+    placements = tuple(
+        Placement(p["piece"], tuple(tuple(c) for c in p["cells"])) for p in record["placements"]
+    )
+    assert sorted(p.piece for p in placements) == sorted(piece.name for piece in puzzle.pieces)
+    assert is_tiling(puzzle, PolyominoSolution(placements))
