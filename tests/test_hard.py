@@ -461,3 +461,30 @@ def test_parallelogram_7_tiling_is_recorded():
     )
     assert sorted(p.piece for p in placements) == sorted(piece.name for piece in puzzle.pieces)
     assert is_tiling(puzzle, PolyominoSolution(placements))
+
+
+def test_solve_engine_sink_from_the_command_line(capsys):
+    import json
+
+    from puzzlebox.puzzles.polyomino import Placement, PolyominoSolution
+
+    assert main(["solve", "parallelogram-6", "--engine", "sink", "--seed", "1",
+                 "--format", "json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    puzzle = catalog.load("parallelogram-6").puzzles[0]
+    placements = tuple(
+        Placement(p["piece"], tuple(tuple(c) for c in p["cells"])) for p in record["placements"]
+    )
+    assert is_tiling(puzzle, PolyominoSolution(placements))
+    # one line and status 2 where it does not apply
+    for argv in (["count", "parallelogram-6", "--engine", "sink"],
+                 ["solve", "parallelogram-6", "--engine", "sink", "--all"],
+                 ["solve", "queens-8", "--engine", "sink"]):
+        if argv[0] == "count":  # refused while parsing the arguments
+            with pytest.raises(SystemExit) as stop:
+                main(argv)
+            assert stop.value.code == 2
+        else:
+            assert main(argv) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert "sink" in err[-1]

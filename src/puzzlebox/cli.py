@@ -16,6 +16,7 @@ from puzzlebox.engine.stats import SearchStats
 from puzzlebox.formats import PuzzleFile, PuzzleFileError
 from puzzlebox.parallel import Interrupted, SplitError, SplitRun
 from puzzlebox.puzzles import CountResult, PolyominoPuzzle, PolyominoSolution, Puzzle, Solution
+from puzzlebox.puzzles.base import SINK
 from puzzlebox.puzzles.order import ShapeError
 from puzzlebox.puzzles.sweep import SweepError
 from puzzlebox.render import count_json, describe, side_by_side, solution_json, solution_lines
@@ -36,7 +37,9 @@ def _add_puzzle_arg(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--engine",
         default="auto",
-        help=f"search engine: {', '.join(_engine_choices())} (default: auto)",
+        help=f"search engine: {', '.join(_engine_choices())} (default: auto); solve also "
+        "takes 'sink', one tiling of a big rectangle by local search (it never proves there "
+        "is none)",
     )
     parser.add_argument("--quiet", action="store_true",
                         help="no progress display on standard error")
@@ -157,8 +160,13 @@ def _load(name: str) -> PuzzleFile:
     return catalog.load(name)
 
 
-def _check_engine(parser: argparse.ArgumentParser, engine: str, counting: bool = False) -> None:
+def _check_engine(parser: argparse.ArgumentParser, engine: str, command: str) -> None:
+    counting = command == "count"
     choices = _engine_choices() + (["memo"] if counting else [])
+    if engine == SINK:
+        if command == "solve":
+            return
+        parser.error("the sink search finds one tiling: use 'puzzlebox solve --engine sink'")
     if engine == "memo" and not counting:
         parser.error("the memo engine only counts: use 'puzzlebox count --engine memo'")
     if engine not in choices:
@@ -338,6 +346,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if args.distinct and (split or args.seed is not None):
         print("puzzlebox: --distinct searches in one process, without --seed", file=sys.stderr)
         return EXIT_BAD_INPUT
+    if args.engine == SINK and (args.all or args.limit != 1 or args.distinct or split):
+        print("puzzlebox: --engine sink finds one tiling: drop --all, --limit, --distinct, "
+              "--jobs, --cluster, --checkpoint and --split-depth", file=sys.stderr)
+        return EXIT_BAD_INPUT
     run = _split_run(args, pf, "solve")
     for board, puzzle in enumerate(pf.puzzles):
         reason = puzzle.impossibility()
@@ -346,6 +358,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         stats = SearchStats()
         solutions = (
             run.solutions(board) if run
+            else _sink_solutions(args, puzzle, stats) if args.engine == SINK
             else puzzle.distinct_solutions(limit, args.engine, stats) if args.distinct
             else puzzle.solutions(limit, args.engine, args.seed, stats)
         )
@@ -375,6 +388,18 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if run is not None:
         run.close()
     return 0
+
+
+def _sink_solutions(args: argparse.Namespace, puzzle: Puzzle, stats: SearchStats) -> Any:
+    """The sink search's one tiling, with its attempts reported on a terminal (a search
+    that may take minutes and has no tree to show progress through)."""
+    if not isinstance(puzzle, PolyominoPuzzle):
+        raise EngineError(f"{puzzle.name}: the sink search tiles polyomino boards only")
+    say = None
+    if sys.stderr.isatty() and not args.quiet:
+        def say(line: str) -> None:
+            print(f"{puzzle.name}: {line}", file=sys.stderr, flush=True)
+    return puzzle.sink_solutions(args.seed, stats, progress=say)
 
 
 def _solve_batch_sheet(pf: PuzzleFile, args: argparse.Namespace) -> int:
@@ -732,7 +757,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if hasattr(args, "engine"):
-        _check_engine(parser, args.engine, counting=args.command == "count")
+        _check_engine(parser, args.engine, args.command)
     split = args.command == "count" and (
         args.jobs != 1 or args.cluster or args.checkpoint or args.split_depth is not None
     )

@@ -27,7 +27,8 @@ GENERATOR = "src/puzzlebox/catalog/generate_families.py"
 _KNOWN = {
     (5, False): "With translations only it has 3204 tilings (puzzlebox count).",
     (6, False): "A tiling with translations only is found in seconds.",
-    (7, False): "Finding one tiling is hard: see docs/hard-instances.md.",
+    (7, False): "Backtracking finds no tiling in minutes; 'puzzlebox solve parallelogram-7 "
+    "--engine sink' finds one in about a minute and a half (docs/hard-instances.md).",
 }
 
 

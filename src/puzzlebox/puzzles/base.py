@@ -15,10 +15,16 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from puzzlebox.cover.problem import CoverProblem
 from puzzlebox.engine import Engine, SearchStats, make_engine
+from puzzlebox.engine.errors import EngineError
 from puzzlebox.engine.memo import Progress, SweepPlan, sweep_count
 
 if TYPE_CHECKING:
     from puzzlebox.puzzles.symmetry import SymmetryBreaking
+
+
+# The name of the one search that is not a cover engine: sink and exact finish, one tiling of a
+# polyomino board by local search (puzzles/repair_tiling.py); PolyominoPuzzle takes it.
+SINK = "sink"
 
 
 class Solution(ABC):
@@ -134,6 +140,8 @@ class Puzzle(ABC):
     ) -> Iterator[Solution]:
         """Yield solutions lazily (none at all when impossibility() proves there are none);
         ``stats``, when given, follows the search's statistics (for ``--why``)."""
+        if engine == SINK:  # polyomino puzzles override this method and take it
+            raise EngineError(f"{self.name}: the sink search tiles polyomino boards only")
         if self.impossibility() is not None:
             return
         searcher = self.searcher(engine, limit, seed)

@@ -7,15 +7,16 @@ position where it lies on board cells (of matching colours, when colours matter)
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from puzzlebox.cover.problem import CoverBuilder, CoverProblem
 from puzzlebox.engine.memo import SweepPlan
+from puzzlebox.engine.stats import SearchStats
 from puzzlebox.geometry import SYMMETRIES, Shape, Symmetry, normalize, orientations
 from puzzlebox.geometry.symmetry import Cell
-from puzzlebox.puzzles.base import Puzzle, Solution, SolutionMap
+from puzzlebox.puzzles.base import SINK, Puzzle, Solution, SolutionMap
 
 
 @dataclass(frozen=True)
@@ -51,6 +52,9 @@ class PolyominoSolution(Solution):
     def owner_grid(self) -> dict[Cell, int]:
         """Which placement covers each cell (index into ``placements``)."""
         return {cell: i for i, p in enumerate(self.placements) for cell in p.cells}
+
+
+SINK_SECONDS = 600.0  # how long it looks before it gives up
 
 
 class PolyominoPuzzle(Puzzle):
@@ -201,3 +205,50 @@ class PolyominoPuzzle(Puzzle):
 
         proof = impossibility_proof(self)
         return None if proof is None else proof.sentence
+
+    # -- one tiling by local search --------------------------------------------------------
+    def solutions(
+        self,
+        limit: int | None = None,
+        engine: str = "auto",
+        seed: int | None = None,
+        stats: SearchStats | None = None,
+    ) -> Iterator[Solution]:
+        """As :meth:`Puzzle.solutions`; ``engine="sink"`` finds one tiling by
+        :meth:`sink_solutions` (a local search: it never proves there is none)."""
+        if engine == SINK:
+            yield from self.sink_solutions(seed, stats)
+        else:
+            yield from super().solutions(limit, engine, seed, stats)
+
+    def sink_solutions(
+        self,
+        seed: int | None = None,
+        stats: SearchStats | None = None,
+        time_limit: float = SINK_SECONDS,
+        progress: Callable[[str], None] | None = None,
+    ) -> Iterator[PolyominoSolution]:
+        """One tiling of a rectangle with pieces of exact counts, by sink and exact finish
+        (:func:`puzzlebox.puzzles.repair_tiling.tile_by_sink`), or nothing within
+        ``time_limit`` seconds. Built for big boards of many distinct pieces, where
+        backtracking is hopeless (``parallelogram-7``); nothing found proves nothing."""
+        from puzzlebox.engine.errors import EngineError
+        from puzzlebox.puzzles.repair_tiling import tile_by_sink
+
+        if self.impossibility() is not None:
+            return
+        try:
+            solution, report = tile_by_sink(
+                self, seed=seed or 0, time_limit=time_limit, progress=progress
+            )
+        except ValueError as error:
+            raise EngineError(f"{self.name}: the sink search cannot take it: {error}") from None
+        if stats is not None:
+            stats.engine = SINK
+            stats.nodes = report.nodes
+            stats.search_seconds = report.seconds
+            stats.solutions = int(solution is not None)
+            stats.complete = False
+        if solution is not None:
+            object.__setattr__(solution, "puzzle", self)
+            yield solution
