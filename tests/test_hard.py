@@ -488,3 +488,17 @@ def test_solve_engine_sink_from_the_command_line(capsys):
             assert main(argv) == 2
         err = capsys.readouterr().err.strip().splitlines()
         assert "sink" in err[-1]
+
+
+def test_solve_engine_sink_that_finds_nothing_says_it_proves_nothing(monkeypatch, capsys):
+    from puzzlebox.puzzles import repair_tiling
+
+    def gives_up(puzzle, **options):
+        return None, repair_tiling.SinkReport(attempts=3, seconds=1.5)
+
+    monkeypatch.setattr(repair_tiling, "tile_by_sink", gives_up)
+    assert main(["solve", "parallelogram-6", "--engine", "sink"]) == 0
+    err = capsys.readouterr().err
+    assert "no tiling found by the sink search" in err and "proves nothing" in err
+    assert "no solution" not in err
+

@@ -380,7 +380,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
                 print("\n".join(solution_lines(puzzle, solution, args.format)))
             print()
         found_any |= found > 0
-        if not found:
+        if not found and args.engine == SINK and reason is None:
+            print(f"{label}: no tiling found by the sink search in {stats.search_seconds:.0f} s "
+                  "(a local search: this proves nothing; try another --seed)", file=sys.stderr)
+        elif not found:
             why = f": {reason}" if reason else ""
             print(f"{label}: no solution{why}", file=sys.stderr)
         if args.why and run is None:

@@ -225,13 +225,14 @@ class PolyominoPuzzle(Puzzle):
         self,
         seed: int | None = None,
         stats: SearchStats | None = None,
-        time_limit: float = SINK_SECONDS,
+        time_limit: float | None = None,
         progress: Callable[[str], None] | None = None,
     ) -> Iterator[PolyominoSolution]:
-        """One tiling of a rectangle with pieces of exact counts, by sink and exact finish
+        """One tiling of the board by sink and exact finish
         (:func:`puzzlebox.puzzles.repair_tiling.tile_by_sink`), or nothing within
-        ``time_limit`` seconds. Built for big boards of many distinct pieces, where
-        backtracking is hopeless (``parallelogram-7``); nothing found proves nothing."""
+        ``time_limit`` seconds (default :data:`SINK_SECONDS`). Built for big boards of many
+        distinct pieces, where backtracking is hopeless (``parallelogram-7``); nothing found
+        proves nothing."""
         from puzzlebox.engine.errors import EngineError
         from puzzlebox.puzzles.repair_tiling import tile_by_sink
 
@@ -239,7 +240,10 @@ class PolyominoPuzzle(Puzzle):
             return
         try:
             solution, report = tile_by_sink(
-                self, seed=seed or 0, time_limit=time_limit, progress=progress
+                self,
+                seed=seed or 0,
+                time_limit=SINK_SECONDS if time_limit is None else time_limit,
+                progress=progress,
             )
         except ValueError as error:
             raise EngineError(f"{self.name}: the sink search cannot take it: {error}") from None
