@@ -448,19 +448,11 @@ def test_sink_tiling_needs_a_limit():
 
 def test_parallelogram_7_tiling_is_recorded():
     """The tiling of the 32x32 square kept in docs/solutions/ (found by tile_by_sink)."""
-    import json
-    from pathlib import Path
-
-    from puzzlebox.puzzles.polyomino import Placement, PolyominoSolution
-
-    path = Path(__file__).resolve().parent.parent / "docs" / "solutions" / "parallelogram-7.json"
-    record = json.loads(path.read_text())
     puzzle = catalog.load("parallelogram-7").puzzles[0]
-    placements = tuple(
-        Placement(p["piece"], tuple(tuple(c) for c in p["cells"])) for p in record["placements"]
-    )
-    assert sorted(p.piece for p in placements) == sorted(piece.name for piece in puzzle.pieces)
-    assert is_tiling(puzzle, PolyominoSolution(placements))
+    solution = _recorded_parallelogram_7_tiling()
+    pieces = sorted(p.piece for p in solution.placements)
+    assert pieces == sorted(piece.name for piece in puzzle.pieces)
+    assert is_tiling(puzzle, solution)
 
 
 def test_solve_engine_sink_from_the_command_line(capsys):
@@ -502,3 +494,38 @@ def test_solve_engine_sink_that_finds_nothing_says_it_proves_nothing(monkeypatch
     assert "no tiling found by the sink search" in err and "proves nothing" in err
     assert "no solution" not in err
 
+
+
+def _recorded_parallelogram_7_tiling():
+    import json
+    from pathlib import Path
+
+    from puzzlebox.puzzles.polyomino import Placement, PolyominoSolution
+
+    path = Path(__file__).resolve().parent.parent / "docs" / "solutions" / "parallelogram-7.json"
+    record = json.loads(path.read_text())
+    return PolyominoSolution(tuple(
+        Placement(p["piece"], tuple(tuple(c) for c in p["cells"])) for p in record["placements"]
+    ))
+
+
+def test_auto_tries_the_sink_search_where_backtracking_is_hopeless(monkeypatch):
+    """parallelogram-7's first solution goes to the sink search (stood in for here by the
+    recorded tiling: the real one takes a minute and a half); 6x10 never does."""
+    from puzzlebox.engine.stats import SearchStats
+    from puzzlebox.puzzles import repair_tiling
+
+    calls = []
+
+    def recorded(puzzle, **options):
+        calls.append(puzzle.name)
+        return _recorded_parallelogram_7_tiling(), repair_tiling.SinkReport(found=True)
+
+    monkeypatch.setattr(repair_tiling, "tile_by_sink", recorded)
+    puzzle = catalog.load("parallelogram-7").puzzles[0]
+    stats = SearchStats()
+    (solution,) = puzzle.solutions(limit=1, stats=stats)
+    assert calls == ["parallelogram-7"] and stats.engine == "sink"
+    assert is_tiling(puzzle, solution)
+    small = catalog.load("pentomino-6x10").puzzles[0]
+    assert small.solve() is not None and calls == ["parallelogram-7"]

@@ -12,10 +12,16 @@ and solutions, and their ratio is about how many nodes a search walks per soluti
 * SAT is chosen when the estimated nodes per solution exceed :data:`SAT_NODES_PER_SOLUTION`
   (about an hour of backtracking at ten million nodes a second) and OR-Tools is installed.
 
+A polyomino puzzle asks :func:`backtracking_hopeless` itself before it gets here, and where
+backtracking is hopeless it tries its own local search for one tiling first (sink and exact
+finish, ``puzzles/repair_tiling.py``), which tiles ``parallelogram-7`` in about 90 s where
+CP-SAT finds nothing in minutes; SAT remains for what that search cannot take.
+
 Probes rarely reach a solution of a tight packing: half a second of them finds none for
 ``parallelogram-6`` either, which the compiled engine solves in 47,504 nodes, so the size
 threshold matters as much as the estimate (``parallelogram-7``, 114,768 options and no
-probe solution, goes to SAT; ``parallelogram-6``, 8,204 options, stays). Measurements behind
+probe solution, is judged hopeless and, being a polyomino puzzle, goes to the sink search
+first; ``parallelogram-6``, 8,204 options, stays with backtracking). Measurements behind
 the numbers are in ``bench/RESULTS.md`` ("Hard instances") and ``docs/hard-instances.md``.
 """
 
@@ -47,15 +53,20 @@ def nodes_per_solution(problem: CoverProblem, seconds: float = PROBE_SECONDS) ->
     return estimate.nodes / estimate.solutions
 
 
+def backtracking_hopeless(problem: CoverProblem, limit: int | None) -> bool:
+    """Whether a search for the first ``limit`` solutions of ``problem`` is beyond
+    backtracking: only a search for the first few solutions of a big problem is probed, and
+    it is hopeless when the estimated nodes per solution exceed about an hour of search."""
+    if limit is None or limit > FIRST_FEW or problem.n_options < SAT_MIN_OPTIONS:
+        return False
+    return nodes_per_solution(problem) > SAT_NODES_PER_SOLUTION
+
+
 def choose_engine(problem: CoverProblem, engine: str = "auto", limit: int | None = None) -> str:
     """The engine name a search of ``problem`` for ``limit`` solutions should use."""
-    if engine != "auto":
+    if engine != "auto" or not sat_available():
         return engine
-    if limit is None or limit > FIRST_FEW or problem.n_options < SAT_MIN_OPTIONS:
-        return "auto"
-    if not sat_available():
-        return "auto"
-    return "sat" if nodes_per_solution(problem) > SAT_NODES_PER_SOLUTION else "auto"
+    return "sat" if backtracking_hopeless(problem, limit) else "auto"
 
 
 def make_searcher(

@@ -215,11 +215,23 @@ class PolyominoPuzzle(Puzzle):
         stats: SearchStats | None = None,
     ) -> Iterator[Solution]:
         """As :meth:`Puzzle.solutions`; ``engine="sink"`` finds one tiling by
-        :meth:`sink_solutions` (a local search: it never proves there is none)."""
+        :meth:`sink_solutions` (a local search: it never proves there is none), and so does
+        "auto" for the first solution of a puzzle that backtracking cannot hope to solve
+        (:func:`puzzlebox.engine.choose.backtracking_hopeless`), before anything else."""
         if engine == SINK:
             yield from self.sink_solutions(seed, stats)
-        else:
-            yield from super().solutions(limit, engine, seed, stats)
+            return
+        if engine == "auto" and limit == 1 and self.impossibility() is None:
+            from puzzlebox.engine.choose import backtracking_hopeless
+            from puzzlebox.puzzles.repair_tiling import sink_takes
+
+            if sink_takes(self) and backtracking_hopeless(self.problem, limit):
+                found = list(self.sink_solutions(seed, stats))
+                if found:
+                    yield from found
+                    return
+                # nothing within its time: the general search gets its turn (and its stats)
+        yield from super().solutions(limit, engine, seed, stats)
 
     def sink_solutions(
         self,

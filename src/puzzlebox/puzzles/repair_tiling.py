@@ -141,6 +141,14 @@ class RepairReport:
     log: list[str] = field(default_factory=list)
 
 
+def sink_takes(puzzle: PolyominoPuzzle) -> bool:
+    """Whether :func:`tile_by_sink` can take ``puzzle``: every piece with an exact count and
+    their areas adding up to the board's (it tiles a board; it does not pack loosely)."""
+    if any(piece.hi is None or piece.lo != piece.hi for piece in puzzle.pieces):
+        return False
+    return sum(piece.lo * len(piece.shape) for piece in puzzle.pieces) == len(puzzle.board)
+
+
 class _Packing:
     """The board, every unit's placements, and the current packing (``owner``, ``where``)."""
 
