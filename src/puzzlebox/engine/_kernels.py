@@ -91,6 +91,10 @@ S_FULL = 3  # the output buffer cannot hold the next record
 S_GROW = 4  # ``W`` has no room for the next level: grow it and call again
 
 
+NO_BRANCHES = np.int64(1 << 30)  # the count of an item that needs no branch
+NO_ITEM = np.int64(1 << 62)  # the key while no item has been found
+
+
 @intrinsic
 def _popcount(typingctx, x):
     """Set bits of a uint64 (LLVM ctpop: one instruction)."""
@@ -330,44 +334,38 @@ def search(n_primary, ostart, items, pmask, mstart, mword, mbits, W, nw, done, n
                 break
             nodes += 1
             base = np.uint64(level) * nw
-            # choose the item with the fewest branches (minimum remaining values)
-            best = np.int64(1 << 62)
-            bi = np.int64(-1)
+            # choose the item with the fewest branches (minimum remaining values), the
+            # smallest number of a tie: the least key (branches << 32 | item). Each count is
+            # made in full and kept by a select, not a jump: cutting a count short costs
+            # more in mispredicted jumps than it saves.
+            key = NO_ITEM
             for k in range(pact):
                 j = act[k]
                 r = np.int64(need[j])
-                # Count the item's options only as far as it could still beat (or tie) the
-                # best so far: a big item is ruled out after its first words.
-                cut = best + r - 1 if r > 0 else best - 1
                 sz = np.int64(0)
-                t = mstart[j]
-                end = mstart[j + U1]
-                while t < end:
+                for t in range(mstart[j], mstart[j + U1]):
                     sz += np.int64(_popcount(W[base + mword[t]] & mbits[t]))
-                    t += U1
-                    if sz > cut:
-                        break
-                if sz > cut:
-                    continue
-                if r > 0:
-                    th = sz - r + 1
-                elif sz == 0:
-                    continue  # satisfied and nothing left to add: no branch needed
-                else:
-                    th = sz + 1  # each option, or none of them
-                if th < best or (th == best and j < bi):
-                    best = th
-                    bi = np.int64(j)
-                    if th <= 0:
-                        if k > 0:
-                            # an item short of options is likely short again in the next
-                            # sibling: move it to the front, where the next scan starts
-                            first = act[0]
-                            act[0] = j
-                            apos[j] = 0
-                            act[k] = first
-                            apos[first] = k
-                        break
+                # r > 0: choose r of sz; else each option or none, and no branch at all for
+                # an item satisfied with nothing left to add
+                th = sz - r + 1 if r > 0 else (sz + 1 if sz > 0 else NO_BRANCHES)
+                kj = (th << 32) | np.int64(j)
+                key = min(key, kj)
+                if th <= 0:
+                    if k > 0:
+                        # an item short of options is likely short again in the next
+                        # sibling: move it to the front, where the next scan starts
+                        first = act[0]
+                        act[0] = j
+                        apos[j] = 0
+                        act[k] = first
+                        apos[first] = k
+                    break
+            if key == NO_ITEM:
+                bi = np.int64(-1)
+                best = NO_BRANCHES
+            else:
+                bi = key & np.int64(0xFFFFFFFF)
+                best = key >> 32
             if bi >= 0 and best <= 0:
                 phase = P_RETURN  # an item that needs more cover has too few options
                 continue

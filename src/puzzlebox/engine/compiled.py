@@ -44,6 +44,13 @@ CPU seconds of ``count()`` there (``time.process_time()``, 2-core AMD EPYC VM, w
   its options instead of a bit per option and per cell, and the copy per level is six times
   smaller (a bit per option instead of a bit per option and item).
 
+Choosing the item counts every active primary item in full and keeps the least key
+(branches, then item number) with a select rather than a jump; the scan stops early only at
+an item with no branch left (the node is dead whatever is chosen, so the tree does not
+depend on the order of the scan). Cutting each count short once the item could no longer
+win, which this replaced, did less arithmetic and cost more in mispredicted jumps: 13-queens
+(1.05 million nodes) went from 0.114 s to 0.082 s, the 6x10 count from 1.07 s to 0.88 s.
+
 Getting tight code out of numba took: unsigned indices (a signed one costs a wraparound test
 at every access) and the per-branch work written out in ``_kernels.search`` rather than
 called (numba counts references to every array handed to an inlined function: a dozen atomic
