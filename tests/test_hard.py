@@ -246,6 +246,20 @@ def test_choose_engine_keeps_small_and_named_searches():
     assert choose_engine(problem, "auto", None) == "auto"  # every solution: backtracking
 
 
+def test_a_small_solve_does_not_import_ortools():
+    """Importing OR-Tools costs about a quarter of a second: only a problem big enough to be
+    probed may look for it."""
+    import subprocess
+
+    code = (
+        "import sys; from puzzlebox import catalog; "
+        "assert catalog.load('pentomino-6x10').puzzles[0].solve() is not None; "
+        "print('ortools' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
 # -- randomised restarts ---------------------------------------------------------------------
 
 

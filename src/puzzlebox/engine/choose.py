@@ -53,18 +53,28 @@ def nodes_per_solution(problem: CoverProblem, seconds: float = PROBE_SECONDS) ->
     return estimate.nodes / estimate.solutions
 
 
+def worth_probing(problem: CoverProblem, limit: int | None) -> bool:
+    """Whether the search is for the first few solutions of a big problem: the only kind
+    that may be hopeless for backtracking, and the only kind worth the probes' time."""
+    return limit is not None and limit <= FIRST_FEW and problem.n_options >= SAT_MIN_OPTIONS
+
+
 def backtracking_hopeless(problem: CoverProblem, limit: int | None) -> bool:
     """Whether a search for the first ``limit`` solutions of ``problem`` is beyond
     backtracking: only a search for the first few solutions of a big problem is probed, and
     it is hopeless when the estimated nodes per solution exceed about an hour of search."""
-    if limit is None or limit > FIRST_FEW or problem.n_options < SAT_MIN_OPTIONS:
+    if not worth_probing(problem, limit):
         return False
     return nodes_per_solution(problem) > SAT_NODES_PER_SOLUTION
 
 
 def choose_engine(problem: CoverProblem, engine: str = "auto", limit: int | None = None) -> str:
-    """The engine name a search of ``problem`` for ``limit`` solutions should use."""
-    if engine != "auto" or not sat_available():
+    """The engine name a search of ``problem`` for ``limit`` solutions should use.
+
+    OR-Tools is looked for only once the problem is big enough to be probed: importing it
+    takes about a quarter of a second, which every small solve would otherwise pay.
+    """
+    if engine != "auto" or not worth_probing(problem, limit) or not sat_available():
         return engine
     return "sat" if backtracking_hopeless(problem, limit) else "auto"
 
