@@ -11,6 +11,7 @@ import puzzlebox
 from puzzlebox.cli import main
 from puzzlebox.cover.problem import CoverBuilder, CoverProblem
 from puzzlebox.engine import make_engine
+from puzzlebox.engine.bitboard import BitboardEngine
 from puzzlebox.engine.compiled import CompiledEngine
 from puzzlebox.engine.estimate import engine_lookahead, estimate_tree, exact_tree
 from puzzlebox.engine.progress import watching
@@ -133,6 +134,42 @@ def test_watched_engines_report_their_nodes(factory, monkeypatch):
     assert nodes == sorted(nodes)  # progress only goes forward
     # outside the block, engines are not wrapped
     assert type(make_engine(problem, "test")) is factory
+
+
+def binary_tree(depth: int) -> CoverProblem:
+    """``depth`` cells with no neighbours, each filled by piece a or piece b: a tiling whose
+    tree is binary and uniform, so the share walked is the share of its leaves found."""
+    b = CoverBuilder()
+    for i in range(depth):
+        b.primary(("cell", i))
+        b.neighbours(("cell", i), [])
+    b.primary("a", 0, depth)
+    b.primary("b", 0, depth)
+    for i in range(depth):
+        for piece in "ab":
+            b.option([("cell", i), piece], (i, piece))
+    return b.build()
+
+
+def test_bitboard_reports_the_share_of_its_tree_walked():
+    engine = BitboardEngine(binary_tree(3), node_budget=1)
+    reports = []
+    assert engine.count(progress=lambda st: reports.append((st.walked, st.solutions))) == 8
+    assert len(reports) > 3
+    for walked, found in reports[:-1]:
+        assert walked == found / 8  # the leaves behind the path, exactly
+    assert reports[-1][0] == 1.0
+
+
+def test_a_long_bitboard_count_walks_forward_to_the_end():
+    puzzle = puzzlebox.catalog.load("pentomino-5x12").puzzles[0]
+    shares = []
+    with watching(lambda w: shares.append(w.walked)) as watch:
+        assert make_engine(puzzle.problem, "bitboard").count() == 4040
+    shown = [s for s in shares if s is not None]
+    assert len(shown) >= 3 and shown == sorted(shown)
+    assert 0 < shown[len(shown) // 2] < 1 and shown[-1] == 1.0
+    assert watch.walked is None  # the search is over: no share of a running one
 
 
 def test_no_display_without_a_terminal(capsys):

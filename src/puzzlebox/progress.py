@@ -3,7 +3,9 @@
 It shows what the searches report (solutions, nodes, nodes per second, time so far) and, as
 soon as Knuth's random probes have estimated the size of the tree (in a background thread,
 for about a second), a bar towards that many nodes and the time left at the current speed.
-The estimate is of the compiled engine's tree, so it is shown only for that engine.
+The estimate is of the compiled engine's tree, so it is shown only for that engine; the
+bitboard engine instead reports the share of its tree behind its current path (as Knuth's
+DLX programs do), and the bar and the time left follow that.
 It is used only when standard error is a terminal and ``--quiet`` is not given, so pipes,
 files and ``--json`` output never see it.
 """
@@ -25,6 +27,7 @@ from puzzlebox.engine.progress import Watch, watching
 ESTIMATE_PROBES = 2000
 ESTIMATE_SECONDS = 1.0
 REFRESH_SECONDS = 0.1
+WALKED_STEPS = 10_000  # the bar's length for an engine that reports the share it walked
 T = TypeVar("T")
 
 
@@ -145,8 +148,15 @@ class SearchDisplay:
                 "of": "/~?" if estimator else "",
             }
             total = None
+            walked = watch.walked
             if watch.engines - {"compiled"}:
                 fields["of"] = ""  # the estimate is of the compiled engine's tree, not this one
+                if walked is not None:
+                    # the share of the tree behind the current path: the bar and the time
+                    # left follow it (rich times the rate at which it grows)
+                    bar.update(task[0], completed=walked * WALKED_STEPS, total=WALKED_STEPS,
+                               **fields)  # fmt: skip
+                    return
             elif estimator and estimator[0].result is not None:
                 guess = estimator[0].result.nodes
                 fields["of"] = f"/~{_short(guess)}"

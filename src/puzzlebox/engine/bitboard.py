@@ -225,11 +225,35 @@ def _write(mode, c, topt, fsel, fitem, out, w):
     return w + c + 1
 
 
+@njit(cache=True)
+def _walked(top, fitem, fopts, avail, clo, chi, cofs, cw):
+    """The share of the tree walked so far, read off the path (as Knuth's DLX programs
+    report progress): a node whose item had ``n`` options when chosen and has ``r`` left has
+    finished ``n - r - 1`` of its ``n`` subtrees, each ``1/n`` of the node's share."""
+    walked = 0.0
+    share = 1.0
+    for f in range(top + 1):
+        i = fitem[f]
+        n = fopts[f]
+        if n <= 0:
+            break
+        fu = np.uint64(f)
+        lo = np.uint64(clo[i])
+        ofs = np.uint64(cofs[i])
+        left = np.int64(0)
+        for k in range(np.uint64(chi[i] - clo[i])):
+            left += np.int64(_popcount(avail[fu, lo + k] & cw[ofs + k]))
+        started = max(n - left, 1)  # the current branch's option is out of avail already
+        walked += share * (started - 1) / n
+        share /= n
+    return min(walked, 1.0)
+
+
 @njit(cache=True, nogil=True)  # released: a split run searches on a thread too
 def search(m, rank, topt, tgs, tgl, tarea, ecstart, ecells, emask, conflicts, clo, chi, cofs, cw,
            adjs, adjv,
            glo, ghi, prune, prune_from, uniform, free_copies, gastart, gareas, fareas,
-           avail, board, fempty, fitem, fsel, gcount, regs, vis, queue, lab, par,
+           avail, board, fempty, fitem, fsel, fopts, gcount, regs, vis, queue, lab, par,
            csize, pend, reach,
            mode, depth_limit, max_records, max_nodes, out):  # fmt: skip
     """Advance the search from the state in the arrays; return a status ``S_*``.
@@ -268,6 +292,7 @@ def search(m, rank, topt, tgs, tgl, tarea, ecstart, ecells, emask, conflicts, cl
             du = np.uint64(d)
             best = np.int64(1) << 62
             bi = -1
+            bopts = np.int64(0)  # the options of the item chosen
             for w in range(W):
                 free = ~board[d, w]
                 while free and best > 0:
@@ -284,6 +309,7 @@ def search(m, rank, topt, tgs, tgl, tarea, ecstart, ecells, emask, conflicts, cl
                     if np.int64(cnt) < best or tie:
                         best = np.int64(cnt)
                         bi = x
+                        bopts = best
             # A counter that needs r more of its s options has s - r + 1 branches (after
             # s - r of them are ruled out the rest must all be taken), and none if s < r.
             # One that needs a single option is only worth counting while no cell is forced.
@@ -300,12 +326,14 @@ def search(m, rank, topt, tgs, tgl, tarea, ecstart, ecells, emask, conflicts, cl
                     if branches < best:
                         best = branches
                         bi = x
+                        bopts = np.int64(cnt)
                         if best == 0:
                             break
             if best == 0:
                 d -= 1
                 continue
             fitem[d] = bi
+            fopts[d] = bopts
             fsel[d] = -1
         s = fsel[d]
         if s >= 0:  # back from the branch that placed s
@@ -723,6 +751,7 @@ class _Search:
         self.fempty = np.zeros(depth, dtype=np.int64)
         self.fitem = np.zeros(depth, dtype=np.int64)
         self.fsel = np.full(depth, -1, dtype=np.int64)
+        self.fopts = np.zeros(depth, dtype=np.int64)  # options of each frame's item when chosen
         self.gcount = np.zeros(t.glo.shape[0], dtype=np.int64)
         self.regs = np.zeros(N_REGS, dtype=np.int64)
         self.vis = np.zeros(t.words, dtype=np.uint64)
@@ -797,6 +826,15 @@ class _Search:
     def finished(self) -> bool:
         return int(self.regs[R_DEPTH]) < 0
 
+    def walked(self) -> float:
+        """The share of the tree searched so far, from the frames on the current path."""
+        if self.finished:
+            return 1.0
+        t = self.t
+        top = int(self.regs[R_DEPTH]) - int(self.regs[R_ENTER])  # the frames with an item
+        return float(_walked(top, self.fitem, self.fopts, self.avail, t.clo, t.chi, t.cofs,
+                             t.cw))  # fmt: skip
+
     def run(self, mode: int, depth: int, max_records: int, max_nodes: int) -> list[list[int]]:
         """Advance the search; return the option lists it wrote (solutions or paths)."""
         t = self.t
@@ -808,7 +846,8 @@ class _Search:
             t.m, t.rank, t.topt, t.tgs, t.tgl, t.tarea, t.ecstart, t.ecells, t.emask,
             t.conflicts, t.clo, t.chi, t.cofs, t.cw, t.adjs, t.adjv, t.glo, t.ghi, t.prune,
             t.prune_from, t.uniform, t.free_copies, t.gastart, t.gareas, t.fareas, self.avail,
-            self.board, self.fempty, self.fitem, self.fsel, self.gcount, self.regs, self.vis,
+            self.board, self.fempty, self.fitem, self.fsel, self.fopts, self.gcount, self.regs,
+            self.vis,
             self.queue, self.lab, self.par, self.csize, self.pend, self.reach, mode, depth,
             max_records, max_nodes, self.out,
         )  # fmt: skip
@@ -912,6 +951,7 @@ class BitboardEngine:
         self.stats.nodes = int(search.regs[R_NODES])
         self.pruned = int(search.regs[R_PRUNED])
         self.stats.complete = search.finished
+        self.stats.walked = search.walked()
         return records
 
     def solutions(

@@ -44,6 +44,14 @@ class Watch:
     def solutions(self) -> int:
         return self.finished_solutions + (self._current.solutions if self._current else 0)
 
+    @property
+    def walked(self) -> float | None:
+        """The share of the tree walked, while the first search is running and its engine
+        can tell (the share of one search says nothing about a sequence of them)."""
+        if self.searches or self._current is None:
+            return None
+        return self._current.walked
+
     def update(self, stats: SearchStats) -> None:
         """A running search says where it is."""
         self._current = stats
