@@ -82,7 +82,28 @@ def test_both_tree_rules_and_the_engines_choice():
     for rule in (False, True):
         est = estimate_tree(problem, probes=3000, seed=1, lookahead=rule)
         assert est.nodes == pytest.approx(exact_tree(problem, lookahead=rule)[0], rel=0.1)
-    assert engine_nodes(problem)[0] == exact_tree(problem, lookahead=engine_lookahead())[0]
+    # the engine searches the tree it declares, and not the other one
+    declared = engine_lookahead()
+    for puzzle in (problem, copies_of_one_piece()):
+        assert engine_nodes(puzzle)[0] == exact_tree(puzzle, lookahead=declared)[0]
+    assert engine_nodes(problem)[0] != exact_tree(problem, lookahead=not declared)[0]
+
+
+def copies_of_one_piece() -> CoverProblem:
+    """Four L-trominoes (one piece, four copies) in a 3x4 rectangle: items with room."""
+    cells = {(r, c) for r in range(3) for c in range(4)}
+    b = CoverBuilder()
+    for cell in sorted(cells):
+        b.primary(cell)
+    b.primary("L", 4, 4)
+    for shape in (((0, 0), (1, 0), (1, 1)), ((0, 0), (0, 1), (1, 0)), ((0, 0), (0, 1), (1, 1)),
+                  ((0, 1), (1, 0), (1, 1))):  # fmt: skip
+        for dr in range(3):
+            for dc in range(4):
+                placed = [(r + dr, c + dc) for r, c in shape]
+                if cells.issuperset(placed):
+                    b.option(["L", *placed], placed)
+    return b.build()
 
 
 @pytest.mark.parametrize("n", [6, 7, 8])

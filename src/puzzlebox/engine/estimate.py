@@ -23,14 +23,13 @@ so that the estimator does not depend on how the kernel stores its state:
 
 An engine may enter every branch, or (``lookahead``) leave out the branches it sees dead
 while taking them: a hidden option's item left with fewer options than it needs. Both trees
-are here; :func:`engine_lookahead` asks the compiled engine which one it searches, by
-counting the nodes of two small problems. :func:`exact_tree` walks a whole tree; the tests
-compare it with the engine's node counts, node for node.
+are here; :func:`engine_lookahead` says which one the compiled engine searches.
+:func:`exact_tree` walks a whole tree; the tests compare it with the engine's node counts,
+node for node.
 """
 
 from __future__ import annotations
 
-import functools
 import math
 import time
 from collections.abc import Iterable
@@ -39,8 +38,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from puzzlebox.cover.problem import CoverBuilder, CoverProblem
-from puzzlebox.engine.errors import EngineError
+from puzzlebox.cover.problem import CoverProblem
 
 _COVER = 0  # the item is filled by one more option: each branch takes one of its options
 _KEEP = 1  # the item has room for more: each branch takes an option, then leaves it out
@@ -521,63 +519,14 @@ def exact_tree(
     return visit(0)
 
 
-def _queens(n: int) -> CoverProblem:
-    """n-queens as a cover problem (rows and columns exactly once, diagonals at most once)."""
-    b = CoverBuilder()
-    for i in range(n):
-        b.primary(("row", i))
-        b.primary(("col", i))
-    for d in range(2 * n - 1):
-        b.secondary(("diag", d))
-        b.secondary(("anti", d))
-    for r in range(n):
-        for c in range(n):
-            b.option([("row", r), ("col", c), ("diag", r + c), ("anti", r - c + n - 1)], (r, c))
-    return b.build()
-
-
-@functools.cache
 def engine_lookahead() -> bool:
     """Whether the compiled engine leaves out of its tree the branches it sees dead while
-    taking them (an item left short of options), or enters every branch.
+    taking them (an item left short of options), or enters every branch: the engine declares
+    it (:data:`puzzlebox.engine.compiled.LOOKAHEAD`), and the tests hold it to that by
+    counting its nodes against :func:`exact_tree` under both rules."""
+    from puzzlebox.engine.compiled import LOOKAHEAD
 
-    Asked of the engine itself, so that the estimate follows the engine as it is: it counts
-    the nodes of 6-queens and of a 3x4 board of L-trominoes (several copies of one piece),
-    and the estimator's tree must match both counts under one of the two rules.
-    """
-    from puzzlebox.engine.compiled import CompiledEngine
-
-    problems = [_queens(6), _copies()]
-    counts = []
-    for problem in problems:
-        engine = CompiledEngine(problem)
-        engine.count()
-        counts.append(engine.stats.nodes)
-    for rule in (False, True):
-        if [exact_tree(p, lookahead=rule)[0] for p in problems] == counts:
-            return rule
-    raise EngineError(
-        f"the tree estimate does not know the compiled engine's tree (it counts {counts} "
-        "nodes on its test problems; the estimator's rules give other counts)"
-    )
-
-
-def _copies() -> CoverProblem:
-    """Four L-trominoes (one piece, four copies) in a 3x4 rectangle: items with room."""
-    cells = [(r, c) for r in range(3) for c in range(4)]
-    shapes = [((0, 0), (1, 0), (1, 1)), ((0, 0), (0, 1), (1, 0)), ((0, 0), (0, 1), (1, 1)),
-              ((0, 1), (1, 0), (1, 1))]
-    b = CoverBuilder()
-    for cell in cells:
-        b.primary(cell)
-    b.primary("L", 4, 4)
-    for shape in shapes:
-        for dr in range(3):
-            for dc in range(4):
-                placed = [(r + dr, c + dc) for r, c in shape]
-                if all(p in cells for p in placed):
-                    b.option(["L", *placed], placed)
-    return b.build()
+    return LOOKAHEAD
 
 
 class _Enough(Exception):
