@@ -353,6 +353,23 @@ def test_edge_solver_matches_the_compiled_engine(seed):
         assert set(EdgeSolver(puzzle, seed=seed, base_budget=3).solutions()) == expected
 
 
+def test_edge_solver_reports_the_share_of_its_tree_walked(monkeypatch):
+    import puzzlebox.puzzles.edge_solver as edge_solver
+
+    monkeypatch.setattr(edge_solver, "_CHUNK", 7)  # a report every few nodes
+    puzzle = catalog.load("cards-3x3-corrected").puzzles[0]
+    reports = []
+    solver = EdgeSolver(puzzle)
+    assert solver.count(progress=lambda st: reports.append((st.walked, st.nodes))) == 16
+    shares = [walked for walked, _ in reports]
+    assert len(shares) > 10 and shares == sorted(shares)
+    assert all(0 <= share < 1 for share in shares[:-1]) and shares[-1] == 1.0
+    assert 0.2 < shares[len(shares) // 2] < 0.8  # it moves along, not only at the end
+    seeded = []  # a shuffled, restarting run is no complete tree: no share
+    next(EdgeSolver(puzzle, seed=1).solutions(1, progress=lambda st: seeded.append(st.walked)))
+    assert seeded and all(share is None for share in seeded)
+
+
 def test_edge_solver_with_complements_and_without_turning():
     for name, expected in [("cards-3x3-corrected", 16), ("cards-3x3", 0)]:
         assert EdgeSolver(catalog.load(name).puzzles[0]).count() == expected

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 import numpy as np
 from llvmlite import ir
@@ -49,9 +49,8 @@ from numba import njit, types
 from numba.extending import intrinsic
 
 from puzzlebox.cover.problem import CoverProblem
+from puzzlebox.engine.progress import Progress, share_walked
 from puzzlebox.engine.stats import SearchStats
-
-Progress = Callable[[SearchStats], None]
 
 # registers
 R_DEPTH = 0  # index of the top frame; -1 once the tree is exhausted
@@ -226,27 +225,17 @@ def _write(mode, c, topt, fsel, fitem, out, w):
 
 
 @njit(cache=True)
-def _walked(top, fitem, fopts, avail, clo, chi, cofs, cw):
-    """The share of the tree walked so far, read off the path (as Knuth's DLX programs
-    report progress): a node whose item had ``n`` options when chosen and has ``r`` left has
-    finished ``n - r - 1`` of its ``n`` subtrees, each ``1/n`` of the node's share."""
-    walked = 0.0
-    share = 1.0
+def _options_left(top, fitem, avail, clo, chi, cofs, cw, left):
+    """``left[f]``: the options frame ``f``'s item still has to try, for frames 0..top."""
     for f in range(top + 1):
         i = fitem[f]
-        n = fopts[f]
-        if n <= 0:
-            break
         fu = np.uint64(f)
         lo = np.uint64(clo[i])
         ofs = np.uint64(cofs[i])
-        left = np.int64(0)
+        n = np.int64(0)
         for k in range(np.uint64(chi[i] - clo[i])):
-            left += np.int64(_popcount(avail[fu, lo + k] & cw[ofs + k]))
-        started = max(n - left, 1)  # the current branch's option is out of avail already
-        walked += share * (started - 1) / n
-        share /= n
-    return min(walked, 1.0)
+            n += np.int64(_popcount(avail[fu, lo + k] & cw[ofs + k]))
+        left[f] = n
 
 
 @njit(cache=True, nogil=True)  # released: a split run searches on a thread too
@@ -827,13 +816,17 @@ class _Search:
         return int(self.regs[R_DEPTH]) < 0
 
     def walked(self) -> float:
-        """The share of the tree searched so far, from the frames on the current path."""
+        """The share of the tree searched so far, from the frames on the current path: a
+        frame whose item had ``n`` options and has ``r`` left is on its ``n - r``-th branch
+        (the current branch's option is out of ``avail`` already)."""
         if self.finished:
             return 1.0
         t = self.t
         top = int(self.regs[R_DEPTH]) - int(self.regs[R_ENTER])  # the frames with an item
-        return float(_walked(top, self.fitem, self.fopts, self.avail, t.clo, t.chi, t.cofs,
-                             t.cw))  # fmt: skip
+        left = np.zeros(top + 1, dtype=np.int64)
+        _options_left(top, self.fitem, self.avail, t.clo, t.chi, t.cofs, t.cw, left)
+        branches = self.fopts[: top + 1]
+        return share_walked(branches.tolist(), (branches - left - 1).tolist())
 
     def run(self, mode: int, depth: int, max_records: int, max_nodes: int) -> list[list[int]]:
         """Advance the search; return the option lists it wrote (solutions or paths)."""

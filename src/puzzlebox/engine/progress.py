@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import inspect
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
@@ -66,6 +66,21 @@ class Watch:
         self.searches += 1
         self._current = None
         self._report(self)
+
+
+def share_walked(branches: Sequence[int], finished: Sequence[int]) -> float:
+    """The share of a tree searched, read off the current path as Knuth's DLX programs
+    report progress: the node at depth ``f`` has ``branches[f]`` subtrees, each counted as an
+    equal share of it, of which ``finished[f]`` are searched; the shares behind the path add
+    up to a fraction that only grows and is exact when the tree is uniform."""
+    walked = 0.0
+    share = 1.0
+    for n, done in zip(branches, finished, strict=True):
+        if n <= 0:
+            break
+        walked += share * min(max(done, 0), n) / n
+        share /= n
+    return min(walked, 1.0)
 
 
 _WATCH: ContextVar[Watch | None] = ContextVar("puzzlebox_watch", default=None)

@@ -27,6 +27,7 @@ import numpy as np
 from numba import njit
 
 from puzzlebox.engine.errors import EngineError
+from puzzlebox.engine.progress import Progress, share_walked
 from puzzlebox.engine.restarts import luby
 from puzzlebox.engine.stats import SearchStats
 from puzzlebox.puzzles.edge_matching import EdgeMatchingPuzzle, turned
@@ -46,7 +47,8 @@ S_BUDGET = 2
 
 @njit(cache=True)
 def _search(rows, cols, border, wild, bkey, nkeys, tstart, tlist, card, raw, right_need,
-            bottom_need, used, placed, ptr, hi, regs, max_nodes, max_solutions, out):  # fmt: skip
+            bottom_need, used, placed, first, ptr, hi, regs, max_nodes, max_solutions,
+            out):  # fmt: skip
     """Advance the scan-row search; returns a status, solutions go to ``out`` (npos each)."""
     npos = rows * cols
     d = regs[R_DEPTH]
@@ -87,6 +89,7 @@ def _search(rows, cols, border, wild, bkey, nkeys, tstart, tlist, card, raw, rig
             else:
                 tk = wild
             row = lk * nkeys + tk
+            first[d] = tstart[row]
             ptr[d] = tstart[row]
             hi[d] = tstart[row + 1]
             enter = 0
@@ -201,6 +204,7 @@ class _Run:
         npos = t.puzzle.rows * t.puzzle.cols
         self.used = np.zeros(len(t.cards), dtype=np.int64)
         self.placed = np.zeros(npos + 1, dtype=np.int64)
+        self.first = np.zeros(npos + 1, dtype=np.int64)  # each depth's candidates begin here
         self.ptr = np.zeros(npos + 1, dtype=np.int64)
         self.hi = np.zeros(npos + 1, dtype=np.int64)
         self.regs = np.zeros(N_REGS, dtype=np.int64)
@@ -215,13 +219,26 @@ class _Run:
     def done(self) -> bool:
         return bool(self.regs[R_DONE])
 
+    def walked(self) -> float:
+        """The share of the tree searched, from the path: each depth's candidate cards
+        (those that fail the border or are in use count as subtrees finished at once)."""
+        if self.done:
+            return 1.0
+        d = int(self.regs[R_DEPTH])
+        top = d - 1 if self.regs[R_ENTER] else d  # the depths on a branch, and d itself
+        branches = (self.hi[: top + 1] - self.first[: top + 1]).tolist()
+        finished = (self.ptr[: top + 1] - self.first[: top + 1] - 1).tolist()
+        if top >= 0 and not self.regs[R_ENTER]:
+            finished[top] += 1  # stopped after a solution below its current card: all tried
+        return share_walked(branches, finished)
+
     def advance(self, max_nodes: int, max_solutions: int) -> list[np.ndarray]:
         t = self.t
         out = np.zeros(max(max_solutions, 1) * self.npos, dtype=np.int64)
         _, found = _search(
             t.puzzle.rows, t.puzzle.cols, t.border, t.wild, t.bkey, t.nkeys, self.tstart,
             self.tlist, t.card, t.raw, t.right_need, t.bottom_need, self.used, self.placed,
-            self.ptr, self.hi, self.regs, max_nodes, max_solutions, out,
+            self.first, self.ptr, self.hi, self.regs, max_nodes, max_solutions, out,
         )
         return [out[i * self.npos : (i + 1) * self.npos] for i in range(found)]
 
@@ -263,7 +280,11 @@ class EdgeSolver:
             raise EngineError("the edge-matching solver's answer failed verification")
         return chosen
 
-    def solutions(self, limit: int | None = None) -> Iterator[tuple[int, ...]]:
+    def solutions(
+        self, limit: int | None = None, progress: Progress | None = None
+    ) -> Iterator[tuple[int, ...]]:
+        """Yield solutions lazily; ``progress`` is called with the stats after each slice of
+        the search (with the share of the tree walked when the run is the complete one)."""
         began = time.perf_counter()
         if self._tables is None:
             self._tables = _Tables(self.puzzle)
@@ -283,6 +304,9 @@ class EdgeSolver:
                 batch = run.advance(step, want)
                 self.stats.search_seconds += time.perf_counter() - began
                 self.stats.nodes = nodes_before + run.nodes
+                self.stats.walked = run.walked() if rng is None else None
+                if progress is not None:
+                    progress(self.stats)
                 for placed in batch:
                     found += 1
                     self.stats.solutions = found
@@ -298,10 +322,10 @@ class EdgeSolver:
             self.restarts += 1
             nodes_before += run.nodes
 
-    def count(self) -> int:
+    def count(self, progress: Progress | None = None) -> int:
         """Every solution, by one complete unshuffled run (no restarts)."""
         saved, self.seed = self.seed, None
         try:
-            return sum(1 for _ in self.solutions())
+            return sum(1 for _ in self.solutions(progress=progress))
         finally:
             self.seed = saved
