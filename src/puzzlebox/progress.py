@@ -4,8 +4,8 @@ It shows what the searches report (solutions, nodes, nodes per second, time so f
 soon as Knuth's random probes have estimated the size of the tree (in a background thread,
 for about a second), a bar towards that many nodes and the time left at the current speed.
 The estimate is of the compiled engine's tree, so it is shown only for that engine; the
-bitboard engine instead reports the share of its tree behind its current path (as Knuth's
-DLX programs do), and the bar and the time left follow that.
+bitboard and edge-matching engines instead report the share of their tree behind the current
+path (as Knuth's DLX programs do), and the bar and the time left follow that.
 It is used only when standard error is a terminal and ``--quiet`` is not given, so pipes,
 files and ``--json`` output never see it.
 """
