@@ -220,6 +220,13 @@ def test_estimate_command(capsys):
     assert code == 0 and "no search needed" in out
 
 
+def test_node_counts_read_at_a_glance():
+    from puzzlebox.progress import _short
+
+    assert [_short(x) for x in (5, 1234, 5.67e6, 9.99e14, 3.73e15)] == [
+        "5", "1.23k", "5.67M", "999T", "3.73e+15"]  # fmt: skip
+
+
 def test_durations_read_at_a_glance():
     assert [duration_text(s) for s in (0.0004, 4.25, 90, 7200, 3 * 86400)] == [
         "0.4 ms", "4.2 s", "1.5 min", "2 h", "3 days"]

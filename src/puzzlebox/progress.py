@@ -37,7 +37,9 @@ def wanted(quiet: bool) -> bool:
 
 
 def _short(x: float) -> str:
-    """3 significant digits with a k/M/G suffix: 1.23M."""
+    """3 significant digits with a k/M/G/T suffix: 1.23M (beyond 999T: 3.73e+15)."""
+    if abs(x) >= 1e15:
+        return f"{x:.3g}"
     for size, suffix in ((1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")):
         if abs(x) >= size:
             return f"{x / size:.3g}{suffix}"
