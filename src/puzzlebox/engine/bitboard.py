@@ -944,8 +944,11 @@ class BitboardEngine:
         self.stats.nodes = int(search.regs[R_NODES])
         self.pruned = int(search.regs[R_PRUNED])
         self.stats.complete = search.finished
-        self.stats.walked = search.walked()
         return records
+
+    def _report(self, search: _Search, progress: Progress) -> None:
+        self.stats.walked = search.walked()  # only when watched: it loads one more kernel
+        progress(self.stats)
 
     def solutions(
         self, limit: int | None = None, progress: Progress | None = None
@@ -968,7 +971,7 @@ class BitboardEngine:
                 self.stats.solutions = found
                 yield tuple(sorted(self.forced + tuple(path)))
             if progress is not None:
-                progress(self.stats)
+                self._report(search, progress)
             batch = min(2 * batch, _MAX_BATCH)
         self.stats.complete = search.finished
 
@@ -979,7 +982,7 @@ class BitboardEngine:
             self._advance(search, M_COUNT, 0, _NO_LIMIT, self.node_budget)
             self.stats.solutions = int(search.regs[R_SOLUTIONS])
             if progress is not None:
-                progress(self.stats)
+                self._report(search, progress)
         self.stats.solutions = int(search.regs[R_SOLUTIONS]) + int(search.forced_solution)
         self.stats.complete = True
         return self.stats.solutions

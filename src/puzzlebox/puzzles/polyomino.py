@@ -221,8 +221,11 @@ class PolyominoPuzzle(Puzzle):
         if engine == SINK:
             yield from self.sink_solutions(seed, stats)
             return
-        if engine == "auto" and limit == 1 and self.impossibility() is None:
-            from puzzlebox.engine.choose import backtracking_hopeless
+        from puzzlebox.engine.choose import backtracking_hopeless, worth_probing
+
+        # (the size test first: a small puzzle should not pay for loading the sink search)
+        hopeful = engine == "auto" and limit == 1 and worth_probing(self.problem, limit)
+        if hopeful and self.impossibility() is None:
             from puzzlebox.puzzles.repair_tiling import sink_takes
 
             if sink_takes(self) and backtracking_hopeless(self.problem, limit):
