@@ -20,7 +20,7 @@ from puzzlebox.engine.choose import choose_engine, make_searcher
 from puzzlebox.engine.compiled import CompiledEngine
 from puzzlebox.engine.errors import EngineError
 from puzzlebox.engine.reference import ReferenceEngine
-from puzzlebox.engine.restarts import RestartEngine, luby, permuted
+from puzzlebox.engine.restarts import HedgedEngine, RestartEngine, luby, permuted
 from puzzlebox.engine.sat import SatEngine
 from puzzlebox.geometry import Shape
 from puzzlebox.puzzles import EdgeMatchingPuzzle, Piece, PolyominoPuzzle
@@ -300,6 +300,56 @@ def test_restarts_prove_no_solution(compiled):
     engine = RestartEngine(problem, inner=compiled, seed=1, base_budget=2)
     assert list(engine.solutions(limit=1)) == []
     assert engine.stats.complete
+
+
+def queens_problem(n: int) -> CoverProblem:
+    from puzzlebox.puzzles.queens import QueensPuzzle
+
+    return QueensPuzzle("q", n).problem
+
+
+def test_hedged_search_keeps_the_plain_answer_of_an_easy_puzzle():
+    problem = catalog.load("pentomino-6x10").puzzles[0].problem
+    hedged = HedgedEngine(problem)
+    assert list(hedged.solutions(limit=1)) == list(make_engine(problem).solutions(limit=1))
+    assert hedged.restarts == 0 and hedged.stats.engine == "bitboard"
+
+
+def test_hedged_search_escapes_a_heavy_tail():
+    problem = queens_problem(60)
+    plain = CompiledEngine(problem, node_budget=1 << 16)
+
+    def stop(stats):
+        if stats.nodes >= 4_000_000:
+            raise TimeoutError
+
+    with pytest.raises(TimeoutError):  # the plain search is lost in its first choices
+        next(plain.solutions(limit=1, progress=stop))
+    hedged = HedgedEngine(problem)
+    found = list(hedged.solutions(limit=3))
+    assert len(set(found)) == 3 and all(problem.is_solution(s) for s in found)
+    assert hedged.restarts > 0 and hedged.stats.engine == "restarts(compiled)"
+    assert hedged.stats.nodes < 4_000_000
+
+
+def test_hedged_bitboard_runs_take_turns(monkeypatch):
+    import puzzlebox.engine.restarts as restarts
+
+    monkeypatch.setattr(restarts, "_SLICE", 8)  # a turn for the restarts every 8 nodes
+    problem = catalog.load("pentomino-3x20").puzzles[0].problem
+    hedged = HedgedEngine(problem, head_start=0, base_budget=20)
+    (solution,) = hedged.solutions(limit=1)
+    assert problem.is_solution(solution) and hedged.inner == "bitboard"
+    assert hedged.restarts > 0
+
+
+@pytest.mark.parametrize("head_start", [0, 1 << 20])
+def test_hedged_search_proves_there_is_none(head_start):
+    problem = catalog.load("cards-3x3").puzzles[0].problem  # as posted: no solution
+    hedged = HedgedEngine(problem, head_start=head_start, base_budget=2)
+    assert list(hedged.solutions(limit=1)) == []
+    assert hedged.stats.complete
+    assert (hedged.restarts > 0) == (head_start == 0)
 
 
 def test_seeded_solve_through_the_cli(capsys, compiled):

@@ -12,6 +12,9 @@ and solutions, and their ratio is about how many nodes a search walks per soluti
 * SAT is chosen when the estimated nodes per solution exceed :data:`SAT_NODES_PER_SOLUTION`
   (about an hour of backtracking at ten million nodes a second) and OR-Tools is installed.
 
+Otherwise a search for the first few solutions under "auto" is the plain engine hedged by
+randomised restarts once it has run long (:class:`puzzlebox.engine.restarts.HedgedEngine`).
+
 A polyomino puzzle asks :func:`backtracking_hopeless` itself before it gets here, and where
 backtracking is hopeless it tries its own local search for one tiling first (sink and exact
 finish, ``puzzles/repair_tiling.py``), which tiles ``parallelogram-7`` in about 90 s where
@@ -85,15 +88,20 @@ def make_searcher(
     limit: int | None = None,
     seed: int | None = None,
 ) -> Engine:
-    """The engine that looks for ``limit`` solutions: chosen by :func:`choose_engine`, and
-    with a ``seed`` randomised (SAT takes the seed itself; backtracking engines are run on
-    shuffled copies of the problem with restarts, see :mod:`puzzlebox.engine.restarts`)."""
+    """The engine that looks for ``limit`` solutions: chosen by :func:`choose_engine`; under
+    "auto" a search for the first few is hedged against a heavy tail
+    (:class:`~puzzlebox.engine.restarts.HedgedEngine`); with a ``seed`` randomised (SAT
+    takes the seed itself; backtracking engines are run on shuffled copies of the problem
+    with restarts, see :mod:`puzzlebox.engine.restarts`)."""
     from puzzlebox.engine import make_engine
     from puzzlebox.engine.progress import watched
-    from puzzlebox.engine.restarts import RestartEngine
+    from puzzlebox.engine.restarts import HedgedEngine, RestartEngine
 
     name = choose_engine(problem, engine, limit)
     if seed is None:
+        if name == "auto" and limit is not None and limit <= FIRST_FEW:
+            # the first few solutions: the plain search, hedged by restarts once it runs long
+            return watched(HedgedEngine(problem))
         return make_engine(problem, name)
     if name == "sat":
         return watched(SatEngine(problem, seed=seed))

@@ -239,3 +239,131 @@ class RestartEngine:
     def count(self) -> int:
         """Counting gains nothing from shuffling; it is refused rather than faked."""
         raise EngineError("random restarts find solutions; count with the compiled engine")
+
+
+HEAD_START = 1 << 20  # nodes the plain search runs alone before restarts share its time
+_SLICE = 1 << 18  # nodes of the plain search between turns of the restarts
+
+
+class _Found(Exception):
+    """Carries a restarted run that found a solution out of the plain search's callback."""
+
+    def __init__(self, relabelled: Relabelling, engine: Engine, first: tuple[int, ...],
+                 rest: Iterator[tuple[int, ...]]) -> None:  # fmt: skip
+        super().__init__("a restarted run found a solution")
+        self.relabelled, self.engine, self.first, self.rest = relabelled, engine, first, rest
+
+
+class _Exhausted(Exception):
+    """A restarted run searched its whole tree without a solution: there is none."""
+
+
+class HedgedEngine:
+    """The plain search for the first few solutions, hedged against a heavy tail.
+
+    The plain engine runs alone for ``head_start`` nodes, so a puzzle it solves quickly gets
+    the same answer as ever; after that, shuffled runs with Luby budgets (as in
+    :class:`RestartEngine`, from a fixed seed, so the answer is reproducible) get as many
+    nodes as the plain search has used beyond its head start, in turns between its slices.
+    Whichever finds a solution first supplies the rest of ``limit`` too. The plain search
+    is resumed, never restarted, so proving that there is no solution costs at most about
+    twice a plain search; and a restarted run that exhausts its tree proves it as well.
+    Measured: 60-queens, which the plain compiled engine did not solve in 15 s, takes about
+    half a second this way.
+    """
+
+    name = "hedged"
+
+    def __init__(
+        self,
+        problem: CoverProblem,
+        *,
+        inner: str = "auto",
+        seed: int = 0,
+        head_start: int = HEAD_START,
+        base_budget: int = DEFAULT_BASE_BUDGET,
+    ) -> None:
+        from puzzlebox import engine as engines
+
+        self.problem = problem
+        self.inner = engines.auto_engine(problem) if inner == "auto" else inner
+        self._factory = engines.ENGINES[self.inner]
+        self.seed = seed
+        self.head_start = head_start
+        self.base_budget = base_budget
+        self.restarts = 0  # shuffled runs started
+        self.stats = SearchStats(engine=self.inner)
+
+    def count(self) -> int:
+        """Counting walks the whole tree whatever the order: the plain engine does it."""
+        engine = self._factory(self.problem)
+        found = engine.count()
+        self.stats = engine.stats
+        return found
+
+    def solutions(
+        self, limit: int | None = None, progress: Callable[[SearchStats], None] | None = None
+    ) -> Iterator[tuple[int, ...]]:
+        """Yield up to ``limit`` solutions (each verified when it comes from a shuffled run)."""
+        plain = self._factory(self.problem)
+        if hasattr(plain, "node_budget"):
+            plain.node_budget = min(plain.node_budget, _SLICE)
+        rng = np.random.default_rng(self.seed)
+        spent = [0]  # nodes of the shuffled runs so far
+
+        def turn(stats: SearchStats) -> None:
+            self.stats.nodes = stats.nodes + spent[0]
+            if progress is not None:
+                progress(self.stats)
+            while spent[0] < stats.nodes - self.head_start:
+                self._shuffled_run(limit, rng, spent)
+                self.stats.nodes = stats.nodes + spent[0]
+
+        found = 0
+        try:
+            for chosen in plain.solutions(limit, progress=turn):  # type: ignore[call-arg]
+                found += 1
+                self.stats.solutions = found
+                self.stats.nodes = plain.stats.nodes + spent[0]
+                yield chosen
+            self.stats.complete = plain.stats.complete
+        except _Found as hit:
+            self.stats.engine = f"restarts({self.inner})"
+            for chosen in itertools.chain([hit.first], hit.rest):
+                original = hit.relabelled.back(chosen)
+                if not self.problem.is_solution(original):
+                    raise EngineError("a shuffled run's answer failed verification") from None
+                found += 1
+                self.stats.solutions = found
+                self.stats.nodes = plain.stats.nodes + spent[0] + hit.engine.stats.nodes
+                yield original
+                if limit is not None and found >= limit:
+                    return
+            self.stats.complete = hit.engine.stats.complete
+        except _Exhausted:
+            self.stats.complete = True
+
+    def _shuffled_run(self, limit: int | None, rng: np.random.Generator, spent: list[int]) -> None:
+        """One shuffled run with the next Luby budget; raises :class:`_Found` or
+        :class:`_Exhausted` when it settles the search."""
+        self.restarts += 1
+        budget = self.base_budget * luby(self.restarts)
+        relabelled = permuted(self.problem, rng)
+        engine = self._factory(relabelled.problem)
+        if hasattr(engine, "node_budget"):
+            engine.node_budget = min(engine.node_budget, budget)
+
+        def spend(stats: SearchStats) -> None:
+            if stats.solutions == 0 and stats.nodes >= budget:
+                raise _BudgetSpent
+
+        stream = engine.solutions(limit, progress=spend)  # type: ignore[call-arg]
+        try:
+            first = next(stream)
+        except _BudgetSpent:
+            spent[0] += engine.stats.nodes
+            return
+        except StopIteration:
+            spent[0] += engine.stats.nodes
+            raise _Exhausted from None
+        raise _Found(relabelled, engine, first, stream)
