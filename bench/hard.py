@@ -4,6 +4,7 @@ Every answer is checked with ``CoverProblem.is_solution`` before its time is rec
 
     python bench/hard.py y20           # Y pentominoes in 20x20: compiled, SAT, restarts
     python bench/hard.py edges         # random Eternity-style puzzles, 6x6 .. 10x10
+    python bench/hard.py queens        # n-queens first solutions: plain against hedged
     python bench/hard.py all --append  # everything, and a section in RESULTS.md
 
 Times are wall-clock seconds on whatever machine runs it (say which in RESULTS.md).
@@ -24,7 +25,7 @@ from puzzlebox.cover.problem import CoverProblem
 from puzzlebox.engine import ENGINES
 from puzzlebox.engine.compiled import CompiledEngine
 from puzzlebox.engine.errors import EngineError
-from puzzlebox.engine.restarts import RestartEngine
+from puzzlebox.engine.restarts import HedgedEngine, RestartEngine
 from puzzlebox.engine.sat import SatEngine
 from puzzlebox.formats import read_text
 from puzzlebox.puzzles.edge_solver import EdgeSolver
@@ -88,6 +89,27 @@ def bench_y20(limit: float) -> list[str]:
     return rows
 
 
+QUEENS_SIZES = (20, 40, 50, 60, 80, 100)
+
+
+def bench_queens(limit: float) -> list[str]:
+    """The first solution of n-queens: the plain compiled engine, whose first choices can
+    trap it (a heavy tail), against what ``solve`` runs under "auto" (the same engine hedged
+    by restarts after a million nodes, engine/restarts.py)."""
+    from puzzlebox.puzzles.queens import QueensPuzzle
+
+    warm = QueensPuzzle("q", 8).problem
+    next(CompiledEngine(warm).solutions(1), None)  # load the kernel before any clock starts
+    rows = ["| n | compiled engine, plain | hedged (`solve` under auto) |", "|---|---|---|"]
+    for n in QUEENS_SIZES:
+        problem = QueensPuzzle("q", n).problem
+        plain = _timed_first(lambda p=problem: CompiledEngine(p), problem, limit)
+        hedged = _timed_first(lambda p=problem: HedgedEngine(p), problem, limit)
+        rows.append(f"| {n} | {plain} | {hedged} |")
+        print(rows[-1], flush=True)
+    return rows
+
+
 EDGE_CASES = [(6, 6), (6, 10), (7, 8), (7, 12), (8, 8), (8, 10), (8, 12), (9, 12), (9, 16),
               (10, 14), (10, 18)]
 
@@ -122,7 +144,7 @@ def bench_edges(limit: float, seeds: int) -> list[str]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=["y20", "edges", "all"])
+    parser.add_argument("what", choices=["y20", "edges", "queens", "all"])
     parser.add_argument("--limit", type=float, default=60.0, help="seconds per search")
     parser.add_argument("--seeds", type=int, default=2, help="edge-matching puzzles per size")
     parser.add_argument("--append", action="store_true", help="add a section to RESULTS.md")
@@ -131,6 +153,8 @@ def main() -> int:
     if args.what in ("y20", "all"):
         sections.append(("Y pentominoes in 20x20 (80 copies): time to the first solution",
                          bench_y20(args.limit)))
+    if args.what in ("queens", "all"):
+        sections.append(("n-queens: time to the first solution", bench_queens(args.limit)))
     if args.what in ("edges", "all"):
         sections.append(("Random edge-matching puzzles with a border (generate edge-matching "
                          "--border): the scan-row solver", bench_edges(args.limit, args.seeds)))
