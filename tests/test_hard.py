@@ -343,6 +343,17 @@ def test_hedged_bitboard_runs_take_turns(monkeypatch):
     assert hedged.restarts > 0
 
 
+def test_solve_says_when_restarts_found_it(tmp_path, capsys):
+    path = tmp_path / "queens-60.toml"
+    path.write_text('kind = "queens"\nn = 60\n')
+    assert main(["solve", str(path), "--why", "--format", "json"]) == 0
+    _, err = capsys.readouterr()
+    assert "found by search with restarts" in err
+    assert main(["solve", "queens-8", "--why"]) == 0
+    out, err = capsys.readouterr()
+    assert "found by search (" in out + err and "restarts" not in out + err
+
+
 @pytest.mark.parametrize("head_start", [0, 1 << 20])
 def test_hedged_search_proves_there_is_none(head_start):
     problem = catalog.load("cards-3x3").puzzles[0].problem  # as posted: no solution

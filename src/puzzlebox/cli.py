@@ -587,7 +587,8 @@ def _why(puzzle: Puzzle, found: int, stats: SearchStats) -> tuple[str, str]:
             proof.sentence)
     if found == 0:
         return "search", f"searched exhaustively: no solution ({stats.nodes} nodes)"
-    return "search", f"found by search ({stats.nodes} nodes)"
+    how = "search" if not stats.engine.startswith("restarts") else "search with restarts"
+    return "search", f"found by {how} ({stats.nodes} nodes, {stats.engine} engine)"
 
 
 def _add_sweep_order_parsers(sub: Any) -> None:
