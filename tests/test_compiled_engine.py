@@ -278,3 +278,16 @@ def test_registered_as_the_default():
     assert ENGINES["compiled"] is CompiledEngine and DEFAULT_ENGINE == "compiled"
     assert make_engine(queens(6), "compiled").count() == 4
     assert make_engine(queens(6), "auto", forced=[1]).count() == 1
+
+
+@pytest.mark.parametrize("engine", ["compiled", "bitboard"])
+def test_forced_and_excluded_options_must_exist(engine):
+    from puzzlebox import catalog
+    from puzzlebox.engine import ENGINES
+
+    problem = catalog.load("pentomino-3x20").puzzles[0].problem
+    last = problem.n_options - 1
+    for forced, excluded in (([last + 1], []), ([], [-1])):
+        with pytest.raises(ValueError, match=f"must lie in 0..{last}"):
+            ENGINES[engine](problem, forced=forced, excluded=excluded)
+    assert ENGINES[engine](problem, forced=[3, 3], excluded=[]).forced == (3,)

@@ -100,6 +100,14 @@ class CoverProblem:
         a, b = self.start[k], self.start[k + 1]
         return list(zip(self.items[a:b].tolist(), self.colors[a:b].tolist()))
 
+    def option_set(self, values: Iterable[int], what: str) -> tuple[int, ...]:
+        """``values`` as sorted distinct option numbers, checked to exist (``what`` names
+        them in the error: "forced", "excluded")."""
+        chosen = sorted({int(k) for k in values})
+        if chosen and (chosen[0] < 0 or chosen[-1] >= self.n_options):
+            raise ValueError(f"{what} options must lie in 0..{self.n_options - 1}")
+        return tuple(chosen)
+
     def is_solution(self, chosen: Iterable[int]) -> bool:
         """Check a set of options against every bound and colour: the arbiter of all engines."""
         chosen = list(chosen)

@@ -884,13 +884,6 @@ def _warm_up() -> float:
     return _compile_seconds
 
 
-def _option_set(problem: CoverProblem, values: Iterable[int], what: str) -> tuple[int, ...]:
-    chosen = sorted({int(k) for k in values})
-    if chosen and not (chosen[0] >= 0 and chosen[-1] < problem.n_options):
-        raise ValueError(f"{what} options must lie in 0..{problem.n_options - 1}")
-    return tuple(chosen)
-
-
 class BitboardEngine:
     """Enumerates, counts and splits the tilings of a graph-carrying cover problem.
 
@@ -917,8 +910,8 @@ class BitboardEngine:
         if node_budget < 1:
             raise ValueError("node_budget must be at least 1")
         self.problem = problem
-        self.forced = _option_set(problem, forced, "forced")
-        self.excluded = _option_set(problem, excluded, "excluded")
+        self.forced = problem.option_set(forced, "forced")
+        self.excluded = problem.option_set(excluded, "excluded")
         self.node_budget = node_budget
         self.stats = SearchStats(engine=self.name)
         self.pruned = 0  # branches the region test ended, in the last search

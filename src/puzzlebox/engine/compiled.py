@@ -286,13 +286,6 @@ def _warm_up() -> float:
     return 0.0
 
 
-def _option_set(problem: CoverProblem, values: Iterable[int], what: str) -> tuple[int, ...]:
-    chosen = sorted({int(k) for k in values})
-    if chosen and (chosen[0] < 0 or chosen[-1] >= problem.n_options):
-        raise ValueError(f"{what} options must lie in 0..{problem.n_options - 1}")
-    return tuple(chosen)
-
-
 class CompiledEngine:
     """Enumerates, counts and splits the solutions of a cover problem with the numba kernel.
 
@@ -313,8 +306,8 @@ class CompiledEngine:
         if node_budget < 1:
             raise ValueError("node_budget must be at least 1")
         self.problem = problem
-        self.forced = _option_set(problem, forced, "forced")
-        self.excluded = _option_set(problem, excluded, "excluded")
+        self.forced = problem.option_set(forced, "forced")
+        self.excluded = problem.option_set(excluded, "excluded")
         self.node_budget = node_budget
         self.stats = SearchStats(engine=self.name)
         self._tables = _Tables.build(problem)
