@@ -1,31 +1,58 @@
-"""The ``puzzlebox`` command line: parse arguments, call the library, print. Nothing else."""
+"""The ``puzzlebox`` command line: parse arguments, call the library, print. Nothing else.
+
+The answers come from the library as report objects (puzzlebox.reports) and are printed by
+the formatters of render/; every error a user can cause is a PuzzleboxError, caught once in
+:func:`main`. Only this module knows the command's flags.
+"""
 
 from __future__ import annotations
 
 import argparse
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from puzzlebox import catalog
+from puzzlebox.catalog import UnknownPuzzle
 from puzzlebox.engine import ENGINES
 from puzzlebox.engine.errors import EngineError
-from puzzlebox.engine.memo import MemoDeclined, parse_memory
+from puzzlebox.engine.memo import MemoTooLarge, parse_memory
 from puzzlebox.engine.stats import SearchStats
-from puzzlebox.formats import PuzzleFile, PuzzleFileError
-from puzzlebox.parallel import Interrupted, SplitError, SplitRun
-from puzzlebox.puzzles import CountResult, PolyominoPuzzle, PolyominoSolution, Puzzle, Solution
+from puzzlebox.errors import PuzzleboxError
+from puzzlebox.formats import PuzzleFile
+from puzzlebox.parallel import Interrupted, SplitRun
+from puzzlebox.puzzles import CountResult, PolyominoPuzzle, Puzzle, Solution
 from puzzlebox.puzzles.base import SINK
-from puzzlebox.puzzles.order import ShapeError
-from puzzlebox.puzzles.sweep import SweepError
-from puzzlebox.render import count_json, describe, side_by_side, solution_json, solution_lines
+from puzzlebox.render import describe, side_by_side, solution_json, solution_lines
+from puzzlebox.render.drawing import pictures
+from puzzlebox.render.json_out import count_json, estimate_json, order_json, sweep_json
+from puzzlebox.render.report_text import count_text, estimate_text, order_text, sweep_text
+from puzzlebox.reports import (
+    OrderReport,
+    count_report,
+    estimate_report,
+    label,
+    sweep_report,
+    why,
+)
 
-EXIT_BAD_INPUT = 2
-PALETTE = [
-    "#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00",
-    "#F0E442", "#999999", "#882255", "#44AA99", "#117733", "#AA4499",
-]  # fmt: skip
+
+class CommandError(PuzzleboxError):
+    """Options that do not go together, or an output file that cannot be written."""
+
+
+# What the command line adds to a library error: the flag or command that helps.
+HINTS: dict[type[PuzzleboxError], str] = {
+    UnknownPuzzle: "see 'puzzlebox list'",
+    MemoTooLarge: "--max-memory SIZE",
+}
+
+
+def error_line(error: PuzzleboxError) -> str:
+    """The one line printed for ``error``, with the command line's hint when it has one."""
+    hint = next((h for kind, h in HINTS.items() if isinstance(error, kind)), None)
+    return f"puzzlebox: {error} ({hint})" if hint else f"puzzlebox: {error}"
 
 
 def _engine_choices() -> list[str]:
@@ -132,28 +159,46 @@ def _add_generate_parser(sub: Any) -> None:
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
-    from puzzlebox.puzzles.generate import (
-        edge_matching_command,
-        edge_matching_toml,
-        random_edge_matching,
-    )
+    from puzzlebox.puzzles.generate import edge_matching_toml, random_edge_matching
 
     rows, cols = args.rows or args.size, args.cols or args.size
     options = dict(border=args.border, border_colors=args.border_colors, seed=args.seed,
                    rotate=not args.no_rotate)
     puzzle, _ = random_edge_matching(rows, cols, args.colors, **options)
-    text = edge_matching_toml(puzzle, edge_matching_command(rows, cols, args.colors, **options))
+    text = edge_matching_toml(puzzle, _generate_command(args, rows, cols))
     if args.out is None:
         print(text, end="")
         return 0
-    try:
+
+    def write_text() -> None:
         with open(args.out, "w") as handle:
             handle.write(text)
-    except OSError as error:
-        print(f"puzzlebox: cannot write {args.out}: {error.strerror or error}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+
+    _write(args.out, write_text)
     print(args.out)
     return 0
+
+
+def _generate_command(args: argparse.Namespace, rows: int, cols: int) -> str:
+    """The command line that generates this puzzle again (written into the file)."""
+    size = f"--size {rows}" if rows == cols else f"--rows {rows} --cols {cols}"
+    parts = [f"puzzlebox generate edge-matching {size} --colors {args.colors}"]
+    if args.border:
+        parts.append("--border")
+    if args.border_colors is not None:
+        parts.append(f"--border-colors {args.border_colors}")
+    if args.no_rotate:
+        parts.append("--no-rotate")
+    parts.append(f"--seed {args.seed}")
+    return " ".join(parts)
+
+
+def _write(out: str, write: Callable[[], object]) -> None:
+    """Run ``write``; a file that cannot be written is the user's error, in one line."""
+    try:
+        write()
+    except OSError as error:
+        raise CommandError(f"cannot write {out}: {error.strerror or error}") from None
 
 
 def _load(name: str) -> PuzzleFile:
@@ -178,32 +223,6 @@ def _memory_size(text: str) -> int:
         return parse_memory(text)
     except ValueError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
-
-
-class _SweepBar:
-    """A progress bar for a memo count on stderr, shown once it has run for a second."""
-
-    def __init__(self, label: str) -> None:
-        self._began = time.perf_counter()
-        self._label = label
-        self._bar: Any = None
-        self._task: Any = None
-
-    def __call__(self, done: int, total: int) -> None:
-        if self._bar is None:
-            if time.perf_counter() - self._began < 1.0:
-                return
-            from rich.console import Console
-            from rich.progress import Progress
-
-            self._bar = Progress(console=Console(stderr=True), transient=True)
-            self._bar.start()
-            self._task = self._bar.add_task(f"{self._label}: sweeping", total=total)
-        self._bar.update(self._task, completed=done)
-
-    def close(self) -> None:
-        if self._bar is not None:
-            self._bar.stop()
 
 
 def _at_least(least: int) -> Callable[[str], int]:
@@ -249,45 +268,70 @@ def _split_run(args: argparse.Namespace, pf: PuzzleFile, command: str) -> SplitR
     )
 
 
+class _Bar:
+    """A rich progress bar on stderr for terminals, shown once work has run for a second."""
+
+    def __init__(self, description: str, show: bool) -> None:
+        self._began = time.perf_counter()
+        self._description = description
+        self._show = show
+        self._bar: Any = None
+        self._task: Any = None
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self._show:
+            return
+        if self._bar is None:
+            if time.perf_counter() - self._began < 1.0:
+                return
+            from rich.console import Console
+            from rich.progress import Progress
+
+            self._bar = Progress(console=Console(stderr=True), transient=True)
+            self._bar.start()
+            self._task = self._bar.add_task(self._description, total=total)
+        self._bar.update(self._task, completed=done)
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+
+
+def _showing(args: argparse.Namespace) -> bool:
+    """Progress on stderr: only on a terminal, and not with --quiet."""
+    return sys.stderr.isatty() and not getattr(args, "quiet", False)
+
+
+def _say(lines: Iterable[str]) -> None:
+    print("\n".join(lines), flush=True)
+
+
 def _count_one(
-    args: argparse.Namespace, run: SplitRun | None, board: int, puzzle: Puzzle, label: str
+    args: argparse.Namespace, run: SplitRun | None, board: int, puzzle: Puzzle
 ) -> CountResult:
     """Count one board; an interrupted split count prints what it has, marked partial."""
     if run is None:
-        show = sys.stderr.isatty() and not getattr(args, "quiet", False)
-        bar = _SweepBar(label) if show else None
+        bar = _Bar(f"{label(puzzle)}: sweeping", _showing(args))
         try:
-            with _following(args, label, puzzle):
+            with _following(args, label(puzzle), puzzle):
                 return puzzle.count(engine=args.engine, max_memory=args.max_memory,
                                     progress=bar)
         finally:
-            if bar is not None:
-                bar.close()
+            bar.close()
     try:
         return run.count(board)
     except Interrupted as stop:
-        partial = stop.result
-        if partial is not None and args.json:
-            print(count_json(puzzle, partial, partial=True, done=stop.done, total=stop.total))
-        elif partial is not None:
-            print(f"{label}: {partial.solutions} solutions, {partial.distinct} distinct up to "
-                  f"symmetry so far (partial: {stop.done} of {stop.total} subproblems)")
+        if stop.result is not None:
+            report = count_report(puzzle, stop.result, interrupted=True, done=stop.done,
+                                  total=stop.total)
+            _say([count_json(report)] if args.json else count_text(report))
         if args.checkpoint:
             print(f"puzzlebox: the checkpoint {args.checkpoint} is kept; run the same command "
                   "again to resume", file=sys.stderr)
         raise
 
 
-def _split_fields(result: CountResult) -> dict[str, object]:
-    """What a split count adds to its JSON object (docs/cluster.md)."""
-    done = getattr(result, "done", None)
-    total = getattr(result, "total", None)
-    if done is None or not total:
-        return {}
-    return {"partial": done < total, "done": done, "total": total}
-
-
-def cmd_list() -> int:
+def cmd_list(args: argparse.Namespace) -> int:
     for name in catalog.names():
         title = catalog.load(name).title
         print(f"{name:32} {title}")
@@ -297,7 +341,7 @@ def cmd_list() -> int:
 def cmd_show(args: argparse.Namespace) -> int:
     pf = _load(args.puzzle)
     if args.format != "text":
-        return _write_picture(args, lambda: _pictures().puzzle_figure(pf.puzzles))
+        return _write_picture(args, lambda: pictures().puzzle_figure(pf.puzzles))
     print(f"{pf.name}: {pf.title}" if pf.title else pf.name)
     for puzzle in pf.puzzles:
         for line in describe(puzzle):
@@ -305,55 +349,28 @@ def cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
-def _colored(puzzle: Puzzle, solution: Solution) -> object | None:
-    """A rich Text with one colour per placed piece, for terminals; None when not suitable."""
-    if not isinstance(puzzle, PolyominoPuzzle) or not isinstance(solution, PolyominoSolution):
-        return None
-    from rich.text import Text
-
-    owner = solution.owner_grid()
-    lines = solution_lines(puzzle, solution)
-    rows = sorted({r for r, _ in puzzle.board})
-    cols = sorted({c for _, c in puzzle.board})
-    text = Text()
-    for i, line in enumerate(lines):
-        for j, ch in enumerate(line):
-            who = owner.get((rows[0] + i, cols[0] + j))
-            style = f"bold black on {PALETTE[who % len(PALETTE)]}" if who is not None else ""
-            text.append(ch, style=style)
-        text.append("\n")
-    return text
-
-
 def cmd_solve(args: argparse.Namespace) -> int:
     pf = _load(args.puzzle)
     limit = None if args.all else max(args.limit, 0)
     if args.format in ("svg", "png"):
         if args.distinct:
-            print("puzzlebox: --distinct draws no pictures; use text, outline or json",
-                  file=sys.stderr)
-            return EXIT_BAD_INPUT
+            raise CommandError("--distinct draws no pictures; use text, outline or json")
         return _solve_pictures(pf, args, limit)
     if pf.batch and limit == 1 and args.format in ("text", "outline"):
         return _solve_batch_sheet(pf, args)
-    tty = sys.stdout.isatty()
-    found_any = False
+    colour = sys.stdout.isatty() and args.format == "text"
     split = (args.jobs > 1 or args.cluster or args.checkpoint or args.split_depth is not None)
     if split and not args.all:
-        print("puzzlebox: --jobs, --cluster, --checkpoint and --split-depth need --all",
-              file=sys.stderr)
-        return EXIT_BAD_INPUT
+        raise CommandError("--jobs, --cluster, --checkpoint and --split-depth need --all")
     if args.distinct and (split or args.seed is not None):
-        print("puzzlebox: --distinct searches in one process, without --seed", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        raise CommandError("--distinct searches in one process, without --seed")
     if args.engine == SINK and (args.all or args.limit != 1 or args.distinct or split):
-        print("puzzlebox: --engine sink finds one tiling: drop --all, --limit, --distinct, "
-              "--jobs, --cluster, --checkpoint and --split-depth", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        raise CommandError("--engine sink finds one tiling: drop --all, --limit, --distinct, "
+                           "--jobs, --cluster, --checkpoint and --split-depth")
     run = _split_run(args, pf, "solve")
     for board, puzzle in enumerate(pf.puzzles):
         reason = puzzle.impossibility()
-        label = f"{pf.name} {puzzle.board_name}" if pf.batch else pf.name  # type: ignore[attr-defined]
+        name = label(puzzle)
         found = run.already_found(board) if run else 0
         stats = SearchStats()
         solutions = (
@@ -363,34 +380,39 @@ def cmd_solve(args: argparse.Namespace) -> int:
             else puzzle.solutions(limit, args.engine, args.seed, stats)
         )
         if run is None and limit is None:
-            solutions = _followed(args, label, puzzle, solutions)
+            solutions = _followed(args, name, puzzle, solutions)
         for solution in solutions:
             found += 1
             if args.format == "json":
                 print(solution_json(puzzle, solution), flush=True)
                 continue
-            header = f"{label}: solution {found}"
-            print(header)
-            colored = _colored(puzzle, solution) if tty and args.format == "text" else None
-            if colored is not None:
-                from rich.console import Console
-
-                Console().print(colored, end="")
-            else:
-                print("\n".join(solution_lines(puzzle, solution, args.format)))
+            print(f"{name}: solution {found}")
+            _print_solution(puzzle, solution, args.format, colour)
             print()
-        found_any |= found > 0
         if not found and args.engine == SINK and reason is None:
-            print(f"{label}: no tiling found by the sink search in {stats.search_seconds:.0f} s "
+            print(f"{name}: no tiling found by the sink search in {stats.search_seconds:.0f} s "
                   "(a local search: this proves nothing; try another --seed)", file=sys.stderr)
         elif not found:
-            why = f": {reason}" if reason else ""
-            print(f"{label}: no solution{why}", file=sys.stderr)
+            print(f"{name}: no solution" + (f": {reason}" if reason else ""), file=sys.stderr)
         if args.why and run is None:
-            print(f"{label}: {_why(puzzle, found, stats)[1]}", file=sys.stderr)
+            print(f"{name}: {why(puzzle, found, stats).sentence}", file=sys.stderr)
     if run is not None:
         run.close()
     return 0
+
+
+def _print_solution(puzzle: Puzzle, solution: Solution, style: str, colour: bool) -> None:
+    """A solution's drawing; in colour on a terminal, where its kind has colours."""
+    if colour:
+        from puzzlebox.render.terminal import colored_solution
+
+        text = colored_solution(puzzle, solution)
+        if text is not None:
+            from rich.console import Console
+
+            Console().print(text, end="")
+            return
+    print("\n".join(solution_lines(puzzle, solution, style)))
 
 
 def _sink_solutions(args: argparse.Namespace, puzzle: Puzzle, stats: SearchStats) -> Any:
@@ -413,7 +435,7 @@ def _solve_batch_sheet(pf: PuzzleFile, args: argparse.Namespace) -> int:
         solution = next(iter(puzzle.solutions(1, args.engine, args.seed)), None)
         if solution is None:
             reason = puzzle.impossibility()
-            print(f"{pf.name} {name}: no solution" + (f": {reason}" if reason else ""),
+            print(f"{label(puzzle)}: no solution" + (f": {reason}" if reason else ""),
                   file=sys.stderr)
             blocks.append([name, "(no solution)"])
         else:
@@ -422,30 +444,10 @@ def _solve_batch_sheet(pf: PuzzleFile, args: argparse.Namespace) -> int:
     return 0
 
 
-def _pictures() -> Any:
-    """The picture renderer; matplotlib (extra 'pictures') is imported only now."""
-    import importlib.util
-
-    if importlib.util.find_spec("matplotlib") is None:
-        raise PicturesUnavailable("pictures need matplotlib: pip install 'puzzlebox[pictures]'")
-    from puzzlebox.render import pictures
-
-    return pictures
-
-
-class PicturesUnavailable(RuntimeError):
-    """matplotlib is not installed."""
-
-
 def _write_picture(args: argparse.Namespace, draw: Callable[[], Any]) -> int:
     if args.out is None:
-        print(f"puzzlebox: --format {args.format} needs --out FILE", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    try:
-        _pictures().write_figure(draw(), args.out, args.format)
-    except OSError as error:
-        print(f"puzzlebox: cannot write {args.out}: {error.strerror or error}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        raise CommandError(f"--format {args.format} needs --out FILE")
+    _write(args.out, lambda: pictures().write_figure(draw(), args.out, args.format))
     print(args.out)
     return 0
 
@@ -466,36 +468,30 @@ def _followed(args: argparse.Namespace, label: str, puzzle: Puzzle, items: Any) 
 
 def _solve_pictures(pf: PuzzleFile, args: argparse.Namespace, limit: int | None) -> int:
     """Pictures of solutions: one sheet in --out FILE, or one file each in --out DIR/."""
-    pictures = _pictures()
+    draw = pictures()
     if args.out is None:
-        print(f"puzzlebox: --format {args.format} needs --out FILE (a sheet) or --out DIR/ "
-              "(one file per solution)", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    if limit is None and not pictures.is_folder(args.out):
-        print("puzzlebox: --all with pictures needs --out DIR/ (one file per solution)",
-              file=sys.stderr)
-        return EXIT_BAD_INPUT
+        raise CommandError(f"--format {args.format} needs --out FILE (a sheet) or --out DIR/ "
+                           "(one file per solution)")
+    if limit is None and not draw.is_folder(args.out):
+        raise CommandError("--all with pictures needs --out DIR/ (one file per solution)")
 
-    def found() -> Any:
+    def found() -> Iterator[tuple[Puzzle, Solution]]:
         for puzzle in pf.puzzles:
-            label = f"{pf.name} {puzzle.board_name}" if pf.batch else pf.name  # type: ignore[attr-defined]
             solutions = puzzle.solutions(limit, args.engine, args.seed)
             if limit is None:
-                solutions = _followed(args, label, puzzle, solutions)
+                solutions = _followed(args, label(puzzle), puzzle, solutions)
             n = 0
             for solution in solutions:
                 n += 1
                 yield puzzle, solution
             if not n:
                 reason = puzzle.impossibility()
-                print(f"{label}: no solution" + (f": {reason}" if reason else ""),
+                print(f"{label(puzzle)}: no solution" + (f": {reason}" if reason else ""),
                       file=sys.stderr)
 
-    try:
-        written = pictures.save_solutions(found(), args.format, args.out, pf.name)
-    except OSError as error:
-        print(f"puzzlebox: cannot write {args.out}: {error.strerror or error}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+    written: list[Any] = []
+    _write(args.out, lambda: written.extend(draw.save_solutions(found(), args.format, args.out,
+                                                                pf.name)))
     for path in written:
         print(path)
     return 0
@@ -503,46 +499,9 @@ def _solve_pictures(pf: PuzzleFile, args: argparse.Namespace, limit: int | None)
 
 def cmd_estimate(args: argparse.Namespace) -> int:
     """Knuth's estimate of each board's search tree, and the engine's speed on it."""
-    import json
-
-    from puzzlebox.engine import auto_engine
-    from puzzlebox.engine.estimate import engine_speed, estimate_tree
-    from puzzlebox.progress import duration_text
-
-    pf = _load(args.puzzle)
-    for puzzle in pf.puzzles:
-        label = f"{pf.name} {puzzle.board_name}" if pf.batch else pf.name  # type: ignore[attr-defined]
-        reason = puzzle.impossibility()
-        if reason is not None:
-            if args.json:
-                print(json.dumps({"puzzle": puzzle.name, "nodes": 0, "reason": reason}))
-            else:
-                print(f"{label}: no search needed: {reason}")
-            continue
-        problem = puzzle.search_problem()
-        est = estimate_tree(problem, probes=args.probes, seed=args.seed)
-        speed, searched = engine_speed(problem)
-        seconds = est.seconds_at(speed)
-        if args.json:
-            obj = {"puzzle": puzzle.name, "nodes": round(est.nodes, 1),
-                   "nodes_error": round(est.nodes_error, 1),
-                   "tree_solutions": round(est.solutions, 1),
-                   "tree_solutions_error": round(est.solutions_error, 1),
-                   "probes": est.probes, "nodes_per_second": round(speed),
-                   "seconds": float(f"{seconds:.3g}"), "searched_nodes": searched}
-            if pf.batch:
-                obj["board"] = puzzle.board_name  # type: ignore[attr-defined]
-            print(json.dumps(obj), flush=True)
-            continue
-        spread = f"{100 * est.nodes_error / est.nodes:.0f}%" if est.nodes else "0%"
-        print(f"{label}: about {est.nodes:.3g} nodes (\u00b1{spread}), {est.solutions:.3g} "
-              f"solutions in the tree; about {duration_text(seconds)} at {speed:.3g} nodes/s "
-              f"({est.probes} probes in {duration_text(est.seconds)})")
-        if searched is not None:
-            print(f"  (timing the engine searched the whole tree: {searched} nodes)")
-        if auto_engine(problem) != "compiled":
-            print(f"  (this is the compiled engine's tree; a count with --engine auto uses "
-                  f"the {auto_engine(problem)} engine here)")
+    for puzzle in _load(args.puzzle).puzzles:
+        report = estimate_report(puzzle, args.probes, args.seed)
+        _say([estimate_json(report)] if args.json else estimate_text(report))
     return 0
 
 
@@ -550,24 +509,10 @@ def cmd_count(args: argparse.Namespace) -> int:
     pf = _load(args.puzzle)
     run = _split_run(args, pf, "count")
     for board, puzzle in enumerate(pf.puzzles):
-        label = f"{pf.name} {puzzle.board_name}" if pf.batch else pf.name  # type: ignore[attr-defined]
-        result = _count_one(args, run, board, puzzle, label)
-        why = _why(puzzle, result.solutions, result.stats) if args.why else None
-        if args.json:
-            extra = {"why": why[0]} if why else {}
-            print(count_json(puzzle, result, **_split_fields(result), **extra), flush=True)
-            continue
-        total = getattr(result, "total", 0)
-        parts = f", {total} subproblem{'' if total == 1 else 's'}" if total else ""
-        line = (
-            f"{label}: {result.solutions} solutions, {result.distinct} distinct up to symmetry "
-            f"({result.seconds:.3f} s, {result.stats.nodes} nodes{parts})"
-        )
-        print(line)
-        if result.reason and why is None:
-            print(f"  impossible: {result.reason}")
-        if why is not None:
-            print(f"  why: {why[1]}")
+        result = _count_one(args, run, board, puzzle)
+        settled = why(puzzle, result.solutions, result.stats) if args.why else None
+        report = count_report(puzzle, result, settled)
+        _say([count_json(report)] if args.json else count_text(report))
     if run is not None:
         run.close()
     return 0
@@ -575,20 +520,6 @@ def cmd_count(args: argparse.Namespace) -> int:
 
 WHY_HELP = ("say what settled it: a proof before search (area, checkerboard, placement, "
             "region) or the search itself, with its nodes")
-
-
-def _why(puzzle: Puzzle, found: int, stats: SearchStats) -> tuple[str, str]:
-    """(the argument's name, a sentence) saying what settled the answer."""
-    from puzzlebox.puzzles.proofs import impossibility_proof
-
-    proof = impossibility_proof(puzzle)
-    if proof is not None:
-        return proof.argument, f"proved before search by the {proof.argument} argument: " + (
-            proof.sentence)
-    if found == 0:
-        return "search", f"searched exhaustively: no solution ({stats.nodes} nodes)"
-    how = "search" if not stats.engine.startswith("restarts") else "search with restarts"
-    return "search", f"found by {how} ({stats.nodes} nodes, {stats.engine} engine)"
 
 
 def _add_sweep_order_parsers(sub: Any) -> None:
@@ -631,130 +562,53 @@ def _add_sweep_order_parsers(sub: Any) -> None:
     order.add_argument("--quiet", action="store_true", help="no progress display")
 
 
-class _Bar:
-    """A rich progress bar on stderr for terminals, shown once work has run for a second."""
-
-    def __init__(self, description: str, show: bool) -> None:
-        self._began = time.perf_counter()
-        self._description = description
-        self._show = show
-        self._bar: Any = None
-        self._task: Any = None
-
-    def __call__(self, done: int, total: int) -> None:
-        if not self._show:
-            return
-        if self._bar is None:
-            if time.perf_counter() - self._began < 1.0:
-                return
-            from rich.console import Console
-            from rich.progress import Progress
-
-            self._bar = Progress(console=Console(stderr=True), transient=True)
-            self._bar.start()
-            self._task = self._bar.add_task(self._description, total=total)
-        self._bar.update(self._task, completed=done)
-
-    def close(self) -> None:
-        if self._bar is not None:
-            self._bar.stop()
-
-
 def cmd_sweep(args: argparse.Namespace) -> int:
-    import json
-
-    from puzzlebox.puzzles.sweep import count_grid, filled, number_of_choices, sweep
-
-    pf = _load(args.puzzle)
-    for puzzle in pf.puzzles:
-        label = f"{pf.name} {puzzle.board_name}" if pf.batch else pf.name  # type: ignore[attr-defined]
-        if not isinstance(puzzle, PolyominoPuzzle):
-            raise SweepError(f"{label}: sweep works on polyomino boards, not {puzzle.kind}")
-        board = filled(puzzle) if args.fill_holes else puzzle
-        total = number_of_choices(board, args.uncover)
-        bar = _Bar(f"{label}: sweep", sys.stderr.isatty() and not args.quiet)
+    for puzzle in _load(args.puzzle).puzzles:
+        bar = _Bar(f"{label(puzzle)}: sweep", _showing(args))
         try:
-            results = list(sweep(board, args.uncover, args.count, args.engine, bar))
+            report = sweep_report(puzzle, args.uncover, args.count, args.fill_holes,
+                                  args.engine, bar)
         finally:
             bar.close()
-        solvable = sum(r.solvable for r in results)
-        if args.json:
-            for r in results:
-                obj: dict[str, Any] = {"puzzle": puzzle.name}
-                if pf.batch:
-                    obj["board"] = puzzle.board_name  # type: ignore[attr-defined]
-                obj["uncovered"] = [list(cell) for cell in r.uncovered]
-                obj["solvable"] = r.solvable
-                if args.count:
-                    obj.update(solutions=r.solutions, distinct=r.distinct)
-                if r.reason:
-                    obj.update(proof=r.proof, reason=r.reason)
-                print(json.dumps(obj), flush=True)
-        else:
-            searched = sum(1 for r in results if r.same_as is None)
-            how = "each solved" if searched == total else (
-                f"{searched} solved, the others are symmetric to one of them")
-            print(f"{label}: {total} choices of {args.uncover} uncovered "
-                  f"{'cell' if args.uncover == 1 else 'cells'}, {solvable} solvable ({how})")
-            for r in results:
-                cells = " ".join(f"({row},{col})" for row, col in r.uncovered) or "(none)"
-                if args.count:
-                    answer = f"{r.solutions} solutions, {r.distinct} distinct"
-                else:
-                    answer = "solvable" if r.solvable else "no solution"
-                if r.reason:
-                    answer += f" ({r.proof}: {r.reason})"
-                print(f"  {cells:16} {answer}")
-            if args.uncover == 1:
-                print()
-                print("\n".join(count_grid(board, results, args.count)))
-        holes = not board.match_colors and len(board.board) < len(filled(board).board)
-        if solvable == 0 and not args.fill_holes and holes:
-            print(f"puzzlebox: {label}: no choice is solvable; --fill-holes sweeps the whole "
-                  "rectangle, holes included", file=sys.stderr)
+        _say(sweep_json(report) if args.json else sweep_text(report))
+        if report.solvable == 0 and not args.fill_holes and report.holes_left:
+            print(f"puzzlebox: {report.label}: no choice is solvable; --fill-holes sweeps the "
+                  "whole rectangle, holes included", file=sys.stderr)
     return 0
 
 
 def cmd_order(args: argparse.Namespace) -> int:
-    import json
-
     from puzzlebox.puzzles.order import parse_shape, polyomino_order, rectangles
 
     shape = parse_shape(args.shape)
     total = sum(1 for _ in rectangles(shape, args.max_area))
-    bar = _Bar(f"order of {args.shape}", sys.stderr.isatty() and not args.quiet)
+    bar = _Bar(f"order of {args.shape}", _showing(args))
+    tried: list[object] = []
+
+    def step(attempt: object) -> None:
+        tried.append(attempt)
+        bar(len(tried), total)
+
     try:
-        tried: list[Any] = []
-
-        def step(attempt: Any) -> None:
-            tried.append(attempt)
-            bar(len(tried), total)
-
         result = polyomino_order(shape, args.max_area, args.engine,
                                  reflect=not args.no_reflect, progress=step)
     finally:
         bar.close()
-    if args.json:
-        obj: dict[str, Any] = {"shape": shape.to_text().replace("\n", "/"),
-                               "order": result.order, "max_area": args.max_area}
-        if result.puzzle is not None and result.solution is not None:
-            rows = 1 + max(r for r, _ in result.puzzle.board)
-            cols = 1 + max(c for _, c in result.puzzle.board)
-            obj.update(rows=rows, cols=cols, placements=result.solution.placements_json())
-        if args.why:
-            obj["tried"] = [{"rows": a.rows, "cols": a.cols, "tiled": a.tiled, "how": a.how,
-                             "detail": a.detail} for a in result.attempts]
-        print(json.dumps(obj))
-        return 0
-    print(shape.to_text())
-    print(result.summary())
-    if args.why:
-        for a in result.attempts:
-            verdict = "tiled" if a.tiled else "no"
-            print(f"  {a.rows}x{a.cols} ({a.copies} copies): {verdict} ({a.how}: {a.detail})")
-    if result.puzzle is not None and result.solution is not None:
-        print("\n".join(solution_lines(result.puzzle, result.solution, "outline")))
+    report = OrderReport(result, tried=args.why)
+    _say([order_json(report)] if args.json else order_text(report))
     return 0
+
+
+COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "list": cmd_list,
+    "show": cmd_show,
+    "solve": cmd_solve,
+    "count": cmd_count,
+    "estimate": cmd_estimate,
+    "generate": cmd_generate,
+    "sweep": cmd_sweep,
+    "order": cmd_order,
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -769,36 +623,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--engine memo counts in one process: drop --jobs, --cluster, "
                      "--checkpoint and --split-depth")
     try:
-        if args.command == "list":
-            return cmd_list()
-        if args.command == "show":
-            return cmd_show(args)
-        if args.command == "solve":
-            return cmd_solve(args)
-        if args.command == "estimate":
-            return cmd_estimate(args)
-        if args.command == "generate":
-            return cmd_generate(args)
-        if args.command == "sweep":
-            return cmd_sweep(args)
-        if args.command == "order":
-            return cmd_order(args)
-        return cmd_count(args)
-    except (PuzzleFileError, SweepError, ShapeError) as error:
-        print(f"puzzlebox: {error}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except SplitError as error:
-        print(f"puzzlebox: {error}", file=sys.stderr)
+        return COMMANDS[args.command](args)
+    except PuzzleboxError as error:
+        print(error_line(error), file=sys.stderr)
         return error.exit_status
-    except MemoDeclined as error:
-        print(f"puzzlebox: {error}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except PicturesUnavailable as error:
-        print(f"puzzlebox: {error}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except EngineError as error:
-        print(f"puzzlebox: {error}", file=sys.stderr)
-        return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         print("puzzlebox: interrupted", file=sys.stderr)
         return 130

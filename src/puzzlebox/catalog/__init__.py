@@ -33,6 +33,8 @@ def load(name_or_path: str | Path) -> PuzzleFile:
         return read_file(path)
     if path_of(text).exists():
         return read_file(path_of(text), name=text)
-    raise PuzzleFileError(
-        text, None, "no such file or catalog puzzle (see 'puzzlebox list')"
-    )
+    raise UnknownPuzzle(text, None, "no such file or catalog puzzle")
+
+
+class UnknownPuzzle(PuzzleFileError):
+    """A name that is neither a puzzle file nor a catalog puzzle."""

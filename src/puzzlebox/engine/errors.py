@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from puzzlebox.errors import PuzzleboxError
 
-class EngineError(RuntimeError):
+
+class EngineError(PuzzleboxError):
     """An engine is missing (an extra not installed), cannot do an operation (a SAT count of
     many solutions), or produced an answer that failed verification. The message is one line
     meant for the user."""

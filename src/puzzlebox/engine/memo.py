@@ -52,6 +52,10 @@ class MemoDeclined(EngineError):
     """The memoised count does not apply or would not fit in memory; the message says why."""
 
 
+class MemoTooLarge(MemoDeclined):
+    """The sweep needs more states than ``max_memory`` holds (a larger limit may do)."""
+
+
 def parse_memory(text: str) -> int:
     """Bytes from ``"2G"``, ``"512M"``, ``"1.5GiB"`` or a plain number of bytes."""
     match = re.fullmatch(r"\s*(\d+(?:\.\d*)?)\s*([KMGT]?)(?:i?B)?\s*", text, re.IGNORECASE)
@@ -207,10 +211,10 @@ class Sweep:
 
     def _too_many(self, position: int, states: int, max_states: int) -> None:
         limit = format_bytes(max_states * BYTES_PER_STATE)
-        raise MemoDeclined(
+        raise MemoTooLarge(
             f"memo: the sweep reached {states} states at position {position} of "
             f"{self.n_positions}, more than the memory limit of {limit} holds "
-            f"({BYTES_PER_STATE} bytes a state); raise --max-memory or use another engine"
+            f"({BYTES_PER_STATE} bytes a state); raise the memory limit or use another engine"
         )
 
 

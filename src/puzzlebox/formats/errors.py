@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from puzzlebox.errors import PuzzleboxError
 
-class PuzzleFileError(Exception):
+
+class PuzzleFileError(PuzzleboxError):
     """A malformed puzzle file. ``str()`` is the single line printed on stderr."""
 
     def __init__(self, source: str, place: str | None, message: str) -> None:

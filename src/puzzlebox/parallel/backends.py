@@ -154,7 +154,7 @@ class ProcessBackend:
         self, jobs: int, task_function: TaskFunction = run_task, *, share: bool = True
     ) -> None:
         if jobs < 1:
-            raise ValueError(f"--jobs must be at least 1, not {jobs}")
+            raise ValueError(f"jobs must be at least 1, not {jobs}")
         self.workers = jobs
         self.share = share and jobs > 1
         self.processes = jobs - 1 if self.share else jobs
@@ -268,7 +268,7 @@ class DaskBackend:
             from dask.distributed import Client
         except ImportError:
             raise ClusterUnavailable(
-                "--cluster needs dask.distributed: pip install 'puzzlebox[cluster]'"
+                "a Dask cluster needs dask.distributed: pip install 'puzzlebox[cluster]'"
             ) from None
         self.address = address
         self.task_function = task_function

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from puzzlebox.errors import PuzzleboxError
 
-class SplitError(Exception):
+
+class SplitError(PuzzleboxError):
     """A split run that cannot go on; ``str()`` is the one line printed on stderr."""
 
     exit_status = 1

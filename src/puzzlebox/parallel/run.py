@@ -148,9 +148,9 @@ class SplitRun:
         if command not in ("count", "solve"):
             raise ValueError(f"unknown command {command!r}")
         if jobs < 1:
-            raise ValueError(f"--jobs must be at least 1, not {jobs}")
+            raise ValueError(f"jobs must be at least 1, not {jobs}")
         if split_depth is not None and split_depth < 0:
-            raise ValueError(f"--split-depth must be at least 0, not {split_depth}")
+            raise ValueError(f"split_depth must be at least 0, not {split_depth}")
         if engine != "auto" and engine not in ENGINES:
             known = ", ".join(["auto", *sorted(ENGINES)])
             raise SplitOptionError(

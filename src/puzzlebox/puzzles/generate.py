@@ -127,25 +127,3 @@ def edge_matching_toml(puzzle: EdgeMatchingPuzzle, command: str = "") -> str:
     lines += ["", "[rules]", f"rotate = {str(puzzle.rotate).lower()}", ""]
     return "\n".join(lines)
 
-
-def edge_matching_command(
-    rows: int,
-    cols: int,
-    colors: int,
-    *,
-    border: bool = False,
-    border_colors: int | None = None,
-    seed: int = 0,
-    rotate: bool = True,
-) -> str:
-    """The command line that generates this puzzle again (written into the file)."""
-    size = f"--size {rows}" if rows == cols else f"--rows {rows} --cols {cols}"
-    parts = [f"puzzlebox generate edge-matching {size} --colors {colors}"]
-    if border:
-        parts.append("--border")
-    if border_colors is not None:
-        parts.append(f"--border-colors {border_colors}")
-    if not rotate:
-        parts.append("--no-rotate")
-    parts.append(f"--seed {seed}")
-    return " ".join(parts)

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from math import isqrt
 
 from puzzlebox.engine import SearchStats
+from puzzlebox.errors import PuzzleboxError
 from puzzlebox.geometry import Shape, parse_grid
 from puzzlebox.puzzles.polyomino import Piece, PolyominoPuzzle, PolyominoSolution
 from puzzlebox.puzzles.proofs import impossibility_proof
@@ -40,7 +41,7 @@ PENTOMINOES: dict[str, str] = {
 DEFAULT_MAX_AREA = 120
 
 
-class ShapeError(ValueError):
+class ShapeError(PuzzleboxError):
     """A shape given on the command line that is not a polyomino."""
 
 

@@ -14,12 +14,13 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from math import comb
 
+from puzzlebox.errors import PuzzleboxError
 from puzzlebox.geometry.symmetry import Cell
 from puzzlebox.puzzles.polyomino import PolyominoPuzzle
 from puzzlebox.puzzles.proofs import impossibility_proof
 
 
-class SweepError(ValueError):
+class SweepError(PuzzleboxError):
     """A sweep that cannot be set up (too many or too few cells, coloured holes)."""
 
 

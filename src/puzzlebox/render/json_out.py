@@ -1,11 +1,16 @@
-"""The ``--json`` output, exactly as docs/puzzle-format.md (the contract) writes it."""
+"""The ``--json`` output, exactly as docs/puzzle-format.md (the contract) writes it.
+
+One pure function per answer: a solution, and each report of puzzlebox.reports. Each
+returns one line of JSON; the fields and their order are the contract's and today's.
+"""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
-from puzzlebox.puzzles import CountResult, Puzzle, Solution
+from puzzlebox.puzzles import Puzzle, Solution
+from puzzlebox.reports import CountReport, EstimateReport, OrderReport, SweepReport
 
 
 def _with_board(obj: dict[str, Any], puzzle: Puzzle) -> dict[str, Any]:
@@ -21,8 +26,13 @@ def solution_json(puzzle: Puzzle, solution: Solution) -> str:
     return json.dumps(obj)
 
 
-def count_json(puzzle: Puzzle, result: CountResult, **extra: Any) -> str:
-    obj = _with_board({"puzzle": puzzle.name}, puzzle)
+def count_json(report: CountReport) -> str:
+    """``{"puzzle", ["board"], "solutions", "distinct", "seconds", "nodes", "engine",
+    ["reason"], ["partial", "done", "total"] (split counts), ["why"]}``."""
+    result = report.result
+    obj: dict[str, Any] = {"puzzle": report.puzzle}
+    if report.board is not None:
+        obj["board"] = report.board
     obj.update(
         solutions=result.solutions,
         distinct=result.distinct,
@@ -32,5 +42,61 @@ def count_json(puzzle: Puzzle, result: CountResult, **extra: Any) -> str:
     )
     if result.reason:
         obj["reason"] = result.reason
-    obj.update(extra)
+    if report.split or report.interrupted:
+        obj.update(partial=report.partial, done=report.done, total=report.total)
+    if report.why is not None:
+        obj["why"] = report.why.argument
+    return json.dumps(obj)
+
+
+def estimate_json(report: EstimateReport) -> str:
+    """The estimate's numbers, or ``{"puzzle", "nodes": 0, "reason"}`` when none is needed."""
+    est = report.estimate
+    if report.reason is not None or est is None:
+        return json.dumps({"puzzle": report.puzzle, "nodes": 0, "reason": report.reason})
+    obj: dict[str, Any] = {
+        "puzzle": report.puzzle,
+        "nodes": round(est.nodes, 1),
+        "nodes_error": round(est.nodes_error, 1),
+        "tree_solutions": round(est.solutions, 1),
+        "tree_solutions_error": round(est.solutions_error, 1),
+        "probes": est.probes,
+        "nodes_per_second": round(report.nodes_per_second),
+        "seconds": float(f"{report.seconds:.3g}"),
+        "searched_nodes": report.searched_nodes,
+    }
+    if report.board is not None:
+        obj["board"] = report.board
+    return json.dumps(obj)
+
+
+def sweep_json(report: SweepReport) -> list[str]:
+    """One object per choice, with the uncovered cells as ``[[row, col], ...]``."""
+    lines = []
+    for r in report.results:
+        obj: dict[str, Any] = {"puzzle": report.puzzle}
+        if report.board is not None:
+            obj["board"] = report.board
+        obj["uncovered"] = [list(cell) for cell in r.uncovered]
+        obj["solvable"] = r.solvable
+        if report.counted:
+            obj.update(solutions=r.solutions, distinct=r.distinct)
+        if r.reason:
+            obj.update(proof=r.proof, reason=r.reason)
+        lines.append(json.dumps(obj))
+    return lines
+
+
+def order_json(report: OrderReport) -> str:
+    """``{"shape", "order", "max_area", ["rows", "cols", "placements"], ["tried"]}``."""
+    result = report.result
+    obj: dict[str, Any] = {"shape": result.shape.to_text().replace("\n", "/"),
+                           "order": result.order, "max_area": result.max_area}
+    if result.puzzle is not None and result.solution is not None:
+        rows = 1 + max(r for r, _ in result.puzzle.board)
+        cols = 1 + max(c for _, c in result.puzzle.board)
+        obj.update(rows=rows, cols=cols, placements=result.solution.placements_json())
+    if report.tried:
+        obj["tried"] = [{"rows": a.rows, "cols": a.cols, "tiled": a.tiled, "how": a.how,
+                         "detail": a.detail} for a in result.attempts]
     return json.dumps(obj)

@@ -1,0 +1,82 @@
+"""The reports of puzzlebox.reports as lines of text, one pure function each."""
+
+from __future__ import annotations
+
+from puzzlebox.progress import duration_text
+from puzzlebox.render.text import solution_lines
+from puzzlebox.reports import CountReport, EstimateReport, OrderReport, SweepReport
+
+
+def count_text(report: CountReport) -> list[str]:
+    """``label: N solutions, D distinct up to symmetry (time, nodes)``, then why, when known
+    (else the impossibility proof, when there is one)."""
+    result = report.result
+    if report.interrupted:
+        return [f"{report.label}: {result.solutions} solutions, {result.distinct} distinct up "
+                f"to symmetry so far (partial: {report.done} of {report.total} subproblems)"]
+    total = report.total or 0
+    parts = f", {total} subproblem{'' if total == 1 else 's'}" if report.split else ""
+    lines = [f"{report.label}: {result.solutions} solutions, {result.distinct} distinct up to "
+             f"symmetry ({result.seconds:.3f} s, {result.stats.nodes} nodes{parts})"]
+    if result.reason and report.why is None:
+        lines.append(f"  impossible: {result.reason}")
+    if report.why is not None:
+        lines.append(f"  why: {report.why.sentence}")
+    return lines
+
+
+def estimate_text(report: EstimateReport) -> list[str]:
+    """The tree's estimated size and the time to search it, with their spreads."""
+    est = report.estimate
+    if report.reason is not None or est is None:
+        return [f"{report.label}: no search needed: {report.reason}"]
+    spread = f"{100 * est.nodes_error / est.nodes:.0f}%" if est.nodes else "0%"
+    lines = [f"{report.label}: about {est.nodes:.3g} nodes (\u00b1{spread}), {est.solutions:.3g} "
+             f"solutions in the tree; about {duration_text(report.seconds)} at "
+             f"{report.nodes_per_second:.3g} nodes/s ({est.probes} probes in "
+             f"{duration_text(est.seconds)})"]
+    if report.searched_nodes is not None:
+        lines.append(f"  (timing the engine searched the whole tree: {report.searched_nodes} "
+                     "nodes)")
+    if report.auto_engine != "compiled":
+        lines.append(f"  (this is the compiled engine's tree; a count under engine auto uses "
+                     f"the {report.auto_engine} engine here)")
+    return lines
+
+
+def sweep_text(report: SweepReport) -> list[str]:
+    """A summary line, one line per choice and, for single cells, a map of the answers."""
+    from puzzlebox.puzzles.sweep import count_grid
+
+    how = "each solved" if report.searched == report.choices else (
+        f"{report.searched} solved, the others are symmetric to one of them")
+    cells = "cell" if report.uncover == 1 else "cells"
+    lines = [f"{report.label}: {report.choices} choices of {report.uncover} uncovered {cells}, "
+             f"{report.solvable} solvable ({how})"]
+    for r in report.results:
+        where = " ".join(f"({row},{col})" for row, col in r.uncovered) or "(none)"
+        if report.counted:
+            answer = f"{r.solutions} solutions, {r.distinct} distinct"
+        else:
+            answer = "solvable" if r.solvable else "no solution"
+        if r.reason:
+            answer += f" ({r.proof}: {r.reason})"
+        lines.append(f"  {where:16} {answer}")
+    if report.uncover == 1:
+        lines.append("")
+        lines += count_grid(report.swept, report.results, report.counted)
+    return lines
+
+
+def order_text(report: OrderReport) -> list[str]:
+    """The shape, the answer, each rectangle tried (when asked) and one tiling, outlined."""
+    result = report.result
+    lines = [*result.shape.to_text().splitlines(), result.summary()]
+    if report.tried:
+        for a in result.attempts:
+            verdict = "tiled" if a.tiled else "no"
+            lines.append(f"  {a.rows}x{a.cols} ({a.copies} copies): {verdict} ({a.how}: "
+                         f"{a.detail})")
+    if result.puzzle is not None and result.solution is not None:
+        lines += solution_lines(result.puzzle, result.solution, "outline")
+    return lines

@@ -1,0 +1,189 @@
+"""The answers the commands report, as plain data: made here, formatted in render/.
+
+Each report is a dataclass that a command line, a notebook or a web page can format as it
+likes; render/report_text.py and render/json_out.py hold one text and one JSON formatter for
+each. Nothing here prints, and nothing here knows a command-line flag.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from puzzlebox.engine.estimate import TreeEstimate
+from puzzlebox.engine.stats import SearchStats
+from puzzlebox.puzzles import CountResult, PolyominoPuzzle, Puzzle
+from puzzlebox.puzzles.order import OrderResult
+from puzzlebox.puzzles.sweep import SweepError, SweepResult
+
+__all__ = [
+    "CountReport",
+    "EstimateReport",
+    "OrderReport",
+    "SweepReport",
+    "Why",
+    "count_report",
+    "estimate_report",
+    "label",
+    "sweep_report",
+    "why",
+]
+
+
+def label(puzzle: Puzzle) -> str:
+    """How reports name one board: the puzzle's name, and the board's name in a batch."""
+    board = getattr(puzzle, "board_name", None)
+    return f"{puzzle.name} {board}" if board else puzzle.name
+
+
+def _board(puzzle: Puzzle) -> str | None:
+    board = getattr(puzzle, "board_name", None)
+    return board if isinstance(board, str) else None
+
+
+@dataclass(frozen=True)
+class Why:
+    """What settled an answer: a proof before search (``argument`` is its name) or the
+    search itself (``argument`` is ``"search"``), and a sentence saying so."""
+
+    argument: str
+    sentence: str
+
+
+def why(puzzle: Puzzle, found: int, stats: SearchStats) -> Why:
+    """What settled ``found`` solutions of ``puzzle``, searched with ``stats``."""
+    from puzzlebox.puzzles.proofs import impossibility_proof
+
+    proof = impossibility_proof(puzzle)
+    if proof is not None:
+        return Why(proof.argument,
+                   f"proved before search by the {proof.argument} argument: {proof.sentence}")
+    if found == 0:
+        return Why("search", f"searched exhaustively: no solution ({stats.nodes} nodes)")
+    how = "search with restarts" if stats.engine.startswith("restarts") else "search"
+    return Why("search", f"found by {how} ({stats.nodes} nodes, {stats.engine} engine)")
+
+
+@dataclass(frozen=True)
+class CountReport:
+    """One board's count. A count split into subproblems also says how many there were
+    (``total``) and how many are finished (``done``); ``interrupted`` marks a count that
+    stopped before the end and reports what it had."""
+
+    puzzle: str
+    board: str | None
+    label: str
+    result: CountResult
+    why: Why | None = None
+    done: int | None = None
+    total: int | None = None
+    interrupted: bool = False
+
+    @property
+    def split(self) -> bool:
+        return self.done is not None and bool(self.total)
+
+    @property
+    def partial(self) -> bool:
+        return self.interrupted or (self.split and (self.done or 0) < (self.total or 0))
+
+
+def count_report(
+    puzzle: Puzzle,
+    result: CountResult,
+    why: Why | None = None,
+    interrupted: bool = False,
+    done: int | None = None,
+    total: int | None = None,
+) -> CountReport:
+    """The report of ``result``; a split count's result brings its own ``done``/``total``."""
+    from puzzlebox.parallel.run import SplitCountResult
+
+    if isinstance(result, SplitCountResult) and done is None:
+        done, total = result.done, result.total
+    return CountReport(puzzle.name, _board(puzzle), label(puzzle), result, why, done, total,
+                       interrupted)
+
+
+@dataclass(frozen=True)
+class EstimateReport:
+    """Knuth's estimate of one board's search tree and the engine's speed on it, or the
+    ``reason`` why no search is needed. (Its content is the estimator's: docs/estimates.md.)"""
+
+    puzzle: str
+    board: str | None
+    label: str
+    reason: str | None = None
+    estimate: TreeEstimate | None = None
+    nodes_per_second: float = 0.0
+    seconds: float = 0.0  # the whole tree at that speed
+    searched_nodes: int | None = None  # the tree's size, when timing the engine finished it
+    auto_engine: str = "compiled"  # the engine a count under "auto" uses here
+
+
+def estimate_report(puzzle: Puzzle, probes: int = 1000, seed: int = 0) -> EstimateReport:
+    """Estimate the compiled engine's tree for a count of ``puzzle`` and time the engine."""
+    from puzzlebox.engine import auto_engine
+    from puzzlebox.engine.estimate import engine_speed, estimate_tree
+
+    name, board, text = puzzle.name, _board(puzzle), label(puzzle)
+    reason = puzzle.impossibility()
+    if reason is not None:
+        return EstimateReport(name, board, text, reason=reason)
+    problem = puzzle.search_problem()
+    est = estimate_tree(problem, probes=probes, seed=seed)
+    speed, searched = engine_speed(problem)
+    return EstimateReport(name, board, text, None, est, speed, est.seconds_at(speed), searched,
+                          auto_engine(problem))
+
+
+@dataclass(frozen=True)
+class SweepReport:
+    """A sweep of one board: every choice of ``uncover`` cells left uncovered, answered."""
+
+    puzzle: str
+    board: str | None
+    label: str
+    swept: PolyominoPuzzle  # the board that was swept (its holes filled, when asked)
+    uncover: int
+    counted: bool
+    choices: int
+    results: list[SweepResult]
+    holes_left: bool  # the swept board has holes that filling it would sweep too
+
+    @property
+    def solvable(self) -> int:
+        return sum(r.solvable for r in self.results)
+
+    @property
+    def searched(self) -> int:
+        """Choices solved themselves (the others copy a symmetric choice's answer)."""
+        return sum(1 for r in self.results if r.same_as is None)
+
+
+def sweep_report(
+    puzzle: Puzzle,
+    uncover: int,
+    count: bool = False,
+    fill_holes: bool = False,
+    engine: str = "auto",
+    progress: Callable[[int, int], None] | None = None,
+) -> SweepReport:
+    """Sweep ``puzzle`` (its whole bounding rectangle with ``fill_holes``)."""
+    from puzzlebox.puzzles.sweep import filled, number_of_choices, sweep
+
+    if not isinstance(puzzle, PolyominoPuzzle):
+        raise SweepError(f"{label(puzzle)}: sweep works on polyomino boards, not {puzzle.kind}")
+    board = filled(puzzle) if fill_holes else puzzle
+    results = list(sweep(board, uncover, count, engine, progress))
+    holes = not board.match_colors and len(board.board) < len(filled(board).board)
+    return SweepReport(puzzle.name, _board(puzzle), label(puzzle), board, uncover, count,
+                       number_of_choices(board, uncover), results, holes)
+
+
+@dataclass(frozen=True)
+class OrderReport:
+    """The order of a polyomino, with every rectangle tried (shown when ``tried`` is set)."""
+
+    result: OrderResult
+    tried: bool = False
