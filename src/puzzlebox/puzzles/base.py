@@ -48,6 +48,34 @@ class Solution(ABC):
     def __getstate__(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items() if k != "puzzle"}
 
+    # -- drawing (python-chess style: str() is the text drawing, svg()/png() the picture) --
+    def __str__(self) -> str:
+        """The text drawing (letters, cards, queens); the placements when the solution does
+        not know its puzzle (made by hand rather than yielded by ``Puzzle.solutions``)."""
+        puzzle = getattr(self, "puzzle", None)
+        if puzzle is None:
+            return repr(self)
+        from puzzlebox.render.text import solution_lines
+
+        return "\n".join(solution_lines(puzzle, self))
+
+    def svg(self) -> str:
+        """The picture as SVG text (needs the 'pictures' extra)."""
+        return self._picture("svg").decode("utf-8")
+
+    def png(self) -> bytes:
+        """The picture as PNG bytes (needs the 'pictures' extra)."""
+        return self._picture("png")
+
+    def _picture(self, fmt: str) -> bytes:
+        puzzle = getattr(self, "puzzle", None)
+        if puzzle is None:
+            raise ValueError("this solution does not know its puzzle: draw the solutions "
+                             "that Puzzle.solutions() yields")
+        from puzzlebox.render.drawing import picture
+
+        return picture(puzzle, self, fmt)
+
 
 SolutionMap = Callable[[Solution], Solution]
 
@@ -214,3 +242,28 @@ class Puzzle(ABC):
                 return CountResult(swept[0], swept[1], time.perf_counter() - began, swept[2])
         raw, distinct, stats = self.count_search(engine)
         return CountResult(raw, distinct, time.perf_counter() - began, stats)
+
+    # -- naming and drawing (python-chess style) -------------------------------------------
+    def __repr__(self) -> str:
+        """``PolyominoPuzzle('pentomino-6x10')``; a batch's board adds ``board='grid01'``."""
+        board = getattr(self, "board_name", None)
+        extra = f", board={board!r}" if board else ""
+        return f"{type(self).__name__}({self.name!r}{extra})"
+
+    def __str__(self) -> str:
+        """The puzzle drawn as text: its board and its pieces (or cards, or board size)."""
+        from puzzlebox.render.text import describe
+
+        return "\n".join(describe(self))
+
+    def svg(self) -> str:
+        """The empty board and the pieces as SVG text (needs the 'pictures' extra)."""
+        from puzzlebox.render.drawing import picture
+
+        return picture(self, None, "svg").decode("utf-8")
+
+    def png(self) -> bytes:
+        """The empty board and the pieces as PNG bytes (needs the 'pictures' extra)."""
+        from puzzlebox.render.drawing import picture
+
+        return picture(self, None, "png")

@@ -1,0 +1,130 @@
+"""The Python API as a user meets it (python-chess style): names, drawings, pictures, loads."""
+
+from __future__ import annotations
+
+import importlib.util
+from collections import Counter
+
+import pytest
+
+import puzzlebox
+from puzzlebox import PuzzleboxError, PuzzleFileError
+from puzzlebox.cli import main
+from puzzlebox.puzzles import PolyominoSolution
+from puzzlebox.render.drawing import PicturesUnavailable
+from puzzlebox.render.text import describe
+
+PENTOMINOES_3X20 = """
+title = "Pentominoes in a 3x20 rectangle"
+[board]
+grid = "####################/####################/####################"
+[pieces]
+F = ".##/##./.#."
+I = "#####"
+L = "####/#..."
+N = "##../.###"
+P = "##/##/#."
+T = "###/.#./.#."
+U = "#.#/###"
+V = "#../#../###"
+W = "#../##./.##"
+X = ".#./###/.#."
+Y = "####/.#.."
+Z = "##./.#./.##"
+"""
+
+
+def test_repr_names_the_puzzle_and_the_board_of_a_batch():
+    assert repr(puzzlebox.load("pentomino-6x10")) == "PolyominoPuzzle('pentomino-6x10')"
+    assert repr(puzzlebox.load("queens-8")) == "QueensPuzzle('queens-8')"
+    assert repr(puzzlebox.load("cards-3x3")) == "EdgeMatchingPuzzle('cards-3x3')"
+    boards = puzzlebox.load_file("black-and-white").puzzles
+    assert repr(boards[1]) == "PolyominoPuzzle('black-and-white', board='grid02')"
+
+
+def test_str_of_a_puzzle_draws_its_board_and_pieces():
+    puzzle = puzzlebox.load("pentomino-6x10")
+    text = str(puzzle)
+    assert text == "\n".join(describe(puzzle))
+    assert "board (60 cells):" in text and "##########" in text
+    assert str(puzzlebox.load("queens-8")) == "8 queens on a 8 x 8 board"
+
+
+def test_str_of_a_solution_is_its_letter_drawing():
+    puzzle = puzzlebox.loads(PENTOMINOES_3X20, "p3x20")
+    solution = puzzle.solve()
+    assert isinstance(solution, PolyominoSolution)
+    rows = str(solution).splitlines()
+    assert len(rows) == 3 and all(len(row) == 20 for row in rows)
+    assert Counter("".join(rows)) == Counter("FILNPTUVWXYZ" * 5)
+    for placement in solution.placements_json():  # each piece's letter stands on its cells
+        assert {rows[r][c] for r, c in placement["cells"]} == {placement["piece"]}
+
+
+def test_str_of_a_queens_solution_shows_each_queen_where_it_is_placed():
+    puzzle = puzzlebox.load("queens-8")
+    solution = puzzle.solve()
+    assert solution is not None
+    rows = [row.split() for row in str(solution).splitlines()]
+    queens = {(r, c) for r, row in enumerate(rows) for c, mark in enumerate(row) if mark == "Q"}
+    assert queens == {(q["row"], q["col"]) for q in solution.placements_json()}
+    assert len(queens) == 8
+
+
+def test_a_solution_made_by_hand_prints_its_placements_and_cannot_be_drawn():
+    puzzle = puzzlebox.load("queens-5")
+    made = puzzle.decode((0,))  # one queen, decoded by hand: no puzzle attached
+    assert str(made) == repr(made)
+    with pytest.raises(ValueError, match="does not know its puzzle"):
+        made.svg()
+
+
+@pytest.mark.skipif(importlib.util.find_spec("matplotlib") is None, reason="pictures extra")
+def test_svg_and_png_of_puzzles_and_solutions():
+    puzzle = puzzlebox.load("queens-5")
+    solution = puzzle.solve()
+    assert solution is not None
+    for svg in (puzzle.svg(), solution.svg()):
+        assert svg.lstrip().startswith("<?xml") and "<svg" in svg
+    for png in (puzzle.png(), solution.png()):
+        assert png.startswith(b"\x89PNG\r\n\x1a\n")
+    assert puzzle.svg() != solution.svg()  # the empty board is not the solution
+    assert solution.svg() == solution.svg()  # reproducible
+
+
+def test_pictures_without_matplotlib_are_one_clear_error(monkeypatch, capsys, tmp_path):
+    real = importlib.util.find_spec
+
+    def no_matplotlib(name, *args, **kwargs):
+        return None if name == "matplotlib" else real(name, *args, **kwargs)
+
+    monkeypatch.setattr(importlib.util, "find_spec", no_matplotlib)
+    puzzle = puzzlebox.load("queens-5")
+    solution = puzzle.solve()
+    assert solution is not None
+    for draw in (puzzle.svg, puzzle.png, solution.svg, solution.png):
+        with pytest.raises(PicturesUnavailable, match=r"puzzlebox\[pictures\]"):
+            draw()
+    assert issubclass(PicturesUnavailable, PuzzleboxError)
+    assert main(["solve", "queens-5", "--format", "svg", "--out", str(tmp_path / "a.svg")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "puzzlebox[pictures]" in err
+    assert not (tmp_path / "a.svg").exists()
+
+
+def test_loads_reads_toml_text_as_load_reads_a_file(tmp_path):
+    path = tmp_path / "p3x20.toml"
+    path.write_text(PENTOMINOES_3X20)
+    from_text = puzzlebox.loads(PENTOMINOES_3X20, "p3x20")
+    from_file = puzzlebox.load(path)
+    assert from_text.name == from_file.name == "p3x20"
+    assert (from_text.count().solutions, from_text.count().distinct) == (8, 2)
+    assert from_text.count().solutions == from_file.count().solutions
+    assert puzzlebox.loads('kind = "queens"\nn = 6\n').count().solutions == 4
+
+
+def test_loads_of_a_malformed_text_names_the_line():
+    with pytest.raises(PuzzleFileError) as caught:
+        puzzlebox.loads('kind = "queens"\nn = "eight"\n')
+    assert str(caught.value).startswith("<string>:2")
+    assert isinstance(caught.value, PuzzleboxError) and caught.value.exit_status == 2
