@@ -259,7 +259,7 @@ def _split_run(args: argparse.Namespace, pf: PuzzleFile, command: str) -> SplitR
     """A split run when an option asks for one; None for a plain search in this process."""
     if args.jobs == 1 and not (args.cluster or args.checkpoint or args.split_depth is not None):
         return None
-    show = sys.stderr.isatty() and not getattr(args, "quiet", False)
+    show = _showing(args)
     return SplitRun(
         pf, command, engine=args.engine, jobs=args.jobs, cluster=args.cluster,
         checkpoint=args.checkpoint, split_depth=args.split_depth,
@@ -421,7 +421,7 @@ def _sink_solutions(args: argparse.Namespace, puzzle: Puzzle, stats: SearchStats
     if not isinstance(puzzle, PolyominoPuzzle):
         raise EngineError(f"{puzzle.name}: the sink search tiles polyomino boards only")
     say = None
-    if sys.stderr.isatty() and not args.quiet:
+    if _showing(args):
         def say(line: str) -> None:
             print(f"{puzzle.name}: {line}", file=sys.stderr, flush=True)
     return puzzle.sink_solutions(args.seed, stats, progress=say)
@@ -452,18 +452,18 @@ def _write_picture(args: argparse.Namespace, draw: Callable[[], Any]) -> int:
     return 0
 
 
-def _following(args: argparse.Namespace, label: str, puzzle: Puzzle) -> Any:
+def _following(args: argparse.Namespace, name: str, puzzle: Puzzle) -> Any:
     """A progress display (stderr, terminals only) for the searches of one count."""
     from puzzlebox.progress import following, wanted
 
-    return following(wanted(args.quiet), label, puzzle.search_problem)
+    return following(wanted(args.quiet), name, puzzle.search_problem)
 
 
-def _followed(args: argparse.Namespace, label: str, puzzle: Puzzle, items: Any) -> Any:
+def _followed(args: argparse.Namespace, name: str, puzzle: Puzzle, items: Any) -> Any:
     """An enumeration of solutions passed through a progress display (terminals only)."""
     from puzzlebox.progress import follow, wanted
 
-    return follow(wanted(args.quiet), label, lambda: puzzle.problem, items)
+    return follow(wanted(args.quiet), name, lambda: puzzle.problem, items)
 
 
 def _solve_pictures(pf: PuzzleFile, args: argparse.Namespace, limit: int | None) -> int:
