@@ -9,12 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from puzzlebox.engine.estimate import TreeEstimate
 from puzzlebox.engine.stats import SearchStats
 from puzzlebox.puzzles import CountResult, PolyominoPuzzle, Puzzle
-from puzzlebox.puzzles.order import OrderResult
-from puzzlebox.puzzles.sweep import SweepError, SweepResult
+
+if TYPE_CHECKING:  # the modules that make these answers load when a command needs them
+    from puzzlebox.engine.estimate import TreeEstimate
+    from puzzlebox.puzzles.order import OrderResult
+    from puzzlebox.puzzles.sweep import SweepResult
 
 __all__ = [
     "CountReport",
@@ -170,7 +173,7 @@ def sweep_report(
     progress: Callable[[int, int], None] | None = None,
 ) -> SweepReport:
     """Sweep ``puzzle`` (its whole bounding rectangle with ``fill_holes``)."""
-    from puzzlebox.puzzles.sweep import filled, number_of_choices, sweep
+    from puzzlebox.puzzles.sweep import SweepError, filled, number_of_choices, sweep
 
     if not isinstance(puzzle, PolyominoPuzzle):
         raise SweepError(f"{label(puzzle)}: sweep works on polyomino boards, not {puzzle.kind}")

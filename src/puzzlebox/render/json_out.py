@@ -7,10 +7,12 @@ returns one line of JSON; the fields and their order are the contract's and toda
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from puzzlebox.puzzles import Puzzle, Solution
-from puzzlebox.reports import CountReport, EstimateReport, OrderReport, SweepReport
+
+if TYPE_CHECKING:
+    from puzzlebox.reports import CountReport, EstimateReport, OrderReport, SweepReport
 
 
 def _with_board(obj: dict[str, Any], puzzle: Puzzle) -> dict[str, Any]:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from puzzlebox.progress import duration_text
+from typing import TYPE_CHECKING
+
 from puzzlebox.render.text import solution_lines
-from puzzlebox.reports import CountReport, EstimateReport, OrderReport, SweepReport
+
+if TYPE_CHECKING:
+    from puzzlebox.reports import CountReport, EstimateReport, OrderReport, SweepReport
 
 
 def count_text(report: CountReport) -> list[str]:
@@ -27,6 +30,8 @@ def count_text(report: CountReport) -> list[str]:
 
 def estimate_text(report: EstimateReport) -> list[str]:
     """The tree's estimated size and the time to search it, with their spreads."""
+    from puzzlebox.progress import duration_text
+
     est = report.estimate
     if report.reason is not None or est is None:
         return [f"{report.label}: no search needed: {report.reason}"]
