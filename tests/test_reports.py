@@ -209,3 +209,28 @@ def test_the_library_names_no_command_line_flag_in_its_errors():
         if flag.search(text)
     ]
     assert offenders == []
+
+
+def test_main_exits_with_each_errors_own_status(monkeypatch, capsys, tmp_path):
+    from puzzlebox import cli
+    from puzzlebox.parallel.errors import CheckpointError, TaskError
+
+    def raising(error: BaseException):
+        def command(args):
+            raise error
+
+        return command
+
+    for error, status in ((TaskError("subproblem 1 failed"), 1),
+                          (CheckpointError("c.json: not a checkpoint"), 2),
+                          (KeyboardInterrupt(), 130), (BrokenPipeError(), 0)):
+        monkeypatch.setitem(cli.COMMANDS, "list", raising(error))
+        assert main(["list"]) == status
+    err = capsys.readouterr().err.splitlines()
+    assert err == ["puzzlebox: subproblem 1 failed", "puzzlebox: c.json: not a checkpoint",
+                   "puzzlebox: interrupted"]
+    monkeypatch.undo()
+    out = tmp_path / "no-such-folder" / "em.toml"
+    assert main(["generate", "edge-matching", "--size", "2", "--out", str(out)]) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith(f"puzzlebox: cannot write {out}: ")
