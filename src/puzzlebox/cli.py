@@ -20,6 +20,7 @@ from puzzlebox.puzzles.base import SINK
 from puzzlebox.puzzles.order import ShapeError
 from puzzlebox.puzzles.sweep import SweepError
 from puzzlebox.render import count_json, describe, side_by_side, solution_json, solution_lines
+from puzzlebox.safety import printable
 
 EXIT_BAD_INPUT = 2
 PALETTE = [
@@ -290,7 +291,7 @@ def _split_fields(result: CountResult) -> dict[str, object]:
 def cmd_list() -> int:
     for name in catalog.names():
         title = catalog.load(name).title
-        print(f"{name:32} {title}")
+        print(printable(f"{name:32} {title}"))
     return 0
 
 
@@ -298,10 +299,10 @@ def cmd_show(args: argparse.Namespace) -> int:
     pf = _load(args.puzzle)
     if args.format != "text":
         return _write_picture(args, lambda: _pictures().puzzle_figure(pf.puzzles))
-    print(f"{pf.name}: {pf.title}" if pf.title else pf.name)
+    print(printable(f"{pf.name}: {pf.title}" if pf.title else pf.name))
     for puzzle in pf.puzzles:
         for line in describe(puzzle):
-            print(line)
+            print(printable(line))
     return 0
 
 
@@ -320,7 +321,7 @@ def _colored(puzzle: Puzzle, solution: Solution) -> object | None:
         for j, ch in enumerate(line):
             who = owner.get((rows[0] + i, cols[0] + j))
             style = f"bold black on {PALETTE[who % len(PALETTE)]}" if who is not None else ""
-            text.append(ch, style=style)
+            text.append(printable(ch), style=style)
         text.append("\n")
     return text
 
@@ -353,7 +354,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     run = _split_run(args, pf, "solve")
     for board, puzzle in enumerate(pf.puzzles):
         reason = puzzle.impossibility()
-        label = f"{pf.name} {puzzle.board_name}" if pf.batch else pf.name  # type: ignore[attr-defined]
+        label = printable(f"{pf.name} {puzzle.board_name}" if pf.batch else pf.name)  # type: ignore[attr-defined]
         found = run.already_found(board) if run else 0
         stats = SearchStats()
         solutions = (
@@ -377,7 +378,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
                 Console().print(colored, end="")
             else:
-                print("\n".join(solution_lines(puzzle, solution, args.format)))
+                print("\n".join(map(printable, solution_lines(puzzle, solution, args.format))))
             print()
         found_any |= found > 0
         if not found and args.engine == SINK and reason is None:
@@ -385,9 +386,9 @@ def cmd_solve(args: argparse.Namespace) -> int:
                   "(a local search: this proves nothing; try another --seed)", file=sys.stderr)
         elif not found:
             why = f": {reason}" if reason else ""
-            print(f"{label}: no solution{why}", file=sys.stderr)
+            print(printable(f"{label}: no solution{why}"), file=sys.stderr)
         if args.why and run is None:
-            print(f"{label}: {_why(puzzle, found, stats)[1]}", file=sys.stderr)
+            print(printable(f"{label}: {_why(puzzle, found, stats)[1]}"), file=sys.stderr)
     if run is not None:
         run.close()
     return 0
@@ -413,11 +414,12 @@ def _solve_batch_sheet(pf: PuzzleFile, args: argparse.Namespace) -> int:
         solution = next(iter(puzzle.solutions(1, args.engine, args.seed)), None)
         if solution is None:
             reason = puzzle.impossibility()
-            print(f"{pf.name} {name}: no solution" + (f": {reason}" if reason else ""),
+            print(printable(f"{pf.name} {name}: no solution" + (f": {reason}" if reason else "")),
                   file=sys.stderr)
-            blocks.append([name, "(no solution)"])
+            blocks.append([printable(name), "(no solution)"])
         else:
-            blocks.append([name, *solution_lines(puzzle, solution, args.format)])
+            blocks.append(list(map(printable, [name, *solution_lines(puzzle, solution,
+                                                                     args.format)])))
     print("\n".join(side_by_side(blocks, per_row=5)))
     return 0
 
@@ -478,7 +480,7 @@ def _solve_pictures(pf: PuzzleFile, args: argparse.Namespace, limit: int | None)
 
     def found() -> Any:
         for puzzle in pf.puzzles:
-            label = f"{pf.name} {puzzle.board_name}" if pf.batch else pf.name  # type: ignore[attr-defined]
+            label = printable(f"{pf.name} {puzzle.board_name}" if pf.batch else pf.name)  # type: ignore[attr-defined]
             solutions = puzzle.solutions(limit, args.engine, args.seed)
             if limit is None:
                 solutions = _followed(args, label, puzzle, solutions)
@@ -488,7 +490,7 @@ def _solve_pictures(pf: PuzzleFile, args: argparse.Namespace, limit: int | None)
                 yield puzzle, solution
             if not n:
                 reason = puzzle.impossibility()
-                print(f"{label}: no solution" + (f": {reason}" if reason else ""),
+                print(printable(f"{label}: no solution" + (f": {reason}" if reason else "")),
                       file=sys.stderr)
 
     try:
@@ -511,13 +513,13 @@ def cmd_estimate(args: argparse.Namespace) -> int:
 
     pf = _load(args.puzzle)
     for puzzle in pf.puzzles:
-        label = f"{pf.name} {puzzle.board_name}" if pf.batch else pf.name  # type: ignore[attr-defined]
+        label = printable(f"{pf.name} {puzzle.board_name}" if pf.batch else pf.name)  # type: ignore[attr-defined]
         reason = puzzle.impossibility()
         if reason is not None:
             if args.json:
                 print(json.dumps({"puzzle": puzzle.name, "nodes": 0, "reason": reason}))
             else:
-                print(f"{label}: no search needed: {reason}")
+                print(printable(f"{label}: no search needed: {reason}"))
             continue
         problem = puzzle.search_problem()
         est = estimate_tree(problem, probes=args.probes, seed=args.seed)
@@ -550,7 +552,7 @@ def cmd_count(args: argparse.Namespace) -> int:
     pf = _load(args.puzzle)
     run = _split_run(args, pf, "count")
     for board, puzzle in enumerate(pf.puzzles):
-        label = f"{pf.name} {puzzle.board_name}" if pf.batch else pf.name  # type: ignore[attr-defined]
+        label = printable(f"{pf.name} {puzzle.board_name}" if pf.batch else pf.name)  # type: ignore[attr-defined]
         result = _count_one(args, run, board, puzzle, label)
         why = _why(puzzle, result.solutions, result.stats) if args.why else None
         if args.json:
@@ -565,9 +567,9 @@ def cmd_count(args: argparse.Namespace) -> int:
         )
         print(line)
         if result.reason and why is None:
-            print(f"  impossible: {result.reason}")
+            print(printable(f"  impossible: {result.reason}"))
         if why is not None:
-            print(f"  why: {why[1]}")
+            print(printable(f"  why: {why[1]}"))
     if run is not None:
         run.close()
     return 0
@@ -667,7 +669,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 
     pf = _load(args.puzzle)
     for puzzle in pf.puzzles:
-        label = f"{pf.name} {puzzle.board_name}" if pf.batch else pf.name  # type: ignore[attr-defined]
+        label = printable(f"{pf.name} {puzzle.board_name}" if pf.batch else pf.name)  # type: ignore[attr-defined]
         if not isinstance(puzzle, PolyominoPuzzle):
             raise SweepError(f"{label}: sweep works on polyomino boards, not {puzzle.kind}")
         board = filled(puzzle) if args.fill_holes else puzzle
@@ -785,19 +787,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_order(args)
         return cmd_count(args)
     except (PuzzleFileError, SweepError, ShapeError) as error:
-        print(f"puzzlebox: {error}", file=sys.stderr)
+        print(f"puzzlebox: {printable(str(error))}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except SplitError as error:
-        print(f"puzzlebox: {error}", file=sys.stderr)
+        print(f"puzzlebox: {printable(str(error))}", file=sys.stderr)
         return error.exit_status
     except MemoDeclined as error:
-        print(f"puzzlebox: {error}", file=sys.stderr)
+        print(f"puzzlebox: {printable(str(error))}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except PicturesUnavailable as error:
-        print(f"puzzlebox: {error}", file=sys.stderr)
+        print(f"puzzlebox: {printable(str(error))}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except EngineError as error:
-        print(f"puzzlebox: {error}", file=sys.stderr)
+        print(f"puzzlebox: {printable(str(error))}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         print("puzzlebox: interrupted", file=sys.stderr)

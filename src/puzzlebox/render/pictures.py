@@ -49,6 +49,7 @@ from puzzlebox.render.outline import (
     label_spot,
     short_names,
 )
+from puzzlebox.safety import file_component
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -825,7 +826,7 @@ def save_solutions(
         for puzzle, solution in found:
             board = getattr(puzzle, "board_name", None)
             numbers[board] = numbers.get(board, 0) + 1
-            stem = f"{name}-{board}" if board else name
+            stem = file_component(f"{name}-{board}" if board else name)  # #18: no path from a file
             path = folder / f"{stem}-{numbers[board]:04d}.{fmt}"
             write_figure(solution_figure(puzzle, solution), path, fmt)
             written.append(path)
