@@ -8,10 +8,31 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+TYPE_CHECKING = False  # not typing's: importing the package imports nothing at all
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
 
-from puzzlebox.formats import PuzzleFile, PuzzleFileError
-from puzzlebox.puzzles import CountResult, Puzzle, Solution
+    from puzzlebox.formats import PuzzleFile, PuzzleFileError
+    from puzzlebox.puzzles import CountResult, Puzzle, Solution
+
+# Imported on first use (PEP 562), so that importing the package runs nothing and the
+# command line's entry point (puzzlebox._start) can catch Ctrl-C during every import (#18).
+_LAZY = {
+    "PuzzleFile": "puzzlebox.formats",
+    "PuzzleFileError": "puzzlebox.formats",
+    "CountResult": "puzzlebox.puzzles",
+    "Puzzle": "puzzlebox.puzzles",
+    "Solution": "puzzlebox.puzzles",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'puzzlebox' has no attribute {name!r}")
 
 __version__ = "0.1.0"
 

@@ -17,7 +17,7 @@ MAX_TOTAL_CELLS = 100_000  # cells of all the boards of a batch together
 MAX_PIECES = 1_000  # differently named pieces
 MAX_COPIES = MAX_CELLS  # a piece's count (or the top of its range): never more than cells
 MAX_CARDS = 1_024  # cards of an edge-matching puzzle, and rows x cols of its board
-MAX_QUEENS = 1_000  # n of an n-queens puzzle
+MAX_QUEENS = 200  # n of an n-queens puzzle (a first solution of n = 200: 30 s, 320 MB)
 MAX_NAME = 200  # characters of a piece, card, board or label name
 
 LIMITS: dict[str, int] = {

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import re
+import tomllib
 
 _KEY = re.compile(r"^\s*(\"[^\"]*\"|'[^']*'|[A-Za-z0-9_.\-]+)\s*=")
 
 
 def _unquote(part: str) -> str:
     part = part.strip()
+    if len(part) >= 2 and part[0] == part[-1] == '"' and "\\" in part:
+        try:  # a basic string's escapes ("a\\nb"): let the parser read them
+            return next(iter(tomllib.loads(f"{part} = 0")))
+        except (tomllib.TOMLDecodeError, StopIteration):
+            return part[1:-1]
     if len(part) >= 2 and part[0] == part[-1] and part[0] in "\"'":
         return part[1:-1]
     return part
