@@ -201,9 +201,14 @@ def read_file(path: str | Path, name: str | None = None) -> PuzzleFile:
         raise PuzzleFileError(
             str(path), None, f"cannot read: {error.strerror or error}"
         ) from None
+    return read_bytes(raw, str(path), name or path.stem)
+
+
+def read_bytes(raw: bytes, source: str, name: str) -> PuzzleFile:
+    """Check and decode a file's bytes (size, UTF-8), then read them as :func:`read_text`."""
     if len(raw) > limits.MAX_FILE_BYTES:
         raise PuzzleFileError(
-            str(path), None, f"the file is larger than {limits.MAX_FILE_BYTES} bytes, the "
+            source, None, f"the file is larger than {limits.MAX_FILE_BYTES} bytes, the "
             "limit for a puzzle file (no line: about the whole file)"
         )
     try:
@@ -212,9 +217,9 @@ def read_file(path: str | Path, name: str | None = None) -> PuzzleFile:
         line = raw.count(b"\n", 0, error.start) + 1
         column = error.start - (raw.rfind(b"\n", 0, error.start) + 1) + 1
         raise PuzzleFileError(
-            str(path), f"{line}:{column}", f"not UTF-8 text (byte {raw[error.start]:#04x})"
+            source, f"{line}:{column}", f"not UTF-8 text (byte {raw[error.start]:#04x})"
         ) from None
-    return read_text(text, str(path), name or path.stem)
+    return read_text(text, source, name)
 
 
 # -- the kinds -------------------------------------------------------------------------------
