@@ -79,7 +79,8 @@ def test_reader_in_process(tmp_path):
     assert read + refused == IN_PROCESS
     assert read > 300 and refused > 1500  # the generator makes both kinds, in numbers
     print(f"\n{IN_PROCESS} inputs: {read} read, {refused} refused; slowest "
-          f"{slowest:.3f} s CPU, all {time.process_time() - began:.1f} s CPU")
+          f"{slowest:.3f} s CPU, all {time.process_time() - began:.1f} s CPU; peak memory "
+          f"rose {max(rise, 0) >> 20} MB")
 
 
 def _forked_cli(argv: list[str], out: Path, err: Path) -> tuple[int, str]:

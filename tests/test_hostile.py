@@ -263,7 +263,9 @@ def test_checkerboard_proof_of_a_2000x2000_board_is_linear():
     assert sentence is not None and "1999998 dark and 2000000 light" in sentence
     both = _puzzle(board, ("m", "#", 0, None), ("d", "##", 0, None))
     assert proofs.area_impossibility(both) is None
-    assert time.process_time() - began < 5.0  # was a MemoryError after minutes
+    spent = time.process_time() - began
+    print(f"\ncheckerboard and area proofs of the 2000 x 2000 board: {spent:.2f} s CPU")
+    assert spent < 5.0  # was a MemoryError after minutes
 
 
 def test_the_linear_checkerboard_argument_is_sound(monkeypatch):
@@ -388,3 +390,39 @@ def test_importing_the_package_is_light():
     )
     assert done.stdout.strip() == "False"
     assert puzzlebox.PuzzleFileError is PuzzleFileError
+
+
+def _files_at_the_limits() -> dict[str, str]:
+    rng = random.Random(18)
+    grid = _grid(100, 100)
+    shapes = ["/".join("".join(rng.choice("#.") for _ in range(10)) for _ in range(10))
+              for _ in range(limits.MAX_PIECES)]
+    return {
+        "100x100 board, 1,000 pieces of 10x10": f'[board]\ngrid = "{grid}"\n[pieces]\n'
+        + "".join(f'p{i} = "{shape}"\n' for i, shape in enumerate(shapes)),
+        "batch of 10 boards of 10,000 cells": f"[pieces]\nd = {DOMINOES}\n"
+        + "".join(f'[[boards]]\nname = "b{i}"\ngrid = "{grid}"\n' for i in range(10)),
+        "batch of 1,000 boards": '[pieces]\nd = "##"\n'
+        + "".join(f'[[boards]]\nname = "b{i}"\ngrid = "{_grid(10, 10)}"\n' for i in range(1000)),
+        "1,024 cards": 'kind = "edge-matching"\n[board]\nrows = 32\ncols = 32\n[cards]\n'
+        + "".join(f'c{i} = "a{i % 7} b{i % 5} c{i % 3} d"\n' for i in range(1024)),
+        "1 MiB of notes": 'notes = """' + ("x" * 99 + "\n") * 10_400 + '"""\n'
+        + '[board]\ngrid = "#"\n[pieces]\nA = "#"\n',
+    }
+
+
+def test_files_at_the_limits_read_and_show_fast():
+    """Reading and showing a file within the limits takes well under a second (the figures
+    in docs/reliability.md: ``pytest tests/test_hostile.py -s -k at_the_limits``)."""
+    from puzzlebox.render import describe
+
+    for what, text in _files_at_the_limits().items():
+        assert len(text.encode()) <= limits.MAX_FILE_BYTES, what
+        began = time.process_time()
+        pf = read_text(text, "limits.toml", "limits")
+        read = time.process_time() - began
+        for puzzle in pf.puzzles:
+            describe(puzzle)
+        shown = time.process_time() - began - read
+        print(f"\n{what}: {len(text)} characters, read {read:.3f} s, show {shown:.3f} s CPU")
+        assert read + shown < 1.0, what

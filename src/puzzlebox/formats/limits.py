@@ -11,7 +11,7 @@ from __future__ import annotations
 MAX_FILE_BYTES = 1 << 20  # a puzzle file: 1 MiB (the largest catalog file is 5 KB)
 MAX_NESTING = 16  # arrays and inline tables inside each other (a puzzle file needs 2)
 MAX_KEY_PARTS = 16  # parts of one dotted key or table header (a puzzle file needs 3)
-MAX_CELLS = 10_000  # cells of one board or piece (a 100 x 100 board)
+MAX_CELLS = 10_000  # cells of one board or piece (a 100 x 100; the catalog's largest: 1,024)
 MAX_BOARDS = 1_000  # boards in one batch file
 MAX_TOTAL_CELLS = 100_000  # cells of all the boards of a batch together
 MAX_PIECES = 1_000  # differently named pieces
