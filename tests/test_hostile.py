@@ -426,3 +426,38 @@ def test_files_at_the_limits_read_and_show_fast():
         shown = time.process_time() - began - read
         print(f"\n{what}: {len(text)} characters, read {read:.3f} s, show {shown:.3f} s CPU")
         assert read + shown < 1.0, what
+
+
+# -- 4. a cover problem that would not fit is refused before it is built --------------------
+def test_a_cover_problem_too_big_to_build_is_refused_at_once(tmp_path, capsys):
+    rng = random.Random(18)
+    shapes = ["/".join("".join(rng.choice("#.") for _ in range(7)) for _ in range(7))
+              for _ in range(100)]
+    text = f'[board]\ngrid = "{_grid(100, 100)}"\n[pieces]\n' + "".join(
+        f'p{i} = {{ shape = "{shape}", count = "any" }}\n' for i, shape in enumerate(shapes))
+    began = time.process_time()
+    assert _run(tmp_path, text, "count") == 3
+    line = _one_error_line(capsys)
+    assert "the cover problem could list up to" in line and "the limit is 8,000,000" in line
+    assert time.process_time() - began < 2.0  # building it would take 40 GB
+    assert _run(tmp_path, text, "show") == 0  # showing builds nothing
+
+
+def test_the_cover_bound_holds_and_lets_every_catalog_puzzle_through():
+    from puzzlebox import catalog
+    from puzzlebox.budget import MAX_ENTRIES, cover_entries_bound
+
+    for name in catalog.names():
+        for puzzle in catalog.load(name).puzzles:
+            bound = cover_entries_bound(puzzle)
+            assert bound is None or bound <= MAX_ENTRIES, name
+    rng = random.Random(18)
+    shapes = ["#", "##", "###", "#./##", "###/.#.", "####", "##/##", ".#./###/.#.", "#.#/###"]
+    for _ in range(200):
+        rows, cols = rng.randint(1, 7), rng.randint(1, 7)
+        board = {(r, c): "#" for r in range(rows) for c in range(cols) if rng.random() < 0.8}
+        if not board:
+            continue
+        puzzle = _puzzle(board, *[(f"p{i}", rng.choice(shapes), 0, None) for i in range(3)])
+        bound = cover_entries_bound(puzzle)
+        assert int(puzzle.problem.start[-1]) <= bound  # entries actually built

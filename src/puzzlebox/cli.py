@@ -13,6 +13,7 @@ from puzzlebox.engine import ENGINES
 from puzzlebox.engine.errors import EngineError
 from puzzlebox.engine.memo import MemoDeclined, parse_memory
 from puzzlebox.engine.stats import SearchStats
+from puzzlebox.errors import PuzzleboxError
 from puzzlebox.formats import PuzzleFile, PuzzleFileError
 from puzzlebox.parallel import Interrupted, SplitError, SplitRun
 from puzzlebox.puzzles import CountResult, PolyominoPuzzle, PolyominoSolution, Puzzle, Solution
@@ -158,7 +159,14 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 
 def _load(name: str) -> PuzzleFile:
-    return catalog.load(name)
+    """A puzzle file to work on: refused at once when its cover problem would not fit."""
+    from puzzlebox.budget import check_cover_size
+
+    pf = catalog.load(name)
+    for puzzle in pf.puzzles:
+        board = getattr(puzzle, "board_name", None)
+        check_cover_size(puzzle, printable(f"{pf.name} {board}" if pf.batch else pf.name))
+    return pf
 
 
 def _check_engine(parser: argparse.ArgumentParser, engine: str, command: str) -> None:
@@ -296,7 +304,7 @@ def cmd_list() -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    pf = _load(args.puzzle)
+    pf = catalog.load(args.puzzle)  # showing builds no cover problem
     if args.format != "text":
         return _write_picture(args, lambda: _pictures().puzzle_figure(pf.puzzles))
     print(printable(f"{pf.name}: {pf.title}" if pf.title else pf.name))
@@ -801,6 +809,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except EngineError as error:
         print(f"puzzlebox: {printable(str(error))}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except PuzzleboxError as error:  # TooBig (puzzlebox.budget), and any other user error
+        print(f"puzzlebox: {printable(str(error))}", file=sys.stderr)
+        return error.exit_status
     except KeyboardInterrupt:
         print("puzzlebox: interrupted", file=sys.stderr)
         return 130
