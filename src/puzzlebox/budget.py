@@ -36,9 +36,13 @@ def cover_entries_bound(puzzle: Puzzle) -> int | None:
     Each orientation of a piece lies at most once on each board cell (by where its first
     cell goes), and on a square grid at most once per shift of its bounding box inside the
     board's; so a piece has at most ``orientations x min(those)`` placements. The bound is
-    exact for a rectangle without holes."""
-    from puzzlebox.puzzles import PolyominoPuzzle
+    exact for a rectangle without holes. An edge-matching card lies at most once per place
+    and turn, each option listing its place, its card and up to four edges."""
+    from puzzlebox.puzzles import EdgeMatchingPuzzle, PolyominoPuzzle
 
+    if isinstance(puzzle, EdgeMatchingPuzzle):
+        places = puzzle.rows * puzzle.cols
+        return sum(len(puzzle.turns_of(card)) for card in puzzle.cards) * places * 6
     if not isinstance(puzzle, PolyominoPuzzle):
         return None
     cells = len(puzzle.board)
@@ -66,7 +70,7 @@ def check_cover_size(puzzle: Puzzle, label: str, most: int = MAX_ENTRIES) -> Non
         return
     megabytes = bound * BYTES_PER_ENTRY >> 20
     raise TooBig(
-        f"{label}: the cover problem could list up to {bound:,} cells over all placements "
-        f"(about {megabytes:,} MB to build); the limit is {most:,}: use a smaller board or "
-        "fewer or smaller pieces"
+        f"{label}: the cover problem could have up to {bound:,} entries (what each placement "
+        f"covers; about {megabytes:,} MB to build); the limit is {most:,}: use a smaller "
+        "board, or fewer or smaller pieces or cards"
     )
