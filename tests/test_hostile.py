@@ -475,3 +475,18 @@ def test_the_cover_bound_holds_and_lets_every_catalog_puzzle_through():
         puzzle = EdgeMatchingPuzzle("e", rows, cols, cards, rotate=rng.random() < 0.5,
                                     border=rng.choice([None, "0"]))
         assert int(puzzle.problem.start[-1]) <= cover_entries_bound(puzzle)
+
+
+def test_names_with_dollars_are_drawn_as_written(tmp_path, monkeypatch, capsys):
+    """matplotlib reads $...$ as mathematics: a piece named "$\\sqrt{$" gave a traceback."""
+    pytest.importorskip("matplotlib")
+    from puzzlebox.render.pictures import ink_box
+
+    monkeypatch.chdir(tmp_path)
+    Path("m.toml").write_text('title = "$\\\\frac{$"\n[[boards]]\nname = "$\\\\frac{a$"\n'
+                              'grid = "##"\n[pieces]\n"$\\\\sqrt{$" = "##"\n')
+    assert main(["show", "m.toml", "--format", "svg", "--out", "show.svg"]) == 0
+    assert main(["solve", "m.toml", "--format", "svg", "--out", "sheet.svg"]) == 0
+    assert main(["solve", "m.toml", "--format", "png", "--out", "dir/"]) == 0
+    assert Path("dir/m-%24%5Cfrac%7Ba%24-0001.png").is_file()
+    assert ink_box("$x$")[2] > ink_box("x")[2] * 2  # drawn as three characters

@@ -83,3 +83,10 @@ def file_component(name: str) -> str:
         digest = hashlib.sha256(name.encode("utf-8", "replace")).hexdigest()[:16]
         safe = safe[: MAX_COMPONENT - 17] + "~" + digest
     return safe
+
+
+def drawn_as_written(text: str) -> str:
+    """``text`` for matplotlib, which would read ``$...$`` as mathematics and raise on a
+    malformed formula (a piece named ``$\\sqrt{$`` gave a traceback): every ``$`` is
+    escaped, which matplotlib draws as a plain ``$``."""
+    return text.replace("$", r"\$")
