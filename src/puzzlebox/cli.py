@@ -36,6 +36,7 @@ from puzzlebox.reports import (
     sweep_report,
     why,
 )
+from puzzlebox.safety import printable
 
 
 class CommandError(PuzzleboxError):
@@ -52,7 +53,8 @@ HINTS: dict[type[PuzzleboxError], str] = {
 def error_line(error: PuzzleboxError) -> str:
     """The one line printed for ``error``, with the command line's hint when it has one."""
     hint = next((h for kind, h in HINTS.items() if isinstance(error, kind)), None)
-    return f"puzzlebox: {error} ({hint})" if hint else f"puzzlebox: {error}"
+    text = printable(str(error))
+    return f"puzzlebox: {text} ({hint})" if hint else f"puzzlebox: {text}"
 
 
 def _engine_choices() -> list[str]:
@@ -202,7 +204,14 @@ def _write(out: str, write: Callable[[], object]) -> None:
 
 
 def _load(name: str) -> PuzzleFile:
-    return catalog.load(name)
+    """A puzzle file to work on: refused at once when its cover problem would not fit."""
+    from puzzlebox.budget import check_cover_size
+
+    pf = catalog.load(name)
+    for puzzle in pf.puzzles:
+        board = getattr(puzzle, "board_name", None)
+        check_cover_size(puzzle, printable(f"{pf.name} {board}" if pf.batch else pf.name))
+    return pf
 
 
 def _check_engine(parser: argparse.ArgumentParser, engine: str, command: str) -> None:
@@ -303,7 +312,8 @@ def _showing(args: argparse.Namespace) -> bool:
 
 
 def _say(lines: Iterable[str]) -> None:
-    print("\n".join(lines), flush=True)
+    """Print report lines; text from a file is escaped (safety.printable)."""
+    print("\n".join(map(printable, lines)), flush=True)
 
 
 def _count_one(
@@ -334,18 +344,18 @@ def _count_one(
 def cmd_list(args: argparse.Namespace) -> int:
     for name in catalog.names():
         title = catalog.load(name).title
-        print(f"{name:32} {title}")
+        print(printable(f"{name:32} {title}"))
     return 0
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    pf = _load(args.puzzle)
+    pf = catalog.load(args.puzzle)  # showing builds no cover problem
     if args.format != "text":
         return _write_picture(args, lambda: pictures().puzzle_figure(pf.puzzles))
-    print(f"{pf.name}: {pf.title}" if pf.title else pf.name)
+    print(printable(f"{pf.name}: {pf.title}" if pf.title else pf.name))
     for puzzle in pf.puzzles:
         for line in describe(puzzle):
-            print(line)
+            print(printable(line))
     return 0
 
 
@@ -393,9 +403,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
             print(f"{name}: no tiling found by the sink search in {stats.search_seconds:.0f} s "
                   "(a local search: this proves nothing; try another --seed)", file=sys.stderr)
         elif not found:
-            print(f"{name}: no solution" + (f": {reason}" if reason else ""), file=sys.stderr)
+            print(printable(f"{name}: no solution" + (f": {reason}" if reason else "")),
+                  file=sys.stderr)
         if args.why and run is None:
-            print(f"{name}: {why(puzzle, found, stats).sentence}", file=sys.stderr)
+            print(printable(f"{name}: {why(puzzle, found, stats).sentence}"), file=sys.stderr)
     if run is not None:
         run.close()
     return 0
@@ -412,7 +423,7 @@ def _print_solution(puzzle: Puzzle, solution: Solution, style: str, colour: bool
 
             Console().print(text, end="")
             return
-    print("\n".join(solution_lines(puzzle, solution, style)))
+    print("\n".join(map(printable, solution_lines(puzzle, solution, style))))
 
 
 def _sink_solutions(args: argparse.Namespace, puzzle: Puzzle, stats: SearchStats) -> Any:
@@ -423,7 +434,7 @@ def _sink_solutions(args: argparse.Namespace, puzzle: Puzzle, stats: SearchStats
     say = None
     if _showing(args):
         def say(line: str) -> None:
-            print(f"{puzzle.name}: {line}", file=sys.stderr, flush=True)
+            print(printable(f"{puzzle.name}: {line}"), file=sys.stderr, flush=True)
     return puzzle.sink_solutions(args.seed, stats, progress=say)
 
 
@@ -435,11 +446,12 @@ def _solve_batch_sheet(pf: PuzzleFile, args: argparse.Namespace) -> int:
         solution = next(iter(puzzle.solutions(1, args.engine, args.seed)), None)
         if solution is None:
             reason = puzzle.impossibility()
-            print(f"{label(puzzle)}: no solution" + (f": {reason}" if reason else ""),
+            print(printable(f"{label(puzzle)}: no solution" + (f": {reason}" if reason else "")),
                   file=sys.stderr)
-            blocks.append([name, "(no solution)"])
+            blocks.append([printable(name), "(no solution)"])
         else:
-            blocks.append([name, *solution_lines(puzzle, solution, args.format)])
+            blocks.append(list(map(printable, [name, *solution_lines(puzzle, solution,
+                                                                     args.format)])))
     print("\n".join(side_by_side(blocks, per_row=5)))
     return 0
 
@@ -486,8 +498,8 @@ def _solve_pictures(pf: PuzzleFile, args: argparse.Namespace, limit: int | None)
                 yield puzzle, solution
             if not n:
                 reason = puzzle.impossibility()
-                print(f"{label(puzzle)}: no solution" + (f": {reason}" if reason else ""),
-                      file=sys.stderr)
+                why_not = f": {reason}" if reason else ""
+                print(printable(f"{label(puzzle)}: no solution{why_not}"), file=sys.stderr)
 
     written: list[Any] = []
     _write(args.out, lambda: written.extend(draw.save_solutions(found(), args.format, args.out,

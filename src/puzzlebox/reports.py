@@ -35,8 +35,10 @@ __all__ = [
 
 def label(puzzle: Puzzle) -> str:
     """How reports name one board: the puzzle's name, and the board's name in a batch."""
+    from puzzlebox.safety import printable
+
     board = getattr(puzzle, "board_name", None)
-    return f"{puzzle.name} {board}" if board else puzzle.name
+    return printable(f"{puzzle.name} {board}" if board else puzzle.name)
 
 
 def _board(puzzle: Puzzle) -> str | None:

@@ -1,6 +1,6 @@
 """Reading puzzle files: TOML in, checked puzzle models out, errors that name file and line."""
 
 from puzzlebox.formats.errors import PuzzleFileError
-from puzzlebox.formats.reader import PuzzleFile, read_file, read_text
+from puzzlebox.formats.reader import PuzzleFile, read_bytes, read_file, read_text
 
-__all__ = ["PuzzleFile", "PuzzleFileError", "read_file", "read_text"]
+__all__ = ["PuzzleFile", "PuzzleFileError", "read_bytes", "read_file", "read_text"]

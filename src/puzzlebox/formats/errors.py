@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 from puzzlebox.errors import PuzzleboxError
+from puzzlebox.safety import printable
 
 
 class PuzzleFileError(PuzzleboxError):
-    """A malformed puzzle file. ``str()`` is the single line printed on stderr."""
+    """A malformed puzzle file. ``str()`` is the single line printed on stderr.
+
+    Keys and values quoted from the file may hold any character: they are escaped
+    (:func:`puzzlebox.safety.printable`), so the line is one line and sends nothing but
+    text to the terminal."""
 
     def __init__(self, source: str, place: str | None, message: str) -> None:
         self.source = source
@@ -16,4 +21,4 @@ class PuzzleFileError(PuzzleboxError):
 
     def __str__(self) -> str:
         where = f"{self.source}:{self.place}" if self.place else self.source
-        return f"{where}: {self.message}"
+        return printable(f"{where}: {self.message}")

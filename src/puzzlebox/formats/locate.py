@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import re
+import tomllib
 
-_HEADER = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
 _KEY = re.compile(r"^\s*(\"[^\"]*\"|'[^']*'|[A-Za-z0-9_.\-]+)\s*=")
 
 
 def _unquote(part: str) -> str:
     part = part.strip()
+    if len(part) >= 2 and part[0] == part[-1] == '"' and "\\" in part:
+        try:  # a basic string's escapes ("a\\nb"): let the parser read them
+            return next(iter(tomllib.loads(f"{part} = 0")))
+        except (tomllib.TOMLDecodeError, StopIteration):
+            return part[1:-1]
     if len(part) >= 2 and part[0] == part[-1] and part[0] in "\"'":
         return part[1:-1]
     return part
@@ -29,22 +34,51 @@ def key_line(text: str, path: tuple[str, ...]) -> int | None:
     return None
 
 
+def _header(line: str) -> tuple[str, bool] | None:
+    """``(dotted name, is [[array]])`` when ``line`` is a table header, else None.
+
+    A scan by hand, one pass over the line: the regular expression it replaces
+    backtracked on a line of ``[`` and thousands of spaces (50 s for 4,000 spaces).
+    """
+    s = line.strip()
+    if not s.startswith("["):
+        return None
+    double = s.startswith("[[")
+    body = s[2:] if double else s[1:]
+    end = body.find("]")
+    if end < 0:
+        return None
+    name = body[:end].strip()
+    rest = body[end + 1 :]
+    if rest.startswith("]"):
+        rest = rest[1:]
+    rest = rest.lstrip()
+    if not name or (rest and not rest.startswith("#")):
+        return None
+    return name, double
+
+
+def _within(found: tuple[str, ...], names: tuple[str, ...]) -> bool:
+    """``found`` is ``names`` or lies inside it: ``[a.b.c]`` is where the key ``a`` begins."""
+    return found[: len(names)] == names
+
+
 def _exact_line(text: str, names: tuple[str, ...]) -> int | None:
     table: tuple[str, ...] = ()
     counters: dict[tuple[str, ...], int] = {}
     for number, line in enumerate(text.splitlines(), start=1):
-        header = _HEADER.match(line)
+        header = _header(line)
         if header:
-            table = tuple(_unquote(p) for p in header.group(1).split("."))
-            if line.lstrip().startswith("[["):
-                if table == names:
+            table = tuple(_unquote(p) for p in header[0].split("."))
+            if header[1]:
+                if _within(table, names):
                     return number
                 counters[table] = counters.get(table, -1) + 1
                 table = table + (str(counters[table]),)
-            if table == names:
+            if _within(table, names):
                 return number
             continue
         key = _KEY.match(line)
-        if key and table + tuple(_unquote(p) for p in key.group(1).split(".")) == names:
+        if key and _within(table + tuple(_unquote(p) for p in key.group(1).split(".")), names):
             return number
     return None

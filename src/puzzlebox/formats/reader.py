@@ -2,6 +2,9 @@
 
 Files are data: ``tomllib`` parses them and nothing is ever evaluated. Every problem is
 reported as one :class:`PuzzleFileError` naming the file, the place and what is wrong.
+Files are also hostile until read: the size and nesting are checked before the parser runs
+(formats/guard.py), every value's type before it is used, and every size against
+formats/limits.py before anything is built from it.
 """
 
 from __future__ import annotations
@@ -13,13 +16,33 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from puzzlebox.formats import limits
 from puzzlebox.formats.errors import PuzzleFileError
+from puzzlebox.formats.guard import nesting_problem
 from puzzlebox.formats.locate import key_line
 from puzzlebox.geometry import Shape, parse_grid
 from puzzlebox.geometry.symmetry import Cell
 from puzzlebox.puzzles import EdgeMatchingPuzzle, Piece, PolyominoPuzzle, Puzzle, QueensPuzzle
 
 COMMON_KEYS = {"kind", "title", "notes"}
+SHOWN = 40  # characters of a value or key quoted in an error message
+
+
+def shown(value: Any) -> str:
+    """A value as an error message quotes it: short, one line, never a deep repr."""
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**12:
+        return f"an integer of {len(str(abs(value)))} digits"
+    text = repr(value)
+    return text if len(text) <= SHOWN else text[: SHOWN - 3] + "..."
+
+
+def _part(key: Any) -> str:
+    text = str(key)
+    return text if len(text) <= SHOWN else text[: SHOWN - 3] + "..."
 
 
 @dataclass
@@ -41,8 +64,16 @@ class _Reader:
         self.text = text
 
     def fail(self, path: tuple[Any, ...], message: str) -> PuzzleFileError:
+        """The error for ``path``, placed at its line (or its table's, when it is missing).
+
+        An error with no line says why: the whole file is at fault, or the key is missing
+        from a file that has no table to point at."""
         line = key_line(self.text, tuple(str(p) for p in path)) if path else None
-        dotted = ".".join(str(p) for p in path)
+        dotted = ".".join(_part(p) for p in path)
+        if line is None:
+            message += " (no line: " + (
+                "the file has no such key)" if "missing" in message else "about the whole file)"
+            )
         place = f"{line}" if line else None
         return PuzzleFileError(self.source, place, f"{dotted}: {message}" if dotted else message)
 
@@ -51,6 +82,17 @@ class _Reader:
             if key not in allowed:
                 known = ", ".join(sorted(allowed))
                 raise self.fail(path + (key,), f"unknown key (expected one of: {known})")
+
+    def names(self, table: dict[str, Any], what: str, most: int, path: tuple) -> None:
+        """Refuse a table of more than ``most`` entries, or with a name too long to show."""
+        if len(table) > most:
+            raise self.fail(path, f"has {len(table)} {what}; the limit is {most}")
+        for key in table:
+            if len(key) > limits.MAX_NAME:
+                raise self.fail(
+                    path + (key,), f"a name of {len(key)} characters; the limit is "
+                    f"{limits.MAX_NAME}"
+                )
 
     def table(self, doc: dict[str, Any], key: str, path: tuple[Any, ...]) -> dict[str, Any]:
         value = doc.get(key)
@@ -62,39 +104,75 @@ class _Reader:
     def boolean(self, table: dict[str, Any], key: str, default: bool, path: tuple) -> bool:
         value = table.get(key, default)
         if not isinstance(value, bool):
-            raise self.fail(path + (key,), f"must be true or false, not {value!r}")
+            raise self.fail(path + (key,), f"must be true or false, not {shown(value)}")
         return value
 
-    def integer(self, table: dict[str, Any], key: str, path: tuple, least: int) -> int:
+    def integer(
+        self, table: dict[str, Any], key: str, path: tuple, least: int, most: int
+    ) -> int:
         if key not in table:
             raise self.fail(path + (key,), "is missing")
         value = table[key]
         if isinstance(value, bool) or not isinstance(value, int):
-            raise self.fail(path + (key,), f"must be an integer, not {value!r}")
+            raise self.fail(path + (key,), f"must be an integer, not {shown(value)}")
         if value < least:
-            raise self.fail(path + (key,), f"must be at least {least}, not {value}")
+            raise self.fail(path + (key,), f"must be at least {least}, not {shown(value)}")
+        if value > most:
+            raise self.fail(path + (key,), f"must be at most {most}, not {shown(value)}")
         return value
 
     def text_value(self, table: dict[str, Any], key: str, path: tuple) -> str:
         value = table.get(key, "")
         if not isinstance(value, str):
-            raise self.fail(path + (key,), f"must be a string, not {value!r}")
+            raise self.fail(path + (key,), f"must be a string, not {shown(value)}")
         return value
 
     def grid(self, value: Any, path: tuple) -> dict[Cell, str]:
         if not isinstance(value, str):
-            raise self.fail(path, f"a grid must be a string of rows, not {value!r}")
+            raise self.fail(path, f"a grid must be a string of rows, not {shown(value)}")
+        size = _cell_count(value)
+        if size > limits.MAX_CELLS:
+            raise self.fail(
+                path, f"the grid has {size} cells; the limit is {limits.MAX_CELLS}"
+            )
         cells, _ = parse_grid(value)
         if not cells:
             raise self.fail(path, "the grid has no cells (only '.', spaces or nothing)")
         return cells
 
 
+def _cell_count(text: str) -> int:
+    """The cells ``parse_grid`` would make of ``text``, counted without making them."""
+    text = text.replace("\r\n", "\n")
+    rows = "\n" if "\n" in text else "/"
+    return len(text) - text.count(rows) - text.count(".") - text.count(" ")
+
+
 def read_text(text: str, source: str, name: str) -> PuzzleFile:
     """Parse and check puzzle TOML text; ``source`` names it in errors."""
+    if len(text) > limits.MAX_FILE_BYTES:
+        raise PuzzleFileError(
+            source, None, f"the file has {len(text)} characters; the limit is "
+            f"{limits.MAX_FILE_BYTES} (no line: about the whole file)"
+        )
+    deep = nesting_problem(text)
+    if deep is not None:
+        line, column, what = deep
+        raise PuzzleFileError(source, f"{line}:{column}", f"not read: {what}")
     try:
         doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
+    except RecursionError:  # the scan above should have caught it; never a traceback
+        raise PuzzleFileError(
+            source, None, "not read: nested too deeply (no line: the parser gave up)"
+        ) from None
+    except ValueError as error:  # TOMLDecodeError, or an integer of over 4,300 digits
+        if not isinstance(error, tomllib.TOMLDecodeError):
+            long = re.search(r"[0-9_]{4300}", text)
+            where = f"{text.count(chr(10), 0, long.start()) + 1}" if long else None
+            raise PuzzleFileError(
+                source, where, "not valid TOML: a number too long to read" + (
+                    "" if long else " (no line: the parser does not say where)")
+            ) from None
         message = str(error)
         match = re.search(r"\(at line (\d+), column (\d+)\)", message)
         place = f"{match.group(1)}:{match.group(2)}" if match else None
@@ -104,8 +182,10 @@ def read_text(text: str, source: str, name: str) -> PuzzleFile:
         raise PuzzleFileError(source, place, f"not valid TOML: {message}") from None
     reader = _Reader(source, text)
     kind = doc.get("kind", "polyomino")
+    if not isinstance(kind, str):
+        raise reader.fail(("kind",), f"must be a string ({', '.join(KINDS)}), not {shown(kind)}")
     if kind not in KINDS:
-        raise reader.fail(("kind",), f"unknown kind {kind!r} (known: {', '.join(KINDS)})")
+        raise reader.fail(("kind",), f"unknown kind {shown(kind)} (known: {', '.join(KINDS)})")
     title = reader.text_value(doc, "title", ())
     notes = reader.text_value(doc, "notes", ())
     return KINDS[kind](reader, doc, name, title, notes)
@@ -115,16 +195,31 @@ def read_file(path: str | Path, name: str | None = None) -> PuzzleFile:
     """Read a puzzle file from disk."""
     path = Path(path)
     try:
-        raw = path.read_bytes()
+        with path.open("rb") as handle:
+            raw = handle.read(limits.MAX_FILE_BYTES + 1)
     except OSError as error:
-        raise PuzzleFileError(str(path), None, f"cannot read: {error.strerror}") from None
+        raise PuzzleFileError(
+            str(path), None, f"cannot read: {error.strerror or error}"
+        ) from None
+    return read_bytes(raw, str(path), name or path.stem)
+
+
+def read_bytes(raw: bytes, source: str, name: str) -> PuzzleFile:
+    """Check and decode a file's bytes (size, UTF-8), then read them as :func:`read_text`."""
+    if len(raw) > limits.MAX_FILE_BYTES:
+        raise PuzzleFileError(
+            source, None, f"the file is larger than {limits.MAX_FILE_BYTES} bytes, the "
+            "limit for a puzzle file (no line: about the whole file)"
+        )
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
+        line = raw.count(b"\n", 0, error.start) + 1
+        column = error.start - (raw.rfind(b"\n", 0, error.start) + 1) + 1
         raise PuzzleFileError(
-            str(path), None, f"not UTF-8 text (byte {error.start})"
+            source, f"{line}:{column}", f"not UTF-8 text (byte {raw[error.start]:#04x})"
         ) from None
-    return read_text(text, str(path), name or path.stem)
+    return read_text(text, source, name)
 
 
 # -- the kinds -------------------------------------------------------------------------------
@@ -136,7 +231,10 @@ def _count_bounds(r: _Reader, value: Any, path: tuple) -> tuple[int, int | None]
         raise r.fail(path, f"count must be an integer, [lo, hi] or \"any\", not {value!r}")
     if isinstance(value, int):
         if value < 0:
-            raise r.fail(path, f"count must not be negative, not {value}")
+            raise r.fail(path, f"count must not be negative, not {shown(value)}")
+        if value > limits.MAX_COPIES:
+            raise r.fail(path, f"count {shown(value)} is over the limit of "
+                         f"{limits.MAX_COPIES} copies")
         return value, value
     if value == "any":
         return 0, None
@@ -147,9 +245,12 @@ def _count_bounds(r: _Reader, value: Any, path: tuple) -> tuple[int, int | None]
     ):
         lo, hi = value
         if lo < 0 or hi < lo:
-            raise r.fail(path, f"count range [{lo}, {hi}] must have 0 <= lo <= hi")
+            raise r.fail(path, f"count range [{shown(lo)}, {shown(hi)}] must have 0 <= lo <= hi")
+        if hi > limits.MAX_COPIES:
+            raise r.fail(path, f"count range [{shown(lo)}, {shown(hi)}] goes over the limit "
+                         f"of {limits.MAX_COPIES} copies (\"any\" has no upper bound)")
         return lo, hi
-    raise r.fail(path, f"count must be an integer, [lo, hi] or \"any\", not {value!r}")
+    raise r.fail(path, f"count must be an integer, [lo, hi] or \"any\", not {shown(value)}")
 
 
 def _read_polyomino(
@@ -171,18 +272,29 @@ def _read_polyomino(
         entries = doc["boards"]
         if not isinstance(entries, list) or not entries:
             raise r.fail(("boards",), "must be a non-empty array of tables [[boards]]")
+        if len(entries) > limits.MAX_BOARDS:
+            raise r.fail(("boards",), f"has {len(entries)} boards; the limit is "
+                         f"{limits.MAX_BOARDS}")
         seen_names: set[str] = set()
+        total = 0
         for i, entry in enumerate(entries):
             if not isinstance(entry, dict):
                 raise r.fail(("boards", i), "must be a table")
             r.check_keys(entry, {"name", "grid"}, ("boards", i))
             board_name = r.text_value(entry, "name", ("boards", i)) or f"board{i + 1:02d}"
+            if len(board_name) > limits.MAX_NAME:
+                raise r.fail(("boards", i, "name"), f"a name of {len(board_name)} characters; "
+                             f"the limit is {limits.MAX_NAME}")
             if board_name in seen_names:
                 raise r.fail(("boards", i, "name"), f"board name {board_name!r} is used twice")
             seen_names.add(board_name)
             if "grid" not in entry:
                 raise r.fail(("boards", i, "grid"), "is missing")
             boards.append((board_name, r.grid(entry["grid"], ("boards", i, "grid"))))
+            total += len(boards[-1][1])
+            if total > limits.MAX_TOTAL_CELLS:
+                raise r.fail(("boards", i, "grid"), f"the boards so far have {total} cells; "
+                             f"the limit for a batch is {limits.MAX_TOTAL_CELLS}")
     else:
         board = r.table(doc, "board", ())
         r.check_keys(board, {"grid"}, ("board",))
@@ -193,6 +305,7 @@ def _read_polyomino(
     table = r.table(doc, "pieces", ())
     if not table:
         raise r.fail(("pieces",), "no pieces are given")
+    r.names(table, "pieces", limits.MAX_PIECES, ("pieces",))
     largest = max(len(cells) for _, cells in boards)
     pieces = []
     for piece_name, spec in table.items():
@@ -235,24 +348,39 @@ def _read_edge_matching(
     r.check_keys(doc, COMMON_KEYS | {"board", "cards", "rules"}, ())
     board = r.table(doc, "board", ())
     r.check_keys(board, {"rows", "cols", "border"}, ("board",))
-    rows = r.integer(board, "rows", ("board",), 1)
-    cols = r.integer(board, "cols", ("board",), 1)
+    rows = r.integer(board, "rows", ("board",), 1, limits.MAX_CARDS)
+    cols = r.integer(board, "cols", ("board",), 1, limits.MAX_CARDS)
+    if rows * cols > limits.MAX_CARDS:
+        raise r.fail(("board", "cols"), f"a board of {rows} x {cols} = {rows * cols} cards; "
+                     f"the limit is {limits.MAX_CARDS}")
     border = board.get("border")
-    if border is not None and not isinstance(border, str | int):
-        raise r.fail(("board", "border"), f"must be a label (a string), not {border!r}")
+    if border is not None and (
+        isinstance(border, bool) or not isinstance(border, str | int)
+    ):
+        raise r.fail(("board", "border"), f"must be a label (a string), not {shown(border)}")
     border = None if border is None else str(border)
+    if border is not None and len(border) > limits.MAX_NAME:
+        raise r.fail(("board", "border"), f"a label of {len(border)} characters; the limit "
+                     f"is {limits.MAX_NAME}")
 
     cards_table = r.table(doc, "cards", ())
     if not cards_table:
         raise r.fail(("cards",), "no cards are given")
+    r.names(cards_table, "cards", limits.MAX_CARDS, ("cards",))
     cards: dict[str, tuple[str, str, str, str]] = {}
     for card, labels in cards_table.items():
         if isinstance(labels, str):
             parts = labels.split()
-        elif isinstance(labels, list) and all(isinstance(x, str | int) for x in labels):
+        elif isinstance(labels, list) and len(labels) == 4 and all(
+            isinstance(x, str | int) and not isinstance(x, bool) for x in labels
+        ):
             parts = [str(x) for x in labels]
+        elif isinstance(labels, list) and len(labels) != 4:
+            parts = ["?"] * len(labels)
         else:
             raise r.fail(("cards", card), "must be a string of 4 labels: top right bottom left")
+        if any(len(part) > limits.MAX_NAME for part in parts):
+            raise r.fail(("cards", card), f"a label longer than {limits.MAX_NAME} characters")
         if len(parts) != 4:
             raise r.fail(
                 ("cards", card),
@@ -269,9 +397,10 @@ def _read_edge_matching(
     comp_table = rules.get("complements", {})
     if not isinstance(comp_table, dict):
         raise r.fail(("rules", "complements"), "must be a table of label = \"complement\"")
+    r.names(comp_table, "complements", 2 * limits.MAX_CARDS, ("rules", "complements"))
     for label, other in comp_table.items():
         if not isinstance(other, str):
-            raise r.fail(("rules", "complements", label), f"must be a label, not {other!r}")
+            raise r.fail(("rules", "complements", label), f"must be a label, not {shown(other)}")
         for a, b in ((label, other), (other, label)):
             if complements.setdefault(a, b) != b:
                 raise r.fail(
@@ -296,7 +425,7 @@ def _read_queens(
     r: _Reader, doc: dict[str, Any], name: str, title: str, notes: str
 ) -> PuzzleFile:
     r.check_keys(doc, COMMON_KEYS | {"n"}, ())
-    n = r.integer(doc, "n", (), 1)
+    n = r.integer(doc, "n", (), 1, limits.MAX_QUEENS)
     return PuzzleFile(name, title, [QueensPuzzle(name, n, title, notes)], source=r.source)
 
 

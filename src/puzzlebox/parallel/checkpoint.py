@@ -5,6 +5,11 @@ beside it, flush, fsync, rename), so it always holds a consistent state, whateve
 process. It stores the subproblems themselves, so a resumed run solves exactly the pieces
 that were missing, however the split would be made today. A fingerprint of the puzzle and of
 the options that change the answer guards against resuming someone else's run.
+
+A checkpoint is data from outside, like a puzzle file: on opening, every field is checked
+(:func:`check_boards`: its shape, counts non-negative whole numbers, subproblem numbers in
+range, each recorded result of the right length, distinct never above raw), so a file
+edited by hand or damaged is refused with one line instead of a traceback or a wrong total.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import math
 import os
 import tempfile
 from pathlib import Path
@@ -22,6 +28,68 @@ from puzzlebox.parallel.split import Subproblem
 
 FORMAT = "puzzlebox-checkpoint"
 VERSION = 1
+ENTRY_FIELDS = {  # a finished subproblem's recorded result, by command
+    "count": ("raw", "distinct", "nodes", "seconds"),
+    "solve": ("raw", "nodes", "seconds"),
+}
+
+
+def _count(value: Any) -> bool:
+    """A JSON number that a count can be: a whole number, not negative (true is not one)."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _problem(where: str, what: str) -> str:
+    return f"{where}: {what}"
+
+
+def check_boards(boards: Any, count: int, command: str) -> str | None:
+    """What is wrong with a checkpoint's ``boards`` for a run of ``command`` over ``count``
+    boards, as a phrase; None when nothing is. Checked as data, never trusted."""
+    if not isinstance(boards, list) or len(boards) != count:
+        return "the checkpoint's boards do not match the puzzle"
+    fields = ENTRY_FIELDS.get(command)
+    for b, board in enumerate(boards):
+        where = f"board {b}"
+        if not isinstance(board, dict) or set(board) != {"subproblems", "done"}:
+            return _problem(where, "must hold exactly 'subproblems' and 'done'")
+        subs, done = board["subproblems"], board["done"]
+        if subs is not None:
+            if not isinstance(subs, list) or not subs:
+                return _problem(where, "'subproblems' must be null or a non-empty list")
+            for i, sub in enumerate(subs):
+                if not (
+                    isinstance(sub, list)
+                    and len(sub) == 2
+                    and all(isinstance(part, list) and all(map(_count, part)) for part in sub)
+                ):
+                    return _problem(
+                        where, f"subproblem {i} must be [forced, excluded], two lists of "
+                        "option numbers"
+                    )
+        if not isinstance(done, dict):
+            return _problem(where, "'done' must be an object")
+        total = 0 if subs is None else len(subs)
+        for key, entry in done.items():
+            if not (key.isascii() and key.isdigit() and key == str(int(key))) or int(key) >= total:
+                return _problem(
+                    where, f"'done' names subproblem {key[:20]!r}, not one of 0..{total - 1}"
+                    if total else f"'done' names subproblem {key[:20]!r} before any were planned"
+                )
+            if fields is None or not isinstance(entry, list) or len(entry) != len(fields):
+                return _problem(where, f"the result of subproblem {key} must be "
+                                f"[{', '.join(fields or ())}]")
+            *whole, seconds = entry
+            if not all(map(_count, whole)) or not (
+                isinstance(seconds, int | float) and not isinstance(seconds, bool)
+                and math.isfinite(seconds) and seconds >= 0
+            ):
+                return _problem(where, f"the result of subproblem {key} must hold whole "
+                                "numbers and seconds, none negative")
+            if command == "count" and entry[1] > entry[0]:
+                return _problem(where, f"subproblem {key} has more distinct solutions "
+                                f"({entry[1]}) than solutions ({entry[0]})")
+    return None
 
 
 def run_fingerprint(command: str, split: str, boards: list[str]) -> str:
@@ -62,6 +130,10 @@ class Checkpoint:
             data = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
             raise CheckpointError(f"{path}: not a readable checkpoint ({error})") from None
+        except RecursionError:
+            raise CheckpointError(
+                f"{path}: not a readable checkpoint (nested too deeply)"
+            ) from None
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise CheckpointError(f"{path}: not a puzzlebox checkpoint")
         if data.get("version") != VERSION:
@@ -74,15 +146,25 @@ class Checkpoint:
                 f"{path}: this checkpoint was made for another puzzle or other options "
                 f"({made}); use another file or delete it"
             )
-        if not isinstance(data.get("boards"), list) or len(data["boards"]) != boards:
-            raise CheckpointError(f"{path}: the checkpoint's boards do not match the puzzle")
+        wrong = check_boards(data.get("boards"), boards, command)
+        if wrong is not None:
+            raise CheckpointError(f"{path}: not a usable checkpoint: {wrong}")
         return cls(path, data)
 
-    def plan(self, board: int) -> list[Subproblem] | None:
-        """The subproblems of ``board`` when they were already chosen."""
+    def plan(self, board: int, options: int | None = None) -> list[Subproblem] | None:
+        """The subproblems of ``board`` when they were already chosen; with ``options``
+        (the number of options of the problem searched) each option number is checked to
+        be one of them."""
         subs = self.data["boards"][board]["subproblems"]
         if subs is None:
             return None
+        if options is not None:
+            for i, sub in enumerate(subs):
+                if any(k >= options for part in sub for k in part):
+                    raise CheckpointError(
+                        f"{self.path}: not a usable checkpoint: board {board} subproblem {i} "
+                        f"names an option beyond the problem's {options}"
+                    )
         return [(tuple(forced), tuple(excluded)) for forced, excluded in subs]
 
     def set_plan(self, board: int, subproblems: list[Subproblem]) -> None:

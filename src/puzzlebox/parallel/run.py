@@ -200,7 +200,9 @@ class SplitRun:
     def plan(self, board: int) -> list[Subproblem]:
         """The subproblems of ``board``: from the checkpoint when it has them."""
         if self.checkpoint is not None:
-            known = self.checkpoint.plan(board)
+            known = self.checkpoint.plan(
+                board, task_problem(self.pf.puzzles[board], self.kind).n_options
+            )
             if known is not None:
                 return known
         problem = task_problem(self.pf.puzzles[board], self.kind)

@@ -66,8 +66,29 @@ def polyomino_proofs(puzzle: PolyominoPuzzle) -> Iterator[Proof]:
 
 
 # -- area -----------------------------------------------------------------------------------
+def _spread(mask: int, step: int, terms: int) -> int:
+    """``mask | mask << step | ... | mask << (terms - 1) * step`` in O(log terms) shifts."""
+    out, done = mask, 1
+    while done < terms:
+        more = min(done, terms - done)
+        out |= out << (more * step)
+        done += more
+    return out
+
+
 def _reachable(targets: tuple[int, ...], parts: list[tuple[tuple[int, ...], int, int]]) -> bool:
     """Can ``targets`` be written as sum of ``k_i * vec_i`` with ``lo_i <= k_i <= hi_i``?"""
+    if len(targets) == 1:  # one total: a bitset of sums, linear in it (#18)
+        (target,) = targets
+        full = (1 << (target + 1)) - 1
+        sums = 1
+        for (size,), lo, hi in parts:
+            if lo > hi:
+                return False
+            sums = _spread((sums << (lo * size)) & full, size, hi - lo + 1) & full
+            if not sums:
+                return False
+        return bool(sums >> target & 1)
     states = {tuple(0 for _ in targets)}
     for vec, lo, hi in parts:
         nxt = set()
@@ -77,6 +98,8 @@ def _reachable(targets: tuple[int, ...], parts: list[tuple[tuple[int, ...], int,
                 if any(a > t for a, t in zip(s, targets)):
                     break
                 nxt.add(s)
+            if len(nxt) > MAX_STATES:
+                return True  # too many to follow: make no claim (#18: checked as they grow)
         states = nxt
         if not states:
             return False
@@ -144,15 +167,51 @@ def imbalance(cells: list[Cell]) -> int:
     return abs(2 * dark - len(cells))
 
 
+EXACT_WORK = 200_000  # (areas followed) x (copies tried) up to which both are followed
+
+
+def _differences(puzzle: PolyominoPuzzle, area: int, wanted: int) -> bool | None:
+    """Can some choice of counts (within bounds, areas ignored) and of each copy's sign make
+    the difference ``wanted``? None when the sums are too wide to follow (no claim).
+
+    One bitset of differences, each piece spreading it in O(log copies) shifts: linear in
+    the board where following areas and differences together is quadratic (#18)."""
+    parts = []
+    for piece in puzzle.pieces:
+        step = imbalance(list(piece.shape.cells))
+        lo, hi = piece.lo, piece.max_copies(area)
+        if lo > hi:
+            return False
+        if step:
+            parts.append((step, lo, hi))
+    offset = sum(step * hi for step, _, hi in parts)  # bit ``offset + d``: difference d
+    if offset > 64 * area + 64:
+        return None
+    mask = 1 << offset
+    for step, lo, hi in parts:
+        # lo copies that must be used: (lo - 2j) * step, j = 0..lo; then hi - lo that may
+        # be: each -step, 0 or +step
+        mask = _spread(mask >> (lo * step), 2 * step, lo + 1)
+        mask = _spread(mask >> ((hi - lo) * step), step, 2 * (hi - lo) + 1)
+    return abs(wanted) <= offset and bool(mask >> (offset + wanted) & 1)
+
+
 def checkerboard_impossibility(puzzle: PolyominoPuzzle) -> str | None:
     """A sentence why the pieces cannot cover the board's dark and light cells, or None.
 
     States are (cells covered, dark minus light), one bit set per reachable difference for
-    each area: each copy of a piece adds its area and plus or minus its imbalance.
+    each area: each copy of a piece adds its area and plus or minus its imbalance. That is
+    quadratic in the board, so beyond :data:`EXACT_WORK` only the differences are followed
+    (:func:`_differences`), a weaker but still sound argument, linear in the board.
     """
     area = len(puzzle.board)
     dark = sum(_dark(c) for c in puzzle.board)
     light = area - dark
+    work = (area + 1) * sum(piece.max_copies(area) + 1 for piece in puzzle.pieces)
+    if work > EXACT_WORK:
+        if _differences(puzzle, area, dark - light) is not False:
+            return None
+        return _checkerboard_sentence(puzzle, dark, light)
     offset = area  # bit ``offset + d`` stands for the difference d; |d| never exceeds area
     states: dict[int, int] = {0: 1 << offset}
     for piece in puzzle.pieces:
@@ -178,6 +237,10 @@ def checkerboard_impossibility(puzzle: PolyominoPuzzle) -> str | None:
     full = states.get(area)
     if full is None or full >> (offset + dark - light) & 1:
         return None
+    return _checkerboard_sentence(puzzle, dark, light)
+
+
+def _checkerboard_sentence(puzzle: PolyominoPuzzle, dark: int, light: int) -> str:
     return (
         f"colour the board like a chessboard: it has {dark} dark and {light} light cells. "
         f"{_imbalance_text(puzzle)}, so no choice of how many pieces are used and where they "

@@ -49,6 +49,7 @@ from puzzlebox.render.outline import (
     label_spot,
     short_names,
 )
+from puzzlebox.safety import drawn_as_written, file_component
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -172,7 +173,8 @@ def ink_box(text: str, weight: str = "bold") -> tuple[float, float, float, float
         from matplotlib.font_manager import FontProperties
         from matplotlib.textpath import TextPath
 
-        box = TextPath((0, 0), text, size=1, prop=FontProperties(weight=weight)).get_extents()
+        box = TextPath((0, 0), drawn_as_written(text), size=1,  # #18: no mathtext
+                       prop=FontProperties(weight=weight)).get_extents()
         _INK[key] = (box.x0, box.y0, max(box.width, 1e-3), max(box.height, 1e-3))
     return _INK[key]
 
@@ -262,7 +264,7 @@ class _Canvas:
         """Text centred on (x, y); ``size`` is the font size in cells."""
         style.setdefault("ha", "center")
         style.setdefault("va", "center")
-        self.ax.text(x, y, s, fontsize=size * self.pt, clip_on=False, **style)
+        self.ax.text(x, y, drawn_as_written(s), fontsize=size * self.pt, clip_on=False, **style)
 
     def centred(self, x: float, y: float, s: str, size: float, rotation: int = 0,
                 **style: Any) -> None:
@@ -275,7 +277,7 @@ class _Canvas:
             ox, oy = x + cv * size, y + cu * size
         else:
             ox, oy = x - cu * size, y + cv * size
-        self.ax.text(ox, oy, s, fontsize=size * self.pt, rotation=rotation,
+        self.ax.text(ox, oy, drawn_as_written(s), fontsize=size * self.pt, rotation=rotation,
                      rotation_mode="anchor", ha="left", va="baseline", clip_on=False, **style)
 
     def line_width(self, cells: float, least: float = 0.6) -> float:
@@ -825,7 +827,7 @@ def save_solutions(
         for puzzle, solution in found:
             board = getattr(puzzle, "board_name", None)
             numbers[board] = numbers.get(board, 0) + 1
-            stem = f"{name}-{board}" if board else name
+            stem = file_component(f"{name}-{board}" if board else name)  # #18: no path from a file
             path = folder / f"{stem}-{numbers[board]:04d}.{fmt}"
             write_figure(solution_figure(puzzle, solution), path, fmt)
             written.append(path)
