@@ -76,14 +76,6 @@ def number_of_choices(puzzle: PolyominoPuzzle, k: int) -> int:
     return comb(len(puzzle.board), k)
 
 
-def _cell_maps(puzzle: PolyominoPuzzle) -> list[dict[Cell, Cell]]:
-    """The puzzle's symmetries as maps of its board cells (the identity left out)."""
-    maps = []
-    for sym, (dr, dc) in puzzle.board_symmetries():
-        maps.append({cell: (sym(cell)[0] + dr, sym(cell)[1] + dc) for cell in puzzle.board})
-    return maps
-
-
 def sweep(
     puzzle: PolyominoPuzzle,
     k: int,
@@ -101,7 +93,7 @@ def sweep(
             f"can leave 0 to {len(puzzle.board) - 1} of the board's {len(puzzle.board)} cells "
             f"uncovered, not {k}"
         )
-    maps = _cell_maps(puzzle)
+    maps = puzzle.board_maps()
     solved: dict[tuple[Cell, ...], SweepResult] = {}
     total = number_of_choices(puzzle, k)
     for done, chosen in enumerate(choices(puzzle, k), start=1):
