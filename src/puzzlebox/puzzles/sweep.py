@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from math import comb
 
 from puzzlebox.geometry.symmetry import Cell
+from puzzlebox.puzzles.base import Puzzle
 from puzzlebox.puzzles.polyomino import PolyominoPuzzle
 from puzzlebox.puzzles.proofs import impossibility_proof
 
@@ -35,6 +36,14 @@ class SweepResult:
     reason: str | None = None  # that argument's sentence
     nodes: int = 0
     same_as: tuple[Cell, ...] | None = None  # the symmetric choice whose answer this copies
+
+
+def sweepable(puzzle: Puzzle) -> PolyominoPuzzle:
+    """The puzzle as a board whose cells a sweep leaves uncovered; SweepError for a kind
+    that has no such board (sweeps belong to the polyomino kind, like this module)."""
+    if not isinstance(puzzle, PolyominoPuzzle):
+        raise SweepError(f"{puzzle.label}: sweep works on polyomino boards, not {puzzle.kind}")
+    return puzzle
 
 
 def filled(puzzle: PolyominoPuzzle) -> PolyominoPuzzle:
