@@ -212,12 +212,10 @@ class PolyominoPuzzle(Puzzle):
         """The non-identity symmetries as maps of the board's cells, derived from the
         option permutations (what a sweep of uncovered cells needs)."""
         index = {name: i for i, name in enumerate(self.problem.item_names)}
-        cells = sorted(self.board)
-        names = self.problem.item_names
+        cell_at = {i: cell for cell in self.board for i in [index[("cell", *cell)]]}
         maps = []
         for items, _ in self.symmetry_pairs():
-            moved = [names[items[index[("cell", *cell)]]] for cell in cells]
-            maps.append({cell: (image[1], image[2]) for cell, image in zip(cells, moved)})
+            maps.append({cell: cell_at[items[i]] for i, cell in cell_at.items()})
         return maps
 
     # -- counting by sweeping --------------------------------------------------------------
