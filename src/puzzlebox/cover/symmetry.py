@@ -112,10 +112,13 @@ def options_by_labels(problem: CoverProblem, move: Callable[[Any], Any]) -> np.n
     return perm
 
 
-def group_of(problem: CoverProblem, perms: Iterable[np.ndarray]) -> np.ndarray:
+def group_of(
+    problem: CoverProblem, perms: Iterable[np.ndarray]
+) -> tuple[np.ndarray, np.ndarray]:
     """Distinct option permutations, identity first, checked: each is one-to-one, keeps
     the problem (an option's items go onto its image's items, bounds kept) and together they
-    form a group. Maps that move no option collapse into the identity."""
+    form a group. Maps that move no option collapse into the identity. Returned with the
+    item permutation of each (:func:`item_permutations`)."""
     n = problem.n_options
     identity = np.arange(n, dtype=np.int64)
     rows: dict[bytes, np.ndarray] = {identity.tobytes(): identity}
@@ -128,8 +131,7 @@ def group_of(problem: CoverProblem, perms: Iterable[np.ndarray]) -> np.ndarray:
         if q[p].tobytes() not in rows:
             raise SymmetryError("the symmetries do not form a group")
     group = np.array(list(rows.values()), dtype=np.int64).reshape(len(rows), n)
-    item_permutations(problem, group)  # raises unless each one keeps the problem
-    return group
+    return group, item_permutations(problem, group)  # raises unless each keeps the problem
 
 
 def item_permutations(problem: CoverProblem, perms: np.ndarray) -> np.ndarray:

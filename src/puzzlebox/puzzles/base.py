@@ -141,10 +141,15 @@ class Puzzle(ABC):
     def problem(self) -> CoverProblem:
         return self.build_problem()
 
-    @cached_property
+    @property
     def symmetries(self) -> np.ndarray:
         """The puzzle's symmetry group as distinct permutations of its options (int64, one
         row each, identity first), checked to be a group that keeps the problem."""
+        return self._group[0]
+
+    @cached_property
+    def _group(self) -> tuple[np.ndarray, np.ndarray]:
+        """The option permutations and the item permutations derived from them."""
         from puzzlebox.cover.symmetry import SymmetryError, group_of
 
         try:
@@ -153,12 +158,10 @@ class Puzzle(ABC):
             raise SymmetryError(f"{self.name}: {error}") from None
 
     def symmetry_pairs(self) -> list[tuple[list[int], list[int]]]:
-        """The non-identity symmetries as (item permutation, option permutation) pairs,
-        the item maps (board maps) derived from the option permutations."""
-        from puzzlebox.cover.symmetry import item_permutations
-
-        perms = self.symmetries[1:]
-        return list(zip(item_permutations(self.problem, perms).tolist(), perms.tolist()))
+        """The non-identity symmetries as (item permutation, option permutation) pairs:
+        the item maps (board maps) are derived from the option permutations."""
+        options, items = self._group
+        return list(zip(items[1:].tolist(), options[1:].tolist()))
 
     def encode(self, solution: Solution) -> tuple[int, ...]:
         """The sorted option numbers of a solution (the inverse of :meth:`decode`)."""
