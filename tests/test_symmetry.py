@@ -438,3 +438,26 @@ def test_exchanging_pieces_known_cases(board, pieces, rotate, reflect, exchanged
     _check_polyomino(case)
     distinct = oracle.distinct(expected, oracle.board_symmetries(*case))
     assert (puzzle.count().solutions, puzzle.count().distinct) == (len(expected), distinct)
+
+
+def test_parallelogram_5_translated_pieces_exchange_under_the_diagonal_mirrors():
+    """The 14 parallelogram polyominoes, moved but never turned, in 8x8: the set is closed
+    under the diagonal mirrors and the half turn, which exchange pieces (a piece and its
+    transpose). 3204 tilings as placed; the oracle de-duplicates all of them with piece
+    renaming: 801 up to symmetry (puzzlebox said 3204 before pieces could be exchanged)."""
+    from puzzlebox.catalog import load
+
+    puzzle = load("parallelogram-5").puzzles[0]
+    assert isinstance(puzzle, PolyominoPuzzle)
+    solutions = {
+        frozenset((p.piece, frozenset(p.cells)) for p in s.placements)
+        for s in puzzle.solutions()
+    }
+    specs = [(p.name, dict(zip(p.shape.cells, p.shape.colors)), p.lo, p.hi)
+             for p in puzzle.pieces]  # fmt: skip
+    maps = oracle.board_symmetries(puzzle.board, specs, False, False, False)
+    assert len(maps) == 4
+    assert len(solutions) == 3204
+    result = puzzle.count()
+    assert (result.solutions, result.distinct) == (3204, oracle.distinct(solutions, maps))
+    assert result.distinct == 801
