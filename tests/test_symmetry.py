@@ -213,7 +213,7 @@ def test_identical_cards_are_symmetric_solutions():
 def test_group_elements_that_move_nothing_collapse():
     """On a one-cell board every board symmetry fixes every option: the group is trivial."""
     puzzle = PolyominoPuzzle("dot", {(0, 0): "#"}, [Piece("A", _shape({(0, 0)}))])
-    assert len(puzzle.board_symmetries()) == 8
+    assert len(puzzle.grid_symmetries()) == 8
     assert puzzle.symmetries.tolist() == [[0]]
     assert puzzle.count_search("reference")[:2] == (1, 1)
 
@@ -346,7 +346,7 @@ def test_two_pieces_of_one_shape_are_never_exchanged():
     board = {(r, c): "#" for r in range(3) for c in range(4)}
     puzzle = _pair_puzzle(board, {"A": "#./#./##", "B": ".#/.#/##", "C": "#./#./##"},
                           rotate=True, reflect=False)
-    kept = {sym.name for sym, _, _ in puzzle.board_symmetries()}
+    kept = {sym.name for sym, _, _ in puzzle.grid_symmetries()}
     assert kept == {"id", "r180"}  # the half turn keeps every piece; no mirror is left
     case = (
         board,
@@ -431,7 +431,7 @@ def test_exchanging_pieces_known_cases(board, pieces, rotate, reflect, exchanged
     case = (_cells(board), [(n, _cells(g), lo, hi) for n, g, lo, hi in pieces], rotate,
             reflect, False)  # fmt: skip
     puzzle = _puzzle(*case)
-    swaps = any(k != v for _, _, goes in puzzle.board_symmetries() for k, v in goes.items())
+    swaps = any(k != v for _, _, goes in puzzle.grid_symmetries() for k, v in goes.items())
     assert swaps == exchanged
     expected = oracle.polyomino_solutions(*case)
     assert expected  # every case has tilings

@@ -145,10 +145,11 @@ class PolyominoPuzzle(Puzzle):
         return [(p.piece, p.cells) for p in solution.placements]
 
     # -- symmetry --------------------------------------------------------------------------
-    def board_symmetries(self) -> list[tuple[Symmetry, Cell, dict[str, str]]]:
-        """The symmetries of the whole puzzle, the identity first, as maps of the board: a
-        grid symmetry, the offset that puts the moved cells back in place, and where each
-        piece goes (its own name, or the piece it exchanges with).
+    def grid_symmetries(self) -> list[tuple[Symmetry, Cell, dict[str, str]]]:
+        """The grid symmetries that are symmetries of the whole puzzle, the identity first,
+        each with the offset that puts the moved cells back in place and where each piece
+        goes (its own name, or the piece it exchanges with): what :meth:`build_symmetries`
+        turns into option permutations, the one form everything else uses.
 
         A map is a symmetry when it keeps the board (and its colours, when they must match)
         and sends each piece's set of allowed orientations onto the set of a piece with the
@@ -196,7 +197,7 @@ class PolyominoPuzzle(Puzzle):
         number = {p.name: i for i, p in enumerate(self.pieces)}
         tags = np.array([number[label[0]] for label in problem.labels], dtype=np.int64)
         perms = []
-        for sym, (dr, dc), goes in self.board_symmetries():
+        for sym, (dr, dc), goes in self.grid_symmetries():
             item_perm = np.arange(problem.n_items)
             for cell in self.board:
                 r, c = sym(cell)
