@@ -81,25 +81,35 @@ def polyomino_solutions(board: dict[Cell, str], pieces, rotate, reflect, match_c
 
 
 def board_symmetries(board: dict[Cell, str], pieces, rotate, reflect, match_colors):
-    """Maps cell -> cell for each of the 8 grid symmetries that fit the whole puzzle."""
+    """The symmetries of the whole puzzle, as the contract (puzzle-format.md) defines them:
+    each a pair (cell map, piece renaming), for each of the 8 grid symmetries that keeps the
+    board (and its colours when they must match) and sends every piece's set of orientations
+    onto its own set, or else onto the set of exactly one other piece with the same count."""
     mats = [(1, 0, 0, 1), (0, 1, -1, 0), (-1, 0, 0, -1), (0, -1, 1, 0),
             (1, 0, 0, -1), (-1, 0, 0, 1), (0, 1, 1, 0), (0, -1, -1, 0)]  # fmt: skip
     out = []
     colored = [(c, k if match_colors else "#") for c, k in board.items()]
+    sets = {}
+    for name, cells, _, _ in pieces:
+        items = list(cells.items()) if match_colors else [(x, "#") for x in cells]
+        sets[name] = _images(items, rotate, reflect)
+    bounds = {name: (lo, hi) for name, _, lo, hi in pieces}
     for a, b, c, d in mats:
         moved = [((a * r + b * q, c * r + d * q), k) for (r, q), k in colored]
         if _norm(moved) != _norm(colored):
             continue
-        ok = True
-        for _, cells, _, _ in pieces:
-            items = list(cells.items()) if match_colors else [(x, "#") for x in cells]
-            mine = _images(items, rotate, reflect)
+        rename = {}
+        for name, mine in sets.items():
             theirs = {
                 _norm([((a * r + b * q, c * r + d * q), k) for (r, q), k in s]) for s in mine
             }
-            if mine != theirs:
-                ok = False
-        if not ok:
+            if theirs == mine:
+                rename[name] = name
+                continue
+            others = [m for m in sets if sets[m] == theirs and bounds[m] == bounds[name]]
+            if len(others) == 1:
+                rename[name] = others[0]
+        if len(rename) != len(sets) or len(set(rename.values())) != len(sets):
             continue
         r0 = min(r for (r, _), _ in colored)
         c0 = min(q for (_, q), _ in colored)
@@ -110,12 +120,13 @@ def board_symmetries(board: dict[Cell, str], pieces, rotate, reflect, match_colo
             r, q = cell
             return (a * r + b * q + dr, c * r + d * q + dc)
 
-        out.append(f)
+        out.append((f, rename))
     return out
 
 
 def distinct(solutions: set, maps) -> int:
-    """Number of orbits, by keeping one canonical form per solution."""
+    """Number of orbits, by keeping one canonical form per solution (``maps``: the pairs
+    of :func:`board_symmetries`)."""
 
     def key(sol):
         return tuple(sorted((n, tuple(sorted(cells))) for n, cells in sol))
@@ -123,7 +134,10 @@ def distinct(solutions: set, maps) -> int:
     forms = set()
     for sol in solutions:
         forms.add(
-            min(key({(n, frozenset(m(x) for x in cells)) for n, cells in sol}) for m in maps)
+            min(
+                key({(rename[n], frozenset(m(x) for x in cells)) for n, cells in sol})
+                for m, rename in maps
+            )
         )
     return len(forms)
 

@@ -185,7 +185,7 @@ def test_png_has_the_expected_pixel_size(tmp_path):
     data = path.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     width, height = struct.unpack(">II", data[16:24])
-    cell = pictures.CELL_PX["queens"]
+    cell = pictures.QUEENS_PX
     assert width == round((8 + 2 * pictures.MARGIN) * cell)  # 8 squares and two margins
     title = pictures.TITLE_PT / (cell * 72 / pictures.DPI) * 1.8
     assert height == round((8 + 2 * pictures.MARGIN + title) * cell)

@@ -9,7 +9,6 @@ from hypothesis import strategies as st
 
 import oracle
 from puzzlebox.puzzles import EdgeMatchingPuzzle, Piece, PolyominoPuzzle, QueensPuzzle
-from puzzlebox.puzzles.symmetry import option_permutations
 
 Cell = tuple[int, int]
 
@@ -214,8 +213,8 @@ def test_identical_cards_are_symmetric_solutions():
 def test_group_elements_that_move_nothing_collapse():
     """On a one-cell board every board symmetry fixes every option: the group is trivial."""
     puzzle = PolyominoPuzzle("dot", {(0, 0): "#"}, [Piece("A", _shape({(0, 0)}))])
-    assert len(puzzle.symmetry_maps()) == 7
-    assert option_permutations(puzzle).tolist() == [[0]]
+    assert len(puzzle.grid_symmetries()) == 8
+    assert puzzle.symmetries.tolist() == [[0]]
     assert puzzle.count_search("reference")[:2] == (1, 1)
 
 
@@ -223,3 +222,242 @@ def _shape(cells):
     from puzzlebox.geometry import Shape
 
     return Shape.from_cells(cells)
+
+
+# -- symmetries that exchange pieces (puzzle-format.md: "A symmetry may exchange ...") ------
+def _turn(cells: set[Cell]) -> set[Cell]:
+    return {(c, -r) for r, c in cells}
+
+
+def _mirror(cells: set[Cell]) -> set[Cell]:
+    return {(r, -c) for r, c in cells}
+
+
+@st.composite
+def exchanging_polyomino(draw):
+    """Pieces in pairs a symmetry may exchange: a shape and its mirror image (one-sided
+    sets, rotate without reflect) or its quarter turn (rotate = false), with equal counts;
+    sometimes a third piece of the first one's shape, which must never be exchanged."""
+    rotate, reflect = draw(st.sampled_from([(True, False), (False, False), (False, True)]))
+    R = draw(st.integers(1, 4))
+    C = draw(st.sampled_from([R, R, R, draw(st.integers(1, 4))]))
+    board = {
+        (r, c): "#" for r in range(R) for c in range(C) if draw(st.integers(0, 9)) > 0
+    }
+    # mostly a board that the exchanging maps keep (mirrors, or quarter turns)
+    likely = [["mirror"], ["transpose"], ["anti"]] if rotate else [["r90"], ["r90", "mirror"]]
+    group = draw(st.sampled_from(likely + likely + _SUBGROUPS))
+    board = _symmetrize(board or {(0, 0): "#"}, R, C, group)
+    size = draw(st.sampled_from([1, 2, 3, 3, 4, 4]))  # monominoes exchange nothing
+    cells = {(0, 0)}
+    while len(cells) < size:
+        r, c = draw(st.sampled_from(sorted(cells)))
+        dr, dc = draw(st.sampled_from([(0, 1), (1, 0), (0, -1), (-1, 0)]))
+        cells.add((r + dr, c + dc))
+    twin = _mirror(cells) if rotate else _turn(cells)
+    lo, hi = draw(st.sampled_from([(1, 1), (0, 1), (2, 2), (0, None), (1, 2)]))
+    if hi is None and size == 1:
+        lo, hi = 1, 1  # monominoes in any number: 2**cells tilings, too many to list
+    pieces = [("A", {x: "#" for x in cells}, lo, hi), ("B", {x: "#" for x in twin}, lo, hi)]
+    bounded = hi is not None  # (unbounded pieces with a filler: too many tilings to list)
+    if bounded and draw(st.integers(0, 3)) == 0:  # A's shape, another name: never exchanged
+        pieces.append(("C", {x: "#" for x in cells}, lo, hi))
+    if bounded and len(board) <= 9 and draw(st.integers(0, 2)) > 0:  # (bigger: too many)
+        pieces.append(("M", {(0, 0): "#"}, 0, None))  # a filler makes most boards solvable
+    return board, pieces, rotate, reflect, False
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=exchanging_polyomino())
+def test_exchanging_pieces_counts_match_brute_force(case):
+    _check_polyomino(case)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=exchanging_polyomino())
+def test_exchanging_pieces_every_engine_and_memo(case):
+    """The same counts through "auto" (memo sweeps where it can, with symmetries that
+    exchange counters) and through a forced memo sweep where the problem allows one."""
+    board, pieces, rotate, reflect, colors = case
+    puzzle = _puzzle(*case)
+    expected = oracle.polyomino_solutions(board, pieces, rotate, reflect, colors)
+    distinct = oracle.distinct(expected, oracle.board_symmetries(*case))
+    result = puzzle.count()
+    assert (result.solutions, result.distinct) == (len(expected), distinct), case
+    from puzzlebox.engine.memo import MemoDeclined
+
+    try:
+        memo = puzzle.count(engine="memo")
+    except MemoDeclined:
+        return
+    assert (memo.solutions, memo.distinct) == (len(expected), distinct), case
+
+
+def _pair_puzzle(board: dict[Cell, str], pieces: dict[str, str], count=1, **rules):
+    from puzzlebox.geometry import Shape, parse_grid
+
+    return PolyominoPuzzle(
+        "pairs",
+        board,
+        [
+            Piece(name, Shape.from_cells(parse_grid(grid)[0]), *count)
+            if isinstance(count, tuple)
+            else Piece(name, Shape.from_cells(parse_grid(grid)[0]), count, count)
+            for name, grid in pieces.items()
+        ],
+        **rules,
+    )
+
+
+def test_a_quarter_turn_exchanges_h_and_v():
+    """h = "##" and v = "#/#", rotate = false, any number of each, on a 2x2 square: two
+    tilings (two h, two v), one up to the quarter turn that exchanges h and v."""
+    square = {(r, c): "#" for r in range(2) for c in range(2)}
+    puzzle = _pair_puzzle(square, {"h": "##", "v": "#/#"}, (0, None), rotate=False,
+                          reflect=False)
+    assert len(puzzle.symmetries) == 8
+    assert (puzzle.count().solutions, puzzle.count().distinct) == (2, 1)
+    assert puzzle.count_search("reference")[:2] == (2, 1)
+    # on a 2x3 rectangle no quarter turn maps the board: only the half turn and mirrors,
+    # which keep h and v; three tilings, two up to symmetry (hhh is mapped to itself)
+    oblong = {(r, c): "#" for r in range(2) for c in range(3)}
+    puzzle = _pair_puzzle(oblong, {"h": "##", "v": "#/#"}, (0, None), rotate=False,
+                          reflect=False)
+    assert puzzle.count_search("reference")[:2] == (3, 2)
+
+
+def test_only_pieces_of_equal_counts_exchange():
+    """h and v once each on a 2x2 square: the quarter turns exchange them (8 symmetries);
+    with different counts they do not (4: the half turn and the two mirrors and itself)."""
+    square = {(r, c): "#" for r in range(2) for c in range(2)}
+    equal = _pair_puzzle(square, {"h": "##", "v": "#/#"}, 1, rotate=False, reflect=False)
+    assert len(equal.symmetries) == 8
+    unequal = PolyominoPuzzle(
+        "pairs", square,
+        [Piece("h", _shape({(0, 0), (0, 1)}), 1, 1), Piece("v", _shape({(0, 0), (1, 0)}), 0, 2)],
+        rotate=False, reflect=False,
+    )  # fmt: skip
+    assert len(unequal.symmetries) == 4  # the quarter turns and diagonals are not symmetries
+
+
+def test_two_pieces_of_one_shape_are_never_exchanged():
+    """A one-sided L, its mirror image and a second L: the mirror would have to send two
+    pieces onto one, so it is no symmetry, and the raw/distinct counts say so."""
+    board = {(r, c): "#" for r in range(3) for c in range(4)}
+    puzzle = _pair_puzzle(board, {"A": "#./#./##", "B": ".#/.#/##", "C": "#./#./##"},
+                          rotate=True, reflect=False)
+    kept = {sym.name for sym, _, _ in puzzle.grid_symmetries()}
+    assert kept == {"id", "r180"}  # the half turn keeps every piece; no mirror is left
+    case = (
+        board,
+        [("A", {(0, 0): "#", (1, 0): "#", (2, 0): "#", (2, 1): "#"}, 1, 1),
+         ("B", {(0, 1): "#", (1, 1): "#", (2, 0): "#", (2, 1): "#"}, 1, 1),
+         ("C", {(0, 0): "#", (1, 0): "#", (2, 0): "#", (2, 1): "#"}, 1, 1)],
+        True, False, False,
+    )  # fmt: skip
+    _check_polyomino(case)
+
+
+ONE_SIDED = {
+    "F": ".##/##./.#.", "I": "#####", "L": "####/#...", "N": "##../.###", "P": "##/##/#.",
+    "T": "###/.#./.#.", "U": "#.#/###", "V": "#../#../###", "W": "#../##./.##",
+    "X": ".#./###/.#.", "Y": "####/.#..", "Z": "##./.#./.##",
+}  # fmt: skip
+ONE_SIDED |= {
+    name + "'": "/".join(row[::-1] for row in ONE_SIDED[name].split("/")) for name in "FLNPYZ"
+}
+
+
+@pytest.mark.slow
+def test_one_sided_pentominoes_tile_3x30_in_46_ways():
+    """The 18 one-sided pentominoes tile a 3x30 rectangle in 46 ways up to symmetry (a
+    published figure; the mirrors exchange each piece with its mirror image), 184 as
+    placed: each tiling has 4 images, none symmetric."""
+    from puzzlebox.formats import read_text
+
+    pieces = "".join(f'"{name}" = "{grid}"\n' for name, grid in ONE_SIDED.items())
+    text = f'[board]\ngrid = "{"/".join(["#" * 30] * 3)}"\n[pieces]\n{pieces}'
+    puzzle = read_text(text + "[rules]\nreflect = false\n", "<test>", "one-sided").puzzles[0]
+    assert len(puzzle.symmetries) == 4
+    result = puzzle.count()
+    assert (result.solutions, result.distinct) == (184, 46)
+    # a tiling and its mirror image with each piece renamed to its mirror: one orbit
+    from puzzlebox.puzzles import Placement, PolyominoSolution
+
+    first = next(puzzle.distinct_solutions())
+    swap = {name: name[:-1] if name.endswith("'") else name + "'" for name in ONE_SIDED}
+    mirrored = PolyominoSolution(tuple(
+        Placement(swap.get(p.piece, p.piece) if p.piece in swap and swap[p.piece] in ONE_SIDED
+                  else p.piece, tuple(sorted((r, 29 - c) for r, c in p.cells)))
+        for p in first.placements
+    ))  # fmt: skip
+    assert mirrored.key() != first.key()
+    assert puzzle.canonical_key(mirrored) == puzzle.canonical_key(first)
+
+
+def _cells(grid: str) -> dict[Cell, str]:
+    from puzzlebox.geometry import parse_grid
+
+    return parse_grid(grid)[0]
+
+
+@pytest.mark.parametrize(
+    ("board", "pieces", "rotate", "reflect", "exchanged"),
+    [
+        # one-sided tetrominoes: L and J (mirror images) twice each, on a 4x4 square
+        ("####/####/####/####", [("L", "#./#./##", 2, 2), ("J", ".#/.#/##", 2, 2)], True, False,
+         True),  # fmt: skip
+        # P and its mirror image twice each on 4x5
+        ("#####/#####/#####/#####", [("P", "##/##/#.", 2, 2), ("Q", "##/##/.#", 2, 2)], True,
+         False, True),  # fmt: skip
+        # h and v dominoes, rotate = false, any number: the 36 domino tilings of 4x4
+        ("####/####/####/####", [("h", "##", 0, None), ("v", "#/#", 0, None)], False, False,
+         True),  # fmt: skip
+        # h and v twice each and monominoes on a 3x3 square
+        ("###/###/###", [("h", "##", 2, 2), ("v", "#/#", 2, 2), ("m", "#", 0, None)], False,
+         False, True),  # fmt: skip
+        # counts differ: h and v are not exchanged
+        ("###/###/###", [("h", "##", 2, 2), ("v", "#/#", 1, 2), ("m", "#", 0, None)], False,
+         False, False),  # fmt: skip
+        # L, L2, J, J2: the mirror would send L onto a set two pieces have: no exchange
+        ("####/####/####/####", [("L", "#./#./##", 1, 1), ("J", ".#/.#/##", 1, 1),
+                                 ("L2", "#./#./##", 1, 1), ("J2", ".#/.#/##", 1, 1)], True,
+         False, False),  # fmt: skip
+    ],
+)
+def test_exchanging_pieces_known_cases(board, pieces, rotate, reflect, exchanged):
+    """Fixed cases of each sort, against brute force with piece renaming, through the
+    reference engine, "auto" and memo (where it sweeps)."""
+    case = (_cells(board), [(n, _cells(g), lo, hi) for n, g, lo, hi in pieces], rotate,
+            reflect, False)  # fmt: skip
+    puzzle = _puzzle(*case)
+    swaps = any(k != v for _, _, goes in puzzle.grid_symmetries() for k, v in goes.items())
+    assert swaps == exchanged
+    expected = oracle.polyomino_solutions(*case)
+    assert expected  # every case has tilings
+    _check_polyomino(case)
+    distinct = oracle.distinct(expected, oracle.board_symmetries(*case))
+    assert (puzzle.count().solutions, puzzle.count().distinct) == (len(expected), distinct)
+
+
+def test_parallelogram_5_translated_pieces_exchange_under_the_diagonal_mirrors():
+    """The 14 parallelogram polyominoes, moved but never turned, in 8x8: the set is closed
+    under the diagonal mirrors and the half turn, which exchange pieces (a piece and its
+    transpose). 3204 tilings as placed; the oracle de-duplicates all of them with piece
+    renaming: 801 up to symmetry (puzzlebox said 3204 before pieces could be exchanged)."""
+    from puzzlebox.catalog import load
+
+    puzzle = load("parallelogram-5").puzzles[0]
+    assert isinstance(puzzle, PolyominoPuzzle)
+    solutions = {
+        frozenset((p.piece, frozenset(p.cells)) for p in s.placements)
+        for s in puzzle.solutions()
+    }
+    specs = [(p.name, dict(zip(p.shape.cells, p.shape.colors)), p.lo, p.hi)
+             for p in puzzle.pieces]  # fmt: skip
+    maps = oracle.board_symmetries(puzzle.board, specs, False, False, False)
+    assert len(maps) == 4
+    assert len(solutions) == 3204
+    result = puzzle.count()
+    assert (result.solutions, result.distinct) == (3204, oracle.distinct(solutions, maps))
+    assert result.distinct == 801

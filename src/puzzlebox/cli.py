@@ -209,8 +209,7 @@ def _load(name: str) -> PuzzleFile:
 
     pf = catalog.load(name)
     for puzzle in pf.puzzles:
-        board = getattr(puzzle, "board_name", None)
-        check_cover_size(puzzle, printable(f"{pf.name} {board}" if pf.batch else pf.name))
+        check_cover_size(puzzle, printable(puzzle.label))
     return pf
 
 
@@ -442,7 +441,7 @@ def _solve_batch_sheet(pf: PuzzleFile, args: argparse.Namespace) -> int:
     """One solution of every board of a batch, drawn side by side, five to a row."""
     blocks = []
     for puzzle in pf.puzzles:
-        name = getattr(puzzle, "board_name", None) or puzzle.name
+        name = puzzle.board_name or puzzle.name
         solution = next(iter(puzzle.solutions(1, args.engine, args.seed)), None)
         if solution is None:
             reason = puzzle.impossibility()

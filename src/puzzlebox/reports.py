@@ -34,16 +34,10 @@ __all__ = [
 
 
 def label(puzzle: Puzzle) -> str:
-    """How reports name one board: the puzzle's name, and the board's name in a batch."""
+    """How reports name one board (the kind's label), safe to print."""
     from puzzlebox.safety import printable
 
-    board = getattr(puzzle, "board_name", None)
-    return printable(f"{puzzle.name} {board}" if board else puzzle.name)
-
-
-def _board(puzzle: Puzzle) -> str | None:
-    board = getattr(puzzle, "board_name", None)
-    return board if isinstance(board, str) else None
+    return printable(puzzle.label)
 
 
 @dataclass(frozen=True)
@@ -106,7 +100,7 @@ def count_report(
 
     if isinstance(result, SplitCountResult) and done is None:
         done, total = result.done, result.total
-    return CountReport(puzzle.name, _board(puzzle), label(puzzle), result, why, done, total,
+    return CountReport(puzzle.name, puzzle.board_name, label(puzzle), result, why, done, total,
                        interrupted)
 
 
@@ -131,7 +125,7 @@ def estimate_report(puzzle: Puzzle, probes: int = 1000, seed: int = 0) -> Estima
     from puzzlebox.engine import auto_engine
     from puzzlebox.engine.estimate import engine_speed, estimate_tree
 
-    name, board, text = puzzle.name, _board(puzzle), label(puzzle)
+    name, board, text = puzzle.name, puzzle.board_name, label(puzzle)
     reason = puzzle.impossibility()
     if reason is not None:
         return EstimateReport(name, board, text, reason=reason)
@@ -175,14 +169,13 @@ def sweep_report(
     progress: Callable[[int, int], None] | None = None,
 ) -> SweepReport:
     """Sweep ``puzzle`` (its whole bounding rectangle with ``fill_holes``)."""
-    from puzzlebox.puzzles.sweep import SweepError, filled, number_of_choices, sweep
+    from puzzlebox.puzzles.sweep import filled, number_of_choices, sweep, sweepable
 
-    if not isinstance(puzzle, PolyominoPuzzle):
-        raise SweepError(f"{label(puzzle)}: sweep works on polyomino boards, not {puzzle.kind}")
-    board = filled(puzzle) if fill_holes else puzzle
+    board = sweepable(puzzle)
+    board = filled(board) if fill_holes else board
     results = list(sweep(board, uncover, count, engine, progress))
     holes = not board.match_colors and len(board.board) < len(filled(board).board)
-    return SweepReport(puzzle.name, _board(puzzle), label(puzzle), board, uncover, count,
+    return SweepReport(puzzle.name, puzzle.board_name, label(puzzle), board, uncover, count,
                        number_of_choices(board, uncover), results, holes)
 
 

@@ -244,15 +244,18 @@ def build_sweep(
     """
     counters = _check(problem, order)
     position = {item: p for p, item in enumerate(order)}
-    counter_index = {item: j for j, item in enumerate(counters)}
     n = problem.n_options
     if symmetry is None:
         item_perm: Sequence[int] = range(problem.n_items)
         option_perm: Sequence[int] = range(n)
     else:
         item_perm, option_perm = symmetry
-        if any(item_perm[i] != i for i in counters):
-            raise ProblemError("a symmetry must fix every counter item")
+        if any(item_perm[i] not in counters for i in counters):
+            raise ProblemError("a symmetry must map counter items to counter items")
+        # A symmetry may exchange counters (pieces it swaps): in a fixed solution they are
+        # used equally often, so one counter of each orbit is kept and its bounds hold them.
+        counters = [i for i in counters if all(i <= j for j in _cycle(item_perm, i))]
+    counter_index = {item: j for j, item in enumerate(counters)}
     # orbits of swept items, numbered by their earliest position
     orbit_of: dict[int, int] = {}
     firsts = []
@@ -309,6 +312,15 @@ def build_sweep(
     lo = [int(problem.lo[i]) for i in counters]
     hi = [int(problem.hi[i]) for i in counters]
     return Sweep(len(firsts), options, lo, hi)
+
+
+def _cycle(perm: Sequence[int], start: int) -> list[int]:
+    """The cycle of ``perm`` through ``start``."""
+    out, x = [start], perm[start]
+    while x != start:
+        out.append(x)
+        x = perm[x]
+    return out
 
 
 class MemoEngine:

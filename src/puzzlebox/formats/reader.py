@@ -22,6 +22,7 @@ from puzzlebox.formats.guard import nesting_problem
 from puzzlebox.formats.locate import key_line
 from puzzlebox.geometry import Shape, parse_grid
 from puzzlebox.geometry.symmetry import Cell
+from puzzlebox.puzzles import KINDS as REGISTERED_KINDS
 from puzzlebox.puzzles import EdgeMatchingPuzzle, Piece, PolyominoPuzzle, Puzzle, QueensPuzzle
 
 COMMON_KEYS = {"kind", "title", "notes"}
@@ -429,8 +430,12 @@ def _read_queens(
     return PuzzleFile(name, title, [QueensPuzzle(name, n, title, notes)], source=r.source)
 
 
+# The kinds a file may name are the registered ones (puzzles.KINDS), each read by its reader.
+_READERS: dict[type[Puzzle], Callable[..., PuzzleFile]] = {
+    PolyominoPuzzle: _read_polyomino,
+    EdgeMatchingPuzzle: _read_edge_matching,
+    QueensPuzzle: _read_queens,
+}
 KINDS: dict[str, Callable[..., PuzzleFile]] = {
-    "polyomino": _read_polyomino,
-    "edge-matching": _read_edge_matching,
-    "queens": _read_queens,
+    name: _READERS[cls] for name, cls in REGISTERED_KINDS.items()
 }

@@ -65,7 +65,7 @@ def problem_fingerprint(puzzle: Puzzle, kind: str = COUNT) -> str:
         "board": getattr(puzzle, "board_name", None),
         "n_primary": problem.n_primary,
         "n_items": problem.n_items,
-        "symmetries": len(puzzle.symmetry_maps()),
+        "symmetries": hashlib.sha256(puzzle.symmetries.astype("<i8").tobytes()).hexdigest(),
     }
     h.update(json.dumps(head, sort_keys=True).encode())
     for array in (problem.lo, problem.hi, problem.start, problem.items, problem.colors):

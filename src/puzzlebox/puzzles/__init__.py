@@ -1,11 +1,15 @@
-"""The puzzle kinds. Each compiles itself to a cover problem and decodes solutions back."""
+"""The puzzle kinds. Each compiles itself to a cover problem and decodes solutions back.
 
-from puzzlebox.puzzles.base import CountResult, Puzzle, Solution
+Importing this package registers every kind (``KINDS``: kind name -> class).
+"""
+
+from puzzlebox.puzzles.base import KINDS, CountResult, Puzzle, Solution, register_kind
 from puzzlebox.puzzles.edge_matching import EdgeMatchingPuzzle, EdgeMatchingSolution
 from puzzlebox.puzzles.polyomino import Piece, Placement, PolyominoPuzzle, PolyominoSolution
 from puzzlebox.puzzles.queens import QueensPuzzle, QueensSolution
 
 __all__ = [
+    "KINDS",
     "CountResult",
     "EdgeMatchingPuzzle",
     "EdgeMatchingSolution",
@@ -17,4 +21,5 @@ __all__ = [
     "QueensPuzzle",
     "QueensSolution",
     "Solution",
+    "register_kind",
 ]

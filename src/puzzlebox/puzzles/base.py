@@ -1,25 +1,36 @@
-"""What every puzzle kind provides, and the solving that is the same for all of them.
+"""The Kind interface: what every puzzle kind provides, and what is the same for all.
 
-A kind compiles itself to a :class:`CoverProblem`, decodes engine answers back into
-placements, and names the symmetries of the whole puzzle (used to count distinct solutions).
+A kind is one module with one class, registered once by :func:`register_kind`. It
+compiles itself to a :class:`CoverProblem` (:meth:`Puzzle.build_problem`), decodes engine
+answers back into placements (:meth:`Puzzle.decode`, and back: :meth:`Puzzle.option_labels`),
+gives the symmetries of the whole puzzle in one form, permutations of its options
+(:meth:`Puzzle.build_symmetries`: distinct counts, canonical forms and board maps all come
+from them), proves impossibility where it can (:meth:`Puzzle.proofs`), names itself
+(:attr:`Puzzle.label`) and draws itself as text and as a picture, by calling the pure
+functions of render/ for its kind. Nothing outside a kind's module asks which kind a
+puzzle is.
 """
 
 from __future__ import annotations
 
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Hashable, Iterator, Sequence
+from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+
+import numpy as np
 
 from puzzlebox.cover.problem import CoverProblem
 from puzzlebox.engine import Engine, SearchStats, make_engine
 from puzzlebox.engine.errors import EngineError
 from puzzlebox.engine.memo import Progress, SweepPlan, sweep_count
+from puzzlebox.puzzles.proofs import Proof
 
 if TYPE_CHECKING:
-    from puzzlebox.puzzles.symmetry import SymmetryBreaking
+    from puzzlebox.cover.symmetry import SymmetryBreaking
+    from puzzlebox.render.pictures import Panel
 
 
 # The name of the one search that is not a cover engine: sink and exact finish, one tiling of a
@@ -77,9 +88,6 @@ class Solution(ABC):
         return picture(puzzle, self, fmt)
 
 
-SolutionMap = Callable[[Solution], Solution]
-
-
 @dataclass
 class CountResult:
     """The outcome of a full count: raw and distinct solutions, and how it was obtained."""
@@ -92,9 +100,10 @@ class CountResult:
 
 
 class Puzzle(ABC):
-    """A puzzle of one kind: its data, its cover problem and its symmetries."""
+    """A puzzle of one kind: its data, its cover problem, its symmetries and its drawings."""
 
     kind: ClassVar[str]
+    board_name: str | None = None  # the board's name within a batch file, else None
 
     def __init__(self, name: str, title: str = "", notes: str = "") -> None:
         self.name = name
@@ -111,21 +120,91 @@ class Puzzle(ABC):
         """Turn a set of option indices into a solution of this puzzle."""
 
     @abstractmethod
-    def symmetry_maps(self) -> list[SolutionMap]:
-        """The non-identity symmetries of the whole puzzle, as maps on its solutions."""
+    def option_labels(self, solution: Solution) -> list[Hashable]:
+        """The labels (``problem.labels``) of the options a solution is made of: the inverse
+        of :meth:`decode`."""
 
-    def impossibility(self) -> str | None:
-        """A sentence proving there is no solution, when that is cheap to see, else None."""
+    @abstractmethod
+    def build_symmetries(self) -> np.ndarray:
+        """The symmetry group of the whole puzzle as permutations of the options of
+        ``problem``, one row each, identity first (cover/symmetry.py helps build them)."""
+
+    def proofs(self) -> Iterator[Proof]:
+        """Every proof that there is no solution found without search, cheapest first."""
+        return iter(())
+
+    @abstractmethod
+    def text_lines(self, solution: Solution, style: str = "text") -> list[str]:
+        """A solution drawn as lines of text (``style``: "text", or a kind's own)."""
+
+    @abstractmethod
+    def describe_lines(self) -> list[str]:
+        """The puzzle itself as lines of text: its board and pieces (or what stands for them)."""
+
+    @abstractmethod
+    def solution_panel(self, solution: Solution, title: str) -> Panel:
+        """A solution as one picture panel (render/pictures.py; needs matplotlib to paint)."""
+
+    @abstractmethod
+    def puzzle_panels(self, title: str) -> tuple[Panel, list[Panel]]:
+        """The empty board as a panel, and one panel per piece (or card; maybe none)."""
+
+    def text_owners(self, solution: Solution) -> list[list[int | None]] | None:
+        """For each character of ``text_lines(solution)``, the number of the placement it
+        shows (None for none), so that a terminal can colour pieces; None: not offered."""
         return None
 
     # -- shared behaviour ------------------------------------------------------------------
+    @property
+    def label(self) -> str:
+        """How messages name this puzzle: its name, and its board's within a batch."""
+        return f"{self.name} {self.board_name}" if self.board_name else self.name
+
+    def impossibility(self) -> str | None:
+        """A sentence proving there is no solution, when that is cheap to see, else None."""
+        proof = next(self.proofs(), None)
+        return None if proof is None else proof.sentence
+
     @cached_property
     def problem(self) -> CoverProblem:
         return self.build_problem()
 
+    @property
+    def symmetries(self) -> np.ndarray:
+        """The puzzle's symmetry group as distinct permutations of its options (int64, one
+        row each, identity first), checked to be a group that keeps the problem."""
+        return self._group[0]
+
+    @cached_property
+    def _group(self) -> tuple[np.ndarray, np.ndarray]:
+        """The option permutations and the item permutations derived from them."""
+        from puzzlebox.cover.symmetry import SymmetryError, group_of
+
+        try:
+            return group_of(self.problem, self.build_symmetries())
+        except SymmetryError as error:
+            raise SymmetryError(f"{self.name}: {error}") from None
+
+    def symmetry_pairs(self) -> list[tuple[list[int], list[int]]]:
+        """The non-identity symmetries as (item permutation, option permutation) pairs:
+        the item maps (board maps) are derived from the option permutations."""
+        options, items = self._group
+        return list(zip(items[1:].tolist(), options[1:].tolist()))
+
+    def encode(self, solution: Solution) -> tuple[int, ...]:
+        """The sorted option numbers of a solution (the inverse of :meth:`decode`)."""
+        index = self._label_index
+        return tuple(sorted(index[label] for label in self.option_labels(solution)))
+
+    @cached_property
+    def _label_index(self) -> dict[Hashable, int]:
+        return {label: k for k, label in enumerate(self.problem.labels)}
+
     def canonical_key(self, solution: Solution) -> tuple[Hashable, ...]:
         """The smallest key in the solution's orbit under the puzzle's symmetries."""
-        return min([solution.key()] + [g(solution).key() for g in self.symmetry_maps()])
+        chosen = list(self.encode(solution))
+        images = np.sort(self.symmetries[:, chosen], axis=1).tolist()
+        return min(self.decode(tuple(row)).key() for row in images)
 
     def is_canonical(self, solution: Solution) -> bool:
         """True for exactly one solution of each orbit: distinct counts need no memory."""
@@ -133,10 +212,10 @@ class Puzzle(ABC):
 
     @cached_property
     def symmetry_breaking(self) -> SymmetryBreaking:
-        """The problem cut down by the puzzle's symmetries (see puzzles/symmetry.py)."""
-        from puzzlebox.puzzles.symmetry import SymmetryBreaking
+        """The problem cut down by the puzzle's symmetries (see cover/symmetry.py)."""
+        from puzzlebox.cover.symmetry import SymmetryBreaking
 
-        return SymmetryBreaking.of(self)
+        return SymmetryBreaking(self.problem, self.symmetries)
 
     def search_problem(self) -> CoverProblem:
         """The problem a count actually searches: restricted so that each orbit of
@@ -246,8 +325,7 @@ class Puzzle(ABC):
     # -- naming and drawing (python-chess style) -------------------------------------------
     def __repr__(self) -> str:
         """``PolyominoPuzzle('pentomino-6x10')``; a batch's board adds ``board='grid01'``."""
-        board = getattr(self, "board_name", None)
-        extra = f", board={board!r}" if board else ""
+        extra = f", board={self.board_name!r}" if self.board_name else ""
         return f"{type(self).__name__}({self.name!r}{extra})"
 
     def __str__(self) -> str:
@@ -267,3 +345,15 @@ class Puzzle(ABC):
         from puzzlebox.render.drawing import picture
 
         return picture(self, None, "png")
+
+# -- the registry of kinds ------------------------------------------------------------------
+KINDS: dict[str, type[Puzzle]] = {}
+K = TypeVar("K", bound=type[Puzzle])
+
+
+def register_kind(cls: K) -> K:
+    """Register a kind under its ``kind`` name, once (a class decorator)."""
+    if cls.kind in KINDS:
+        raise ValueError(f"puzzle kind {cls.kind!r} is registered twice")
+    KINDS[cls.kind] = cls
+    return cls

@@ -9,13 +9,19 @@ matches nothing.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from puzzlebox.cover.problem import CoverBuilder, CoverProblem
 from puzzlebox.engine import Engine
-from puzzlebox.puzzles.base import Puzzle, Solution, SolutionMap
+from puzzlebox.puzzles.base import Puzzle, Solution, register_kind
+from puzzlebox.puzzles.proofs import Proof
+
+if TYPE_CHECKING:
+    from puzzlebox.render.pictures import Panel
 
 TOP, RIGHT, BOTTOM, LEFT = range(4)
 
@@ -46,6 +52,7 @@ def turned(labels: tuple[str, ...], turns: int) -> tuple[str, ...]:
     return tuple(labels[(side - turns) % 4] for side in range(4))
 
 
+@register_kind
 class EdgeMatchingPuzzle(Puzzle):
     kind = "edge-matching"
 
@@ -158,39 +165,65 @@ class EdgeMatchingPuzzle(Puzzle):
             tuple(sorted((labels[k] for k in chosen), key=lambda p: (p.row, p.col)))
         )
 
-    def symmetry_maps(self) -> list[SolutionMap]:
-        """Turning the whole board turns every card; only possible when cards may turn."""
+    def option_labels(self, solution: Solution) -> list[Hashable]:
+        assert isinstance(solution, EdgeMatchingSolution)
+        return list(solution.placements)
+
+    def build_symmetries(self) -> np.ndarray:
+        """Turning the whole board turns every card (only when cards may turn): by half a
+        turn, and on a square board by quarter turns too."""
+        from puzzlebox.cover.symmetry import options_by_labels
+
+        identity = np.arange(self.problem.n_options, dtype=np.int64)
         if not self.rotate:
-            return []
+            return identity[None, :]
         R, C = self.rows, self.cols
-        quarter = [1, 2, 3] if R == C else [2]
 
-        def mapper(q: int) -> SolutionMap:
-            def move(r: int, c: int) -> tuple[int, int]:
+        def mover(q: int) -> Callable[[CardPlacement], CardPlacement]:
+            def move(p: CardPlacement) -> CardPlacement:
+                r, c = p.row, p.col
                 if q == 2:
-                    return R - 1 - r, C - 1 - c
-                for _ in range(q):  # only square boards turn by a quarter
-                    r, c = c, R - 1 - r
-                return r, c
+                    r, c = R - 1 - r, C - 1 - c
+                else:
+                    for _ in range(q):  # only square boards turn by a quarter
+                        r, c = c, R - 1 - r
+                return CardPlacement(p.card, r, c, self.canonical_turn(p.card, p.turns + q))
 
-            def apply(solution: Solution) -> Solution:
-                assert isinstance(solution, EdgeMatchingSolution)
-                moved = []
-                for p in solution.placements:
-                    r, c = move(p.row, p.col)
-                    moved.append(
-                        CardPlacement(p.card, r, c, self.canonical_turn(p.card, p.turns + q))
-                    )
-                return EdgeMatchingSolution(tuple(sorted(moved, key=lambda p: (p.row, p.col))))
+            return move
 
-            return apply
+        turns = [1, 2, 3] if R == C else [2]
+        return np.array(
+            [identity] + [options_by_labels(self.problem, mover(q)) for q in turns],
+            dtype=np.int64,
+        )
 
-        return [mapper(q) for q in quarter]
-
-    def impossibility(self) -> str | None:
+    def proofs(self) -> Iterator[Proof]:
         if len(self.cards) != self.rows * self.cols:
-            return (
+            yield Proof(
+                "counting",
                 f"the board has {self.rows * self.cols} places but there are "
-                f"{len(self.cards)} cards"
+                f"{len(self.cards)} cards",
             )
-        return None
+
+    # -- drawing ---------------------------------------------------------------------------
+    def text_lines(self, solution: Solution, style: str = "text") -> list[str]:
+        from puzzlebox.render.text import card_lines
+
+        assert isinstance(solution, EdgeMatchingSolution)
+        return card_lines(self, solution)
+
+    def describe_lines(self) -> list[str]:
+        from puzzlebox.render.text import describe_cards
+
+        return describe_cards(self)
+
+    def solution_panel(self, solution: Solution, title: str) -> Panel:
+        from puzzlebox.render.pictures import cards_solution_panel
+
+        assert isinstance(solution, EdgeMatchingSolution)
+        return cards_solution_panel(self, solution, title)
+
+    def puzzle_panels(self, title: str) -> tuple[Panel, list[Panel]]:
+        from puzzlebox.render.pictures import card_panels, cards_board_panel
+
+        return cards_board_panel(self, title), card_panels(self)

@@ -9,14 +9,20 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from puzzlebox.cover.problem import CoverBuilder, CoverProblem
 from puzzlebox.engine.memo import SweepPlan
 from puzzlebox.engine.stats import SearchStats
 from puzzlebox.geometry import SYMMETRIES, Shape, Symmetry, normalize, orientations
 from puzzlebox.geometry.symmetry import Cell
-from puzzlebox.puzzles.base import SINK, Puzzle, Solution, SolutionMap
+from puzzlebox.puzzles.base import SINK, Puzzle, Solution, register_kind
+from puzzlebox.puzzles.proofs import Proof
+
+if TYPE_CHECKING:
+    from puzzlebox.render.pictures import Panel
 
 
 @dataclass(frozen=True)
@@ -57,6 +63,7 @@ class PolyominoSolution(Solution):
 SINK_SECONDS = 600.0  # how long it looks before it gives up
 
 
+@register_kind
 class PolyominoPuzzle(Puzzle):
     """Pieces packed into a board, optionally matching the board's colours."""
 
@@ -133,47 +140,89 @@ class PolyominoPuzzle(Puzzle):
         placements = [Placement(*labels[k]) for k in chosen]
         return PolyominoSolution(tuple(sorted(placements, key=lambda p: (p.cells, p.piece))))
 
+    def option_labels(self, solution: Solution) -> list[Hashable]:
+        assert isinstance(solution, PolyominoSolution)
+        return [(p.piece, p.cells) for p in solution.placements]
+
     # -- symmetry --------------------------------------------------------------------------
-    def board_symmetries(self) -> list[tuple[Symmetry, Cell]]:
-        """Non-identity symmetries mapping the board (and its colours) and every piece's
-        allowed orientations onto themselves, each with the offset that puts cells back."""
+    def grid_symmetries(self) -> list[tuple[Symmetry, Cell, dict[str, str]]]:
+        """The grid symmetries that are symmetries of the whole puzzle, the identity first,
+        each with the offset that puts the moved cells back in place and where each piece
+        goes (its own name, or the piece it exchanges with): what :meth:`build_symmetries`
+        turns into option permutations, the one form everything else uses.
+
+        A map is a symmetry when it keeps the board (and its colours, when they must match)
+        and sends each piece's set of allowed orientations onto the set of a piece with the
+        same count: the piece itself where it can, otherwise the one differently named piece
+        whose set it is. So a mirror exchanges a one-sided piece and its mirror image, and a
+        quarter turn exchanges ``h = "##"`` and ``v = "#/#"`` under ``rotate = false``; two
+        differently named pieces of one shape are never exchanged (puzzle-format.md).
+        """
         colored = self.board if self.match_colors else {c: "#" for c in self.board}
         home = normalize(colored)
         r0 = min(r for r, _ in self.board)
         c0 = min(c for _, c in self.board)
-        piece_sets = [set(self.piece_orientations(p)) for p in self.pieces]
+        sets = {p.name: frozenset(self.piece_orientations(p)) for p in self.pieces}
+        counts = {p.name: (p.lo, p.hi) for p in self.pieces}
         result = []
-        for sym in SYMMETRIES[1:]:
+        for sym in SYMMETRIES:
             moved = {sym(cell): color for cell, color in colored.items()}
             if normalize(moved) != home:
                 continue
-            if any({s.transformed(sym) for s in orients} != orients for orients in piece_sets):
-                continue
-            r1 = min(r for r, _ in moved)
-            c1 = min(c for _, c in moved)
-            result.append((sym, (r0 - r1, c0 - c1)))
+            goes: dict[str, str] = {}
+            for name, orients in sets.items():
+                image = frozenset(s.transformed(sym) for s in orients)
+                if image == orients:
+                    goes[name] = name
+                    continue
+                others = [q for q in sets if sets[q] == image and counts[q] == counts[name]]
+                if len(others) != 1:
+                    break
+                goes[name] = others[0]
+            else:
+                if len(set(goes.values())) == len(goes):
+                    r1 = min(r for r, _ in moved)
+                    c1 = min(c for _, c in moved)
+                    result.append((sym, (r0 - r1, c0 - c1), goes))
         return result
 
-    def symmetry_maps(self) -> list[SolutionMap]:
-        def mapper(sym: Symmetry, offset: Cell) -> SolutionMap:
-            dr, dc = offset
+    def build_symmetries(self) -> np.ndarray:
+        """Each board symmetry moved onto placements as whole arrays: a placement is its
+        piece and its items, and its image is the placement of the image piece on the moved
+        cells (cover/symmetry.py: options_by_items)."""
+        from puzzlebox.cover.symmetry import options_by_items
 
-            def apply(solution: Solution) -> Solution:
-                assert isinstance(solution, PolyominoSolution)
-                moved = []
-                for p in solution.placements:
-                    cells = tuple(sorted((r + dr, c + dc) for r, c in map(sym, p.cells)))
-                    moved.append(Placement(p.piece, cells))
-                return PolyominoSolution(tuple(sorted(moved, key=lambda p: (p.cells, p.piece))))
+        problem = self.problem
+        index = {name: i for i, name in enumerate(problem.item_names)}
+        number = {p.name: i for i, p in enumerate(self.pieces)}
+        tags = np.array([number[label[0]] for label in problem.labels], dtype=np.int64)
+        perms = []
+        for sym, (dr, dc), goes in self.grid_symmetries():
+            item_perm = np.arange(problem.n_items)
+            for cell in self.board:
+                r, c = sym(cell)
+                item_perm[index[("cell", *cell)]] = index[("cell", r + dr, c + dc)]
+            for name, image in goes.items():
+                if ("piece", name) in index:  # a piece with the same count is limited alike
+                    item_perm[index[("piece", name)]] = index[("piece", image)]
+            tag_perm = np.array([number[goes[p.name]] for p in self.pieces], dtype=np.int64)
+            perms.append(options_by_items(problem, item_perm, tags, tag_perm))
+        return np.array(perms, dtype=np.int64).reshape(len(perms), problem.n_options)
 
-            return apply
-
-        return [mapper(sym, offset) for sym, offset in self.board_symmetries()]
+    def board_maps(self) -> list[dict[Cell, Cell]]:
+        """The non-identity symmetries as maps of the board's cells, derived from the
+        option permutations (what a sweep of uncovered cells needs)."""
+        index = {name: i for i, name in enumerate(self.problem.item_names)}
+        cell_at = {i: cell for cell in self.board for i in [index[("cell", *cell)]]}
+        maps = []
+        for items, _ in self.symmetry_pairs():
+            maps.append({cell: cell_at[items[i]] for i, cell in cell_at.items()})
+        return maps
 
     # -- counting by sweeping --------------------------------------------------------------
     def sweep_plan(self) -> SweepPlan:
         """Cells along the board's long side, so the sweep's frontier is its short side; the
-        board symmetries as maps of cells and placements (pieces stay themselves)."""
+        symmetries as (item, option) permutations."""
         problem = self.problem
         index = {name: i for i, name in enumerate(problem.item_names)}
         rows = [r for r, _ in self.board]
@@ -181,30 +230,46 @@ class PolyominoPuzzle(Puzzle):
         tall = max(rows) - min(rows) > max(cols) - min(cols)
         cells = sorted(self.board) if tall else sorted(self.board, key=lambda rc: rc[::-1])
         order = tuple(index[("cell", *cell)] for cell in cells)
-
-        def symmetries() -> list[tuple[list[int], list[int]]]:
-            labels = problem.labels
-            option_of = {(piece, frozenset(at)): k for k, (piece, at) in enumerate(labels)}
-            found = []
-            for sym, (dr, dc) in self.board_symmetries():
-                moved = {cell: (sym(cell)[0] + dr, sym(cell)[1] + dc) for cell in self.board}
-                item_perm = list(range(problem.n_items))
-                for cell, image in moved.items():
-                    item_perm[index[("cell", *cell)]] = index[("cell", *image)]
-                option_perm = [
-                    option_of[(piece, frozenset(moved[c] for c in at))] for piece, at in labels
-                ]
-                found.append((item_perm, option_perm))
-            return found
-
-        return SweepPlan(order, symmetries)
+        return SweepPlan(order, self.symmetry_pairs)
 
     # -- proofs ----------------------------------------------------------------------------
-    def impossibility(self) -> str | None:
-        from puzzlebox.puzzles.proofs import impossibility_proof
+    def proofs(self) -> Iterator[Proof]:
+        from puzzlebox.puzzles.proofs import polyomino_proofs
 
-        proof = impossibility_proof(self)
-        return None if proof is None else proof.sentence
+        return polyomino_proofs(self)
+
+    # -- drawing ---------------------------------------------------------------------------
+    def text_lines(self, solution: Solution, style: str = "text") -> list[str]:
+        """Letters (``text``) or piece outlines (``outline``)."""
+        from puzzlebox.render.text import letter_lines, outline_lines
+
+        assert isinstance(solution, PolyominoSolution)
+        if style == "outline":
+            return outline_lines(self, solution)
+        return letter_lines(self, solution)
+
+    def text_owners(self, solution: Solution) -> list[list[int | None]] | None:
+        assert isinstance(solution, PolyominoSolution)
+        owner = solution.owner_grid()
+        rows = range(min(r for r, _ in self.board), max(r for r, _ in self.board) + 1)
+        cols = range(min(c for _, c in self.board), max(c for _, c in self.board) + 1)
+        return [[owner.get((r, c)) for c in cols] for r in rows]
+
+    def describe_lines(self) -> list[str]:
+        from puzzlebox.render.text import describe_polyomino
+
+        return describe_polyomino(self)
+
+    def solution_panel(self, solution: Solution, title: str) -> Panel:
+        from puzzlebox.render.pictures import polyomino_solution_panel
+
+        assert isinstance(solution, PolyominoSolution)
+        return polyomino_solution_panel(self, solution, title)
+
+    def puzzle_panels(self, title: str) -> tuple[Panel, list[Panel]]:
+        from puzzlebox.render.pictures import polyomino_board_panel, polyomino_piece_panels
+
+        return polyomino_board_panel(self, title), polyomino_piece_panels(self)
 
     # -- one tiling by local search --------------------------------------------------------
     def solutions(

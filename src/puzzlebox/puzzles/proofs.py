@@ -42,13 +42,9 @@ class Proof:
 
 # -- the first proof of any puzzle ----------------------------------------------------------
 def impossibility_proof(puzzle: Puzzle) -> Proof | None:
-    """The first proof that settles the puzzle, naming the argument; None when none does."""
-    from puzzlebox.puzzles.polyomino import PolyominoPuzzle
-
-    if isinstance(puzzle, PolyominoPuzzle):
-        return next(polyomino_proofs(puzzle), None)
-    sentence = puzzle.impossibility()
-    return None if sentence is None else Proof("counting", sentence)
+    """The first proof that settles the puzzle, naming the argument; None when none does
+    (each kind gives its own proofs: :meth:`Puzzle.proofs`)."""
+    return next(puzzle.proofs(), None)
 
 
 def polyomino_proofs(puzzle: PolyominoPuzzle) -> Iterator[Proof]:

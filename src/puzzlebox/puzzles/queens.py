@@ -6,14 +6,19 @@ Rows and columns are primary items (exactly one queen each); diagonals are secon
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from puzzlebox.cover.problem import CoverBuilder, CoverProblem
 from puzzlebox.engine.stats import SearchStats
 from puzzlebox.geometry import SYMMETRIES, Symmetry
-from puzzlebox.puzzles.base import Puzzle, Solution, SolutionMap
+from puzzlebox.puzzles.base import Puzzle, Solution, register_kind
+
+if TYPE_CHECKING:
+    from puzzlebox.render.pictures import Panel
 
 
 @dataclass(frozen=True)
@@ -27,6 +32,7 @@ class QueensSolution(Solution):
         return self.queens
 
 
+@register_kind
 class QueensPuzzle(Puzzle):
     kind = "queens"
 
@@ -70,17 +76,46 @@ class QueensPuzzle(Puzzle):
     def decode(self, chosen: tuple[int, ...]) -> QueensSolution:
         return QueensSolution(tuple(sorted(self.problem.labels[k] for k in chosen)))
 
-    def symmetry_maps(self) -> list[SolutionMap]:
+    def option_labels(self, solution: Solution) -> list[Hashable]:
+        assert isinstance(solution, QueensSolution)
+        return list(solution.queens)
+
+    def build_symmetries(self) -> np.ndarray:
+        """The eight symmetries of the square board, as permutations of the squares."""
+        from puzzlebox.cover.symmetry import options_by_labels
+
         n = self.n
 
-        def mapper(sym: Symmetry) -> SolutionMap:
-            def apply(solution: Solution) -> Solution:
-                assert isinstance(solution, QueensSolution)
-                moved = [sym(q) for q in solution.queens]
-                r0 = min(r for r, _ in [sym((0, 0)), sym((n - 1, n - 1))])
-                c0 = min(c for _, c in [sym((0, 0)), sym((n - 1, n - 1))])
-                return QueensSolution(tuple(sorted((r - r0, c - c0) for r, c in moved)))
+        def mover(sym: Symmetry) -> Callable[[tuple[int, int]], tuple[int, int]]:
+            corners = [sym((0, 0)), sym((n - 1, n - 1))]
+            r0 = min(r for r, _ in corners)
+            c0 = min(c for _, c in corners)
 
-            return apply
+            def move(queen: tuple[int, int]) -> tuple[int, int]:
+                r, c = sym(queen)
+                return r - r0, c - c0
 
-        return [mapper(sym) for sym in SYMMETRIES[1:]]
+            return move
+
+        return np.array([options_by_labels(self.problem, mover(s)) for s in SYMMETRIES])
+
+    # -- drawing ---------------------------------------------------------------------------
+    def text_lines(self, solution: Solution, style: str = "text") -> list[str]:
+        from puzzlebox.render.text import queens_lines
+
+        assert isinstance(solution, QueensSolution)
+        return queens_lines(self, solution)
+
+    def describe_lines(self) -> list[str]:
+        return [f"{self.n} queens on a {self.n} x {self.n} board"]
+
+    def solution_panel(self, solution: Solution, title: str) -> Panel:
+        from puzzlebox.render.pictures import queens_panel
+
+        assert isinstance(solution, QueensSolution)
+        return queens_panel(self.n, solution.queens, title, "solution")
+
+    def puzzle_panels(self, title: str) -> tuple[Panel, list[Panel]]:
+        from puzzlebox.render.pictures import queens_panel
+
+        return queens_panel(self.n, (), f"{self.n} queens", "board"), []

@@ -16,6 +16,7 @@ from math import comb
 
 from puzzlebox.errors import PuzzleboxError
 from puzzlebox.geometry.symmetry import Cell
+from puzzlebox.puzzles.base import Puzzle
 from puzzlebox.puzzles.polyomino import PolyominoPuzzle
 from puzzlebox.puzzles.proofs import impossibility_proof
 
@@ -36,6 +37,14 @@ class SweepResult:
     reason: str | None = None  # that argument's sentence
     nodes: int = 0
     same_as: tuple[Cell, ...] | None = None  # the symmetric choice whose answer this copies
+
+
+def sweepable(puzzle: Puzzle) -> PolyominoPuzzle:
+    """The puzzle as a board whose cells a sweep leaves uncovered; SweepError for a kind
+    that has no such board (sweeps belong to the polyomino kind, like this module)."""
+    if not isinstance(puzzle, PolyominoPuzzle):
+        raise SweepError(f"{puzzle.label}: sweep works on polyomino boards, not {puzzle.kind}")
+    return puzzle
 
 
 def filled(puzzle: PolyominoPuzzle) -> PolyominoPuzzle:
@@ -77,14 +86,6 @@ def number_of_choices(puzzle: PolyominoPuzzle, k: int) -> int:
     return comb(len(puzzle.board), k)
 
 
-def _cell_maps(puzzle: PolyominoPuzzle) -> list[dict[Cell, Cell]]:
-    """The puzzle's symmetries as maps of its board cells (the identity left out)."""
-    maps = []
-    for sym, (dr, dc) in puzzle.board_symmetries():
-        maps.append({cell: (sym(cell)[0] + dr, sym(cell)[1] + dc) for cell in puzzle.board})
-    return maps
-
-
 def sweep(
     puzzle: PolyominoPuzzle,
     k: int,
@@ -102,7 +103,7 @@ def sweep(
             f"can leave 0 to {len(puzzle.board) - 1} of the board's {len(puzzle.board)} cells "
             f"uncovered, not {k}"
         )
-    maps = _cell_maps(puzzle)
+    maps = puzzle.board_maps()
     solved: dict[tuple[Cell, ...], SweepResult] = {}
     total = number_of_choices(puzzle, k)
     for done, chosen in enumerate(choices(puzzle, k), start=1):

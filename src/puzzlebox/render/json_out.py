@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 
 def _with_board(obj: dict[str, Any], puzzle: Puzzle) -> dict[str, Any]:
-    board = getattr(puzzle, "board_name", None)
+    board = puzzle.board_name
     if board is not None:
         obj["board"] = board
     return obj

@@ -28,18 +28,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from puzzlebox.geometry.symmetry import Cell
-from puzzlebox.puzzles import (
-    EdgeMatchingPuzzle,
-    EdgeMatchingSolution,
-    PolyominoPuzzle,
-    PolyominoSolution,
-    Puzzle,
-    QueensPuzzle,
-    QueensSolution,
-    Solution,
-)
-from puzzlebox.puzzles.edge_matching import turned
-from puzzlebox.puzzles.polyomino import Piece
 from puzzlebox.render.outline import (
     CAP_HEIGHT,
     LabelSpot,
@@ -55,6 +43,16 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
+    from puzzlebox.puzzles import (
+        EdgeMatchingPuzzle,
+        EdgeMatchingSolution,
+        PolyominoPuzzle,
+        PolyominoSolution,
+        Puzzle,
+        Solution,
+    )
+    from puzzlebox.puzzles.polyomino import Piece
+
 FORMATS = ("svg", "png")
 DPI = 100
 MAX_WIDTH_PX = 1600  # a sheet wider than this at the kind's cell size is scaled down
@@ -65,9 +63,10 @@ LEGEND_PT = 9.0
 MIN_LABEL_PT = 6.5  # below this a piece name is abbreviated and explained in a legend
 
 # Pixels per cell for each kind of drawing, before any scaling down, and the least width (in
-# cells) of a row of pieces or cards on a sheet.
-CELL_PX = {"polyomino": 40, "edge-matching": 96, "queens": 40}
-FLOW_WIDTH = {"polyomino": 14.0, "edge-matching": 6.0, "queens": 8.0}
+# cells) of a row of pieces or cards on a sheet; a panel carries its kind's pair.
+POLYOMINO_PX, POLYOMINO_FLOW = 40, 14.0
+CARDS_PX, CARDS_FLOW = 96, 6.0
+QUEENS_PX, QUEENS_FLOW = 40, 8.0
 
 # Okabe & Ito's colour-blind-safe set (without black), then Paul Tol's muted colours.
 PALETTE: tuple[str, ...] = (
@@ -183,14 +182,23 @@ def ink_box(text: str, weight: str = "bold") -> tuple[float, float, float, float
 
 
 @dataclass
-class _Panel:
-    """One titled drawing on a sheet; ``paint`` draws it with its top-left at (x0, y0)."""
+class Panel:
+    """One titled drawing on a sheet; ``paint`` draws it with its top-left at (x0, y0).
+
+    A puzzle kind's drawing methods return panels made by this module's functions for that
+    kind; a sheet takes its scale (``cell_px``, ``flow_width``) from its first panel.
+    """
 
     kind: str  # board | solution | piece | card: names the panel in the SVG
     title: str
     width: float
     height: float
     paint: Callable[[_Canvas, float, float], None]
+    cell_px: int  # pixels per cell before any scaling down
+    flow_width: float  # the least width (in cells) of a row of pieces or cards
+
+
+_Panel = Panel
 
 
 class _Canvas:
@@ -288,21 +296,22 @@ def _title_size(cell_px: int) -> float:
     return TITLE_PT / (cell_px * 72 / DPI)
 
 
-def _sheet(sections: list[tuple[list[_Panel], int | None]], kind: str) -> _Canvas:
+def _sheet(sections: list[tuple[list[_Panel], int | None]]) -> _Canvas:
     """Lay out panels and paint them.
 
     Each section is a list of panels and a number per row: with a number the panels sit on
     a grid of equal slots (a batch of boards), without one they flow in rows as wide as the
     widest other section (a sheet of pieces).
     """
-    base_px = CELL_PX[kind]
+    first = next(p for panels, _ in sections for p in panels)
+    base_px = first.cell_px
     title_h = _title_size(base_px) * 1.8
     grid_width = 0.0
     for panels, per_row in sections:
         if per_row is not None and panels:
             slot = max(p.width for p in panels)
             grid_width = max(grid_width, min(per_row, len(panels)) * (slot + GAP) - GAP)
-    flow_width = max(grid_width, FLOW_WIDTH[kind])
+    flow_width = max(grid_width, first.flow_width)
     ordered: list[tuple[list[_Panel], float | None]] = []
     for panels, per_row in sections:
         if not panels:
@@ -467,13 +476,13 @@ def _label(canvas: _Canvas, text: str, x: float, y: float, rot: int, size: float
     canvas.centred(x, y, text, size, rot, color=color, fontweight="bold", zorder=5)
 
 
-def _polyomino_solution_panel(puzzle: PolyominoPuzzle, solution: PolyominoSolution,
+def polyomino_solution_panel(puzzle: PolyominoPuzzle, solution: PolyominoSolution,
                               title: str) -> _Panel:
     r0, c0, h, w = _bbox(puzzle.board)
-    labeller = _Labeller([p.name for p in puzzle.pieces], CELL_PX["polyomino"])
+    labeller = _Labeller([p.name for p in puzzle.pieces], POLYOMINO_PX)
     spots = [labeller.place(p.piece, p.cells) for p in solution.placements]
     legend = labeller.legend()
-    legend_h = _title_size(CELL_PX["polyomino"]) * 1.6 if legend else 0.0
+    legend_h = _title_size(POLYOMINO_PX) * 1.6 if legend else 0.0
 
     def paint(canvas: _Canvas, x0: float, y0: float) -> None:
         index = _piece_index(puzzle)
@@ -497,13 +506,13 @@ def _polyomino_solution_panel(puzzle: PolyominoPuzzle, solution: PolyominoSoluti
             _label(canvas, text, x0 + x - c0, y0 + y - r0, rot, size, fill, puzzle.match_colors)
         if legend:
             canvas.text(x0 + w / 2, y0 + h + legend_h * 0.55, ",  ".join(legend),
-                        LEGEND_PT / TITLE_PT * _title_size(CELL_PX["polyomino"]),
+                        LEGEND_PT / TITLE_PT * _title_size(POLYOMINO_PX),
                         color="#333333")
 
-    return _Panel("solution", title, float(w), h + legend_h, paint)
+    return _Panel("solution", title, float(w), h + legend_h, paint, POLYOMINO_PX, POLYOMINO_FLOW)
 
 
-def _board_panel(puzzle: PolyominoPuzzle, title: str) -> _Panel:
+def polyomino_board_panel(puzzle: PolyominoPuzzle, title: str) -> _Panel:
     r0, c0, h, w = _bbox(puzzle.board)
 
     def paint(canvas: _Canvas, x0: float, y0: float) -> None:
@@ -525,7 +534,7 @@ def _board_panel(puzzle: PolyominoPuzzle, title: str) -> _Panel:
         canvas.loops(loops, x0, y0, gid=canvas.gid("board"), facecolor="none",
                      edgecolor=OUTLINE, linewidth=2 * lw, zorder=4)
 
-    return _Panel("board", title, float(w), float(h), paint)
+    return _Panel("board", title, float(w), float(h), paint, POLYOMINO_PX, POLYOMINO_FLOW)
 
 
 def count_text(piece: Piece) -> str:
@@ -537,10 +546,10 @@ def count_text(piece: Piece) -> str:
     return f"{piece.lo}\u2013{piece.hi}"
 
 
-def _piece_panels(puzzle: PolyominoPuzzle) -> list[_Panel]:
+def polyomino_piece_panels(puzzle: PolyominoPuzzle) -> list[_Panel]:
     panels = []
-    title_cells_per_char = _title_size(CELL_PX["polyomino"]) * 0.62
-    labeller = _Labeller([p.name for p in puzzle.pieces], CELL_PX["polyomino"])
+    title_cells_per_char = _title_size(POLYOMINO_PX) * 0.62
+    labeller = _Labeller([p.name for p in puzzle.pieces], POLYOMINO_PX)
     darkness = color_darkness(
         list(puzzle.board.values()) + [ch for p in puzzle.pieces for ch in p.shape.colors]
     )
@@ -569,7 +578,8 @@ def _piece_panels(puzzle: PolyominoPuzzle) -> list[_Panel]:
             text, x, y, rot, size = spot
             _label(canvas, text, x0 + x, y0 + y, rot, size, fill, puzzle.match_colors)
 
-        panels.append(_Panel("piece", title, width, float(h), paint))
+        panels.append(_Panel("piece", title, width, float(h), paint, POLYOMINO_PX,
+                             POLYOMINO_FLOW))
     return panels
 
 
@@ -635,8 +645,10 @@ def _circle(x: float, y: float, radius: float, width: float) -> Any:
                   zorder=4.5)
 
 
-def _cards_solution_panel(puzzle: EdgeMatchingPuzzle, solution: EdgeMatchingSolution,
+def cards_solution_panel(puzzle: EdgeMatchingPuzzle, solution: EdgeMatchingSolution,
                           title: str) -> _Panel:
+    from puzzlebox.puzzles.edge_matching import turned
+
     colors = label_colors(puzzle)
 
     def paint(canvas: _Canvas, x0: float, y0: float) -> None:
@@ -647,10 +659,11 @@ def _cards_solution_panel(puzzle: EdgeMatchingPuzzle, solution: EdgeMatchingSolu
         canvas.rect(x0, y0, puzzle.cols, puzzle.rows, facecolor="none", edgecolor=OUTLINE,
                     linewidth=canvas.line_width(0.05), zorder=4, gid=canvas.gid("board"))
 
-    return _Panel("solution", title, float(puzzle.cols), float(puzzle.rows), paint)
+    return _Panel("solution", title, float(puzzle.cols), float(puzzle.rows), paint, CARDS_PX,
+                  CARDS_FLOW)
 
 
-def _cards_board_panel(puzzle: EdgeMatchingPuzzle, title: str) -> _Panel:
+def cards_board_panel(puzzle: EdgeMatchingPuzzle, title: str) -> _Panel:
     def paint(canvas: _Canvas, x0: float, y0: float) -> None:
         canvas.rect(x0, y0, puzzle.cols, puzzle.rows, facecolor=BOARD_FILL, edgecolor="none",
                     zorder=1)
@@ -662,10 +675,11 @@ def _cards_board_panel(puzzle: EdgeMatchingPuzzle, title: str) -> _Panel:
 
     if puzzle.border is not None:
         title = f"{title} (border {puzzle.border})"
-    return _Panel("board", title, float(puzzle.cols), float(puzzle.rows), paint)
+    return _Panel("board", title, float(puzzle.cols), float(puzzle.rows), paint, CARDS_PX,
+                  CARDS_FLOW)
 
 
-def _card_panels(puzzle: EdgeMatchingPuzzle) -> list[_Panel]:
+def card_panels(puzzle: EdgeMatchingPuzzle) -> list[_Panel]:
     colors = label_colors(puzzle)
     panels = []
     for name, labels in puzzle.cards.items():
@@ -674,14 +688,14 @@ def _card_panels(puzzle: EdgeMatchingPuzzle) -> list[_Panel]:
                   labels: Sequence[str] = labels) -> None:
             _card(canvas, x0, y0, name, labels, colors, canvas.gid("card"))
 
-        panels.append(_Panel("card", name, 1.0, 1.0, paint))
+        panels.append(_Panel("card", name, 1.0, 1.0, paint, CARDS_PX, CARDS_FLOW))
     return panels
 
 
 # -- queens ----------------------------------------------------------------------------------
 
 
-def _queens_panel(n: int, queens: Sequence[tuple[int, int]], title: str,
+def queens_panel(n: int, queens: Sequence[tuple[int, int]], title: str,
                   kind: str) -> _Panel:
     def paint(canvas: _Canvas, x0: float, y0: float) -> None:
         canvas.rect(x0, y0, n, n, facecolor=SQUARE_LIGHT, edgecolor="none", zorder=1)
@@ -699,33 +713,22 @@ def _queens_panel(n: int, queens: Sequence[tuple[int, int]], title: str,
             canvas.centred(x0 + c + 0.5, y0 + r + 0.5, QUEEN, size, color="#000000",
                            fontweight="normal", zorder=4, gid=canvas.gid(f"queen-{i}"))
 
-    return _Panel(kind, title, float(n), float(n), paint)
+    return _Panel(kind, title, float(n), float(n), paint, QUEENS_PX, QUEENS_FLOW)
 
 
 # -- what the rest of the package calls ------------------------------------------------------
 
 
-def _solution_panel(puzzle: Puzzle, solution: Solution, title: str) -> _Panel:
-    if isinstance(puzzle, PolyominoPuzzle) and isinstance(solution, PolyominoSolution):
-        return _polyomino_solution_panel(puzzle, solution, title)
-    if isinstance(puzzle, EdgeMatchingPuzzle) and isinstance(solution, EdgeMatchingSolution):
-        return _cards_solution_panel(puzzle, solution, title)
-    if isinstance(puzzle, QueensPuzzle) and isinstance(solution, QueensSolution):
-        return _queens_panel(puzzle.n, solution.queens, title, "solution")
-    raise TypeError(f"cannot draw a {type(solution).__name__} of a {puzzle.kind} puzzle")
-
-
 def default_title(puzzle: Puzzle) -> str:
-    board = getattr(puzzle, "board_name", None)
-    return f"{puzzle.name} {board}" if board else puzzle.name
+    return puzzle.label
 
 
 def solutions_figure(items: Sequence[tuple[str, Puzzle, Solution]], per_row: int = 5) -> Figure:
     """Several solutions on one sheet, ``per_row`` to a row, each with its title."""
     if not items:
         raise ValueError("no solutions to draw")
-    panels = [_solution_panel(puzzle, solution, title) for title, puzzle, solution in items]
-    return _sheet([(panels, per_row)], items[0][1].kind).figure
+    panels = [puzzle.solution_panel(solution, title) for title, puzzle, solution in items]
+    return _sheet([(panels, per_row)]).figure
 
 
 def solution_figure(puzzle: Puzzle, solution: Solution, title: str | None = None) -> Figure:
@@ -739,28 +742,19 @@ def puzzle_figure(puzzles: Sequence[Puzzle], per_row: int = 5) -> Figure:
     or card once, with its name and how many copies there are."""
     if not puzzles:
         raise ValueError("no puzzle to draw")
-    first = puzzles[0]
     many = len(puzzles) > 1
     boards: list[_Panel] = []
     pieces: list[_Panel] = []
-    for puzzle in puzzles:
-        title = (getattr(puzzle, "board_name", None) or puzzle.name) if many else puzzle.name
-        if isinstance(puzzle, PolyominoPuzzle):
-            boards.append(_board_panel(puzzle, title))
-        elif isinstance(puzzle, EdgeMatchingPuzzle):
-            boards.append(_cards_board_panel(puzzle, title))
-        elif isinstance(puzzle, QueensPuzzle):
-            boards.append(_queens_panel(puzzle.n, (), f"{puzzle.n} queens", "board"))
-        else:
-            raise TypeError(f"cannot draw a {puzzle.kind} puzzle")
-    if isinstance(first, PolyominoPuzzle):
-        pieces = _piece_panels(first)
-    elif isinstance(first, EdgeMatchingPuzzle):
-        pieces = _card_panels(first)
+    for k, puzzle in enumerate(puzzles):
+        title = (puzzle.board_name or puzzle.name) if many else puzzle.name
+        board, drawn = puzzle.puzzle_panels(title)
+        boards.append(board)
+        if k == 0:
+            pieces = drawn
     sections: list[tuple[list[_Panel], int | None]] = [(boards, per_row)]
     if pieces:
         sections.append((pieces, None))
-    return _sheet(sections, first.kind).figure
+    return _sheet(sections).figure
 
 
 _METADATA: dict[str, dict[str, Any]] = {
@@ -825,7 +819,7 @@ def save_solutions(
         written = []
         numbers: dict[str | None, int] = {}
         for puzzle, solution in found:
-            board = getattr(puzzle, "board_name", None)
+            board = puzzle.board_name
             numbers[board] = numbers.get(board, 0) + 1
             stem = file_component(f"{name}-{board}" if board else name)  # #18: no path from a file
             path = folder / f"{stem}-{numbers[board]:04d}.{fmt}"
@@ -835,7 +829,7 @@ def save_solutions(
     pairs = list(found)
     if not pairs:
         return []
-    boards = [getattr(puzzle, "board_name", None) for puzzle, _ in pairs]
+    boards = [puzzle.board_name for puzzle, _ in pairs]
     items = []
     for k, (puzzle, solution) in enumerate(pairs):
         if len(pairs) == 1:

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from puzzlebox.puzzles import PolyominoPuzzle, PolyominoSolution, Puzzle, Solution
+from puzzlebox.puzzles import Puzzle, Solution
 from puzzlebox.render.pictures import ink_on, piece_color
-from puzzlebox.render.text import solution_lines
+from puzzlebox.safety import printable
 
 if TYPE_CHECKING:
     from rich.text import Text
@@ -18,22 +18,20 @@ if TYPE_CHECKING:
 
 def colored_solution(puzzle: Puzzle, solution: Solution) -> Text | None:
     """The letter drawing with a background colour per placement (black or white letters,
-    whichever reads on it); None where there is nothing to colour (cards, queens)."""
-    if not isinstance(puzzle, PolyominoPuzzle) or not isinstance(solution, PolyominoSolution):
+    whichever reads on it); None where the kind offers nothing to colour (cards, queens)."""
+    owners = puzzle.text_owners(solution)
+    if owners is None:
         return None
     from rich.text import Text
 
-    owner = solution.owner_grid()
-    rows = sorted({r for r, _ in puzzle.board})
-    cols = sorted({c for _, c in puzzle.board})
     text = Text()
-    for i, line in enumerate(solution_lines(puzzle, solution)):
+    for line, row in zip(puzzle.text_lines(solution, "text"), owners, strict=False):
         for j, ch in enumerate(line):
-            who = owner.get((rows[0] + i, cols[0] + j))
+            who = row[j] if j < len(row) else None
             if who is None:
-                text.append(ch)
+                text.append(printable(ch))
             else:
                 fill = piece_color(who)
-                text.append(ch, style=f"bold {ink_on(fill)} on {fill}")
+                text.append(printable(ch), style=f"bold {ink_on(fill)} on {fill}")
         text.append("\n")
     return text

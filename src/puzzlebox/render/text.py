@@ -1,21 +1,28 @@
-"""Solutions and puzzles as plain text: letter grids, piece outlines, card grids, queens."""
+"""Solutions and puzzles as plain text: letter grids, piece outlines, card grids, queens.
+
+The functions for one kind are pure and are called by that kind's own drawing methods
+(``Puzzle.text_lines``, ``Puzzle.describe_lines``); :func:`solution_lines` and
+:func:`describe` ask the puzzle, so nothing here asks which kind a puzzle is.
+"""
 
 from __future__ import annotations
 
 import string
+from typing import TYPE_CHECKING
 
 from puzzlebox.geometry.symmetry import Cell
-from puzzlebox.puzzles import (
-    EdgeMatchingPuzzle,
-    EdgeMatchingSolution,
-    PolyominoPuzzle,
-    PolyominoSolution,
-    Puzzle,
-    QueensPuzzle,
-    QueensSolution,
-    Solution,
-)
-from puzzlebox.puzzles.edge_matching import turned
+
+if TYPE_CHECKING:
+    from puzzlebox.puzzles import (
+        EdgeMatchingPuzzle,
+        EdgeMatchingSolution,
+        PolyominoPuzzle,
+        PolyominoSolution,
+        Puzzle,
+        QueensPuzzle,
+        QueensSolution,
+        Solution,
+    )
 
 SYMBOLS = string.ascii_uppercase + string.ascii_lowercase + string.digits
 HOLE = "."
@@ -88,6 +95,8 @@ def card_lines(puzzle: EdgeMatchingPuzzle, solution: EdgeMatchingSolution) -> li
         [len(label) for labels in puzzle.cards.values() for label in labels]
         + [len(name) for name in puzzle.cards]
     )
+    from puzzlebox.puzzles.edge_matching import turned
+
     cell = 2 * width + 3
     lines = []
     for r in range(puzzle.rows):
@@ -113,15 +122,7 @@ def queens_lines(puzzle: QueensPuzzle, solution: QueensSolution) -> list[str]:
 
 def solution_lines(puzzle: Puzzle, solution: Solution, style: str = "text") -> list[str]:
     """A solution as lines of text; ``style`` is ``text`` or ``outline`` (polyominoes)."""
-    if isinstance(puzzle, PolyominoPuzzle) and isinstance(solution, PolyominoSolution):
-        if style == "outline":
-            return outline_lines(puzzle, solution)
-        return letter_lines(puzzle, solution)
-    if isinstance(puzzle, EdgeMatchingPuzzle) and isinstance(solution, EdgeMatchingSolution):
-        return card_lines(puzzle, solution)
-    if isinstance(puzzle, QueensPuzzle) and isinstance(solution, QueensSolution):
-        return queens_lines(puzzle, solution)
-    raise TypeError(f"cannot draw a {type(solution).__name__} of a {puzzle.kind} puzzle")
+    return puzzle.text_lines(solution, style)
 
 
 def side_by_side(blocks: list[list[str]], per_row: int = 5, gap: int = 3) -> list[str]:
@@ -141,38 +142,43 @@ def side_by_side(blocks: list[list[str]], per_row: int = 5, gap: int = 3) -> lis
 
 def describe(puzzle: Puzzle) -> list[str]:
     """The puzzle itself: board and pieces (or cards, or the queens' board size)."""
-    out = []
-    if isinstance(puzzle, PolyominoPuzzle):
-        label = f"board {puzzle.board_name}" if puzzle.board_name else "board"
-        out.append(f"{label} ({len(puzzle.board)} cells):")
-        out += ["  " + line for line in grid_lines(puzzle.board)]
-        rules = [
-            f"rotate={'yes' if puzzle.rotate else 'no'}",
-            f"reflect={'yes' if puzzle.reflect else 'no'}",
-        ]
-        if puzzle.match_colors:
-            rules.append("colours must match")
-        out.append(f"pieces ({', '.join(rules)}):")
-        blocks = []
-        for piece in puzzle.pieces:
-            if piece.hi is None:
-                count = f"{piece.lo}+" if piece.lo else "any"
-            elif piece.lo == piece.hi:
-                count = str(piece.lo)
-            else:
-                count = f"{piece.lo}-{piece.hi}"
-            blocks.append([f"{piece.name} x{count}"] + piece.shape.to_text().splitlines())
-        out += ["  " + line for line in side_by_side(blocks, per_row=6)]
-    elif isinstance(puzzle, EdgeMatchingPuzzle):
-        out.append(f"board {puzzle.rows} x {puzzle.cols}" + (
-            f", border label {puzzle.border!r}" if puzzle.border is not None else ""
-        ))
-        out.append("cards (top right bottom left):")
-        out += [f"  {name}: {' '.join(labels)}" for name, labels in puzzle.cards.items()]
-        if puzzle.complements:
-            pairs = sorted({tuple(sorted(p)) for p in puzzle.complements.items()})
-            out.append("complements: " + ", ".join(f"{a}<->{b}" for a, b in pairs))
-        out.append(f"cards may turn: {'yes' if puzzle.rotate else 'no'}")
-    elif isinstance(puzzle, QueensPuzzle):
-        out.append(f"{puzzle.n} queens on a {puzzle.n} x {puzzle.n} board")
+    return puzzle.describe_lines()
+
+
+def describe_polyomino(puzzle: PolyominoPuzzle) -> list[str]:
+    """A polyomino puzzle's board, its rules and its pieces with their counts."""
+    label = f"board {puzzle.board_name}" if puzzle.board_name else "board"
+    out = [f"{label} ({len(puzzle.board)} cells):"]
+    out += ["  " + line for line in grid_lines(puzzle.board)]
+    rules = [
+        f"rotate={'yes' if puzzle.rotate else 'no'}",
+        f"reflect={'yes' if puzzle.reflect else 'no'}",
+    ]
+    if puzzle.match_colors:
+        rules.append("colours must match")
+    out.append(f"pieces ({', '.join(rules)}):")
+    blocks = []
+    for piece in puzzle.pieces:
+        if piece.hi is None:
+            count = f"{piece.lo}+" if piece.lo else "any"
+        elif piece.lo == piece.hi:
+            count = str(piece.lo)
+        else:
+            count = f"{piece.lo}-{piece.hi}"
+        blocks.append([f"{piece.name} x{count}"] + piece.shape.to_text().splitlines())
+    out += ["  " + line for line in side_by_side(blocks, per_row=6)]
+    return out
+
+
+def describe_cards(puzzle: EdgeMatchingPuzzle) -> list[str]:
+    """An edge-matching puzzle's board, its cards, complements and rules."""
+    out = [f"board {puzzle.rows} x {puzzle.cols}" + (
+        f", border label {puzzle.border!r}" if puzzle.border is not None else ""
+    )]  # fmt: skip
+    out.append("cards (top right bottom left):")
+    out += [f"  {name}: {' '.join(labels)}" for name, labels in puzzle.cards.items()]
+    if puzzle.complements:
+        pairs = sorted({tuple(sorted(p)) for p in puzzle.complements.items()})
+        out.append("complements: " + ", ".join(f"{a}<->{b}" for a, b in pairs))
+    out.append(f"cards may turn: {'yes' if puzzle.rotate else 'no'}")
     return out

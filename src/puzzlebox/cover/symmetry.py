@@ -1,8 +1,12 @@
 """Distinct solutions by breaking symmetry before the search, not by filtering after it.
 
-The puzzle's symmetry group G (the board symmetries that keep its colours and pieces, whole
-board turns of an edge-matching board, the eight symmetries of the queens' board) permutes
-the options of its cover problem and so maps solutions to solutions. Counting every
+A puzzle's symmetry group G is given in one form only: permutations of the options of its
+cover problem, identity first (a puzzle kind builds them: board maps that keep the colours
+and send each piece's orientations onto its own or onto those of a piece it exchanges with,
+whole-board turns of an edge-matching board, the eight symmetries of the queens' board).
+Nothing here knows a puzzle: :func:`options_by_items` and :func:`options_by_labels` help a
+kind build the permutations, :func:`group_of` checks them, and what needs a board map
+derives it (:func:`item_permutations`). G maps solutions to solutions. Counting every
 solution and keeping the canonical one of each orbit searches |G| times too much. Instead:
 
 * **Anchor.** Pick a primary item ``x`` covered exactly once (a piece used exactly once, a
@@ -33,112 +37,169 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from collections.abc import Hashable, Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from typing import Any, Protocol
 
 import numpy as np
 
 from puzzlebox.cover.problem import NO_COLOR, CoverProblem
 from puzzlebox.engine import SearchStats, make_engine
 
-if TYPE_CHECKING:
-    from puzzlebox.puzzles.base import Puzzle
+
+class Symmetric(Protocol):
+    """Anything with a cover problem and its symmetries as option permutations (a puzzle)."""
+
+    @property
+    def problem(self) -> CoverProblem: ...
+
+    @property
+    def symmetries(self) -> np.ndarray: ...
 
 
 class SymmetryError(RuntimeError):
-    """A puzzle kind's symmetry maps do not permute its options: a bug in that kind."""
+    """Permutations said to be a puzzle's symmetries that are not: a bug in that kind."""
 
 
-def option_permutations(puzzle: Puzzle) -> np.ndarray:
-    """The puzzle's symmetry group as distinct permutations of its options (one row each,
-    identity first).
+# -- building the group ---------------------------------------------------------------------
+def options_by_items(
+    problem: CoverProblem,
+    item_perm: np.ndarray,
+    tags: np.ndarray | None = None,
+    tag_perm: np.ndarray | None = None,
+) -> np.ndarray:
+    """The option permutation that moves items by ``item_perm``, for problems whose options
+    are told apart by their items and a tag (a polyomino placement: its cells and its piece).
 
-    Each map is applied to every option decoded as a one-placement solution, and the image
-    is found again by its key; symmetries that move no option collapse into the identity.
-    Polyomino puzzles take a vectorised path (they may have hundreds of thousands of
-    placements); both paths check that the result is a group.
+    Option ``k`` (items ``I``, tag ``t``) goes to the option with items ``item_perm[I]`` and
+    tag ``tag_perm[t]``; tags default to 0 and are kept when ``tag_perm`` is None. Works on
+    whole arrays (a puzzle may have hundreds of thousands of options). Raises SymmetryError
+    when some image is no option.
     """
-    from puzzlebox.puzzles.polyomino import PolyominoPuzzle
+    n = problem.n_options
+    tag = np.zeros(n, dtype=np.int64) if tags is None else np.asarray(tags, dtype=np.int64)
+    image_tag = tag if tag_perm is None else np.asarray(tag_perm, dtype=np.int64)[tag]
+    sizes = np.diff(problem.start)
+    perm = np.full(n, -1, dtype=np.int64)
+    for size in np.unique(sizes):
+        group = np.flatnonzero(sizes == size)
+        rows = problem.items[problem.start[group][:, None] + np.arange(size)]
+        here = np.sort(rows, axis=1)
+        there = np.sort(item_perm[rows], axis=1)
+        perm[group] = _match_rows(
+            np.concatenate([tag[group][:, None], here], axis=1),
+            np.concatenate([image_tag[group][:, None], there], axis=1),
+            group,
+        )
+    if (perm < 0).any():
+        k = int(np.flatnonzero(perm < 0)[0])
+        raise SymmetryError(f"option {k} ({problem.labels[k]!r}) is mapped to no option")
+    return perm
 
-    n = puzzle.problem.n_options
-    rows: dict[bytes, np.ndarray] = {}
+
+def options_by_labels(problem: CoverProblem, move: Callable[[Any], Any]) -> np.ndarray:
+    """The option permutation that sends the option labelled ``x`` to the one labelled
+    ``move(x)`` (labels must be distinct and hashable); for kinds with few options."""
+    index: dict[Any, int] = {}
+    for k, label in enumerate(problem.labels):
+        if index.setdefault(label, k) != k:
+            raise SymmetryError(f"options {index[label]} and {k} have one label {label!r}")
+    perm = np.empty(problem.n_options, dtype=np.int64)
+    for k, label in enumerate(problem.labels):
+        image = index.get(move(label))
+        if image is None:
+            raise SymmetryError(f"option {k} ({label!r}) is mapped to no option")
+        perm[k] = image
+    return perm
+
+
+def group_of(
+    problem: CoverProblem, perms: Iterable[np.ndarray]
+) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct option permutations, identity first, checked: each is one-to-one, keeps
+    the problem (an option's items go onto its image's items, bounds kept) and together they
+    form a group. Maps that move no option collapse into the identity. Returned with the
+    item permutation of each (:func:`item_permutations`)."""
+    n = problem.n_options
     identity = np.arange(n, dtype=np.int64)
-    rows[identity.tobytes()] = identity
-    if n == 0 or not puzzle.symmetry_maps():
-        return identity[None, :]
-    images = (
-        _polyomino_images(puzzle)
-        if isinstance(puzzle, PolyominoPuzzle)
-        else (_decoded_images(puzzle))
-    )
-    for number, perm in enumerate(images, start=1):
-        if not np.array_equal(np.sort(perm), identity):
-            raise SymmetryError(f"{puzzle.name}: symmetry {number} is not one-to-one on options")
+    rows: dict[bytes, np.ndarray] = {identity.tobytes(): identity}
+    for perm in perms:
+        perm = np.asarray(perm, dtype=np.int64)
+        if perm.shape != (n,) or not np.array_equal(np.sort(perm), identity):
+            raise SymmetryError("a symmetry is not a permutation of the options")
         rows.setdefault(perm.tobytes(), perm)
     for p, q in itertools.product(list(rows.values()), repeat=2):
         if q[p].tobytes() not in rows:
-            raise SymmetryError(f"{puzzle.name}: the symmetry maps do not form a group")
-    return np.array(list(rows.values()), dtype=np.int64)
+            raise SymmetryError("the symmetries do not form a group")
+    group = np.array(list(rows.values()), dtype=np.int64).reshape(len(rows), n)
+    return group, item_permutations(problem, group)  # raises unless each keeps the problem
 
 
-def _decoded_images(puzzle: Puzzle) -> list[np.ndarray]:
-    problem = puzzle.problem
-    singles = [puzzle.decode((k,)) for k in range(problem.n_options)]
-    index: dict[tuple[Hashable, ...], int] = {}
-    for k, single in enumerate(singles):
-        if index.setdefault(single.key(), k) != k:
-            raise SymmetryError(f"{puzzle.name}: options {index[single.key()]} and {k} are equal")
-    images = []
-    for number, move in enumerate(puzzle.symmetry_maps(), start=1):
-        perm = []
-        for k, single in enumerate(singles):
-            image = index.get(move(single).key())
-            if image is None:
-                raise SymmetryError(
-                    f"{puzzle.name}: symmetry {number} maps option {k} ({problem.labels[k]!r}) "
-                    "to no option"
-                )
-            perm.append(image)
-        images.append(np.array(perm, dtype=np.int64))
-    return images
+def item_permutations(problem: CoverProblem, perms: np.ndarray) -> np.ndarray:
+    """The item permutation of each option permutation (one row each): item ``i`` goes to
+    the item covered by exactly the images of the options that cover ``i``.
+
+    This is how board maps are derived from the one representation of symmetry. Items
+    covered by the same options ("twins": two cells only ever covered together) are matched
+    in order of their bounds and numbers; any such matching keeps the problem, and a count
+    or a sweep cannot tell them apart. Raises SymmetryError when some permutation does not
+    keep the problem (checked exactly, not by hash).
+    """
+    n_items, n = problem.n_items, problem.n_options
+    entry_option = np.repeat(np.arange(n), np.diff(problem.start))
+    weights = np.random.default_rng(54321).integers(1, 2**62, size=max(n, 1), dtype=np.int64)
+    lo = np.zeros(n_items, dtype=np.int64)
+    hi = np.full(n_items, -1, dtype=np.int64)  # secondary items: -1
+    lo[: problem.n_primary] = problem.lo
+    hi[: problem.n_primary] = problem.hi
+    home = _set_hashes(n_items, problem.items, weights[entry_option])
+    order = np.lexsort((np.arange(n_items), hi, lo, home))  # by options, then bounds
+    sorted_home = home[order]
+    first = np.ones(n_items, dtype=bool)
+    first[1:] = sorted_home[1:] != sorted_home[:-1]
+    starts = np.flatnonzero(first)
+    counts = np.diff(np.append(starts, n_items))
+    ranks = np.empty(n_items, dtype=np.int64)  # place among the items with the same options
+    ranks[order] = np.arange(n_items) - np.repeat(starts, counts)
+    keys = sorted_home[starts]
+    out = np.empty((len(perms), n_items), dtype=np.int64)
+    for g, perm in enumerate(np.asarray(perms, dtype=np.int64)):
+        moved = _set_hashes(n_items, problem.items, weights[perm[entry_option]])
+        at = np.minimum(np.searchsorted(keys, moved), max(len(keys) - 1, 0))
+        found = keys[at] == moved if n_items else np.zeros(0, dtype=bool)
+        own = np.searchsorted(keys, home)
+        if not found.all() or (counts[at] != counts[own]).any():
+            raise SymmetryError(f"symmetry {g} maps the options of an item onto no item's")
+        image = order[starts[at] + ranks]
+        if not np.array_equal(np.sort(image), np.arange(n_items)):
+            raise SymmetryError(f"symmetry {g} does not permute the items")
+        if (lo[image] != lo).any() or (hi[image] != hi).any():
+            raise SymmetryError(f"symmetry {g} does not keep the items' bounds")
+        _check_incidence(problem, image, perm, g)
+        out[g] = image
+    return out
 
 
-def _polyomino_images(puzzle: Puzzle) -> list[np.ndarray]:
-    """Board symmetries moved onto placements as whole arrays: an option is its piece and
-    its sorted item numbers, and its image is the option with the moved numbers."""
-    problem = puzzle.problem
-    n = problem.n_options
-    index = {name: i for i, name in enumerate(problem.item_names)}
-    piece_ids: dict[str, int] = {}
-    piece_of = np.array(
-        [piece_ids.setdefault(label[0], len(piece_ids)) for label in problem.labels]
-    )
+def _set_hashes(n_items: int, items: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """For each item, the sum (mod 2**64) of the weights of the entries that cover it."""
+    out = np.zeros(n_items, dtype=np.int64)
+    with np.errstate(over="ignore"):
+        np.add.at(out, items, weights)
+    return out
+
+
+def _check_incidence(problem: CoverProblem, image: np.ndarray, perm: np.ndarray, g: int) -> None:
+    """Each option's items, moved, are exactly its image option's items."""
     sizes = np.diff(problem.start)
-    images = []
-    for number, (sym, (dr, dc)) in enumerate(puzzle.board_symmetries(), start=1):  # type: ignore[attr-defined]
-        item_perm = np.arange(problem.n_items)
-        for cell in puzzle.board:  # type: ignore[attr-defined]
-            r, c = sym(cell)
-            item_perm[index[("cell", *cell)]] = index[("cell", r + dr, c + dc)]
-        perm = np.full(n, -1, dtype=np.int64)
-        for size in np.unique(sizes):
-            group = np.flatnonzero(sizes == size)
-            rows = problem.items[problem.start[group][:, None] + np.arange(size)]
-            here = np.sort(rows, axis=1)
-            there = np.sort(item_perm[rows], axis=1)
-            perm[group] = _match_rows(
-                np.concatenate([piece_of[group][:, None], here], axis=1),
-                np.concatenate([piece_of[group][:, None], there], axis=1),
-                group,
-            )
-        if (perm < 0).any():
-            k = int(np.flatnonzero(perm < 0)[0])
-            raise SymmetryError(
-                f"{puzzle.name}: symmetry {number} maps option {k} ({problem.labels[k]!r}) "
-                "to no option"
-            )
-        images.append(perm)
-    return images
+    if not np.array_equal(sizes[perm], sizes):
+        raise SymmetryError(f"symmetry {g} maps an option onto one of another size")
+    for size in np.unique(sizes):
+        if size == 0:
+            continue
+        group = np.flatnonzero(sizes == size)
+        rows = problem.items[problem.start[group][:, None] + np.arange(size)]
+        theirs = problem.items[problem.start[perm[group]][:, None] + np.arange(size)]
+        if not np.array_equal(np.sort(image[rows], axis=1), np.sort(theirs, axis=1)):
+            raise SymmetryError(f"symmetry {g} does not map options onto options")
 
 
 def _match_rows(here: np.ndarray, there: np.ndarray, names: np.ndarray) -> np.ndarray:
@@ -161,6 +222,13 @@ def _match_rows(here: np.ndarray, there: np.ndarray, names: np.ndarray) -> np.nd
         where[ids[: len(here)]] = names
         return where[ids[len(here) :]]
     return np.where(good, names[candidate], -1)
+
+
+def orbit_key(perms: np.ndarray, solution: Iterable[int]) -> tuple[int, ...]:
+    """The smallest image of a solution (sorted option numbers) under the group: equal for
+    two solutions exactly when a symmetry relates them."""
+    images = np.sort(perms[:, list(solution)], axis=1)
+    return min(tuple(row) for row in images.tolist())
 
 
 @dataclasses.dataclass
@@ -232,8 +300,9 @@ class SymmetryBreaking:
             )
 
     @classmethod
-    def of(cls, puzzle: Puzzle) -> SymmetryBreaking:
-        return cls(puzzle.problem, option_permutations(puzzle))
+    def of(cls, puzzle: Symmetric) -> SymmetryBreaking:
+        """The breaking of a puzzle's problem by its symmetry group."""
+        return cls(puzzle.problem, puzzle.symmetries)
 
     # -- planning --------------------------------------------------------------------------
     def _covering(self, item: int) -> np.ndarray:
