@@ -18,8 +18,10 @@ from types import TracebackType
 from typing import Any
 
 from puzzlebox.cover.problem import CoverProblem
-from puzzlebox.engine import ENGINES, SearchStats
+from puzzlebox.engine import SearchStats
 from puzzlebox.engine.memo import sweep_count
+from puzzlebox.engine.registry import names
+from puzzlebox.engine.search import Capability
 from puzzlebox.formats import PuzzleFile
 from puzzlebox.parallel.backends import (
     DaskBackend,
@@ -151,8 +153,8 @@ class SplitRun:
             raise ValueError(f"--jobs must be at least 1, not {jobs}")
         if split_depth is not None and split_depth < 0:
             raise ValueError(f"--split-depth must be at least 0, not {split_depth}")
-        if engine != "auto" and engine not in ENGINES:
-            known = ", ".join(["auto", *sorted(ENGINES)])
+        if engine not in names(Capability.COUNT if command == "count" else Capability.SOLVE):
+            known = ", ".join(names(Capability.COUNT if command == "count" else Capability.SOLVE))
             raise SplitOptionError(
                 f"engine {engine!r} cannot solve subproblems; a split run takes one of: {known}"
             )
