@@ -117,9 +117,11 @@ def _load_all() -> None:
 # Every rule that picks an engine is here, each with the measurement behind it.
 #
 # * Counting a whole puzzle: the memo engine (a sweep of the board, engine/memo.py) when the
-#   puzzle has a sweep plan and the cheap tests of memo.auto_reason pass; the sweep then runs
-#   with at most AUTO_MEMO_STATES states in a layer, and a sweep that outgrows them hands the
-#   count to the enumerating engine (the states visited are the price of finding out).
+#   puzzle has a sweep plan and memo.auto_reason finds no reason against it: the worst case
+#   of states is small, or it is not but no piece has a bounded count (dominoes, squares of
+#   any number). The sweep then runs with at most AUTO_MEMO_STATES states in a layer (the
+#   widest layer of the Aztec diamond of order 10 holds 65,246), and a sweep that outgrows
+#   them hands the count to the enumerating engine (the states visited are the price).
 #   The worst-case bound that decided this before turned away the Aztec diamond of order 10
 #   (bound 2^20 states, 3.1 M states visited in all: 0.85 s) and the 10x10 square tiled by
 #   squares (bound 2^99, 161 k states: 0.08 s), which enumeration cannot finish in 300 s
@@ -134,15 +136,16 @@ def _load_all() -> None:
 #   when installed. Probes rarely reach a solution of a tight packing (none in half a second
 #   for parallelogram-6, which backtracking solves in 47,504 nodes), hence the size threshold.
 #   Measurements: bench/RESULTS.md ("Hard instances"), docs/hard-instances.md.
-# * Otherwise a kind's solver for its own puzzles (edge-matching cards), then bitboard or
-#   compiled; the first few solutions hedged by randomised restarts (engine/restarts.py:
+# * Otherwise a kind's solver for its own puzzles (edge-matching cards), raced against the
+#   general engine for the first few solutions (the macmahon-4x6 bench instance: edges 100+ s,
+#   compiled 0.05 s), then bitboard or compiled; the first few solutions hedged by randomised restarts (engine/restarts.py:
 #   60-queens 15+ s -> 0.5 s), a seeded search run inside restarts.
 
 FIRST_FEW = 3
 SAT_MIN_OPTIONS = 20_000
 SAT_NODES_PER_SOLUTION = 3.6e10
 PROBE_SECONDS = 0.5
-AUTO_MEMO_STATES = 1 << 18
+AUTO_MEMO_STATES = 1 << 17
 
 GENERAL = ("bitboard", "compiled")  # the general engines, fastest first where they accept
 SPECIALISTS = ("edges", "queens-bitmask")  # kinds' solvers: preferred where they accept
@@ -222,8 +225,26 @@ def choose(job: Job) -> EngineSpec:
     for name in SPECIALISTS:
         spec = _takes(name, job)
         if spec is not None and spec.does(Capability.SOLVE):
-            return seeded(spec) if job.seed is not None else spec
+            if job.seed is not None:
+                return seeded(spec)
+            if job.limit is not None and job.limit <= FIRST_FEW:
+                return _race(_plain(job), spec)
+            return spec
     return _plain(job)
+
+
+def _race(first: EngineSpec, second: EngineSpec) -> EngineSpec:
+    """Both searches in turns of equal CPU time until one finds a solution (or proves there
+    is none), then that one alone. A kind's solver is not always the faster: MacMahon's 24
+    squares in 4x6 with a border take the edges solver more than 100 s to a first solution
+    and the compiled engine 0.05 s, while the edges solver wins on the catalog's cards."""
+
+    def start(job: Job) -> Search:
+        from puzzlebox.engine.search import Race
+
+        return Race([lambda: first.start(job), lambda: second.start(job)])
+
+    return replace(first, start=start)
 
 
 def _plain(job: Job) -> EngineSpec:

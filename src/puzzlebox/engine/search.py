@@ -152,3 +152,37 @@ class Chain:
             return Step(done=False)
         self.stats = self._current.stats
         return step
+
+
+class Race:
+    """Searches of the same job run in turns, each turn to the one that has used the least
+    CPU time so far, until one of them finds a solution or proves there is none: it then
+    runs alone (the others are dropped, so no solution comes twice). Whatever the race is
+    won by, it costs about as many times the winner's time as there are runners."""
+
+    def __init__(self, starts: list[Callable[[], Search]]) -> None:
+        self._starts = list(starts)
+        self._runners: list[Search | None] = [None] * len(starts)
+        self._cpu = [0.0] * len(starts)
+        self._winner: Search | None = None
+        self.stats = SearchStats()
+
+    def step(self, max_nodes: int) -> Step:
+        import time
+
+        if self._winner is not None:
+            step = self._winner.step(max_nodes)
+            self.stats = self._winner.stats
+            return step
+        k = min(range(len(self._cpu)), key=lambda i: self._cpu[i])
+        began = time.process_time()
+        runner = self._runners[k]
+        if runner is None:
+            runner = self._runners[k] = self._starts[k]()
+        step = runner.step(max_nodes)
+        self._cpu[k] += time.process_time() - began
+        self.stats = runner.stats
+        if step.solutions or step.counted or step.done:
+            self._winner = runner
+            self._runners = []
+        return step
