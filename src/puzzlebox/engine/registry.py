@@ -138,8 +138,9 @@ def _load_all() -> None:
 #   Measurements: bench/RESULTS.md ("Hard instances"), docs/hard-instances.md.
 # * Otherwise a kind's solver for its own puzzles (edge-matching cards), raced against the
 #   general engine for the first few solutions (the macmahon-4x6 bench instance: edges 100+ s,
-#   compiled 0.05 s), then bitboard or compiled; the first few solutions hedged by randomised restarts (engine/restarts.py:
-#   60-queens 15+ s -> 0.5 s), a seeded search run inside restarts.
+#   compiled 0.05 s), then bitboard or compiled; the first few solutions hedged by
+#   randomised restarts (engine/restarts.py: 60-queens 15+ s -> 0.5 s), a seeded search run
+#   inside restarts.
 
 FIRST_FEW = 3
 SAT_MIN_OPTIONS = 20_000
