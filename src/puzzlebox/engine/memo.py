@@ -439,64 +439,6 @@ def _auto_reason(
     return None
 
 
-def sweep_count(
-    problem: CoverProblem,
-    plan: SweepPlan | None,
-    *,
-    required: bool,
-    max_memory: int | None = None,
-    progress: Progress | None = None,
-) -> tuple[int, int, SearchStats] | None:
-    """Raw and distinct counts by sweeping, distinct by Burnside's lemma.
-
-    With ``required`` (``--engine memo``) a sweep that cannot run raises MemoDeclined with
-    the reason; otherwise (``auto``) it returns None where enumeration is the better choice.
-    """
-    max_states = max(1, (max_memory or DEFAULT_MAX_MEMORY) // BYTES_PER_STATE)
-    if plan is None:
-        if required:
-            raise MemoDeclined("memo: this kind of puzzle gives no sweep order")
-        return None
-    try:
-        _check(problem, plan.order)
-        if not required and _auto_reason(problem, plan.order, max_states) is not None:
-            return None
-        sweeps = [build_sweep(problem, plan.order)]
-        sweeps += [build_sweep(problem, plan.order, g) for g in plan.symmetries()]
-    except MemoDeclined:
-        if required:
-            raise
-        return None
-    if not required and max(s.bound() for s in sweeps) > min(AUTO_MAX_STATES, max_states):
-        return None  # a symmetric sweep may fold the board into a wider window
-    stats = SearchStats(engine="memo")
-    began = time.perf_counter()
-    fixed = []
-    done, work = 0, sum(s.n_positions for s in sweeps)
-
-    def step(positions: int) -> None:
-        nonlocal done
-        done += positions
-        if progress is not None:
-            progress(done, work)
-
-    for sweep in sweeps:
-        total, visited = sweep.run(max_states, step if progress is not None else None)
-        fixed.append(total)
-        stats.nodes += visited
-    raw = fixed[0]
-    orbits, rest = divmod(sum(fixed), len(fixed))
-    if rest:
-        raise EngineError(
-            f"memo: Burnside's sum {sum(fixed)} is not a multiple of the group order "
-            f"{len(fixed)}: the puzzle's symmetries are not a group"
-        )
-    stats.solutions = raw
-    stats.search_seconds = time.perf_counter() - began
-    stats.complete = True
-    return raw, orbits, stats
-
-
 def plan_of(job: Job) -> SweepPlan | None:
     """The sweep plan of the job's puzzle (None when it has none, or no puzzle)."""
     plan = getattr(job.puzzle, "sweep_plan", None)

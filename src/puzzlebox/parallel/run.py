@@ -19,9 +19,8 @@ from typing import Any
 
 from puzzlebox.cover.problem import CoverProblem
 from puzzlebox.engine import SearchStats
-from puzzlebox.engine.memo import sweep_count
-from puzzlebox.engine.registry import names
-from puzzlebox.engine.search import Capability
+from puzzlebox.engine.registry import choose, names
+from puzzlebox.engine.search import Capability, Job, Mode
 from puzzlebox.formats import PuzzleFile
 from puzzlebox.parallel.backends import (
     DaskBackend,
@@ -258,14 +257,15 @@ class SplitRun:
         if reason is not None:
             return SplitCountResult(0, 0, time.perf_counter() - began, SearchStats(), reason)
         if self.engine == "auto" and self.split_depth is None:
-            # Where the memoised sweep pays (many interchangeable pieces), it counts the
-            # board outright, faster than any split of a search that enumerates.
-            swept = sweep_count(puzzle.problem, puzzle.sweep_plan(), required=False)
-            if swept is not None:
-                raw, distinct, stats = swept
-                return SplitCountResult(
-                    raw, distinct, time.perf_counter() - began, stats, done=1, total=1
-                )
+            # Where auto counts with an engine that counts distinct solutions itself (the
+            # memoised sweep of many interchangeable pieces), it counts the board outright,
+            # faster than any split of a search that enumerates (engine/registry.py chooses).
+            job = Job(puzzle.problem, Mode.COUNT, puzzle=puzzle)
+            if choose(job).does(Capability.DISTINCT):
+                whole = puzzle.count()
+                return SplitCountResult(whole.solutions, whole.distinct,
+                                        time.perf_counter() - began, whole.stats, done=1,
+                                        total=1)  # fmt: skip
         subs = self.plan(board)
         done = self._done(board)
         resumed = len(done)
