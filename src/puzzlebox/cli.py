@@ -15,7 +15,6 @@ from typing import Any
 
 from puzzlebox import catalog
 from puzzlebox.catalog import UnknownPuzzle
-from puzzlebox.engine import ENGINES
 from puzzlebox.engine.errors import EngineError
 from puzzlebox.engine.memo import MemoTooLarge, parse_memory
 from puzzlebox.engine.stats import SearchStats
@@ -58,7 +57,10 @@ def error_line(error: PuzzleboxError) -> str:
 
 
 def _engine_choices() -> list[str]:
-    return ["auto", *sorted(ENGINES)]
+    """The engine names, from the registry (``auto`` first)."""
+    from puzzlebox.engine.registry import names
+
+    return names()
 
 
 def _add_puzzle_arg(parser: argparse.ArgumentParser) -> None:
@@ -66,9 +68,8 @@ def _add_puzzle_arg(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--engine",
         default="auto",
-        help=f"search engine: {', '.join(_engine_choices())} (default: auto); solve also "
-        "takes 'sink', one tiling of a big rectangle by local search (it never proves there "
-        "is none)",
+        help=f"search engine: {', '.join(_engine_choices())} (default: auto, the choice "
+        "measured for each puzzle; the README's table says what each engine is for)",
     )
     parser.add_argument("--quiet", action="store_true",
                         help="no progress display on standard error")
@@ -214,16 +215,23 @@ def _load(name: str) -> PuzzleFile:
 
 
 def _check_engine(parser: argparse.ArgumentParser, engine: str, command: str) -> None:
-    counting = command == "count"
-    choices = _engine_choices() + (["memo"] if counting else [])
-    if engine == SINK:
-        if command == "solve":
-            return
-        parser.error("the sink search finds one tiling: use 'puzzlebox solve --engine sink'")
-    if engine == "memo" and not counting:
-        parser.error("the memo engine only counts: use 'puzzlebox count --engine memo'")
-    if engine not in choices:
-        parser.error(f"unknown engine {engine!r} (choose from {', '.join(choices)})")
+    """Refuse, in one line, an engine the registry does not know or one that cannot do
+    what the command asks (count, or find solutions)."""
+    from puzzlebox.engine.registry import AUTO, UnknownEngine, get
+    from puzzlebox.engine.search import Capability
+
+    if engine == AUTO:
+        return
+    try:
+        spec = get(engine)
+    except UnknownEngine as error:
+        parser.error(str(error))
+    if command == "count" and not spec.does(Capability.COUNT):
+        parser.error(f"the {engine} engine does not count: use 'puzzlebox solve --engine "
+                     f"{engine}'")  # fmt: skip
+    if command != "count" and not spec.does(Capability.SOLVE):
+        parser.error(f"the {engine} engine only counts: use 'puzzlebox count --engine "
+                     f"{engine}'")  # fmt: skip
 
 
 def _memory_size(text: str) -> int:
@@ -322,9 +330,9 @@ def _count_one(
     if run is None:
         bar = _Bar(f"{label(puzzle)}: sweeping", _showing(args))
         try:
-            with _following(args, label(puzzle), puzzle):
+            with _following(args, label(puzzle), puzzle) as on_step:
                 return puzzle.count(engine=args.engine, max_memory=args.max_memory,
-                                    progress=bar)
+                                    progress=bar, on_step=on_step)
         finally:
             bar.close()
     try:
@@ -382,14 +390,18 @@ def cmd_solve(args: argparse.Namespace) -> int:
         name = label(puzzle)
         found = run.already_found(board) if run else 0
         stats = SearchStats()
-        solutions = (
-            run.solutions(board) if run
-            else _sink_solutions(args, puzzle, stats) if args.engine == SINK
-            else puzzle.distinct_solutions(limit, args.engine, stats) if args.distinct
-            else puzzle.solutions(limit, args.engine, args.seed, stats)
-        )
-        if run is None and limit is None:
-            solutions = _followed(args, name, puzzle, solutions)
+
+        def search(on_step: Any = None, puzzle: Puzzle = puzzle, stats: SearchStats = stats,
+                   board: int = board) -> Any:  # fmt: skip
+            return (
+                run.solutions(board) if run
+                else _sink_solutions(args, puzzle, stats) if args.engine == SINK
+                else puzzle.distinct_solutions(limit, args.engine, stats, on_step) if args.distinct
+                else puzzle.solutions(limit, args.engine, args.seed, stats, on_step)
+            )
+
+        following = run is None and limit is None
+        solutions = _followed(args, name, puzzle, search) if following else search()
         for solution in solutions:
             found += 1
             if args.format == "json":
@@ -471,7 +483,8 @@ def _following(args: argparse.Namespace, name: str, puzzle: Puzzle) -> Any:
 
 
 def _followed(args: argparse.Namespace, name: str, puzzle: Puzzle, items: Any) -> Any:
-    """An enumeration of solutions passed through a progress display (terminals only)."""
+    """The enumeration ``items(on_step)`` passed through a progress display (terminals
+    only), which hears the search after every step."""
     from puzzlebox.progress import follow, wanted
 
     return follow(wanted(args.quiet), name, lambda: puzzle.problem, items)
@@ -488,9 +501,12 @@ def _solve_pictures(pf: PuzzleFile, args: argparse.Namespace, limit: int | None)
 
     def found() -> Iterator[tuple[Puzzle, Solution]]:
         for puzzle in pf.puzzles:
-            solutions = puzzle.solutions(limit, args.engine, args.seed)
-            if limit is None:
-                solutions = _followed(args, label(puzzle), puzzle, solutions)
+            def search(on_step: Any = None, puzzle: Puzzle = puzzle) -> Iterator[Solution]:
+                return puzzle.solutions(limit, args.engine, args.seed, on_step=on_step)
+
+            solutions = (
+                _followed(args, label(puzzle), puzzle, search) if limit is None else search()
+            )
             n = 0
             for solution in solutions:
                 n += 1

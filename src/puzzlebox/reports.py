@@ -122,8 +122,9 @@ class EstimateReport:
 
 def estimate_report(puzzle: Puzzle, probes: int = 1000, seed: int = 0) -> EstimateReport:
     """Estimate the compiled engine's tree for a count of ``puzzle`` and time the engine."""
-    from puzzlebox.engine import auto_engine
     from puzzlebox.engine.estimate import engine_speed, estimate_tree
+    from puzzlebox.engine.registry import general
+    from puzzlebox.engine.search import Job
 
     name, board, text = puzzle.name, puzzle.board_name, label(puzzle)
     reason = puzzle.impossibility()
@@ -133,7 +134,7 @@ def estimate_report(puzzle: Puzzle, probes: int = 1000, seed: int = 0) -> Estima
     est = estimate_tree(problem, probes=probes, seed=seed)
     speed, searched = engine_speed(problem)
     return EstimateReport(name, board, text, None, est, speed, est.seconds_at(speed), searched,
-                          auto_engine(problem))
+                          general(Job(problem)).name)
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from math import isqrt
 
 from puzzlebox.engine import SearchStats
+from puzzlebox.engine.parts import representatives
 from puzzlebox.errors import PuzzleboxError
 from puzzlebox.geometry import Shape, parse_grid
 from puzzlebox.puzzles.polyomino import Piece, PolyominoPuzzle, PolyominoSolution
@@ -156,7 +157,7 @@ def polyomino_order(
             attempt = Attempt(rows, cols, copies, False, proof.argument, proof.sentence)
         else:
             stats = SearchStats()
-            found = puzzle.symmetry_breaking.representatives(engine, limit=1, stats=stats)
+            found = representatives(puzzle.symmetry_breaking, engine, limit=1, stats=stats)
             chosen = next(found, None)
             solution = None if chosen is None else puzzle.decode(chosen)
             if solution is not None:

@@ -6,14 +6,13 @@ Rows and columns are primary items (exactly one queen each); diagonals are secon
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from puzzlebox.cover.problem import CoverBuilder, CoverProblem
-from puzzlebox.engine.stats import SearchStats
 from puzzlebox.geometry import SYMMETRIES, Symmetry
 from puzzlebox.puzzles.base import Puzzle, Solution, register_kind
 
@@ -57,21 +56,6 @@ class QueensPuzzle(Puzzle):
             for c in range(n):
                 b.option([("row", r), ("col", c), ("diag", r + c), ("anti", r - c + n - 1)], (r, c))
         return b.build()
-
-    def count_search(
-        self,
-        engine: str = "auto",
-        forced: Sequence[int] = (),
-        excluded: Sequence[int] = (),
-    ) -> tuple[int, int, SearchStats]:
-        """A whole count under "auto" runs the bitmask kernel (engine/queens_bitmask.py),
-        distinct solutions by Burnside's lemma; a split or a named engine searches the cover
-        problem like any other puzzle."""
-        from puzzlebox.engine.queens_bitmask import MAX_N, queens_counts
-
-        if engine == "auto" and not forced and not excluded and 1 <= self.n <= MAX_N:
-            return queens_counts(self.n)
-        return super().count_search(engine, forced, excluded)
 
     def decode(self, chosen: tuple[int, ...]) -> QueensSolution:
         return QueensSolution(tuple(sorted(self.problem.labels[k] for k in chosen)))

@@ -172,7 +172,9 @@ def _first(puzzle: PolyominoPuzzle, engine: str) -> tuple[bool, int]:
     from puzzlebox.engine import SearchStats
 
     stats = SearchStats()
-    found = next(puzzle.symmetry_breaking.representatives(engine, limit=1, stats=stats), None)
+    from puzzlebox.engine.parts import representatives
+
+    found = next(representatives(puzzle.symmetry_breaking, engine, limit=1, stats=stats), None)
     return found is not None, stats.nodes
 
 
