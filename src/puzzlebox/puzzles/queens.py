@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from puzzlebox.cover.problem import CoverBuilder, CoverProblem
+from puzzlebox.engine import queens_bitmask  # noqa: F401  (registers 'queens-bitmask')
 from puzzlebox.engine.stats import SearchStats
 from puzzlebox.geometry import SYMMETRIES, Symmetry
 from puzzlebox.puzzles.base import Puzzle, Solution, SolutionMap
