@@ -93,19 +93,21 @@ def test_sixteen_queens() -> None:
 
 from puzzlebox.engine import registry  # noqa: E402
 from puzzlebox.engine.queens_bitmask import (  # noqa: E402
-    GROUP_ORDER,
     QueensSearch,
     accepts,
     describe,
     frontier,
+    group_order,
     whole_job,
 )
 from puzzlebox.engine.search import Capability, Job, Mode  # noqa: E402
 
 
 def stabiliser(n: int, cols: tuple[int, ...]) -> int:
-    """How many of the eight symmetries map the solution onto itself (brute force)."""
-    return sum(1 for image in images(n, cols) if image == cols)
+    """How many symmetries map the solution onto itself (brute force), in the group as it
+    acts on the squares: on one square the eight symmetries are one permutation."""
+    fixing = sum(1 for image in images(n, cols) if image == cols)
+    return fixing * group_order(n) // 8
 
 
 def holds(job: Job, cols: tuple[int, ...]) -> bool:
@@ -161,7 +163,7 @@ def test_frontier_partitions_raw_and_burnside_shares(n: int, depth: int) -> None
         raw_total += raw
         share_total += share
     assert len(owner) == len(solutions) == ALL[n - 1] == raw_total
-    assert share_total == GROUP_ORDER * DISTINCT[n - 1]
+    assert share_total == group_order(n) * DISTINCT[n - 1]
 
 
 def test_frontier_of_a_subproblem_refines_it() -> None:
@@ -248,3 +250,16 @@ def test_split_sixteen_queens_adds_up() -> None:
                           max_nodes=1 << 22)
         raw, share = raw + r, share + s
     assert (raw, share) == (14_772_512, 8 * 1_846_955)
+
+
+def test_frontier_depth_counts_below_the_rows_already_cut() -> None:
+    job = whole_job(8)
+    [sub] = frontier(job, 0)
+    assert sub == ((), ())
+    for forced, excluded in frontier(job, 2):
+        part = Job(job.problem, Mode.COUNT, forced, excluded, puzzle=job.puzzle)
+        assert frontier(part, 0) == [(forced, excluded)]
+        deeper = frontier(part, 1)
+        assert len(deeper) > 1 or counted(part)[0] == 0 or len(deeper) == 1
+        rows = {job.problem.labels[k][0] for _, e in deeper for k in set(e) - set(excluded)}
+        assert rows <= {2}

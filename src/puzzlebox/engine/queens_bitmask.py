@@ -25,8 +25,10 @@ column, a mirror in a diagonal two on the other diagonal), so that sum is ``Q + 
 with ``F180`` and ``F90`` the solutions fixed by a half and a quarter turn, counted by a search
 that places the whole orbit of each queen at once. Because the sum runs over solutions, a
 job's *share* (its own ``Q + F180 + 2 F90``, fixed solutions counted only inside the job)
-adds up over any partition: a split count sums the shares and divides by 8 once, at the end
-(``Step.stabilisers``). A single subproblem's distinct count is not a whole number in general.
+adds up over any partition: a split count sums the shares and divides by the group's order
+once, at the end (``Step.stabilisers``, :func:`group_order`: 8, or 1 on a single square, where
+every symmetry is the same permutation of the options). A single subproblem's distinct count
+is not a whole number in general, which is why the shares, not distinct counts, are added.
 """
 
 from __future__ import annotations
@@ -43,7 +45,12 @@ from puzzlebox.engine.stats import SearchStats
 
 NAME = "queens-bitmask"
 MAX_N = 31  # diagonals of the symmetric search fit in one int64 (2n - 1 bits)
-GROUP_ORDER = 8  # the symmetries of the square: what the stabiliser sums are divided by
+
+
+def group_order(n: int) -> int:
+    """The order of the square's symmetry group as it acts on the options (the squares):
+    what a sum of stabilisers is divided by. On one square every symmetry is the identity."""
+    return 8 if n > 1 else 1
 
 
 # -- what a job asks for, as masks -----------------------------------------------------------
@@ -222,7 +229,7 @@ class QueensSearch:
         share = self.stabilisers()
         distinct = None
         if self.whole:
-            distinct, rest = divmod(share, GROUP_ORDER)
+            distinct, rest = divmod(share, group_order(self.n))
             if rest:
                 raise ArithmeticError(f"Burnside's count for {self.n} queens is not whole: a bug")
         return Step(counted=counted, done=True, distinct=distinct, stabilisers=share)
@@ -230,7 +237,7 @@ class QueensSearch:
     def stabilisers(self) -> int:
         """This job's share of Burnside's sum: its solutions' stabiliser sizes, added."""
         if self.n == 1:
-            return GROUP_ORDER * self.raw  # the lone queen is fixed by all eight
+            return self.raw  # one square: the group is trivial
         return self.raw + self.fixed[2] + 2 * self.fixed[1]
 
 
@@ -246,18 +253,31 @@ def accepts(job: Job) -> str | None:
 # -- splitting -------------------------------------------------------------------------------
 
 
+def _settled(n: int, allowed: list[int], mirror: bool) -> int:
+    """How many top rows the job has already cut: each allows one column (with the mirror:
+    one column and its mirror image) at most."""
+    rows = 0
+    for mask in allowed:
+        widest = 2 if mirror else 1
+        if bin(mask).count("1") > widest:
+            break
+        rows += 1
+    return rows
+
+
 def frontier(job: Job, depth: int) -> list[Subproblem]:
-    """Subproblems partitioning the job's solutions, one per pattern of its top ``depth``
-    rows (with the mirror: per pattern of column pairs ``{c, n-1-c}``), each as the job's
-    forced options and its excluded ones plus the columns those rows give up."""
+    """Subproblems partitioning the job's solutions, one per pattern of the ``depth`` rows
+    below those the job has already cut (with the mirror: per pattern of column pairs
+    ``{c, n-1-c}``), each as the job's forced options and its excluded ones plus the columns
+    those rows give up. Depth 0 gives the job itself."""
     n = _board(job)
     if isinstance(n, str):
         raise ValueError(f"{NAME} cannot split this job: {n}")
     if depth < 0:
         raise ValueError(f"split depth must be at least 0, not {depth}")
-    depth = min(depth, n)
     allowed = _masks(n, job)
     mirror = _symmetric(n, allowed)
+    depth = min(n, _settled(n, allowed, mirror) + depth) if depth else 0
     patterns: dict[tuple[int, ...], None] = {}  # in the order the search meets them
 
     def go(r: int, cols: int, left: int, right: int, key: tuple[int, ...]) -> None:
@@ -335,7 +355,7 @@ def queens_counts(n: int) -> tuple[int, int, SearchStats]:
     if not 1 <= n <= MAX_N:
         raise ValueError(f"n must lie in 1..{MAX_N}")
     search = run(QueensSearch(whole_job(n)))
-    return search.raw, search.stabilisers() // GROUP_ORDER, search.stats
+    return search.raw, search.stabilisers() // group_order(n), search.stats
 
 
 def count_queens(n: int) -> tuple[int, int]:
