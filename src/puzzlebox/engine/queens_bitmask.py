@@ -18,17 +18,21 @@ image (``{c, n-1-c}``, written as excluded options), so it is closed under the m
 again counted on one half. The subproblems partition the job's solutions: a solution falls in
 the one named by the pairs its top rows' queens lie in.
 
-**Distinct solutions** come from Burnside's lemma: the number of orbits under the eight
-symmetries of the square is ``(1/8) sum over solutions s of |stabiliser(s)|``. For ``n > 1``
-no solution is fixed by a reflection (a mirror in a side would put two queens on a row or
-column, a mirror in a diagonal two on the other diagonal), so that sum is ``Q + F180 + 2 F90``
-with ``F180`` and ``F90`` the solutions fixed by a half and a quarter turn, counted by a search
-that places the whole orbit of each queen at once. Because the sum runs over solutions, a
-job's *share* (its own ``Q + F180 + 2 F90``, fixed solutions counted only inside the job)
-adds up over any partition: a split count sums the shares and divides by the group's order
-once, at the end (``Step.stabilisers``, :func:`group_order`: 8, or 1 on a single square, where
-every symmetry is the same permutation of the options). A single subproblem's distinct count
-is not a whole number in general, which is why the shares, not distinct counts, are added.
+**Distinct solutions** of a whole board come from Burnside's lemma: the number of orbits
+under the eight symmetries of the square is ``(1/8) sum over solutions s of |stabiliser(s)|``.
+For ``n > 1`` no solution is fixed by a reflection (a mirror in a side would put two queens on
+a row or column, a mirror in a diagonal two on the other diagonal), so that sum is
+``Q + F180 + 2 F90`` with ``F180`` and ``F90`` the solutions fixed by a half and a quarter
+turn, counted by a search that places the whole orbit of each queen at once.
+
+A subproblem's share of that sum is not a whole number of orbits, so a subproblem counts its
+*leaders* instead: the solutions that are the smallest of their eight images (compared as the
+tuple of their queens' columns, row by row). Every orbit has exactly one leader, and it lies
+in exactly one subproblem, so the distinct counts of the subproblems are whole numbers, never
+above their raw counts, and add up to the board's. The leader is found where the row search
+ends: an image's first column is the distance of a border queen from a corner, so the four
+border queens decide almost every solution, and only ties compare whole images. (A leader is
+never the right-hand image of a mirror pair, so the mirror's halving still holds.)
 """
 
 from __future__ import annotations
@@ -46,11 +50,7 @@ from puzzlebox.engine.stats import SearchStats
 NAME = "queens-bitmask"
 MAX_N = 31  # diagonals of the symmetric search fit in one int64 (2n - 1 bits)
 
-
-def group_order(n: int) -> int:
-    """The order of the square's symmetry group as it acts on the options (the squares):
-    what a sum of stabilisers is divided by. On one square every symmetry is the identity."""
-    return 8 if n > 1 else 1
+GROUP_ORDER = 8  # the symmetries of the square
 
 
 # -- what a job asks for, as masks -----------------------------------------------------------
@@ -104,7 +104,8 @@ def _place(n: int, c: int, cols: int, left: int, right: int) -> tuple[int, int, 
     return cols | bit, ((left | bit) << 1) & full, (right | bit) >> 1
 
 
-Unit = tuple[int, int, int, int, int]  # (first row, cols, left, right, multiplier)
+Unit = tuple[int, int, int, int, int, tuple[int, ...]]
+# (first row, cols, left, right, multiplier, the columns of the queens above the first row)
 
 
 def _units(n: int, allowed: list[int]) -> tuple[list[Unit], int]:
@@ -112,13 +113,13 @@ def _units(n: int, allowed: list[int]) -> tuple[list[Unit], int]:
     half of the first row (and of the second below a middle queen), each counted twice; and
     the queens placed to set them up (search nodes too)."""
     if not _symmetric(n, allowed):
-        return [(0, 0, 0, 0, 1)], 0
+        return [(0, 0, 0, 0, 1, ())], 0
     units: list[Unit] = []
     placed = 0
 
-    def go(r: int, cols: int, left: int, right: int) -> None:
+    def go(r: int, cols: int, left: int, right: int, above: tuple[int, ...]) -> None:
         if r == n:  # every queen so far in the middle column: n == 1
-            units.append((n, cols, left, right, 1))
+            units.append((n, cols, left, right, 1, above))
             return
         nonlocal placed
         free = allowed[r] & ~(cols | left | right)
@@ -128,11 +129,11 @@ def _units(n: int, allowed: list[int]) -> tuple[list[Unit], int]:
             placed += 1
             nc, nl, nr = _place(n, c, cols, left, right)
             if 2 * c < n - 1:
-                units.append((r + 1, nc, nl, nr, 2))
+                units.append((r + 1, nc, nl, nr, 2, above + (c,)))
             else:  # the middle column: the mirror is not broken yet
-                go(r + 1, nc, nl, nr)
+                go(r + 1, nc, nl, nr, above + (c,))
 
-    go(0, 0, 0, 0)
+    go(0, 0, 0, 0, ())
     return units, placed
 
 
@@ -141,7 +142,8 @@ def _units(n: int, allowed: list[int]) -> tuple[list[Unit], int]:
 
 class QueensSearch:
     """A count of one job, step by step: the rows (unit by unit), then, for the distinct
-    count, the solutions fixed by a half turn and by a quarter turn."""
+    count of a whole board, the solutions fixed by a half turn and by a quarter turn; a
+    subproblem counts the leaders of their orbits as it goes instead."""
 
     def __init__(self, job: Job, rows: bool = True, turns: tuple[int, ...] = (2, 1)) -> None:
         n = _board(job)
@@ -149,7 +151,11 @@ class QueensSearch:
             raise ValueError(f"{NAME} cannot take this job: {n}")
         self.n = n
         # the distinct count needs every part; count_queens and fixed_by_rotation run one
-        self.whole = not job.forced and not job.excluded and rows and turns == (2, 1)
+        partial = bool(job.forced or job.excluded)
+        self.whole = not partial and rows and turns == (2, 1)
+        self.lead = partial and rows  # a subproblem: count the leaders of orbits
+        if self.lead:
+            turns = ()
         self.stats = SearchStats(engine=NAME, compile_seconds=_warm_up())
         self._allowed = np.array(_masks(n, job), dtype=np.int64)
         self._units, placed = _units(n, list(self._allowed.tolist())) if rows else ([], 0)
@@ -162,8 +168,10 @@ class QueensSearch:
         self._multiplier = 1
         size = n + 2
         self._stack = [np.zeros(size, dtype=np.int64) for _ in range(6)]
+        self._prefix = np.zeros(size, dtype=np.int64)
         self._top = np.full(1, -1, dtype=np.int64)
         self.raw = 0
+        self.leaders = 0
         self.fixed = {1: 0, 2: 0}
         self._done = False
 
@@ -171,11 +179,13 @@ class QueensSearch:
         kind, value = phase
         self._top[0] = 0
         if kind == "rows":
-            row0, cols, left, right, self._multiplier = self._units[value]
-            if row0 == self.n:  # nothing left to place: one solution
+            row0, cols, left, right, self._multiplier, above = self._units[value]
+            if row0 == self.n:  # nothing left to place: one solution, its own orbit
                 self._top[0] = -1
                 self.raw += self._multiplier
+                self.leaders += 1
                 return
+            self._prefix[: len(above)] = above
             c, lft, rgt, free = self._stack[:4]
             c[0], lft[0], rgt[0] = cols, left, right
             free[0] = int(self._allowed[row0]) & ~(cols | left | right)
@@ -184,7 +194,7 @@ class QueensSearch:
                 array[0] = 0  # row 0, column 0, nothing taken
 
     def step(self, max_nodes: int) -> Step:
-        """Run about ``max_nodes`` nodes; the last step carries the stabiliser sum."""
+        """Run about ``max_nodes`` nodes; the last step carries the distinct count."""
         if self._done:
             return Step(done=True)
         from puzzlebox.engine._queens_kernels import walk_rows, walk_symmetric
@@ -205,10 +215,11 @@ class QueensSearch:
             if kind == "rows":
                 row0 = self._units[value][0]
                 c, lft, rgt, free = self._stack[:4]
-                found, nodes = walk_rows(
-                    np.int64(self.n), self._allowed, np.int64(row0), c, lft, rgt, free,
-                    self._top, np.int64(budget),
+                found, nodes, leaders = walk_rows(
+                    np.int64(self.n), self._allowed, np.int64(row0), self._prefix, c, lft,
+                    rgt, free, self._top, np.int64(budget), self.lead,
                 )
+                self.leaders += int(leaders)
                 found = int(found) * self._multiplier
                 self.raw += found
                 counted += found
@@ -226,19 +237,19 @@ class QueensSearch:
             return Step(counted=counted)
         self._done = True
         self.stats.complete = True
-        share = self.stabilisers()
-        distinct = None
-        if self.whole:
-            distinct, rest = divmod(share, group_order(self.n))
-            if rest:
-                raise ArithmeticError(f"Burnside's count for {self.n} queens is not whole: a bug")
-        return Step(counted=counted, done=True, distinct=distinct, stabilisers=share)
+        counts_distinct = self.lead or self.whole
+        return Step(counted=counted, done=True,
+                    distinct=self.distinct() if counts_distinct else None)
 
-    def stabilisers(self) -> int:
-        """This job's share of Burnside's sum: its solutions' stabiliser sizes, added."""
-        if self.n == 1:
-            return self.raw  # one square: the group is trivial
-        return self.raw + self.fixed[2] + 2 * self.fixed[1]
+    def distinct(self) -> int:
+        """The job's solutions up to symmetry: Burnside's count for a whole board, the
+        leaders of their orbits for a subproblem."""
+        if self.lead or self.n == 1:
+            return self.leaders
+        orbits, rest = divmod(self.raw + self.fixed[2] + 2 * self.fixed[1], GROUP_ORDER)
+        if rest:
+            raise ArithmeticError(f"Burnside's count for {self.n} queens is not whole: a bug")
+        return orbits
 
 
 def start(job: Job) -> QueensSearch:
@@ -328,7 +339,7 @@ def _warm_up() -> float:
 
     z = np.zeros(4, dtype=np.int64)
     walk_rows(np.int64(2), z + 3, np.int64(0), z.copy(), z.copy(), z.copy(), z.copy(),
-              np.zeros(1, dtype=np.int64), np.int64(1))
+              z.copy(), np.zeros(1, dtype=np.int64), np.int64(1), True)
     walk_symmetric(np.int64(2), np.int64(1), z + 3, *(z.copy() for _ in range(6)),
                    np.zeros(1, dtype=np.int64), np.int64(1))
     _compile_seconds = time.perf_counter() - began
@@ -355,7 +366,7 @@ def queens_counts(n: int) -> tuple[int, int, SearchStats]:
     if not 1 <= n <= MAX_N:
         raise ValueError(f"n must lie in 1..{MAX_N}")
     search = run(QueensSearch(whole_job(n)))
-    return search.raw, search.stabilisers() // group_order(n), search.stats
+    return search.raw, search.distinct(), search.stats
 
 
 def count_queens(n: int) -> tuple[int, int]:

@@ -87,10 +87,6 @@ class Step:
     counted: int = 0  # solutions found or counted during this step
     done: bool = False
     distinct: int | None = None  # Capability.DISTINCT engines, on their last step
-    # Capability.DISTINCT engines, on their last step: the sizes of the stabilisers of the
-    # solutions counted, added up (their share of Burnside's sum). Unlike ``distinct`` it adds
-    # up over the subproblems of a split: the orbits are the total over the group's order.
-    stabilisers: int | None = None
 
 
 class Search(Protocol):
