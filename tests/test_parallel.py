@@ -442,3 +442,70 @@ def test_fingerprint_ignores_comments_but_not_the_board():
     c = read_text(SMALL_POLYOMINO.replace("####/####/####", "####/####"), "c.toml", "c")
     assert problem_fingerprint(a) == problem_fingerprint(b)
     assert problem_fingerprint(a) != problem_fingerprint(c.puzzles[0])
+
+
+# -- the engine's own frontier ----------------------------------------------------------------
+
+def _queens_file(tmp_path: Path, n: int) -> puzzlebox.PuzzleFile:
+    path = tmp_path / f"q{n}.toml"
+    path.write_text(f'kind = "queens"\nn = {n}\n')
+    return puzzlebox.load_file(path)
+
+
+@pytest.mark.parametrize("jobs, depth", [(1, 2), (2, 3), (2, None)])
+def test_a_split_count_of_queens_runs_on_the_bitmask_and_adds_up(tmp_path, jobs, depth):
+    """Every subproblem runs on the engine auto chose for the whole count, the queens
+    bitmask, never on a general engine; raw and distinct counts add up to the known ones."""
+    pf = _queens_file(tmp_path, 11)
+    answers: list[tuple] = []
+    with SplitRun(pf, jobs=jobs, split_depth=depth, checkpoint=tmp_path / "c.json",
+                  on_result=lambda b, i, r: answers.append(r)) as run:
+        assert [spec.name for spec in run.specs] == ["queens-bitmask"]
+        result = run.count()
+    assert (result.solutions, result.distinct) == (2680, 341)
+    assert result.stats.engine == "queens-bitmask" and not result.partial
+    assert len(answers) == result.total > 1
+    assert {answer[4] for answer in answers} == {"queens-bitmask"}
+    assert sum(a[0] for a in answers) == 2680 and sum(a[1] for a in answers) == 341
+    assert all(0 <= a[1] <= a[0] for a in answers)  # what a checkpoint accepts
+    plan = json.loads((tmp_path / "c.json").read_text())["boards"][0]["subproblems"]
+    labels = pf.puzzles[0].problem.labels  # the bitmask cuts rows into mirror pairs
+    for forced, excluded in plan:
+        assert forced == []
+        rows = {labels[k][0] for k in excluded}
+        assert rows == set(range(len(rows)))
+
+
+def test_the_bitmask_subproblems_are_those_of_its_frontier():
+    from puzzlebox.engine import registry
+    from puzzlebox.parallel.tasks import task_job
+
+    puzzle = puzzlebox.load("queens-8")
+    spec = registry.get("queens-bitmask")
+    job = task_job(puzzle, "count", spec)
+    assert split(spec, job, depth=2) == spec.frontier(job, 2)
+    subs = split(spec, job, target=40)
+    assert len(subs) >= 40
+    source = PuzzleSource.of(puzzlebox.load_file("queens-8"))
+    fingerprint = problem_fingerprint(puzzle, "count", spec)
+    total = [0, 0]
+    for forced, excluded in subs:
+        answer = run_task(("count", source, 0, "queens-bitmask", forced, excluded, fingerprint))
+        total = [total[0] + answer[0], total[1] + answer[1]]
+    assert total == [92, 12]
+
+
+def test_an_interrupted_bitmask_split_resumes_exactly(tmp_path):
+    """A split count on the bitmask stopped after three subproblems resumes from its
+    checkpoint to the exact total, on the same engine."""
+    pf = _queens_file(tmp_path, 12)
+    checkpoint = tmp_path / "run.json"
+    seen: list[int] = []
+    with pytest.raises(Interrupted) as stop, SplitRun(
+        pf, split_depth=2, checkpoint=checkpoint, on_result=_stop_after(3, seen)
+    ) as run:
+        run.count()
+    assert stop.value.done == 3
+    with SplitRun(pf, split_depth=2, checkpoint=checkpoint) as run:
+        result = run.count()
+    assert (result.solutions, result.distinct) == (14200, 1787) and result.resumed == 3
