@@ -21,8 +21,10 @@ import parallel_faults
 import puzzlebox
 from puzzlebox.cli import main
 from puzzlebox.cover.problem import CoverBuilder, CoverProblem
+from puzzlebox.engine import registry
 from puzzlebox.engine.estimate import estimate_tree
 from puzzlebox.engine.reference import ReferenceEngine
+from puzzlebox.engine.search import Job, Mode
 from puzzlebox.formats.reader import read_text
 from puzzlebox.parallel import (
     CheckpointError,
@@ -96,17 +98,28 @@ def assert_partition(problem: CoverProblem, subs: list, expected: set) -> None:
         assert all(isinstance(k, int) for k in forced + excluded)
 
 
+def splitting_engines() -> list[str]:
+    """The general engines that cut their own trees (every one must partition)."""
+    return [spec.name for spec in registry.specs()
+            if spec.frontier is not None and spec.name != "queens-bitmask"]
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(problem=cover_problems(), depth=st.integers(0, 4), target=st.integers(1, 12))
-def test_subproblems_partition_random_problems(problem, depth, target):
+@given(problem=cover_problems(), depth=st.integers(0, 4), target=st.integers(1, 12),
+       engine=st.sampled_from(splitting_engines()))
+def test_subproblems_partition_random_problems(problem, depth, target, engine):
     expected = brute_force(problem)
-    assert_partition(problem, split(problem, depth=depth), expected)
-    assert_partition(problem, split(problem, target=target), expected)
+    spec = registry.get(engine)
+    job = Job(problem, Mode.COUNT)
+    if spec.accepts(job) is not None:
+        return
+    assert_partition(problem, split(spec, job, depth=depth), expected)
+    assert_partition(problem, split(spec, job, target=target), expected)
 
     def arbitrary(sub):  # any weight only changes which nodes are split, never the partition
         return (7 * sum(sub[0]) + len(sub[1])) % 5
 
-    assert_partition(problem, split(problem, target=target, weight=arbitrary), expected)
+    assert_partition(problem, split(spec, job, target=target, weight=arbitrary), expected)
 
 
 @pytest.mark.parametrize("text", [QUEENS_6, SMALL_POLYOMINO])
@@ -118,16 +131,21 @@ def test_subproblems_partition_puzzles(text):
     def tree(sub):
         return estimate_tree(problem, 50, 0, sub[0], sub[1]).nodes
 
-    for subs in (split(problem, depth=2), split(problem, target=30),
-                 split(problem, target=30, weight=tree)):
-        assert len(subs) > 1
-        assert_partition(problem, subs, expected)
+    for engine in splitting_engines():
+        spec = registry.get(engine)
+        job = Job(problem, Mode.COUNT, puzzle=puzzle)
+        for subs in (split(spec, job, depth=2), split(spec, job, target=30),
+                     split(spec, job, target=30, weight=tree)):
+            assert len(subs) > 1
+            assert_partition(problem, subs, expected)
 
 
 def test_split_reaches_target():
     problem = puzzlebox.load("queens-8").search_problem()
-    assert len(split(problem, target=40)) >= 40
-    assert len(split(problem, depth=0)) == 1
+    for engine in splitting_engines():
+        spec = registry.get(engine)
+        assert len(split(spec, Job(problem, Mode.COUNT), target=40)) >= 40
+        assert len(split(spec, Job(problem, Mode.COUNT), depth=0)) == 1
 
 
 # -- processes agree with one search ----------------------------------------------------------
@@ -338,9 +356,19 @@ def test_checkpoint_of_another_puzzle_or_split_is_refused(tmp_path, capsys):
         assert main(argv) == 2
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and "made for another puzzle or other options" in err[0]
-    # the engine and the number of jobs do not change the answer: accepted
+    # the number of jobs, and naming the engine auto chose, do not change the answer
     assert main(["count", "queens-5", "--checkpoint", checkpoint, "--jobs", "2",
-                 "--engine", "reference"]) == 0
+                 "--engine", "queens-bitmask"]) == 0
+    capsys.readouterr()
+    # a general engine searches queens cut down by symmetry, not the bitmask's subproblems
+    assert main(["count", "queens-5", "--checkpoint", checkpoint, "--engine", "reference"]) == 2
+    assert "made for another puzzle or other options" in capsys.readouterr().err
+    # general engines search the same problem: their checkpoints are interchangeable
+    general = str(tmp_path / "general.json")
+    assert main(["count", "pentomino-3x20", "--checkpoint", general, "--engine", "reference",
+                 "--split-depth", "1"]) == 0
+    assert main(["count", "pentomino-3x20", "--checkpoint", general, "--engine", "compiled",
+                 "--split-depth", "1"]) == 0
     Path(checkpoint).write_text("{not json")
     assert main(["count", "queens-5", "--checkpoint", checkpoint]) == 2
     assert "not a readable checkpoint" in capsys.readouterr().err
@@ -509,3 +537,27 @@ def test_an_interrupted_bitmask_split_resumes_exactly(tmp_path):
     with SplitRun(pf, split_depth=2, checkpoint=checkpoint) as run:
         result = run.count()
     assert (result.solutions, result.distinct) == (14200, 1787) and result.resumed == 3
+
+
+def test_ctrl_c_stops_a_subproblem_of_the_bitmask_between_steps(tmp_path):
+    """Ctrl-C lands between two steps of the subproblem running in this process: a split
+    count whose pieces take seconds each stops within a moment, with its partial count."""
+    import os
+    import threading
+
+    pf = _queens_file(tmp_path, 16)
+    stopped_at: list[float] = []
+
+    def ctrl_c() -> None:
+        stopped_at.append(time.monotonic())
+        os.kill(os.getpid(), signal.SIGINT)
+
+    timer = threading.Timer(1.0, ctrl_c)
+    with pytest.raises(Interrupted) as stop, SplitRun(
+        pf, split_depth=1, checkpoint=tmp_path / "c.json"
+    ) as run:
+        timer.start()
+        run.count()
+    late = time.monotonic() - stopped_at[0]
+    assert late < 2.0, f"the count went on for {late:.2f} s after Ctrl-C"
+    assert stop.value.result is not None and stop.value.result.partial
