@@ -189,6 +189,9 @@ def test_any_forced_and_excluded_options_count_exactly() -> None:
         mine = [s for s in solutions if holds(sub, s)]
         raw, distinct, _ = counted(sub, max_nodes=7)
         assert (raw, distinct) == (len(mine), sum(1 for s in mine if leads(n, s)))
+        parts = [Job(job.problem, Mode.COUNT, f, e, puzzle=job.puzzle)
+                 for f, e in frontier(sub, rng.randint(1, 3))]
+        assert sorted(s for part in parts for s in solutions if holds(part, s)) == sorted(mine)
 
 
 def test_steps_respect_their_budget_and_end_cleanly() -> None:
