@@ -17,7 +17,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from puzzlebox.engine import SearchStats, registry
+from puzzlebox.engine import SearchStats
 from puzzlebox.engine.memo import sweep_count
 from puzzlebox.engine.registry import EngineSpec
 from puzzlebox.engine.search import Capability, Job
@@ -30,6 +30,7 @@ from puzzlebox.parallel.backends import (
 )
 from puzzlebox.parallel.checkpoint import Checkpoint, run_fingerprint
 from puzzlebox.parallel.errors import SplitOptionError
+from puzzlebox.parallel.legacy import engine_spec, is_bridge
 from puzzlebox.parallel.progress import SplitProgress
 from puzzlebox.parallel.split import Subproblem, Weight, split
 from puzzlebox.parallel.tasks import (
@@ -57,6 +58,11 @@ def small(spec: EngineSpec, job: Job) -> bool:
     """Whether the engine searches the whole job within ``BALANCE_FROM`` nodes: then a split
     would cost more than it saves (every subproblem starts its engine, every worker loads the
     kernels). Found by trying: the engine's own search, stopped there."""
+    if is_bridge(spec):  # no budgeted steps: Knuth's estimate of the kernel's tree
+        from puzzlebox.engine.estimate import estimate_tree
+
+        found = estimate_tree(job.problem, PROBES, 0, max_seconds=PROBE_SECONDS)
+        return bool(found.nodes < BALANCE_FROM)
     search = spec.start(job)
     return search.step(BALANCE_FROM).done
 
@@ -202,7 +208,7 @@ class SplitRun:
         """The engine that runs ``puzzle``'s subproblems; a named one must be able to."""
         need = Capability.COUNT if self.kind == COUNT else Capability.SOLVE
         name = chosen_engine(puzzle, self.kind) if self.engine == "auto" else self.engine
-        spec = registry.get(name)
+        spec = engine_spec(name)
         if not spec.does(need):
             doing = "count" if self.kind == COUNT else "list"
             raise SplitOptionError(f"engine {name!r} does not {doing} solutions")

@@ -24,6 +24,7 @@ from puzzlebox.engine import registry
 from puzzlebox.engine.registry import EngineSpec
 from puzzlebox.engine.search import Capability, Job, Mode, count_all, each_solution
 from puzzlebox.formats import PuzzleFile
+from puzzlebox.parallel.legacy import engine_spec
 from puzzlebox.puzzles import Puzzle
 
 COUNT = "count"
@@ -166,7 +167,7 @@ def run_task(task: Task) -> tuple[Any, ...]:
     tuple of option numbers for the client to decode. ``cpu`` is the CPU seconds of the
     thread that ran the task, ``worker`` names it (:func:`worker_name`)."""
     kind, source, board, engine, forced, excluded, fingerprint = task
-    spec = registry.get(engine)
+    spec = engine_spec(engine)
     puzzle = _puzzle(source, board, kind, spec, fingerprint)
     began = time.perf_counter()
     cpu = time.thread_time()
@@ -183,11 +184,13 @@ def run_task(task: Task) -> tuple[Any, ...]:
 
 
 def chosen_engine(puzzle: Puzzle, kind: str) -> str:
-    """INTERIM until the registry's auto choice lands: the first registered engine that can
-    split this kind of job and accepts it."""
+    """INTERIM until the registry's auto choice lands: an engine of the registry that can
+    split the job and takes it (the queens bitmask), else the general engine "auto" meant."""
+    from puzzlebox.parallel.legacy import auto_name
+
     need = Capability.COUNT if kind == COUNT else Capability.SOLVE
     for spec in registry.specs():
         can = spec.does(need) and spec.does(Capability.SPLIT)
         if can and spec.accepts(task_job(puzzle, kind, spec)) is None:
             return spec.name
-    raise RuntimeError("no registered engine can split this job")
+    return auto_name(Job(task_problem(puzzle, kind)))
