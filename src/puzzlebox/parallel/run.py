@@ -147,6 +147,10 @@ class SplitRun:
     subproblem is recorded (the command line flushes its output there). ``source`` is the
     text the workers read the puzzle from (default: the file ``pf`` was read from). With
     ``share`` (the default) this process runs subproblems too, beside ``jobs - 1`` workers.
+
+    Each board runs on one engine (``specs``): the one named, or the one ``auto`` chooses
+    for it. That engine cuts the board's search with its own frontier and runs every
+    subproblem, in this process and on every worker alike.
     """
 
     def __init__(
