@@ -20,6 +20,7 @@ from puzzlebox.engine.memo import (
     sweep_count,
 )
 from puzzlebox.engine.reference import ReferenceEngine
+from puzzlebox.engine.registry import EngineDeclined
 from puzzlebox.formats.reader import read_text
 from puzzlebox.puzzles import Puzzle
 
@@ -198,8 +199,8 @@ def test_auto_sweeps_many_copies_and_enumerates_single_pieces() -> None:
 
 def test_declines_with_a_reason() -> None:
     queens = catalog.load("queens-8").puzzles[0]
-    with pytest.raises(MemoDeclined, match="sweep order"):
-        queens.count(engine="memo")
+    with pytest.raises(EngineDeclined, match="memo: this kind of puzzle gives no sweep order"):
+        queens.count(engine="memo")  # refused by the registry before any search
     big = tiling(3, 50, MONO_DOMINO)
     with pytest.raises(MemoDeclined, match="memory limit"):
         big.count(engine="memo", max_memory=parse_memory("1K"))

@@ -37,7 +37,6 @@ from puzzlebox.parallel import (
     run_task,
     split,
 )
-from puzzlebox.parallel.legacy import engine_spec
 from puzzlebox.parallel.tasks import FingerprintMismatch
 
 QUEENS_6 = 'kind = "queens"\nn = 6\n'
@@ -101,9 +100,8 @@ def assert_partition(problem: CoverProblem, subs: list, expected: set) -> None:
 
 def splitting_engines() -> list[str]:
     """The general engines that cut their own trees (every one must partition)."""
-    names = {spec.name for spec in registry.specs()} | {"compiled", "reference", "bitboard"}
-    return sorted(name for name in names
-                  if engine_spec(name).frontier is not None and name != "queens-bitmask")
+    return sorted(spec.name for spec in registry.specs()
+                  if spec.frontier is not None and spec.name != "queens-bitmask")
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -111,7 +109,7 @@ def splitting_engines() -> list[str]:
        engine=st.sampled_from(splitting_engines()))
 def test_subproblems_partition_random_problems(problem, depth, target, engine):
     expected = brute_force(problem)
-    spec = engine_spec(engine)
+    spec = registry.get(engine)
     job = Job(problem, Mode.COUNT)
     if spec.accepts(job) is not None:
         return
@@ -134,7 +132,7 @@ def test_subproblems_partition_puzzles(text):
         return estimate_tree(problem, 50, 0, sub[0], sub[1]).nodes
 
     for engine in splitting_engines():
-        spec = engine_spec(engine)
+        spec = registry.get(engine)
         job = Job(problem, Mode.COUNT, puzzle=puzzle)
         if spec.accepts(job) is not None:
             continue
@@ -147,7 +145,7 @@ def test_subproblems_partition_puzzles(text):
 def test_split_reaches_target():
     problem = puzzlebox.load("queens-8").search_problem()
     for engine in splitting_engines():
-        spec = engine_spec(engine)
+        spec = registry.get(engine)
         if spec.accepts(Job(problem, Mode.COUNT)) is not None:
             continue
         assert len(split(spec, Job(problem, Mode.COUNT), target=40)) >= 40

@@ -77,6 +77,7 @@ class Job:
     limit: int | None = None
     seed: int | None = None
     puzzle: Any = None
+    max_memory: int | None = None  # bytes an engine that memoises may hold (memo)
 
 
 @dataclass
@@ -129,3 +130,25 @@ def count_all(
             on_step(search.stats)
         if step.done:
             return total, distinct
+
+
+class Chain:
+    """Searches run one after the other while none has found a solution: an incomplete
+    search (a local search) first, a complete one after it. Each is started only when its
+    turn comes; the stats are those of the search running."""
+
+    def __init__(self, starts: list[Callable[[], Search]]) -> None:
+        self._starts = list(starts)
+        self._current = self._starts.pop(0)()
+        self.stats = self._current.stats
+        self._found = 0
+
+    def step(self, max_nodes: int) -> Step:
+        step = self._current.step(max_nodes)
+        self._found += step.counted
+        if step.done and not self._found and self._starts:
+            self._current = self._starts.pop(0)()
+            self.stats = self._current.stats
+            return Step(done=False)
+        self.stats = self._current.stats
+        return step

@@ -17,8 +17,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from puzzlebox.engine import SearchStats
-from puzzlebox.engine.memo import sweep_count
+from puzzlebox.engine import SearchStats, registry
 from puzzlebox.engine.registry import EngineSpec
 from puzzlebox.engine.search import Capability, Job
 from puzzlebox.formats import PuzzleFile
@@ -30,7 +29,6 @@ from puzzlebox.parallel.backends import (
 )
 from puzzlebox.parallel.checkpoint import Checkpoint, run_fingerprint
 from puzzlebox.parallel.errors import SplitOptionError
-from puzzlebox.parallel.legacy import engine_spec, is_bridge
 from puzzlebox.parallel.progress import SplitProgress
 from puzzlebox.parallel.split import Subproblem, Weight, split
 from puzzlebox.parallel.tasks import (
@@ -58,11 +56,6 @@ def small(spec: EngineSpec, job: Job) -> bool:
     """Whether the engine searches the whole job within ``BALANCE_FROM`` nodes: then a split
     would cost more than it saves (every subproblem starts its engine, every worker loads the
     kernels). Found by trying: the engine's own search, stopped there."""
-    if is_bridge(spec):  # no budgeted steps: Knuth's estimate of the kernel's tree
-        from puzzlebox.engine.estimate import estimate_tree
-
-        found = estimate_tree(job.problem, PROBES, 0, max_seconds=PROBE_SECONDS)
-        return bool(found.nodes < BALANCE_FROM)
     search = spec.start(job)
     return search.step(BALANCE_FROM).done
 
@@ -179,6 +172,7 @@ class SplitRun:
         self.pf = pf
         self.kind = COUNT if command == "count" else SOLUTIONS
         self.engine = engine
+        self.split_depth = split_depth
         # the engine of each board: the one named, or auto's choice; it cuts the board's
         # search into subproblems and counts every one of them
         self.specs = [self._spec(p) for p in pf.puzzles]
@@ -211,8 +205,11 @@ class SplitRun:
     def _spec(self, puzzle: Puzzle) -> EngineSpec:
         """The engine that runs ``puzzle``'s subproblems; a named one must be able to."""
         need = Capability.COUNT if self.kind == COUNT else Capability.SOLVE
-        name = chosen_engine(puzzle, self.kind) if self.engine == "auto" else self.engine
-        spec = engine_spec(name)
+        if self.engine == "auto":
+            name = chosen_engine(puzzle, self.kind, split=self.split_depth is not None)
+        else:
+            name = self.engine
+        spec = registry.get(name)
         if not spec.does(need):
             doing = "count" if self.kind == COUNT else "list"
             raise SplitOptionError(f"engine {name!r} does not {doing} solutions")
@@ -294,15 +291,14 @@ class SplitRun:
         reason = puzzle.impossibility()
         if reason is not None:
             return SplitCountResult(0, 0, time.perf_counter() - began, SearchStats(), reason)
-        if self.engine == "auto" and self.split_depth is None:
-            # Where the memoised sweep pays (many interchangeable pieces), it counts the
-            # board outright, faster than any split of a search that enumerates.
-            swept = sweep_count(puzzle.problem, puzzle.sweep_plan(), required=False)
-            if swept is not None:
-                raw, distinct, stats = swept
-                return SplitCountResult(
-                    raw, distinct, time.perf_counter() - began, stats, done=1, total=1
-                )
+        if not self.specs[board].does(Capability.SPLIT):
+            # An engine that cannot split counts the board whole, here: the memoised sweep
+            # that auto chooses where it pays (many interchangeable pieces) counts faster
+            # than any split of a search that enumerates.
+            whole = puzzle.count(engine=self.specs[board].name if self.engine != "auto"
+                                 else "auto")
+            return SplitCountResult(whole.solutions, whole.distinct, whole.seconds,
+                                    whole.stats, whole.reason, done=1, total=1)
         subs = self.plan(board)
         done = self._done(board)
         resumed = len(done)

@@ -24,7 +24,6 @@ from puzzlebox.engine import registry
 from puzzlebox.engine.registry import EngineSpec
 from puzzlebox.engine.search import Capability, Job, Mode, count_all, each_solution
 from puzzlebox.formats import PuzzleFile
-from puzzlebox.parallel.legacy import engine_spec
 from puzzlebox.puzzles import Puzzle
 
 COUNT = "count"
@@ -167,7 +166,7 @@ def run_task(task: Task) -> tuple[Any, ...]:
     tuple of option numbers for the client to decode. ``cpu`` is the CPU seconds of the
     thread that ran the task, ``worker`` names it (:func:`worker_name`)."""
     kind, source, board, engine, forced, excluded, fingerprint = task
-    spec = engine_spec(engine)
+    spec = registry.get(engine)
     puzzle = _puzzle(source, board, kind, spec, fingerprint)
     began = time.perf_counter()
     cpu = time.thread_time()
@@ -183,14 +182,14 @@ def run_task(task: Task) -> tuple[Any, ...]:
     raise ValueError(f"unknown task kind {kind!r}")
 
 
-def chosen_engine(puzzle: Puzzle, kind: str) -> str:
-    """INTERIM until the registry's auto choice lands: an engine of the registry that can
-    split the job and takes it (the queens bitmask), else the general engine "auto" meant."""
-    from puzzlebox.parallel.legacy import auto_name
+def chosen_engine(puzzle: Puzzle, kind: str, split: bool = False) -> str:
+    """The engine "auto" runs this kind of job of ``puzzle`` with (``registry.choose``, for
+    the same job as a plain count or enumeration). With ``split`` (a split was asked for)
+    an engine that cannot split gives way to the general engine, which can."""
+    from puzzlebox.engine.registry import choose, general
 
-    need = Capability.COUNT if kind == COUNT else Capability.SOLVE
-    for spec in registry.specs():
-        can = spec.does(need) and spec.does(Capability.SPLIT)
-        if can and spec.accepts(task_job(puzzle, kind, spec)) is None:
-            return spec.name
-    return auto_name(Job(task_problem(puzzle, kind)))
+    job = Job(puzzle.problem, Mode.COUNT if kind == COUNT else Mode.SOLUTIONS, puzzle=puzzle)
+    spec = choose(job)
+    if split and not spec.does(Capability.SPLIT):
+        spec = general(task_job(puzzle, kind, spec))
+    return spec.name
