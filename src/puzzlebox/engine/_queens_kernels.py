@@ -8,7 +8,10 @@ steps (budgets, progress, Ctrl-C) and pick up exactly where it stopped.
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 from numba import njit
+
+Array = npt.NDArray[np.int64]  # annotations for the reader and mypy; numba ignores them
 
 # the column of a one-bit mask: 2**k mod 67 differs for every k < 66 (2 is a primitive root)
 _COLUMN = np.zeros(67, dtype=np.int64)
@@ -17,12 +20,14 @@ for _k in range(64):
 
 
 @njit(cache=True, nogil=True)
-def _column(bit):  # pragma: no cover
+def _column(bit: int) -> int:  # pragma: no cover
     return _COLUMN[bit % 67]
 
 
 @njit(cache=True, nogil=True)
-def _row_of(n, row0, prefix, cols, last, c):  # pragma: no cover
+def _row_of(
+    n: int, row0: int, prefix: Array, cols: Array, last: int, c: int
+) -> int:  # pragma: no cover
     """At a leaf: the row whose queen stands in column ``c``. ``cols[d]`` holds the columns
     of the rows above ``row0 + d``, so it only grows with ``d``: a binary search finds it."""
     m = np.int64(1) << c
@@ -43,7 +48,9 @@ def _row_of(n, row0, prefix, cols, last, c):  # pragma: no cover
 
 
 @njit(cache=True, nogil=True)
-def _col_at(n, row0, prefix, cols, last, bit, k):  # pragma: no cover
+def _col_at(
+    n: int, row0: int, prefix: Array, cols: Array, last: int, bit: int, k: int
+) -> int:  # pragma: no cover
     """At a leaf: the column of row ``k``'s queen."""
     if k < row0:
         return prefix[k]
@@ -54,7 +61,9 @@ def _col_at(n, row0, prefix, cols, last, bit, k):  # pragma: no cover
 
 
 @njit(cache=True, nogil=True)
-def _image_at(n, row0, prefix, cols, last, bit, g, k):  # pragma: no cover
+def _image_at(
+    n: int, row0: int, prefix: Array, cols: Array, last: int, bit: int, g: int, k: int
+) -> int:  # pragma: no cover
     """At a leaf: the column of row ``k`` in the solution's image under symmetry ``g``
     (1..7: the mirror, the flip, the half turn, the transpose, the other diagonal's mirror,
     and the two quarter turns), from the columns and the inverse (the row of a column)."""
@@ -75,7 +84,9 @@ def _image_at(n, row0, prefix, cols, last, bit, g, k):  # pragma: no cover
 
 
 @njit(cache=True, nogil=True)
-def _leads(n, row0, prefix, cols, last, bit):  # pragma: no cover
+def _leads(
+    n: int, row0: int, prefix: Array, cols: Array, last: int, bit: int
+) -> bool:  # pragma: no cover
     """Whether the solution at this leaf is the smallest of its images under the eight
     symmetries of the square (as the tuple of its queens' columns, row by row): the one
     member of its orbit that a split count counts as distinct.
@@ -110,8 +121,9 @@ def _leads(n, row0, prefix, cols, last, bit):  # pragma: no cover
 
 @njit(cache=True, nogil=True)  # released: a split run searches on a thread too
 def walk_rows(
-    n, allowed, row0, prefix, cols, left, right, free, top, budget, lead
-):  # pragma: no cover
+    n: int, allowed: Array, row0: int, prefix: Array, cols: Array, left: Array,
+    right: Array, free: Array, top: Array, budget: int, lead: bool,
+) -> tuple[int, int, int]:  # pragma: no cover
     """Fill rows ``row0 .. n-1`` one queen per row, from the stack ``cols/left/right/free``
     (index ``d`` is row ``row0 + d``; ``top[0]`` the current depth, -1 once exhausted);
     ``prefix`` holds the columns of the queens above ``row0``.
@@ -155,8 +167,9 @@ def walk_rows(
 
 @njit(cache=True, nogil=True)
 def walk_symmetric(
-    n, turns, allowed, row, col, rows, cols, diag, anti, top, budget
-):  # pragma: no cover
+    n: int, turns: int, allowed: Array, row: Array, col: Array, rows: Array, cols: Array,
+    diag: Array, anti: Array, top: Array, budget: int,
+) -> tuple[int, int]:  # pragma: no cover
     """Solutions fixed by a rotation of ``turns`` quarter turns (1 or 2), resumably.
 
     Each queen is placed with its whole orbit under the rotation, every image inside its
