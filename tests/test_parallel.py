@@ -21,8 +21,10 @@ import parallel_faults
 import puzzlebox
 from puzzlebox.cli import main
 from puzzlebox.cover.problem import CoverBuilder, CoverProblem
+from puzzlebox.engine import registry
 from puzzlebox.engine.estimate import estimate_tree
 from puzzlebox.engine.reference import ReferenceEngine
+from puzzlebox.engine.search import Job, Mode
 from puzzlebox.formats.reader import read_text
 from puzzlebox.parallel import (
     CheckpointError,
@@ -96,17 +98,28 @@ def assert_partition(problem: CoverProblem, subs: list, expected: set) -> None:
         assert all(isinstance(k, int) for k in forced + excluded)
 
 
+def splitting_engines() -> list[str]:
+    """The general engines that cut their own trees (every one must partition)."""
+    return sorted(spec.name for spec in registry.specs()
+                  if spec.frontier is not None and spec.name != "queens-bitmask")
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(problem=cover_problems(), depth=st.integers(0, 4), target=st.integers(1, 12))
-def test_subproblems_partition_random_problems(problem, depth, target):
+@given(problem=cover_problems(), depth=st.integers(0, 4), target=st.integers(1, 12),
+       engine=st.sampled_from(splitting_engines()))
+def test_subproblems_partition_random_problems(problem, depth, target, engine):
     expected = brute_force(problem)
-    assert_partition(problem, split(problem, depth=depth), expected)
-    assert_partition(problem, split(problem, target=target), expected)
+    spec = registry.get(engine)
+    job = Job(problem, Mode.COUNT)
+    if spec.accepts(job) is not None:
+        return
+    assert_partition(problem, split(spec, job, depth=depth), expected)
+    assert_partition(problem, split(spec, job, target=target), expected)
 
     def arbitrary(sub):  # any weight only changes which nodes are split, never the partition
         return (7 * sum(sub[0]) + len(sub[1])) % 5
 
-    assert_partition(problem, split(problem, target=target, weight=arbitrary), expected)
+    assert_partition(problem, split(spec, job, target=target, weight=arbitrary), expected)
 
 
 @pytest.mark.parametrize("text", [QUEENS_6, SMALL_POLYOMINO])
@@ -118,16 +131,25 @@ def test_subproblems_partition_puzzles(text):
     def tree(sub):
         return estimate_tree(problem, 50, 0, sub[0], sub[1]).nodes
 
-    for subs in (split(problem, depth=2), split(problem, target=30),
-                 split(problem, target=30, weight=tree)):
-        assert len(subs) > 1
-        assert_partition(problem, subs, expected)
+    for engine in splitting_engines():
+        spec = registry.get(engine)
+        job = Job(problem, Mode.COUNT, puzzle=puzzle)
+        if spec.accepts(job) is not None:
+            continue
+        for subs in (split(spec, job, depth=2), split(spec, job, target=30),
+                     split(spec, job, target=30, weight=tree)):
+            assert len(subs) > 1
+            assert_partition(problem, subs, expected)
 
 
 def test_split_reaches_target():
     problem = puzzlebox.load("queens-8").search_problem()
-    assert len(split(problem, target=40)) >= 40
-    assert len(split(problem, depth=0)) == 1
+    for engine in splitting_engines():
+        spec = registry.get(engine)
+        if spec.accepts(Job(problem, Mode.COUNT)) is not None:
+            continue
+        assert len(split(spec, Job(problem, Mode.COUNT), target=40)) >= 40
+        assert len(split(spec, Job(problem, Mode.COUNT), depth=0)) == 1
 
 
 # -- processes agree with one search ----------------------------------------------------------
@@ -338,9 +360,20 @@ def test_checkpoint_of_another_puzzle_or_split_is_refused(tmp_path, capsys):
         assert main(argv) == 2
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and "made for another puzzle or other options" in err[0]
-    # the engine and the number of jobs do not change the answer: accepted
-    assert main(["count", "queens-5", "--checkpoint", checkpoint, "--jobs", "2",
-                 "--engine", "reference"]) == 0
+    # the number of jobs, and naming the engine auto chose, do not change the answer
+    with SplitRun(puzzlebox.load_file("queens-5"), engine="queens-bitmask", jobs=2,
+                  checkpoint=checkpoint) as run:
+        result = run.count()
+    assert (result.solutions, result.distinct, result.resumed) == (10, 2, result.total)
+    # a general engine searches queens cut down by symmetry, not the bitmask's subproblems
+    assert main(["count", "queens-5", "--checkpoint", checkpoint, "--engine", "reference"]) == 2
+    assert "made for another puzzle or other options" in capsys.readouterr().err
+    # general engines search the same problem: their checkpoints are interchangeable
+    general = str(tmp_path / "general.json")
+    assert main(["count", "pentomino-3x20", "--checkpoint", general, "--engine", "reference",
+                 "--split-depth", "1"]) == 0
+    assert main(["count", "pentomino-3x20", "--checkpoint", general, "--engine", "compiled",
+                 "--split-depth", "1"]) == 0
     Path(checkpoint).write_text("{not json")
     assert main(["count", "queens-5", "--checkpoint", checkpoint]) == 2
     assert "not a readable checkpoint" in capsys.readouterr().err
@@ -442,3 +475,94 @@ def test_fingerprint_ignores_comments_but_not_the_board():
     c = read_text(SMALL_POLYOMINO.replace("####/####/####", "####/####"), "c.toml", "c")
     assert problem_fingerprint(a) == problem_fingerprint(b)
     assert problem_fingerprint(a) != problem_fingerprint(c.puzzles[0])
+
+
+# -- the engine's own frontier ----------------------------------------------------------------
+
+def _queens_file(tmp_path: Path, n: int) -> puzzlebox.PuzzleFile:
+    path = tmp_path / f"q{n}.toml"
+    path.write_text(f'kind = "queens"\nn = {n}\n')
+    return puzzlebox.load_file(path)
+
+
+@pytest.mark.parametrize("jobs, depth", [(1, 2), (2, 3), (2, None)])
+def test_a_split_count_of_queens_runs_on_the_bitmask_and_adds_up(tmp_path, jobs, depth):
+    """Every subproblem runs on the engine auto chose for the whole count, the queens
+    bitmask, never on a general engine; raw and distinct counts add up to the known ones."""
+    pf = _queens_file(tmp_path, 11)
+    answers: list[tuple] = []
+    with SplitRun(pf, jobs=jobs, split_depth=depth, checkpoint=tmp_path / "c.json",
+                  on_result=lambda b, i, r: answers.append(r)) as run:
+        assert [spec.name for spec in run.specs] == ["queens-bitmask"]
+        result = run.count()
+    assert (result.solutions, result.distinct) == (2680, 341)
+    assert result.stats.engine == "queens-bitmask" and not result.partial
+    assert len(answers) == result.total > 1
+    assert {answer[4] for answer in answers} == {"queens-bitmask"}
+    assert sum(a[0] for a in answers) == 2680 and sum(a[1] for a in answers) == 341
+    assert all(0 <= a[1] <= a[0] for a in answers)  # what a checkpoint accepts
+    plan = json.loads((tmp_path / "c.json").read_text())["boards"][0]["subproblems"]
+    labels = pf.puzzles[0].problem.labels  # the bitmask cuts rows into mirror pairs
+    for forced, excluded in plan:
+        assert forced == []
+        rows = {labels[k][0] for k in excluded}
+        assert rows == set(range(len(rows)))
+
+
+def test_the_bitmask_subproblems_are_those_of_its_frontier():
+    from puzzlebox.engine import registry
+    from puzzlebox.parallel.tasks import task_job
+
+    puzzle = puzzlebox.load("queens-8")
+    spec = registry.get("queens-bitmask")
+    job = task_job(puzzle, "count", spec)
+    assert split(spec, job, depth=2) == spec.frontier(job, 2)
+    subs = split(spec, job, target=40)
+    assert len(subs) >= 40
+    source = PuzzleSource.of(puzzlebox.load_file("queens-8"))
+    fingerprint = problem_fingerprint(puzzle, "count", spec)
+    total = [0, 0]
+    for forced, excluded in subs:
+        answer = run_task(("count", source, 0, "queens-bitmask", forced, excluded, fingerprint))
+        total = [total[0] + answer[0], total[1] + answer[1]]
+    assert total == [92, 12]
+
+
+def test_an_interrupted_bitmask_split_resumes_exactly(tmp_path):
+    """A split count on the bitmask stopped after three subproblems resumes from its
+    checkpoint to the exact total, on the same engine."""
+    pf = _queens_file(tmp_path, 12)
+    checkpoint = tmp_path / "run.json"
+    seen: list[int] = []
+    with pytest.raises(Interrupted) as stop, SplitRun(
+        pf, split_depth=2, checkpoint=checkpoint, on_result=_stop_after(3, seen)
+    ) as run:
+        run.count()
+    assert stop.value.done == 3
+    with SplitRun(pf, split_depth=2, checkpoint=checkpoint) as run:
+        result = run.count()
+    assert (result.solutions, result.distinct) == (14200, 1787) and result.resumed == 3
+
+
+def test_ctrl_c_stops_a_subproblem_of_the_bitmask_between_steps(tmp_path):
+    """Ctrl-C lands between two steps of the subproblem running in this process: a split
+    count whose pieces take seconds each stops within a moment, with its partial count."""
+    import os
+    import threading
+
+    pf = _queens_file(tmp_path, 16)
+    stopped_at: list[float] = []
+
+    def ctrl_c() -> None:
+        stopped_at.append(time.monotonic())
+        os.kill(os.getpid(), signal.SIGINT)
+
+    timer = threading.Timer(1.0, ctrl_c)
+    with pytest.raises(Interrupted) as stop, SplitRun(
+        pf, split_depth=1, checkpoint=tmp_path / "c.json"
+    ) as run:
+        timer.start()
+        run.count()
+    late = time.monotonic() - stopped_at[0]
+    assert late < 2.0, f"the count went on for {late:.2f} s after Ctrl-C"
+    assert stop.value.result is not None and stop.value.result.partial

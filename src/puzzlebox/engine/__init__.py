@@ -80,14 +80,15 @@ def _memo_accepts(job: Job) -> str | None:
 REFERENCE = register(EngineSpec(
     name="reference",
     summary="plain Python, obviously right: the oracle the others are tested against",
-    can=frozenset({C.SOLVE, C.COUNT, C.PROVE}),
+    can=frozenset({C.SOLVE, C.COUNT, C.SPLIT, C.PROVE}),
     start=_start_reference,
+    frontier=_frontier_compiled,  # the same tree as the compiled kernel's (tests keep it so)
 ))
 COMPILED = register(EngineSpec(
     name="compiled",
     summary="the general engine: Knuth's Algorithm M with colours, compiled with numba, "
     "resumable",
-    can=frozenset({C.SOLVE, C.COUNT, C.SPLIT, C.PROVE}),
+    can=frozenset({C.SOLVE, C.COUNT, C.SPLIT, C.PROBE, C.PROVE}),
     start=_start_compiled,
     frontier=_frontier_compiled,
 ))

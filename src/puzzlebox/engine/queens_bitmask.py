@@ -1,159 +1,330 @@
-"""n-queens counted with bitmasks: the classic fast path, in numba.
+"""n-queens counted with bitmasks: the classic fast path, as a step-wise, splittable engine.
 
-A row is filled by choosing one bit of ``~(cols | left | right)``: the columns still free,
-less the squares the queens above attack along their two diagonals (kept as masks shifted by
-one square per row). The count uses the board's left-right mirror: a solution and its mirror
-image put the first row's queen in mirrored columns, so only the left half of the first row
+**The search.** A row is filled by choosing one bit of ``~(cols | left | right)``: the
+columns still free, less the squares the queens above attack along their two diagonals (the
+numba kernels are in engine/_queens_kernels.py). A job's forced and excluded options become
+one mask of allowed columns per row, exactly: a solution has one queen per row, so it holds
+the option ``(r, c)`` iff row ``r``'s queen is in column ``c``. Any subproblem of the queens
+cover problem is therefore searched by the same kernel, with no generic engine behind it.
+
+**The mirror.** When every row's allowed columns are symmetric under the left-right mirror,
+the mirror maps the job's solutions onto themselves, so only the left half of the first row
 is searched and counted twice; for odd ``n`` the middle column is its own mirror and is
-searched once, with the same trick one row down (the second row's queen is never in the
-middle column then, so the halves of the second row are mirror images).
+searched once, with the same trick one row down.
 
-Solutions up to the eight symmetries of the square come from Burnside's lemma: the number of
-orbits is the mean number of solutions each symmetry fixes. For ``n > 1`` no solution is
-fixed by a reflection (a mirror in a side would put two queens on a row or column, a mirror
-in a diagonal two queens on the other diagonal), so it is ``(Q + F180 + 2 F90) / 8`` with
-``F180`` and ``F90`` the solutions fixed by a half and a quarter turn, counted by a search
-that places the whole orbit of each queen at once.
+**Splitting.** :func:`frontier` cuts the tree at a depth into subproblems that keep the
+mirror: a subproblem allows, in each of the top ``depth`` rows, one column and its mirror
+image (``{c, n-1-c}``, written as excluded options), so it is closed under the mirror and is
+again counted on one half. The subproblems partition the job's solutions: a solution falls in
+the one named by the pairs its top rows' queens lie in.
+
+**Distinct solutions** of a whole board come from Burnside's lemma: the number of orbits
+under the eight symmetries of the square is ``(1/8) sum over solutions s of |stabiliser(s)|``.
+For ``n > 1`` no solution is fixed by a reflection (a mirror in a side would put two queens on
+a row or column, a mirror in a diagonal two on the other diagonal), so that sum is
+``Q + F180 + 2 F90`` with ``F180`` and ``F90`` the solutions fixed by a half and a quarter
+turn, counted by a search that places the whole orbit of each queen at once.
+
+A subproblem's share of that sum is not a whole number of orbits, so a subproblem counts its
+*leaders* instead: the solutions that are the smallest of their eight images (compared as the
+tuple of their queens' columns, row by row). Every orbit has exactly one leader, and it lies
+in exactly one subproblem, so the distinct counts of the subproblems are whole numbers, never
+above their raw counts, and add up to the board's. The leader is found where the row search
+ends: an image's first column is the distance of a border queen from a corner, so the four
+border queens decide almost every solution, and only ties compare whole images. (A leader is
+never the right-hand image of a mirror pair, so the mirror's halving still holds.)
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
-from numba import njit
 
+from puzzlebox.engine.registry import EngineSpec, register
+from puzzlebox.engine.search import Capability, Job, Mode, Step, Subproblem
 from puzzlebox.engine.stats import SearchStats
 
+NAME = "queens-bitmask"
 MAX_N = 31  # diagonals of the symmetric search fit in one int64 (2n - 1 bits)
 
-
-@njit(cache=True, nogil=True)  # released: a split run searches on a thread too
-def _complete(n, row, cols, left, right):
-    """Ways to fill rows ``row .. n-1`` given the masks of the rows above, and the queens
-    placed on the way (search nodes)."""
-    full = (np.int64(1) << n) - 1
-    rows = n - row
-    if rows == 0:
-        return np.int64(1), np.int64(0)
-    c = np.zeros(rows, dtype=np.int64)
-    lft = np.zeros(rows, dtype=np.int64)
-    rgt = np.zeros(rows, dtype=np.int64)
-    free = np.zeros(rows, dtype=np.int64)
-    c[0] = cols
-    lft[0] = left
-    rgt[0] = right
-    free[0] = full & ~(cols | left | right)
-    last = rows - 1
-    count = np.int64(0)
-    nodes = np.int64(0)
-    d = 0
-    while d >= 0:
-        f = free[d]
-        if f == 0:
-            d -= 1
-            continue
-        bit = f & -f
-        free[d] = f ^ bit
-        nodes += 1
-        if d == last:
-            count += 1
-            continue
-        nc = c[d] | bit
-        nl = ((lft[d] | bit) << 1) & full
-        nr = (rgt[d] | bit) >> 1
-        d += 1
-        c[d] = nc
-        lft[d] = nl
-        rgt[d] = nr
-        free[d] = full & ~(nc | nl | nr)
-    return count, nodes
+GROUP_ORDER = 8  # the symmetries of the square
 
 
-@njit(cache=True)
-def _place(n, r, c, cols, left, right):
-    """The masks after a queen at ``(r, c)``, shifted down to row ``r + 1``."""
-    bit = np.int64(1) << c
-    full = (np.int64(1) << n) - 1
+# -- what a job asks for, as masks -----------------------------------------------------------
+
+
+def _board(job: Job) -> int | str:
+    """``n`` when the job is a count of a whole queens cover problem, else why not."""
+    puzzle = job.puzzle
+    if getattr(puzzle, "kind", None) != "queens" or not isinstance(getattr(puzzle, "n", None), int):
+        return "it counts n-queens puzzles only"
+    n: int = puzzle.n
+    if not 1 <= n <= MAX_N:
+        return f"it counts n-queens for n in 1..{MAX_N}, not {n}"
+    if job.mode is not Mode.COUNT:
+        return "it counts solutions; it does not list them"
+    if job.limit is not None:
+        return "it counts the whole tree; it takes no limit"
+    labels = job.problem.labels
+    if len(labels) != n * n or set(labels) != {(r, c) for r in range(n) for c in range(n)}:
+        return "it counts the whole queens problem (one option per square), not a restricted one"
+    return n
+
+
+def _masks(n: int, job: Job) -> list[int]:
+    """The columns each row may hold: forced options pin a row, excluded ones clear a bit."""
+    full = (1 << n) - 1
+    allowed = [full] * n
+    labels = job.problem.labels
+    for k in job.excluded:
+        r, c = labels[k]
+        allowed[r] &= ~(1 << c)
+    for k in job.forced:
+        r, c = labels[k]
+        allowed[r] &= 1 << c
+    return allowed
+
+
+def _mirror(n: int, mask: int) -> int:
+    return int(format(mask, f"0{n}b")[::-1], 2) if n else 0
+
+
+def _symmetric(n: int, allowed: list[int]) -> bool:
+    """True when the left-right mirror maps the job's solutions onto themselves."""
+    return all(_mirror(n, m) == m for m in allowed)
+
+
+def _place(n: int, c: int, cols: int, left: int, right: int) -> tuple[int, int, int]:
+    """The masks after a queen in column ``c``, shifted down to the next row."""
+    bit = 1 << c
+    full = (1 << n) - 1
     return cols | bit, ((left | bit) << 1) & full, (right | bit) >> 1
 
 
-@njit(cache=True, nogil=True)  # released: a split run searches on a thread too
-def count_queens(n):
-    """``(solutions, nodes)``: the ways to place ``n`` non-attacking queens on an ``n x n``
-    board, and the queens the search placed."""
-    if n == 1:
-        return np.int64(1), np.int64(1)
-    total = np.int64(0)
-    nodes = np.int64(0)
-    for c in range(n // 2):  # left half of the first row, counted twice
-        cols, left, right = _place(n, 0, c, 0, 0, 0)
-        found, walked = _complete(n, 1, cols, left, right)
-        total += 2 * found
-        nodes += 1 + walked
-    if n % 2 == 1:  # the middle column: mirror the second row instead
-        mid = n // 2
-        cols, left, right = _place(n, 0, mid, 0, 0, 0)
-        nodes += 1
-        for c in range(mid):
-            bit = np.int64(1) << c
-            if bit & (cols | left | right):
+Unit = tuple[int, int, int, int, int, tuple[int, ...]]
+# (first row, cols, left, right, multiplier, the columns of the queens above the first row)
+
+
+def _units(n: int, allowed: list[int]) -> tuple[list[Unit], int]:
+    """The searches that count the job: the whole tree once, or with the mirror, the left
+    half of the first row (and of the second below a middle queen), each counted twice; and
+    the queens placed to set them up (search nodes too)."""
+    if not _symmetric(n, allowed):
+        return [(0, 0, 0, 0, 1, ())], 0
+    units: list[Unit] = []
+    placed = 0
+
+    def go(r: int, cols: int, left: int, right: int, above: tuple[int, ...]) -> None:
+        if r == n:  # every queen so far in the middle column: n == 1
+            units.append((n, cols, left, right, 1, above))
+            return
+        nonlocal placed
+        free = allowed[r] & ~(cols | left | right)
+        for c in range((n + 1) // 2):
+            if not (free >> c) & 1:
                 continue
-            c2, l2, r2 = _place(n, 1, c, cols, left, right)
-            found, walked = _complete(n, 2, c2, l2, r2)
-            total += 2 * found
-            nodes += 1 + walked
-    return total, nodes
+            placed += 1
+            nc, nl, nr = _place(n, c, cols, left, right)
+            if 2 * c < n - 1:
+                units.append((r + 1, nc, nl, nr, 2, above + (c,)))
+            else:  # the middle column: the mirror is not broken yet
+                go(r + 1, nc, nl, nr, above + (c,))
+
+    go(0, 0, 0, 0, ())
+    return units, placed
 
 
-@njit(cache=True, nogil=True)  # released: a split run searches on a thread too
-def _symmetric(n, turns, r, rows, cols, diag, anti):
-    """Solutions fixed by a rotation of ``turns`` quarter turns (1 or 2), rows from ``r``.
-
-    Each queen is placed with its whole orbit under the rotation; ``rows``/``cols`` are the
-    rows and columns taken, ``diag``/``anti`` the diagonals ``r + c`` and ``r - c + n - 1``.
-    """
-    while r < n and (rows >> r) & 1:
-        r += 1
-    if r == n:
-        return np.int64(1)
-    total = np.int64(0)
-    images = 4 // turns
-    for c in range(n):
-        nrows, ncols, ndiag, nanti = rows, cols, diag, anti
-        ok = True
-        qr, qc = r, c
-        for k in range(images):
-            if k > 0:
-                if turns == 1:
-                    qr, qc = qc, n - 1 - qr
-                else:
-                    qr, qc = n - 1 - qr, n - 1 - qc
-                if qr == r and qc == c:
-                    break  # the orbit closed early: the centre of an odd board
-            d1 = qr + qc
-            d2 = qr - qc + n - 1
-            if (nrows >> qr) & 1 or (ncols >> qc) & 1 or (ndiag >> d1) & 1 or (nanti >> d2) & 1:
-                ok = False
-                break
-            nrows |= np.int64(1) << qr
-            ncols |= np.int64(1) << qc
-            ndiag |= np.int64(1) << d1
-            nanti |= np.int64(1) << d2
-        if ok:
-            total += _symmetric(n, turns, r + 1, nrows, ncols, ndiag, nanti)
-    return total
+# -- the search ------------------------------------------------------------------------------
 
 
-def fixed_by_rotation(n: int, turns: int) -> int:
-    """Solutions that a rotation by ``turns`` quarter turns (1 or 2) maps onto themselves."""
-    if turns not in (1, 2):
-        raise ValueError("turns must be 1 (a quarter turn) or 2 (a half turn)")
-    if not 1 <= n <= MAX_N:
-        raise ValueError(f"n must lie in 1..{MAX_N}")
-    z = np.int64(0)
-    return int(_symmetric(np.int64(n), np.int64(turns), np.int64(0), z, z, z, z))
+class QueensSearch:
+    """A count of one job, step by step: the rows (unit by unit), then, for the distinct
+    count of a whole board, the solutions fixed by a half turn and by a quarter turn; a
+    subproblem counts the leaders of their orbits as it goes instead."""
 
+    def __init__(self, job: Job, rows: bool = True, turns: tuple[int, ...] = (2, 1)) -> None:
+        n = _board(job)
+        if isinstance(n, str):
+            raise ValueError(f"{NAME} cannot take this job: {n}")
+        self.n = n
+        # the distinct count needs every part; count_queens and fixed_by_rotation run one
+        partial = bool(job.forced or job.excluded)
+        self.whole = not partial and rows and turns == (2, 1)
+        self.lead = partial and rows  # a subproblem: count the leaders of orbits
+        if self.lead:
+            turns = ()
+        self.stats = SearchStats(engine=NAME, compile_seconds=_warm_up())
+        self._allowed = np.array(_masks(n, job), dtype=np.int64)
+        self._units, placed = _units(n, list(self._allowed.tolist())) if rows else ([], 0)
+        self.stats.nodes = placed
+        self._phases: Iterator[tuple[str, int]] = iter(
+            [("rows", i) for i in range(len(self._units))]
+            + [("turn", t) for t in turns if n > 1 or not rows]
+        )
+        self._phase: tuple[str, int] | None = None
+        self._multiplier = 1
+        size = n + 2
+        self._stack = [np.zeros(size, dtype=np.int64) for _ in range(6)]
+        self._prefix = np.zeros(size, dtype=np.int64)
+        self._top = np.full(1, -1, dtype=np.int64)
+        self.raw = 0
+        self.leaders = 0
+        self.fixed = {1: 0, 2: 0}
+        self._done = False
+
+    def _begin(self, phase: tuple[str, int]) -> None:
+        kind, value = phase
+        self._top[0] = 0
+        if kind == "rows":
+            row0, cols, left, right, self._multiplier, above = self._units[value]
+            if row0 == self.n:  # nothing left to place: one solution, its own orbit
+                self._top[0] = -1
+                self.raw += self._multiplier
+                self.leaders += 1
+                return
+            self._prefix[: len(above)] = above
+            c, lft, rgt, free = self._stack[:4]
+            c[0], lft[0], rgt[0] = cols, left, right
+            free[0] = int(self._allowed[row0]) & ~(cols | left | right)
+        else:
+            for array in self._stack:
+                array[0] = 0  # row 0, column 0, nothing taken
+
+    def step(self, max_nodes: int) -> Step:
+        """Run about ``max_nodes`` nodes; the last step carries the distinct count."""
+        if self._done:
+            return Step(done=True)
+        from puzzlebox.engine._queens_kernels import walk_rows, walk_symmetric
+
+        began = time.perf_counter()
+        budget = max(1, int(max_nodes))
+        counted = 0
+        while budget > 0:
+            if self._phase is None or self._top[0] < 0:
+                self._phase = next(self._phases, None)
+                if self._phase is None:
+                    break
+                before = self.raw
+                self._begin(self._phase)
+                counted += self.raw - before
+                continue
+            kind, value = self._phase
+            if kind == "rows":
+                row0 = self._units[value][0]
+                c, lft, rgt, free = self._stack[:4]
+                found, nodes, leaders = walk_rows(
+                    np.int64(self.n), self._allowed, np.int64(row0), self._prefix, c, lft,
+                    rgt, free, self._top, np.int64(budget), self.lead,
+                )
+                self.leaders += int(leaders)
+                found = int(found) * self._multiplier
+                self.raw += found
+                counted += found
+            else:
+                found, nodes = walk_symmetric(
+                    np.int64(self.n), np.int64(value), self._allowed, *self._stack,
+                    self._top, np.int64(budget),
+                )
+                self.fixed[value] += int(found)
+            budget -= int(nodes)
+            self.stats.nodes += int(nodes)
+        self.stats.search_seconds += time.perf_counter() - began
+        self.stats.solutions = self.raw
+        if self._phase is not None:
+            return Step(counted=counted)
+        self._done = True
+        self.stats.complete = True
+        counts_distinct = self.lead or self.whole
+        return Step(counted=counted, done=True,
+                    distinct=self.distinct() if counts_distinct else None)
+
+    def distinct(self) -> int:
+        """The job's solutions up to symmetry: Burnside's count for a whole board, the
+        leaders of their orbits for a subproblem."""
+        if self.lead or self.n == 1:
+            return self.leaders
+        orbits, rest = divmod(self.raw + self.fixed[2] + 2 * self.fixed[1], GROUP_ORDER)
+        if rest:
+            raise ArithmeticError(f"Burnside's count for {self.n} queens is not whole: a bug")
+        return orbits
+
+
+def start(job: Job) -> QueensSearch:
+    return QueensSearch(job)
+
+
+def accepts(job: Job) -> str | None:
+    n = _board(job)
+    return n if isinstance(n, str) else None
+
+
+# -- splitting -------------------------------------------------------------------------------
+
+
+def _settled(n: int, allowed: list[int], mirror: bool) -> int:
+    """How many top rows the job has already cut: each allows one column (with the mirror:
+    one column and its mirror image) at most."""
+    rows = 0
+    for mask in allowed:
+        widest = 2 if mirror else 1
+        if bin(mask).count("1") > widest:
+            break
+        rows += 1
+    return rows
+
+
+def frontier(job: Job, depth: int) -> list[Subproblem]:
+    """Subproblems partitioning the job's solutions, one per pattern of the ``depth`` rows
+    below those the job has already cut (with the mirror: per pattern of column pairs
+    ``{c, n-1-c}``), each as the job's forced options and its excluded ones plus the columns
+    those rows give up. Depth 0 gives the job itself."""
+    n = _board(job)
+    if isinstance(n, str):
+        raise ValueError(f"{NAME} cannot split this job: {n}")
+    if depth < 0:
+        raise ValueError(f"split depth must be at least 0, not {depth}")
+    allowed = _masks(n, job)
+    mirror = _symmetric(n, allowed)
+    depth = min(n, _settled(n, allowed, mirror) + depth) if depth else 0
+    patterns: dict[tuple[int, ...], None] = {}  # in the order the search meets them
+
+    def go(r: int, cols: int, left: int, right: int, key: tuple[int, ...]) -> None:
+        if r == depth:
+            patterns.setdefault(key, None)
+            return
+        free = allowed[r] & ~(cols | left | right)
+        for c in range(n):
+            if (free >> c) & 1:
+                named = min(c, n - 1 - c) if mirror else c
+                go(r + 1, *_place(n, c, cols, left, right), key + (named,))
+
+    go(0, 0, 0, 0, ())
+    number = {label: k for k, label in enumerate(job.problem.labels)}
+    subs = []
+    for key in patterns:
+        excluded = set(job.excluded)
+        for r, c0 in enumerate(key):
+            keep = {c0, n - 1 - c0} if mirror else {c0}
+            excluded.update(number[r, c] for c in range(n) if c not in keep)
+        subs.append((tuple(sorted(job.forced)), tuple(sorted(excluded - set(job.forced)))))
+    return subs
+
+
+SPEC = EngineSpec(
+    name=NAME,
+    summary="n-queens counts by bitmasks, distinct ones by Burnside's lemma; splits by rows",
+    can=frozenset({Capability.COUNT, Capability.DISTINCT, Capability.SPLIT, Capability.PROVE}),
+    start=start,
+    accepts=accepts,
+    frontier=frontier,
+)
+register(SPEC)  # puzzles/queens.py imports this module, so the registry always lists it
+
+
+# -- plain functions (the bench, the tests) --------------------------------------------------
 
 _compile_seconds: float | None = None
 
@@ -164,29 +335,64 @@ def _warm_up() -> float:
     if _compile_seconds is not None:
         return 0.0
     began = time.perf_counter()
-    count_queens(np.int64(5))
-    fixed_by_rotation(5, 1)
+    from puzzlebox.engine._queens_kernels import walk_rows, walk_symmetric
+
+    z = np.zeros(4, dtype=np.int64)
+    walk_rows(np.int64(2), z + 3, np.int64(0), z.copy(), z.copy(), z.copy(), z.copy(),
+              z.copy(), np.zeros(1, dtype=np.int64), np.int64(1), True)
+    walk_symmetric(np.int64(2), np.int64(1), z + 3, *(z.copy() for _ in range(6)),
+                   np.zeros(1, dtype=np.int64), np.int64(1))
     _compile_seconds = time.perf_counter() - began
     return _compile_seconds
 
 
+def whole_job(n: int) -> Job:
+    """The count of all ``n``-queens solutions, as a job for this engine."""
+    from puzzlebox.puzzles.queens import QueensPuzzle
+
+    puzzle = QueensPuzzle(f"queens-{n}", n)
+    return Job(puzzle.problem, Mode.COUNT, puzzle=puzzle)
+
+
+def run(search: QueensSearch, max_nodes: int = 1 << 22) -> QueensSearch:
+    """Step a search to its end (in steps of about ``max_nodes``: a few ms each)."""
+    while not search.step(max_nodes).done:
+        pass
+    return search
+
+
 def queens_counts(n: int) -> tuple[int, int, SearchStats]:
-    """``(all solutions, solutions up to the board's eight symmetries, statistics)`` for
-    ``n`` queens."""
+    """``(all solutions, solutions up to the board's eight symmetries, statistics)``."""
     if not 1 <= n <= MAX_N:
         raise ValueError(f"n must lie in 1..{MAX_N}")
-    stats = SearchStats(engine="queens-bitmask", compile_seconds=_warm_up())
-    began = time.perf_counter()
-    raw, nodes = (int(v) for v in count_queens(np.int64(n)))
-    orbits = 1
-    if n > 1:
-        twice = fixed_by_rotation(n, 2)
-        quarter = fixed_by_rotation(n, 1)
-        orbits, rest = divmod(raw + twice + 2 * quarter, 8)
-        if rest:
-            raise ArithmeticError(f"Burnside's count for {n} queens is not whole: a bug")
-    stats.search_seconds = time.perf_counter() - began
-    stats.nodes = nodes
-    stats.solutions = raw
-    stats.complete = True
-    return raw, orbits, stats
+    search = run(QueensSearch(whole_job(n)))
+    return search.raw, search.distinct(), search.stats
+
+
+def count_queens(n: int) -> tuple[int, int]:
+    """``(solutions, nodes)``: the ways to place ``n`` non-attacking queens on an ``n x n``
+    board, and the queens the row search placed (the fixed-point searches not included)."""
+    if not 1 <= n <= MAX_N:
+        raise ValueError(f"n must lie in 1..{MAX_N}")
+    search = run(QueensSearch(whole_job(n), turns=()))
+    return search.raw, search.stats.nodes
+
+
+def fixed_by_rotation(n: int, turns: int) -> int:
+    """Solutions that a rotation by ``turns`` quarter turns (1 or 2) maps onto themselves."""
+    if turns not in (1, 2):
+        raise ValueError("turns must be 1 (a quarter turn) or 2 (a half turn)")
+    if not 1 <= n <= MAX_N:
+        raise ValueError(f"n must lie in 1..{MAX_N}")
+    search = run(QueensSearch(whole_job(n), rows=False, turns=(turns,)))
+    return search.fixed[turns]
+
+
+def describe(job: Job) -> dict[str, Any]:
+    """How the engine will count ``job`` (for tests and --why): units and whether the
+    mirror halves the work."""
+    n = _board(job)
+    if isinstance(n, str):
+        return {"declined": n}
+    allowed = _masks(n, job)
+    return {"n": n, "mirror": _symmetric(n, allowed), "units": len(_units(n, allowed)[0])}

@@ -17,10 +17,9 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from puzzlebox.cover.problem import CoverProblem
-from puzzlebox.engine import SearchStats
-from puzzlebox.engine.registry import choose, names
-from puzzlebox.engine.search import Capability, Job, Mode
+from puzzlebox.engine import SearchStats, registry
+from puzzlebox.engine.registry import EngineSpec
+from puzzlebox.engine.search import Capability, Job
 from puzzlebox.formats import PuzzleFile
 from puzzlebox.parallel.backends import (
     DaskBackend,
@@ -37,11 +36,12 @@ from puzzlebox.parallel.tasks import (
     SOLUTIONS,
     PuzzleSource,
     Task,
+    chosen_engine,
     problem_fingerprint,
     run_task,
-    task_problem,
+    task_job,
 )
-from puzzlebox.puzzles import CountResult, Solution
+from puzzlebox.puzzles import CountResult, Puzzle, Solution
 
 PER_WORKER = 8  # subproblems per worker when no depth is given: enough to balance the load
 LEAST = 16  # ... and at least this many, so that a checkpoint saves work often enough
@@ -49,20 +49,33 @@ LEAST = 16  # ... and at least this many, so that a checkpoint saves work often 
 # Balancing by Knuth's estimate: a few probes per node, for trees big enough to be worth it
 PROBES = 64
 PROBE_SECONDS = 0.02
-BALANCE_FROM = 1_000_000  # estimated nodes of the whole tree (about a second of search)
+BALANCE_FROM = 1_000_000  # nodes of the whole tree (about a second of a general engine)
 
 
-def tree_size(problem: CoverProblem) -> Weight | None:
-    """Knuth's estimate of a subproblem's tree (engine/estimate.py) as the weight that
-    balances a split; None when the whole tree is too small for balancing to pay."""
+def small(spec: EngineSpec, job: Job) -> bool:
+    """Whether the engine searches the whole job within ``BALANCE_FROM`` nodes: then a split
+    would cost more than it saves (every subproblem starts its engine, every worker loads the
+    kernels). Found by trying: the engine's own search, stopped there."""
+    search = spec.start(job)
+    return search.step(BALANCE_FROM).done
+
+
+def tree_size(spec: EngineSpec, job: Job) -> Weight | None:
+    """Knuth's estimate of a subproblem's tree as the weight that balances a split, for an
+    engine that can probe its tree (``Capability.PROBE``); None for one that cannot (the
+    split then cuts the shallowest subproblems first, which keeps it level)."""
+    if not spec.does(Capability.PROBE):
+        return None
     from puzzlebox.engine.estimate import estimate_tree
 
     def weight(sub: Subproblem) -> float:
         forced, excluded = sub
-        found = estimate_tree(problem, PROBES, 0, forced, excluded, max_seconds=PROBE_SECONDS)
+        found = estimate_tree(
+            job.problem, PROBES, 0, forced, excluded, max_seconds=PROBE_SECONDS
+        )
         return found.nodes
 
-    return weight if weight(((), ())) >= BALANCE_FROM else None
+    return weight
 
 
 ResultHook = Callable[[int, int, tuple[Any, ...]], None]  # (board, index, result)
@@ -127,6 +140,10 @@ class SplitRun:
     subproblem is recorded (the command line flushes its output there). ``source`` is the
     text the workers read the puzzle from (default: the file ``pf`` was read from). With
     ``share`` (the default) this process runs subproblems too, beside ``jobs - 1`` workers.
+
+    Each board runs on one engine (``specs``): the one named, or the one ``auto`` chooses
+    for it. That engine cuts the board's search with its own frontier and runs every
+    subproblem, in this process and on every worker alike.
     """
 
     def __init__(
@@ -152,14 +169,13 @@ class SplitRun:
             raise ValueError(f"jobs must be at least 1, not {jobs}")
         if split_depth is not None and split_depth < 0:
             raise ValueError(f"split_depth must be at least 0, not {split_depth}")
-        if engine not in names(Capability.COUNT if command == "count" else Capability.SOLVE):
-            known = ", ".join(names(Capability.COUNT if command == "count" else Capability.SOLVE))
-            raise SplitOptionError(
-                f"engine {engine!r} cannot solve subproblems; a split run takes one of: {known}"
-            )
         self.pf = pf
         self.kind = COUNT if command == "count" else SOLUTIONS
         self.engine = engine
+        self.split_depth = split_depth
+        # the engine of each board: the one named, or auto's choice; it cuts the board's
+        # search into subproblems and counts every one of them
+        self.specs = [self._spec(p) for p in pf.puzzles]
         self.jobs = jobs
         self.cluster = cluster
         self.split_depth = split_depth
@@ -169,7 +185,9 @@ class SplitRun:
         self.task_function = task_function
         self.share = share
         self.source = source if source is not None else PuzzleSource.of(pf)
-        self.fingerprints = [problem_fingerprint(p, self.kind) for p in pf.puzzles]
+        self.fingerprints = [
+            problem_fingerprint(p, self.kind, spec) for p, spec in zip(pf.puzzles, self.specs)
+        ]
         self.checkpoint: Checkpoint | None = None
         if checkpoint is not None:
             split_name = split_label(split_depth)
@@ -184,6 +202,24 @@ class SplitRun:
         self._backend: Any = None
 
     # -- the pieces ------------------------------------------------------------------------
+    def _spec(self, puzzle: Puzzle) -> EngineSpec:
+        """The engine that runs ``puzzle``'s subproblems; a named one must be able to."""
+        need = Capability.COUNT if self.kind == COUNT else Capability.SOLVE
+        if self.engine == "auto":
+            name = chosen_engine(puzzle, self.kind, split=self.split_depth is not None)
+        else:
+            name = self.engine
+        spec = registry.get(name)
+        if not spec.does(need):
+            doing = "count" if self.kind == COUNT else "list"
+            raise SplitOptionError(f"engine {name!r} does not {doing} solutions")
+        if self.engine != "auto":
+            job = task_job(puzzle, self.kind, spec)
+            reason = spec.accepts(job)
+            if reason is not None:
+                raise SplitOptionError(f"engine {name!r} cannot run {puzzle.name}: {reason}")
+        return spec
+
     @property
     def backend(self) -> Any:
         """Made on first use, so a run that the checkpoint already holds starts nothing.
@@ -200,36 +236,33 @@ class SplitRun:
 
     def plan(self, board: int) -> list[Subproblem]:
         """The subproblems of ``board``: from the checkpoint when it has them."""
+        puzzle = self.pf.puzzles[board]
+        spec = self.specs[board]
+        job = task_job(puzzle, self.kind, spec)
         if self.checkpoint is not None:
-            known = self.checkpoint.plan(
-                board, task_problem(self.pf.puzzles[board], self.kind).n_options
-            )
+            known = self.checkpoint.plan(board, job.problem.n_options)
             if known is not None:
                 return known
-        problem = task_problem(self.pf.puzzles[board], self.kind)
         if self.split_depth is not None:
-            subs = split(problem, depth=self.split_depth)
+            subs = split(spec, job, depth=self.split_depth)
         else:
-            weight = tree_size(problem)
-            if weight is None and self.cluster is None and self.checkpoint is None:
-                # About a second of search or less: splitting would cost more than it saves
-                # (every subproblem builds its engine's tables, every worker loads the
-                # kernels), so it is one search, in this process when it takes a share.
+            if self.cluster is None and self.checkpoint is None and small(spec, job):
+                # About a second of search or less: splitting would cost more than it saves,
+                # so it is one search, in this process when it takes a share.
                 return [((), ())]
             backend = self.backend
             if isinstance(backend, ProcessBackend):
                 backend.start()  # the workers get ready while the search is split
             target = max(PER_WORKER * backend.workers, LEAST)
-            subs = split(problem, target=target, weight=weight)
+            subs = split(spec, job, target=target, weight=tree_size(spec, job))
         if self.checkpoint is not None:
             self.checkpoint.set_plan(board, subs)
         return subs
 
     def _task(self, board: int, sub: Subproblem) -> Task:
         forced, excluded = sub
-        return (
-            self.kind, self.source, board, self.engine, forced, excluded, self.fingerprints[board]
-        )
+        name = self.specs[board].name
+        return (self.kind, self.source, board, name, forced, excluded, self.fingerprints[board])
 
     def _label(self, board: int) -> str:
         name = getattr(self.pf.puzzles[board], "board_name", None)
@@ -258,20 +291,18 @@ class SplitRun:
         reason = puzzle.impossibility()
         if reason is not None:
             return SplitCountResult(0, 0, time.perf_counter() - began, SearchStats(), reason)
-        if self.engine == "auto" and self.split_depth is None:
-            # Where auto counts with an engine that counts distinct solutions itself (the
-            # memoised sweep of many interchangeable pieces), it counts the board outright,
-            # faster than any split of a search that enumerates (engine/registry.py chooses).
-            job = Job(puzzle.problem, Mode.COUNT, puzzle=puzzle)
-            if choose(job).does(Capability.DISTINCT):
-                whole = puzzle.count()
-                return SplitCountResult(whole.solutions, whole.distinct,
-                                        time.perf_counter() - began, whole.stats, done=1,
-                                        total=1)  # fmt: skip
+        if not self.specs[board].does(Capability.SPLIT):
+            # An engine that cannot split counts the board whole, here: the memoised sweep
+            # that auto chooses where it pays (many interchangeable pieces) counts faster
+            # than any split of a search that enumerates.
+            whole = puzzle.count(engine=self.specs[board].name if self.engine != "auto"
+                                 else "auto")
+            return SplitCountResult(whole.solutions, whole.distinct, whole.seconds,
+                                    whole.stats, whole.reason, done=1, total=1)
         subs = self.plan(board)
         done = self._done(board)
         resumed = len(done)
-        stats = SearchStats(engine="")
+        stats = SearchStats(engine=self.specs[board].name)
         raw = sum(entry[0] for entry in done.values())
         distinct = sum(entry[1] for entry in done.values())
         stats.nodes = sum(entry[2] for entry in done.values())
@@ -294,7 +325,7 @@ class SplitRun:
                 for index, answer in results:
                     if index in done:
                         continue  # ran twice (its first worker died after all): count once
-                    n_raw, n_distinct, nodes, seconds, engine = answer
+                    n_raw, n_distinct, nodes, seconds, engine = answer[:5]
                     entry = [n_raw, n_distinct, nodes, round(seconds, 6)]
                     done[index] = entry
                     raw += n_raw
@@ -337,7 +368,7 @@ class SplitRun:
                 for index, answer in results:
                     if index in done:
                         continue
-                    n_raw, chosen, nodes, seconds, _engine = answer
+                    n_raw, chosen, nodes, seconds, _engine = answer[:5]
                     with ctrl_c_deferred():
                         yield [puzzle.decode(tuple(c)) for c in chosen]
                         if self.before_record is not None:

@@ -1,144 +1,84 @@
-"""Split one search into independent subproblems: the partial solutions at a shallow depth.
+"""Split one search into independent subproblems, with the engine's own frontier.
 
-A subproblem is plain data, ``(forced, excluded)``: option indices of the cover problem that
-are in every solution of the subproblem, and option indices that are in none. It is small to
-send to another process or machine, and any engine solves it through ``make_engine``.
+A subproblem is plain data, ``(forced, excluded)``: option numbers of the job's cover
+problem that are in every solution of the subproblem, and option numbers that are in none.
+It is small to send to another process or machine, and the engine that cut it counts it.
 
-The split walks the top of the same tree as the reference engine: at a node it branches on
-the primary item that still needs cover and has the fewest options left (ties: the lowest
-item), and branch ``j`` takes that item's ``j``-th option while excluding the options tried
-before it. Every solution below the node contains at least one of those options and the
-first one it contains picks its branch, so the branches are disjoint and together hold every
-solution of the node: solving all subproblems gives exactly the count and the solutions of
-one search. A node where every bound is already met (no needy item) is kept whole, as is a
-node at the requested depth; a node whose needy item has no option left has no solution and
-is dropped.
+The cut is the engine's: :attr:`EngineSpec.frontier` cuts its own search tree at a depth into
+subproblems whose solutions partition the job's, so a split search runs the same tree, on the
+same engine, as one search would (the queens bitmask cuts rows into mirror-closed pairs of
+columns, the general engines branch on an item). This module only decides where to cut: to a
+fixed depth, or by expanding the subproblem expected to be largest until there are enough.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import heapq
 from collections.abc import Callable
-from dataclasses import dataclass
 
-from puzzlebox.cover.problem import FREE, CoverProblem, apply_option, option_fits
+from puzzlebox.engine.registry import EngineSpec
+from puzzlebox.engine.search import Capability, Job, Subproblem
 
-Subproblem = tuple[tuple[int, ...], tuple[int, ...]]  # (forced, excluded), both sorted
 Weight = Callable[[Subproblem], float]
 
-@dataclass(frozen=True)
-class Node:
-    """A subproblem with where it sits in the tree (``path``: branch numbers from the root)."""
 
-    forced: tuple[int, ...]
-    excluded: tuple[int, ...]
-    path: tuple[int, ...] = ()
-
-    @property
-    def depth(self) -> int:
-        return len(self.path)
-
-    @property
-    def subproblem(self) -> Subproblem:
-        return (tuple(sorted(self.forced)), tuple(sorted(self.excluded)))
+def _children(spec: EngineSpec, job: Job, sub: Subproblem) -> list[Subproblem] | None:
+    """The subproblems one level below ``sub``: None when the engine cannot cut it further
+    (its frontier hands back the subproblem itself), an empty list when it has no solution."""
+    assert spec.frontier is not None
+    forced, excluded = sub
+    kids = spec.frontier(dataclasses.replace(job, forced=forced, excluded=excluded), 1)
+    if len(kids) == 1 and _same(kids[0], sub):
+        return None
+    return kids
 
 
-class Splitter:
-    """Expands nodes of the search tree of one cover problem."""
-
-    def __init__(self, problem: CoverProblem) -> None:
-        self.problem = problem
-        p = problem
-        self._options = [p.option(k) for k in range(p.n_options)]
-        self._lo = p.lo.tolist()
-        self._hi = p.hi.tolist()
-
-    def children(self, node: Node) -> list[Node] | None:
-        """The branches below ``node``: None when it cannot be split (every bound is met),
-        an empty list when it provably has no solution."""
-        p = self.problem
-        n_primary = p.n_primary
-        counts = [0] * n_primary
-        sec_color = [FREE] * (p.n_items - n_primary)
-        excluded = set(node.excluded)
-        forced = set(node.forced)
-        for k in node.forced:
-            if k in excluded or not self._fits(k, counts, sec_color):
-                return []
-            self._apply(k, counts, sec_color)
-        needy = {i: [] for i in range(n_primary) if counts[i] < self._lo[i]}
-        if not needy:
-            return None
-        for k in range(p.n_options):
-            if k in forced or k in excluded or not self._fits(k, counts, sec_color):
-                continue
-            for item, _ in self._options[k]:
-                if item in needy:
-                    needy[item].append(k)
-        item = min(needy, key=lambda i: (len(needy[i]), i))
-        branches = needy[item]
-        result = []
-        for j, k in enumerate(branches):
-            result.append(
-                Node(node.forced + (k,), node.excluded + tuple(branches[:j]), node.path + (j,))
-            )
-        return result
-
-    def _fits(self, k: int, counts: list[int], sec_color: list[int]) -> bool:
-        return option_fits(self._options[k], self.problem.n_primary, self._hi, counts, sec_color)
-
-    def _apply(self, k: int, counts: list[int], sec_color: list[int]) -> None:
-        apply_option(self._options[k], self.problem.n_primary, counts, sec_color)
+def _same(a: Subproblem, b: Subproblem) -> bool:
+    return tuple(sorted(a[0])) == tuple(sorted(b[0])) and tuple(sorted(a[1])) == tuple(
+        sorted(b[1])
+    )
 
 
 def split(
-    problem: CoverProblem,
+    spec: EngineSpec,
+    job: Job,
     depth: int | None = None,
     target: int = 1,
     weight: Weight | None = None,
-    forced: tuple[int, ...] = (),
-    excluded: tuple[int, ...] = (),
 ) -> list[Subproblem]:
-    """Subproblems whose solutions partition those of ``problem`` (under ``forced`` and
-    ``excluded``), in the order to run them: the largest expected first.
+    """Subproblems of ``job`` cut by ``spec``'s frontier, whose solutions partition the job's,
+    in the order to run them: the largest expected first.
 
-    With ``depth``, every node is expanded down to that depth. Without it, the node expected
-    to be largest is expanded until there are at least ``target`` subproblems or none can be
-    split further; ``weight`` estimates a subproblem's tree size (default: shallower nodes are
-    larger), which keeps the pieces balanced when a good estimate exists.
+    With ``depth``, the engine cuts its tree at that depth. Without it, the subproblem
+    expected to be largest is cut one level deeper until there are at least ``target`` or
+    none can be cut further; ``weight`` estimates a subproblem's tree size (default: the
+    shallower the larger), which keeps the pieces balanced when a good estimate exists.
+    An engine that cannot split gives the job whole.
     """
-    splitter = Splitter(problem)
-    root = Node(tuple(forced), tuple(excluded))
-
-    def priority(node: Node) -> tuple[float, tuple[int, ...]]:
-        size = weight(node.subproblem) if weight is not None else -node.depth
-        return (-size, node.path)
-
+    root: Subproblem = (tuple(sorted(job.forced)), tuple(sorted(job.excluded)))
+    if spec.frontier is None or not spec.does(Capability.SPLIT):
+        return [root]
     if depth is not None:
         if depth < 0:
             raise ValueError(f"split depth must be at least 0, not {depth}")
-        layer, final = [root], []
-        for _ in range(depth):
-            deeper = []
-            for node in layer:
-                kids = splitter.children(node)
-                if kids is None:
-                    final.append(node)
-                else:
-                    deeper.extend(kids)
-            layer = deeper
-        ranked = sorted((priority(node), node) for node in final + layer)
-        return [node.subproblem for _, node in ranked]
+        return spec.frontier(job, depth)
 
-    heap = [(priority(root), root)]
-    whole: list[tuple[tuple[float, tuple[int, ...]], Node]] = []  # cannot be split further
+    def priority(sub: Subproblem, level: int, order: int) -> tuple[float, int, int]:
+        size = weight(sub) if weight is not None else -level
+        return (-size, level, order)
+
+    counter = 0
+    heap: list[tuple[tuple[float, int, int], int, Subproblem]] = [(priority(root, 0, 0), 0, root)]
+    whole: list[tuple[tuple[float, int, int], int, Subproblem]] = []  # cannot be cut further
     while heap and len(heap) + len(whole) < target:
-        rank, node = heapq.heappop(heap)
-        kids = splitter.children(node)
+        rank, level, sub = heapq.heappop(heap)
+        kids = _children(spec, job, sub)
         if kids is None:
-            whole.append((rank, node))
+            whole.append((rank, level, sub))
             continue
         for kid in kids:
-            heapq.heappush(heap, (priority(kid), kid))
+            counter += 1
+            heapq.heappush(heap, (priority(kid, level + 1, counter), level + 1, kid))
     # largest expected first: longest processing time first balances a pool best
-    return [node.subproblem for _, node in sorted(heap + whole)]
+    return [sub for _, _, sub in sorted(heap + whole)]

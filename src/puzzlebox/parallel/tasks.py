@@ -2,7 +2,8 @@
 
 A task carries the puzzle's file text (never a pickled puzzle: a worker rebuilds the puzzle
 by reading the text, exactly as the command line does, and keeps it for the next task), the
-board, the engine, one subproblem and the fingerprint of the problem the client split. A
+board, the engine that cut the subproblem (never "auto": the worker runs the very engine the
+client split with), one subproblem and the fingerprint of the problem the client split. A
 worker whose rebuilt problem has another fingerprint (another version of puzzlebox, a file
 changed on the way) refuses the task instead of counting something else.
 """
@@ -11,12 +12,17 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from puzzlebox.cover.problem import CoverProblem
+from puzzlebox.engine import registry
+from puzzlebox.engine.registry import EngineSpec
+from puzzlebox.engine.search import Capability, Job, Mode, count_all, each_solution
 from puzzlebox.formats import PuzzleFile
 from puzzlebox.puzzles import Puzzle
 
@@ -48,16 +54,37 @@ class PuzzleSource:
         return hashlib.sha256(self.text.encode("utf-8")).hexdigest()
 
 
-def task_problem(puzzle: Puzzle, kind: str) -> CoverProblem:
-    """The problem a task of this kind searches: a count may search a problem restricted by
-    symmetry (``search_problem``); an enumeration needs every solution (``problem``)."""
-    return puzzle.search_problem() if kind == COUNT else puzzle.problem
+STEP_NODES = 1 << 22  # nodes per step of a task's search: a few ms, Ctrl-C stays prompt
 
 
-def problem_fingerprint(puzzle: Puzzle, kind: str = COUNT) -> str:
-    """A hash of what the answer depends on: the problem searched, what its options mean and
-    the puzzle's symmetries; not the file's comments or title, and not the engine."""
-    problem = task_problem(puzzle, kind)
+def task_problem(puzzle: Puzzle, kind: str, spec: EngineSpec | None = None) -> CoverProblem:
+    """The problem a task of this kind searches: an enumeration, and a count by an engine
+    that counts distinct solutions itself (``Capability.DISTINCT``), search the puzzle's
+    whole problem; other counts search the problem cut down by symmetry
+    (``search_problem``). Subproblems are option numbers of this problem."""
+    if kind == COUNT and (spec is None or not spec.does(Capability.DISTINCT)):
+        return puzzle.search_problem()
+    return puzzle.problem
+
+
+def task_job(
+    puzzle: Puzzle,
+    kind: str,
+    spec: EngineSpec,
+    forced: tuple[int, ...] = (),
+    excluded: tuple[int, ...] = (),
+) -> Job:
+    """The job a task runs (and that the client cuts into subproblems)."""
+    mode = Mode.COUNT if kind == COUNT else Mode.SOLUTIONS
+    return Job(task_problem(puzzle, kind, spec), mode, tuple(forced), tuple(excluded),
+               puzzle=puzzle)
+
+
+def problem_fingerprint(puzzle: Puzzle, kind: str = COUNT, spec: EngineSpec | None = None) -> str:
+    """A hash of what the answer depends on: the problem searched (which depends on whether
+    the engine counts distinct solutions itself, see :func:`task_problem`), what its options
+    mean and the puzzle's symmetries; not the file's comments or title."""
+    problem = task_problem(puzzle, kind, spec)
     h = hashlib.sha256()
     head = {
         "task": kind,
@@ -86,7 +113,9 @@ class FingerprintMismatch(RuntimeError):
     """A worker built a different problem from the same file than the client did."""
 
 
-def _puzzle(source: PuzzleSource, board: int, kind: str, fingerprint: str) -> Puzzle:
+def _puzzle(
+    source: PuzzleSource, board: int, kind: str, spec: EngineSpec, fingerprint: str
+) -> Puzzle:
     key = (source.digest, source.source, source.name)
     if key not in _CACHE:
         if len(_CACHE) >= _CACHE_SIZE:
@@ -94,9 +123,10 @@ def _puzzle(source: PuzzleSource, board: int, kind: str, fingerprint: str) -> Pu
         _CACHE[key] = (source.read(), {})
     pf, checked = _CACHE[key]
     puzzle = pf.puzzles[board]
-    if (board, kind) not in checked:
-        checked[board, kind] = problem_fingerprint(puzzle, kind)
-    if checked[board, kind] != fingerprint:
+    view = f"{kind}:{spec.does(Capability.DISTINCT)}"
+    if (board, view) not in checked:
+        checked[board, view] = problem_fingerprint(puzzle, kind, spec)
+    if checked[board, view] != fingerprint:
         raise FingerprintMismatch(
             f"{source.source}: this worker builds another problem from the file than the "
             "client (is the same puzzlebox version installed everywhere?)"
@@ -104,23 +134,62 @@ def _puzzle(source: PuzzleSource, board: int, kind: str, fingerprint: str) -> Pu
     return puzzle
 
 
-def run_task(task: Task) -> tuple[Any, ...]:
-    """Solve one subproblem. A count returns ``(raw, distinct, nodes, seconds, engine)``;
-    an enumeration returns ``(raw, solutions, nodes, seconds, engine)`` with each solution a
-    sorted tuple of option indices for the client to decode."""
-    kind, source, board, engine, forced, excluded, fingerprint = task
-    puzzle = _puzzle(source, board, kind, fingerprint)
-    began = time.perf_counter()
-    if kind == COUNT:
-        raw, distinct, stats = puzzle.count_search(engine, forced, excluded)
-        return raw, distinct, stats.nodes, time.perf_counter() - began, stats.engine
-    if kind == SOLUTIONS:
-        from puzzlebox.engine.registry import start
-        from puzzlebox.engine.search import Job, each_solution
+def count_subproblem(
+    puzzle: Puzzle, spec: EngineSpec, forced: tuple[int, ...], excluded: tuple[int, ...]
+) -> tuple[int, int, int]:
+    """``(solutions, distinct, nodes)`` of one subproblem, on ``spec``'s engine.
 
-        job = Job(puzzle.problem, forced=tuple(forced), excluded=tuple(excluded))
-        _, search = start(job, engine)
-        found = list(each_solution(search))
-        stats = search.stats
-        return len(found), found, stats.nodes, time.perf_counter() - began, stats.engine
+    An engine that counts distinct solutions itself runs its own search (the queens bitmask:
+    the leaders of the orbits in the subproblem); another one counts the problem cut down by
+    symmetry, each solution weighed on its orbit (cover/symmetry.py), which adds up over any
+    partition of it."""
+    if spec.does(Capability.DISTINCT):
+        search = spec.start(task_job(puzzle, COUNT, spec, forced, excluded))
+        raw, distinct = count_all(search, STEP_NODES)
+        if distinct is None:
+            raise RuntimeError(f"engine {spec.name} gave no distinct count for a subproblem")
+        return raw, distinct, search.stats.nodes
+    raw, distinct, stats = puzzle.count_search(spec.name, forced, excluded)
+    return raw, distinct, stats.nodes
+
+
+def worker_name() -> str:
+    """Which worker ran a task: the process, and the thread (this process's own share runs
+    on a thread of its own)."""
+    return f"{os.getpid()}/{threading.current_thread().name}"
+
+
+def run_task(task: Task) -> tuple[Any, ...]:
+    """Solve one subproblem on the engine named in the task. A count returns
+    ``(raw, distinct, nodes, seconds, engine, cpu, worker)``; an enumeration returns
+    ``(raw, solutions, nodes, seconds, engine, cpu, worker)`` with each solution a sorted
+    tuple of option numbers for the client to decode. ``cpu`` is the CPU seconds of the
+    thread that ran the task, ``worker`` names it (:func:`worker_name`)."""
+    kind, source, board, engine, forced, excluded, fingerprint = task
+    spec = registry.get(engine)
+    puzzle = _puzzle(source, board, kind, spec, fingerprint)
+    began = time.perf_counter()
+    cpu = time.thread_time()
+    if kind == COUNT:
+        raw, distinct, nodes = count_subproblem(puzzle, spec, tuple(forced), tuple(excluded))
+        return (raw, distinct, nodes, time.perf_counter() - began, spec.name,
+                time.thread_time() - cpu, worker_name())
+    if kind == SOLUTIONS:
+        search = spec.start(task_job(puzzle, SOLUTIONS, spec, forced, excluded))
+        found = list(each_solution(search, STEP_NODES))
+        return (len(found), found, search.stats.nodes, time.perf_counter() - began, spec.name,
+                time.thread_time() - cpu, worker_name())
     raise ValueError(f"unknown task kind {kind!r}")
+
+
+def chosen_engine(puzzle: Puzzle, kind: str, split: bool = False) -> str:
+    """The engine "auto" runs this kind of job of ``puzzle`` with (``registry.choose``, for
+    the same job as a plain count or enumeration). With ``split`` (a split was asked for)
+    an engine that cannot split gives way to the general engine, which can."""
+    from puzzlebox.engine.registry import choose, general
+
+    job = Job(puzzle.problem, Mode.COUNT if kind == COUNT else Mode.SOLUTIONS, puzzle=puzzle)
+    spec = choose(job)
+    if split and not spec.does(Capability.SPLIT):
+        spec = general(task_job(puzzle, kind, spec))
+    return spec.name

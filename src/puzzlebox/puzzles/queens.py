@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from puzzlebox.cover.problem import CoverBuilder, CoverProblem
+from puzzlebox.engine import queens_bitmask  # noqa: F401  (registers 'queens-bitmask')
 from puzzlebox.geometry import SYMMETRIES, Symmetry
 from puzzlebox.puzzles.base import Puzzle, Solution, register_kind
 
