@@ -528,6 +528,8 @@ def cmd_estimate(args: argparse.Namespace) -> int:
                    "nodes_error": round(est.nodes_error, 1),
                    "tree_solutions": round(est.solutions, 1),
                    "tree_solutions_error": round(est.solutions_error, 1),
+                   "tree_solutions_estimated": est.solutions_estimated,
+                   "solution_probes": est.solution_probes, "tree_exact": est.exact,
                    "probes": est.probes, "nodes_per_second": round(speed),
                    "seconds": float(f"{seconds:.3g}"), "searched_nodes": searched}
             if pf.batch:
@@ -535,8 +537,8 @@ def cmd_estimate(args: argparse.Namespace) -> int:
             print(json.dumps(obj), flush=True)
             continue
         spread = f"{100 * est.nodes_error / est.nodes:.0f}%" if est.nodes else "0%"
-        print(f"{label}: about {est.nodes:.3g} nodes (\u00b1{spread}), {est.solutions:.3g} "
-              f"solutions in the tree; about {duration_text(seconds)} at {speed:.3g} nodes/s "
+        print(f"{label}: about {est.nodes:.3g} nodes (\u00b1{spread}), {est.solutions_text()}; "
+              f"about {duration_text(seconds)} at {speed:.3g} nodes/s "
               f"({est.probes} probes in {duration_text(est.seconds)})")
         if searched is not None:
             print(f"  (timing the engine searched the whole tree: {searched} nodes)")

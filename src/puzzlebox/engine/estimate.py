@@ -47,8 +47,8 @@ SUBTREE_NODES = 1000  # the size of the subtrees the probes search in full
 
 _NO_LIMIT = 1 << 62
 _SLICE_SECONDS = 0.05  # probes per kernel call: about this long, so a time limit is kept
-_NODE_CAP = 10  # the probes stop after this many times the nodes planned for them
-_OVERRUN = 4  # probes costing this many times the planned subtree go one level deeper
+_NODE_CAP = 6  # the probes stop after this many times the nodes planned for them
+_OVERRUN = 3  # probes costing this many times the planned subtree go one level deeper
 
 
 @dataclass(frozen=True)
@@ -62,14 +62,15 @@ class TreeEstimate:
     probes: int
     mean_depth: float
     seconds: float  # spent probing (not counting compilation)
-    solution_probes: int = 0  # probes that ended at a solution
+    solution_probes: int = 0  # probes that found a solution (at their leaf or below)
+    exact: bool = False  # the whole tree was searched: nodes and solutions are its counts
 
     @property
     def solutions_estimated(self) -> bool:
-        """Whether enough probes reached a solution for :attr:`solutions` to mean anything
-        (within :data:`SOLUTION_FACTOR` on the trees tested); an empty tree (no node at all)
-        has exactly none."""
-        return self.solution_probes >= MIN_SOLUTION_PROBES or self.nodes == 0
+        """Whether enough probes found a solution for :attr:`solutions` to mean anything
+        (within :data:`SOLUTION_FACTOR` on the trees tested), or the count is exact (an
+        empty tree, no node at all, has exactly none)."""
+        return self.exact or self.nodes == 0 or self.solution_probes >= MIN_SOLUTION_PROBES
 
     def seconds_at(self, nodes_per_second: float) -> float:
         """How long the engine would take for the whole tree at that speed."""
@@ -77,15 +78,17 @@ class TreeEstimate:
 
     def solutions_text(self) -> str:
         """The solution estimate in words, or why there is none."""
+        if self.exact or self.nodes == 0:
+            return f"{self.solutions:.0f} solutions in the tree (searched in full)"
         if self.solutions_estimated:
             spread = 100 * self.solutions_error / self.solutions if self.solutions else 0.0
             return (f"{self.solutions:.3g} solutions in the tree (\u00b1{spread:.0f}%, "
-                    f"{self.solution_probes} of {self.probes} probes reached one)")
+                    f"{self.solution_probes} of {self.probes} probes found one)")
         if self.solution_probes == 0:
-            return (f"solutions not estimated: none of {self.probes} probes reached one "
+            return (f"solutions not estimated: none of {self.probes} probes found one "
                     "(that is no proof that there are none)")
         return (f"solutions not estimated: only {self.solution_probes} of {self.probes} probes "
-                f"reached one (an estimate needs {MIN_SOLUTION_PROBES})")
+                f"found one (an estimate needs {MIN_SOLUTION_PROBES})")
 
 
 def _probe_values(path: list[int]) -> tuple[float, float, list[float]]:
@@ -214,6 +217,7 @@ def estimate_tree(
     wanted = probes if subtree_nodes <= 0 else min(PILOT_PROBES, max(probes, 100))
     _run_probes(search, pilot, wanted, _NO_LIMIT, deadline, _NO_LIMIT)
     result = pilot
+    exact = False
     out_of_time = deadline is not None and time.perf_counter() >= deadline
     if subtree_nodes > 0 and not out_of_time:
         level_nodes = [total / len(pilot) for total in pilot.level_nodes]
@@ -227,13 +231,14 @@ def estimate_tree(
                         search.nodes + _NODE_CAP * planned, subtree_nodes)
             if len(full):
                 result = full
+                exact = depth == 0
     node_values = np.array(result.nodes)
     sol_values = np.array(result.solutions)
 
     def error(values: np.ndarray) -> float:
-        if len(values) > 1:
-            return float(values.std(ddof=1) / math.sqrt(len(values)))
-        return 0.0 if result is not pilot else math.inf  # one search of the whole tree
+        if exact:
+            return 0.0
+        return float(values.std(ddof=1) / math.sqrt(len(values))) if len(values) > 1 else math.inf
 
     return TreeEstimate(
         nodes=float(node_values.mean()),
@@ -244,6 +249,7 @@ def estimate_tree(
         mean_depth=float(np.mean(pilot.depths)),
         seconds=time.perf_counter() - began,
         solution_probes=int(np.count_nonzero(sol_values)),
+        exact=exact,
     )
 
 
