@@ -115,6 +115,7 @@ def test_a_tree_within_the_probes_budget_is_searched_exactly():
     est = estimate_tree(problem, probes=1000)  # about 3,000 nodes: less than 1000 subtrees
     assert est.exact and (est.nodes, est.solutions, est.nodes_error) == (nodes, found, 0)
     assert est.solutions_estimated and "352 solutions in the tree" in est.solutions_text()
+    assert est.probes_text().startswith("the whole tree searched in")
 
 
 def copies_of_one_piece() -> CoverProblem:

@@ -539,7 +539,7 @@ def cmd_estimate(args: argparse.Namespace) -> int:
         spread = f"{100 * est.nodes_error / est.nodes:.0f}%" if est.nodes else "0%"
         print(f"{label}: about {est.nodes:.3g} nodes (\u00b1{spread}), {est.solutions_text()}; "
               f"about {duration_text(seconds)} at {speed:.3g} nodes/s "
-              f"({est.probes} probes in {duration_text(est.seconds)})")
+              f"({est.probes_text()})")
         if searched is not None:
             print(f"  (timing the engine searched the whole tree: {searched} nodes)")
         if auto_engine(problem) != "compiled":

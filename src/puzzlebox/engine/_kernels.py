@@ -29,6 +29,13 @@ which in these loops would cost more than the work itself.
 The search keeps an explicit stack of frames (``frames[level, F_*]``) and a small register file
 (``regs[R_*]``), so :func:`search` can stop after a node budget or a number of solutions and be
 called again later with the same arrays to carry on exactly where it stopped.
+
+The same loop walks the tree for Knuth's estimate (mode ``M_PROBE``, read by
+:mod:`puzzlebox.engine.estimate`): at each node it chooses the item as the search does, draws
+one of the node's branches and sets the frame so that the search's own next step takes it;
+below a given depth it searches the subtree in full; then it puts the root back as it was
+and starts the next probe. So the estimate is of this tree by construction, and the counting
+loop pays one test of the mode per node for it.
 """
 
 from __future__ import annotations
@@ -393,9 +400,11 @@ def search(n_primary, ostart, items, pmask, mstart, mword, mbits, W, nw, done, n
            act, apos, blist, frames, regs, mode, depth, max_records, max_nodes, out):
     """Run the search from the state in the arrays until it finishes or must stop.
 
-    Stops after ``max_records`` solutions (or frontier records), after entering ``max_nodes``
-    nodes, when ``out`` cannot hold the next record, or when ``W`` has no room for one more
-    level. Returns ``(status, ints written to out)``.
+    Stops after ``max_records`` solutions (or frontier records, or probes), after entering
+    ``max_nodes`` nodes, when ``out`` cannot hold the next record, or when ``W`` has no room
+    for one more level. ``depth``: where frontier mode cuts the tree, and below which probe
+    mode searches subtrees in full (a depth beyond the tree: plain probes, to a leaf).
+    Returns ``(status, ints written to out)``.
     """
     nw = np.uint64(nw)
     level = regs[R_LEVEL]

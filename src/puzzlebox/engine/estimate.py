@@ -76,6 +76,15 @@ class TreeEstimate:
         """How long the engine would take for the whole tree at that speed."""
         return self.nodes / nodes_per_second if nodes_per_second > 0 else math.inf
 
+    def probes_text(self) -> str:
+        """What the estimate cost: "1000 probes in 0.3 s", or the search of the whole tree."""
+        from puzzlebox.progress import duration_text
+
+        if self.exact:
+            return f"the whole tree searched in {duration_text(self.seconds)}"
+        plural = "" if self.probes == 1 else "s"
+        return f"{self.probes} probe{plural} in {duration_text(self.seconds)}"
+
     def solutions_text(self) -> str:
         """The solution estimate in words, or why there is none."""
         if self.exact or self.nodes == 0:
