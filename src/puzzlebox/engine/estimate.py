@@ -13,11 +13,15 @@ options exactly as the search does, takes one branch of each node at random and 
 degrees along the path. There is no second statement of the engine's rules to keep equal.
 
 Solutions are another matter: in a tree with few solutions among many dead ends (a
-pentomino tiling) most probes never reach one, and the few that do carry huge, scattered
-weights. So an estimate reports how many probes reached a solution
-(:attr:`TreeEstimate.solution_probes`), and :attr:`TreeEstimate.solutions_estimated` is
-False below :data:`MIN_SOLUTION_PROBES` of them: then the probes say nothing about the
-number of solutions, and "0" would read as "impossible".
+pentomino tiling) plain probes almost never reach one (1000 probes of the pentomino trees in
+docs/estimates.md reached none, and reported "0 solutions"). So each probe goes down at random
+only to a depth where subtrees have about :data:`SUBTREE_NODES` nodes, and searches that
+subtree in full (Purdom's partial backtracking): still unbiased, and a probe finds the
+solutions of a whole subtree. A pilot of plain probes chooses the depth; a tree no bigger than
+the probes would search anyway is searched once, exactly. An estimate still reports how many
+probes found a solution (:attr:`TreeEstimate.solution_probes`), and
+:attr:`TreeEstimate.solutions_estimated` is False below :data:`MIN_SOLUTION_PROBES`: then the
+probes say nothing about the number of solutions, and "0" would read as "impossible".
 """
 
 from __future__ import annotations
@@ -36,9 +40,9 @@ from puzzlebox.engine import _kernels as K
 if TYPE_CHECKING:
     from puzzlebox.engine.compiled import _Search as _SearchLike
 
-# Below this many probes ending at a solution, the solution estimate is not given. With at
-# least this many, the estimates of the solution counts in tests/test_progress.py (n-queens,
-# pentomino and polyomino tilings, edge-matching) are within SOLUTION_FACTOR of the truth.
+# Below this many probes finding a solution, the solution estimate is not given. With at least
+# this many, every estimate of a solution count measured (docs/estimates.md, tests/
+# test_progress.py: n-queens, pentomino tilings) was within SOLUTION_FACTOR of the truth.
 MIN_SOLUTION_PROBES = 30
 SOLUTION_FACTOR = 2.0
 
@@ -158,8 +162,9 @@ class _Probes:
 def _run_probes(search: _SearchLike, probes: _Probes, wanted: int, depth: int,
                 deadline: float | None, max_nodes: int, subtree_nodes: int = 0) -> None:
     """Add probes that search the subtrees at ``depth`` in full until there are ``wanted``,
-    the clock passes ``deadline`` or the search has entered ``max_nodes`` nodes in all (a
-    probe cut short is dropped). With ``subtree_nodes``, a depth whose probes cost more than
+    the clock passes ``deadline`` (once there is one probe at least, when there is no
+    ``subtree_nodes``) or the search has entered ``max_nodes`` nodes in all (a probe cut
+    short is dropped). With ``subtree_nodes``, a depth whose probes cost more than
     :data:`_OVERRUN` times that many nodes each is given up for the next one down: each
     probe is unbiased whatever its depth, so the mean of all of them is too (the depth
     changes between probes only)."""
@@ -174,7 +179,7 @@ def _run_probes(search: _SearchLike, probes: _Probes, wanted: int, depth: int,
                                min(max_nodes - search.nodes, budget)):
             probes.add(path)
         now = time.perf_counter()
-        if deadline is not None and now >= deadline:
+        if deadline is not None and now >= deadline and (len(probes) or subtree_nodes):
             break
         if search.nodes - nodes_before >= budget and now - t0 < _SLICE_SECONDS:
             budget *= 2
