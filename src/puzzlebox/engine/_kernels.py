@@ -159,12 +159,19 @@ def _highest_bit(typingctx, x):
     return types.uint64(types.uint64), codegen
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _mix(z):
     """SplitMix64's finaliser: a well-spread uint64 from any uint64."""
     z = (z ^ (z >> U30)) * _MIX1
     z = (z ^ (z >> U27)) * _MIX2
     return z ^ (z >> U31)
+
+
+@njit(cache=True)
+def _draw(rng, n):
+    """The next state of a SplitMix64 stream and a number in ``0 .. n - 1`` drawn from it."""
+    rng += _GOLDEN
+    return rng, np.int64(((_mix(rng) >> U32) * np.uint64(n)) >> U32)
 
 
 @njit(cache=True, inline="always")
@@ -370,6 +377,21 @@ def _probe_branch(f, i, pick, mstart, mword, mbits, W, base, blist, frames):
 
 
 @njit(cache=True)
+def _probe_record(out, w, frames, level, sub_nodes, sub_solutions):
+    """Write a probe's record at ``out[w]``: the degrees of frames ``0 .. level - 1``, then
+    the nodes and solutions of the subtree where it stopped. Returns the new end, or -1
+    when ``out`` cannot hold it."""
+    if w + level + 3 > out.shape[0]:
+        return -1
+    out[w] = level + 2
+    for f in range(level):
+        out[w + 1 + f] = frames[f, F_DEG]
+    out[w + 1 + level] = sub_nodes
+    out[w + 2 + level] = sub_solutions
+    return w + level + 3
+
+
+@njit(cache=True)
 def _restore_root(level, n_primary, ostart, items, W, done, need, room, act, blist, frames,
                   pact, sact):
     """Undo a probe that took the branches of frames ``0 .. level - 1``: the root as it was.
@@ -471,16 +493,13 @@ def search(n_primary, ostart, items, pmask, mstart, mword, mbits, W, nw, done, n
                         subsol += 1
                         phase = P_RETURN
                         continue
-                    if w + level + 3 > out.shape[0]:
+                    # the leaf's subtree: itself, a solution or not
+                    w2 = _probe_record(out, w, frames, level, 1, 1 if bi < 0 else 0)
+                    if w2 < 0:
                         nodes -= 1
                         status = S_FULL
                         break
-                    out[w] = level + 2
-                    for f in range(level):
-                        out[w + 1 + f] = frames[f, F_DEG]
-                    out[w + 1 + level] = 1  # the nodes and solutions of the leaf's subtree
-                    out[w + 2 + level] = 1 if bi < 0 else 0
-                    w += level + 3
+                    w = w2
                     found += 1
                     if level > 0:
                         pact, sact = _restore_root(level, n_primary, ostart, items, W, done,
@@ -539,8 +558,7 @@ def search(n_primary, ostart, items, pmask, mstart, mword, mbits, W, nw, done, n
                     # the node has ``best`` children (see _probe_branch): go down one of them
                     if f == 0:
                         rng = _mix(seed + np.uint64(found) * _GOLDEN)  # probe ``found``'s own
-                    rng += _GOLDEN
-                    pick = np.int64(((_mix(rng) >> U32) * np.uint64(best)) >> U32)
+                    rng, pick = _draw(rng, best)
                     frames[f, F_DEG] = best
                     _probe_branch(f, i, pick, mstart, mword, mbits, W, base, blist, frames)
                 elif f == depth:
@@ -574,15 +592,11 @@ def search(n_primary, ostart, items, pmask, mstart, mword, mbits, W, nw, done, n
             if branch == -2:
                 if mode == M_PROBE and f == depth:
                     # the subtree at the probe's depth is searched: the probe is over
-                    if w + f + 3 > out.shape[0]:
+                    w2 = _probe_record(out, w, frames, f, nodes - sub0, subsol)
+                    if w2 < 0:
                         status = S_FULL
                         break
-                    out[w] = f + 2
-                    for g in range(f):
-                        out[w + 1 + g] = frames[g, F_DEG]
-                    out[w + 1 + f] = nodes - sub0
-                    out[w + 2 + f] = subsol
-                    w += f + 3
+                    w = w2
                     found += 1
                     pact, sact = _restore_root(f, n_primary, ostart, items, W, done, need,
                                                room, act, blist, frames, pact, sact)
