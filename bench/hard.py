@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import inspect
 import platform
 import sys
 import time
@@ -22,11 +21,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from puzzlebox.cover.problem import CoverProblem
-from puzzlebox.engine import ENGINES
-from puzzlebox.engine.compiled import CompiledEngine
+from puzzlebox.engine import registry
 from puzzlebox.engine.errors import EngineError
-from puzzlebox.engine.restarts import HedgedEngine, RestartEngine
-from puzzlebox.engine.sat import SatEngine
+from puzzlebox.engine.sat import SatSearch
+from puzzlebox.engine.search import Job, Search
 from puzzlebox.formats import read_text
 from puzzlebox.puzzles.edge_solver import EdgeSolver
 from puzzlebox.puzzles.generate import random_edge_matching
@@ -41,50 +39,54 @@ Y = {{ shape = "####/.#..", count = 80 }}
 """.format(rows="/".join(["#" * 20] * 20))
 
 
-class _TimeUp(Exception):
-    pass
-
-
-def _timed_first(make: Callable[[], object], problem: CoverProblem, limit: float) -> str:
-    """Seconds and nodes to the first solution (checked), or 'not in N s'."""
+def _timed_first(make: Callable[[], Search], problem: CoverProblem, limit: float) -> str:
+    """Seconds and nodes to the first solution (checked), or 'not in N s': a loop over the
+    search's steps that stops looking at the time limit."""
     began = time.perf_counter()
-    engine = make()
-
-    def stop(stats: object) -> None:
-        if time.perf_counter() - began > limit:
-            raise _TimeUp
-
-    solutions = engine.solutions  # type: ignore[attr-defined]
     try:
-        takes = "progress" in inspect.signature(solutions).parameters
-        solution = next(solutions(1, progress=stop) if takes else solutions(1), None)
-    except (_TimeUp, EngineError):
+        search = make()
+        solution = None
+        while solution is None and time.perf_counter() - began <= limit:
+            step = search.step(1 << 16)
+            solution = step.solutions[0] if step.solutions else None
+            if step.done:
+                break
+    except EngineError:
         return f"not in {limit:g} s"
-    seconds = time.perf_counter() - began
     if solution is None:
-        return "no solution"
+        return "no solution" if search.stats.complete else f"not in {limit:g} s"
+    seconds = time.perf_counter() - began
     if not problem.is_solution(solution):
         raise SystemExit("a benchmark answer failed verification")
-    return f"{seconds:.2f} s, {engine.stats.nodes} nodes"  # type: ignore[attr-defined]
+    return f"{seconds:.2f} s, {search.stats.nodes} nodes"
+
+
+def _first(engine: str, problem: CoverProblem, seed: int | None = None) -> Search:
+    """The named engine's search for one solution (``seed``: inside restarts)."""
+    return registry.start(Job(problem, limit=1, seed=seed), engine)[1]
+
+
+def _hedged(problem: CoverProblem) -> Search:
+    """What ``solve`` runs under auto for a first solution: the plain engine hedged."""
+    return registry.start(Job(problem, limit=1))[1]
 
 
 def bench_y20(limit: float) -> list[str]:
     problem = read_text(Y20, "y20", "y20").puzzles[0].problem
     for name in ("compiled", "bitboard"):  # compile the kernels before any clock starts
-        next(ENGINES[name](problem).solutions(1), None)
+        _first(name, problem).step(1)
     rows = ["| engine | first solution |", "|---|---|"]
-    rows.append(
-        f"| bitboard | {_timed_first(lambda: ENGINES['bitboard'](problem), problem, limit)} |"
-    )
-    rows.append(f"| compiled | {_timed_first(lambda: CompiledEngine(problem), problem, limit)} |")
+    for name in ("bitboard", "compiled"):
+        first = _timed_first(lambda n=name: _first(n, problem), problem, limit)
+        rows.append(f"| {name} | {first} |")
     for seed in range(3):
-        sat = _timed_first(lambda s=seed: SatEngine(problem, seed=s, time_limit=limit), problem,
-                           limit)
+        sat = _timed_first(
+            lambda s=seed: SatSearch(Job(problem, limit=1, seed=s), time_limit=limit), problem,
+            limit,
+        )
         rows.append(f"| sat (8 workers, seed {seed}) | {sat} |")
     for seed in range(3):
-        restarts = _timed_first(
-            lambda s=seed: RestartEngine(problem, inner="compiled", seed=s), problem, limit
-        )
+        restarts = _timed_first(lambda s=seed: _first("compiled", problem, s), problem, limit)
         rows.append(f"| compiled + restarts (seed {seed}) | {restarts} |")
     return rows
 
@@ -99,12 +101,12 @@ def bench_queens(limit: float) -> list[str]:
     from puzzlebox.puzzles.queens import QueensPuzzle
 
     warm = QueensPuzzle("q", 8).problem
-    next(CompiledEngine(warm).solutions(1), None)  # load the kernel before any clock starts
+    _first("compiled", warm).step(1)  # load the kernel before any clock starts
     rows = ["| n | compiled engine, plain | hedged (`solve` under auto) |", "|---|---|---|"]
     for n in QUEENS_SIZES:
         problem = QueensPuzzle("q", n).problem
-        plain = _timed_first(lambda p=problem: CompiledEngine(p), problem, limit)
-        hedged = _timed_first(lambda p=problem: HedgedEngine(p), problem, limit)
+        plain = _timed_first(lambda p=problem: _first("compiled", p), problem, limit)
+        hedged = _timed_first(lambda p=problem: _hedged(p), problem, limit)
         rows.append(f"| {n} | {plain} | {hedged} |")
         print(rows[-1], flush=True)
     return rows

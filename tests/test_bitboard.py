@@ -11,9 +11,10 @@ from hypothesis import strategies as st
 
 from puzzlebox import catalog
 from puzzlebox.cover.problem import CoverBuilder, CoverProblem
-from puzzlebox.engine import make_engine
 from puzzlebox.engine.bitboard import BitboardEngine, ineligible
 from puzzlebox.engine.reference import ReferenceEngine
+from puzzlebox.engine.registry import choose
+from puzzlebox.engine.search import Job, Mode
 from puzzlebox.geometry import Shape
 from puzzlebox.puzzles.polyomino import Piece, PolyominoPuzzle
 
@@ -161,9 +162,10 @@ def test_region_pruning_cuts_nodes_and_proves_at_the_root() -> None:
 def test_auto_picks_bitboard_only_for_tilings() -> None:
     tiling = catalog.load("pentomino-3x20").puzzles[0].problem
     queens = catalog.load("queens-8").puzzles[0].problem
-    assert make_engine(tiling).name == "bitboard"
+    for mode in Mode:  # auto takes the bitboard engine for a tiling, the general for queens
+        assert choose(Job(tiling, mode)).name == "bitboard"
     assert ineligible(queens) is not None
-    assert make_engine(queens).name != "bitboard"
+    assert choose(Job(queens, Mode.COUNT)).name == "compiled"
     coloured = CoverBuilder()
     coloured.primary("a")
     coloured.neighbours("a", [])

@@ -9,7 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from puzzlebox.cover.problem import CoverBuilder, CoverProblem
-from puzzlebox.engine import DEFAULT_ENGINE, ENGINES, make_engine
+from puzzlebox.engine import registry
+from puzzlebox.engine.bitboard import BitboardEngine
 from puzzlebox.engine.compiled import CompiledEngine
 from puzzlebox.engine.reference import ReferenceEngine
 from puzzlebox.geometry import Shape, orientations
@@ -275,16 +276,18 @@ def test_progress_and_stats():
 
 
 def test_registered_as_the_default():
-    assert ENGINES["compiled"] is CompiledEngine and DEFAULT_ENGINE == "compiled"
-    assert make_engine(queens(6), "compiled").count() == 4
-    assert make_engine(queens(6), "auto", forced=[1]).count() == 1
+    from puzzlebox.engine.search import Job
+
+    assert registry.choose(Job(queens(6))).name == "compiled"  # the general engine
+    assert registry.count(queens(6), "compiled") == 4
+    assert registry.count(queens(6), "auto", forced=[1]) == 1
 
 
 @pytest.mark.parametrize("engine", ["compiled", "bitboard"])
 def test_forced_and_excluded_options_must_exist(engine):
     from puzzlebox import catalog
-    from puzzlebox.engine import ENGINES
 
+    ENGINES = {"compiled": CompiledEngine, "bitboard": BitboardEngine}
     problem = catalog.load("pentomino-3x20").puzzles[0].problem
     last = problem.n_options - 1
     for forced, excluded in (([last + 1], []), ([], [-1])):

@@ -15,16 +15,15 @@ from puzzlebox import catalog
 from puzzlebox.catalog.generate_families import SEMIPERIMETERS, family_files, family_name
 from puzzlebox.cli import main
 from puzzlebox.cover.problem import CoverBuilder, CoverProblem
-from puzzlebox.engine import ENGINES, make_engine
-from puzzlebox.engine.choose import choose_engine, make_searcher
+from puzzlebox.engine import registry
 from puzzlebox.engine.compiled import CompiledEngine
 from puzzlebox.engine.errors import EngineError
 from puzzlebox.engine.reference import ReferenceEngine
-from puzzlebox.engine.restarts import HedgedEngine, RestartEngine, luby, permuted
+from puzzlebox.engine.restarts import HedgedSearch, RestartSearch, luby, permuted
 from puzzlebox.engine.sat import SatEngine
+from puzzlebox.engine.search import Job, each_solution
 from puzzlebox.geometry import Shape
-from puzzlebox.puzzles import EdgeMatchingPuzzle, Piece, PolyominoPuzzle
-from puzzlebox.puzzles.block_tiling import deal, is_tiling, tile_by_blocks
+from puzzlebox.puzzles import EdgeMatchingPuzzle, PolyominoPuzzle
 from puzzlebox.puzzles.edge_solver import EdgeSolver
 from puzzlebox.puzzles.families import (
     catalan,
@@ -34,13 +33,26 @@ from puzzlebox.puzzles.families import (
     semiperimeter_of,
 )
 from puzzlebox.puzzles.generate import random_edge_matching
+from puzzlebox.puzzles.repair_tiling import is_tiling
 
 
 @pytest.fixture
-def compiled(monkeypatch):
-    """The compiled engine under its registry name, whether or not it is registered yet."""
-    monkeypatch.setitem(ENGINES, "compiled", ENGINES.get("compiled", CompiledEngine))
+def compiled():
+    """The compiled engine's registry name."""
+    assert "compiled" in registry.names()
     return "compiled"
+
+
+def restart_search(problem: CoverProblem, limit: int | None = None, **options) -> RestartSearch:
+    """Randomised restarts around the compiled engine."""
+    start = registry.get("compiled").start
+    return RestartSearch(Job(problem, limit=limit), start, "compiled", **options)
+
+
+def hedged_search(problem: CoverProblem, limit: int | None, **options) -> HedgedSearch:
+    """The plain general engine hedged by restarts, as "auto" runs a first-few search."""
+    spec = registry.general(Job(problem))
+    return HedgedSearch(Job(problem, limit=limit), spec.start, spec.name, **options)
 
 
 # -- parallelogram polyominoes ---------------------------------------------------------------
@@ -128,7 +140,7 @@ def test_catalog_pieces_are_the_family(sp, rotate):
 
 def test_parallelogram_5_has_3204_tilings(compiled):
     puzzle = catalog.load("parallelogram-5").puzzles[0]
-    assert make_engine(puzzle.problem, compiled).count() == 3204
+    assert registry.count(puzzle.problem, compiled) == 3204
 
 
 def test_recorded_tilings_are_valid():
@@ -190,9 +202,9 @@ def test_sat_enumeration_matches_the_reference(data):
 def test_sat_on_catalog_puzzles(name):
     problem = catalog.load(name).puzzles[0].problem
     expected = set(ReferenceEngine(problem).solutions())
-    engine = make_engine(problem, "sat")
-    assert set(engine.solutions()) == expected
-    assert engine.stats.complete
+    _, search = registry.start(Job(problem), "sat")
+    assert set(each_solution(search)) == expected
+    assert search.stats.complete
 
 
 def test_sat_first_solution_of_a_packing_is_a_cover():
@@ -241,9 +253,10 @@ def test_cli_solve_with_sat_prints_a_verified_solution(capsys):
 
 def test_choose_engine_keeps_small_and_named_searches():
     problem = catalog.load("pentomino-6x10").puzzles[0].problem
-    assert choose_engine(problem, "reference", 1) == "reference"
-    assert choose_engine(problem, "auto", 1) == "auto"  # small: never probed
-    assert choose_engine(problem, "auto", None) == "auto"  # every solution: backtracking
+    assert registry.resolve(Job(problem, limit=1), "reference").name == "reference"
+    assert not registry.worth_probing(Job(problem, limit=1))  # small: never probed
+    assert registry.choose(Job(problem, limit=1)).name == "bitboard"
+    assert registry.choose(Job(problem)).name == "bitboard"  # every solution: backtracking
 
 
 def test_a_small_solve_does_not_import_ortools():
@@ -281,24 +294,24 @@ def test_permuted_problem_has_the_same_solutions():
 @pytest.mark.parametrize("seed", range(4))
 def test_restarts_find_solutions_of_small_puzzles(compiled, seed):
     puzzle = catalog.load("pentomino-6x10").puzzles[0]
-    engine = RestartEngine(puzzle.problem, inner=compiled, seed=seed, base_budget=50)
-    (solution,) = engine.solutions(limit=1)
+    engine = restart_search(puzzle.problem, 1, seed=seed, base_budget=50)
+    (solution,) = each_solution(engine)
     assert puzzle.problem.is_solution(solution)
     assert engine.restarts > 0  # 50 nodes is too few for the first run: it was restarted
 
 
 def test_restarts_enumerate_everything_once(compiled):
     problem = catalog.load("queens-8").puzzles[0].problem
-    engine = RestartEngine(problem, inner=compiled, seed=3, base_budget=5)
-    found = list(engine.solutions())
+    engine = restart_search(problem, seed=3, base_budget=5)
+    found = list(each_solution(engine))
     assert len(found) == len(set(found)) == 92
     assert engine.stats.complete
 
 
 def test_restarts_prove_no_solution(compiled):
     problem = catalog.load("cards-3x3").puzzles[0].problem
-    engine = RestartEngine(problem, inner=compiled, seed=1, base_budget=2)
-    assert list(engine.solutions(limit=1)) == []
+    engine = restart_search(problem, 1, seed=1, base_budget=2)
+    assert list(each_solution(engine)) == []
     assert engine.stats.complete
 
 
@@ -310,23 +323,19 @@ def queens_problem(n: int) -> CoverProblem:
 
 def test_hedged_search_keeps_the_plain_answer_of_an_easy_puzzle():
     problem = catalog.load("pentomino-6x10").puzzles[0].problem
-    hedged = HedgedEngine(problem)
-    assert list(hedged.solutions(limit=1)) == list(make_engine(problem).solutions(limit=1))
+    hedged = hedged_search(problem, 1)
+    assert list(each_solution(hedged)) == list(registry.solve(problem, "bitboard", limit=1))
     assert hedged.restarts == 0 and hedged.stats.engine == "bitboard"
 
 
 def test_hedged_search_escapes_a_heavy_tail():
     problem = queens_problem(60)
-    plain = CompiledEngine(problem, node_budget=1 << 16)
-
-    def stop(stats):
-        if stats.nodes >= 4_000_000:
-            raise TimeoutError
-
-    with pytest.raises(TimeoutError):  # the plain search is lost in its first choices
-        next(plain.solutions(limit=1, progress=stop))
-    hedged = HedgedEngine(problem)
-    found = list(hedged.solutions(limit=3))
+    plain = registry.get("compiled").start(Job(problem, limit=1))
+    while plain.stats.nodes < 4_000_000:  # the plain search is lost in its first choices
+        step = plain.step(1 << 16)
+        assert not step.solutions and not step.done
+    hedged = hedged_search(problem, 3)
+    found = list(each_solution(hedged))
     assert len(set(found)) == 3 and all(problem.is_solution(s) for s in found)
     assert hedged.restarts > 0 and hedged.stats.engine == "restarts(compiled)"
     assert hedged.stats.nodes < 4_000_000
@@ -337,8 +346,8 @@ def test_hedged_bitboard_runs_take_turns(monkeypatch):
 
     monkeypatch.setattr(restarts, "_SLICE", 8)  # a turn for the restarts every 8 nodes
     problem = catalog.load("pentomino-3x20").puzzles[0].problem
-    hedged = HedgedEngine(problem, head_start=0, base_budget=20)
-    (solution,) = hedged.solutions(limit=1)
+    hedged = hedged_search(problem, 1, head_start=0, base_budget=20)
+    (solution,) = each_solution(hedged)
     assert problem.is_solution(solution) and hedged.inner == "bitboard"
     assert hedged.restarts > 0
 
@@ -357,8 +366,8 @@ def test_solve_says_when_restarts_found_it(tmp_path, capsys):
 @pytest.mark.parametrize("head_start", [0, 1 << 20])
 def test_hedged_search_proves_there_is_none(head_start):
     problem = catalog.load("cards-3x3").puzzles[0].problem  # as posted: no solution
-    hedged = HedgedEngine(problem, head_start=head_start, base_budget=2)
-    assert list(hedged.solutions(limit=1)) == []
+    hedged = hedged_search(problem, 1, head_start=head_start, base_budget=2)
+    assert list(each_solution(hedged)) == []
     assert hedged.stats.complete
     assert (hedged.restarts > 0) == (head_start == 0)
 
@@ -376,10 +385,11 @@ def test_seeded_solve_through_the_cli(capsys, compiled):
         assert covered == sorted(puzzle.board)
 
 
-def test_make_searcher_with_a_seed_restarts(compiled):
+def test_a_seeded_search_restarts(compiled):
     problem = catalog.load("queens-8").puzzles[0].problem
-    searcher = make_searcher(problem, compiled, 1, seed=7)
-    (solution,) = searcher.solutions(1)
+    spec, search = registry.start(Job(problem, limit=1, seed=7), compiled)
+    assert isinstance(search, RestartSearch) and spec.name == compiled
+    (solution,) = each_solution(search)
     assert problem.is_solution(solution)
 
 
@@ -472,21 +482,6 @@ def test_cli_generate_rejects_bad_sizes(capsys):
 # -- block tiling ----------------------------------------------------------------------------
 
 
-def test_deal_gives_equal_areas():
-    puzzle = catalog.load("parallelogram-7").puzzles[0]
-    units = [Piece(p.name, p.shape) for p in puzzle.pieces]
-    hands = deal(units, 4, 256, np.random.default_rng(0), rotate=False)
-    assert sorted(i for hand in hands for i in hand) == list(range(132))
-    assert [sum(len(units[i].shape) for i in hand) for hand in hands] == [256] * 4
-
-
-def test_block_tiling_of_parallelogram_5(compiled):
-    puzzle = catalog.load("parallelogram-5").puzzles[0]
-    solution, report = tile_by_blocks(puzzle, 8, 4, seed=0, engine=compiled, time_limit=30)
-    assert solution is not None and report.found
-    assert is_tiling(puzzle, solution)
-
-
 # -- repair tiling (large neighbourhood search) ----------------------------------------------
 
 
@@ -506,17 +501,6 @@ def test_pack_window_leaves_holes_only_where_allowed():
     assert status == 1 and chosen.tolist() == [0]  # the hole must be the last cell
     status, _, chosen = _pack_window(*args, np.array([True, False, False]), 1, 1000)
     assert status == 1 and chosen.tolist() == [1]
-
-
-@pytest.mark.parametrize("name", ["parallelogram-5", "parallelogram-6"])
-def test_repair_tiling_finds_tilings(name):
-    from puzzlebox.puzzles.repair_tiling import tile_by_repair
-
-    puzzle = catalog.load(name).puzzles[0]
-    solution, report = tile_by_repair(puzzle, seed=0, max_windows=2000)
-    assert solution is not None and report.found and report.best_holes == 0
-    assert is_tiling(puzzle, solution)
-    assert len(solution.placements) == len(puzzle.pieces)
 
 
 def test_sink_tiling_finds_a_tiling_of_parallelogram_6():
@@ -609,11 +593,12 @@ def test_auto_tries_the_sink_search_where_backtracking_is_hopeless(monkeypatch):
 
     calls = []
 
-    def recorded(puzzle, **options):
-        calls.append(puzzle.name)
-        return _recorded_parallelogram_7_tiling(), repair_tiling.SinkReport(found=True)
+    def recorded(tiler, deadline=None):  # an attempt of the sink search that succeeds
+        calls.append(tiler.puzzle.name)
+        tiler.solution = _recorded_parallelogram_7_tiling()
+        return True
 
-    monkeypatch.setattr(repair_tiling, "tile_by_sink", recorded)
+    monkeypatch.setattr(repair_tiling.SinkTiler, "attempt", recorded)
     puzzle = catalog.load("parallelogram-7").puzzles[0]
     stats = SearchStats()
     (solution,) = puzzle.solutions(limit=1, stats=stats)

@@ -11,15 +11,17 @@ from hypothesis import strategies as st
 from puzzlebox import catalog
 from puzzlebox.cli import main
 from puzzlebox.cover.problem import CoverBuilder, CoverProblem
+from puzzlebox.engine import memo
 from puzzlebox.engine.memo import (
     MemoDeclined,
     MemoEngine,
     SweepPlan,
     build_sweep,
     parse_memory,
-    sweep_count,
 )
 from puzzlebox.engine.reference import ReferenceEngine
+from puzzlebox.engine.registry import EngineDeclined, choose, start
+from puzzlebox.engine.search import Job, Mode
 from puzzlebox.formats.reader import read_text
 from puzzlebox.puzzles import Puzzle
 
@@ -121,9 +123,9 @@ def polyomino_puzzles(draw: st.DrawFn) -> Puzzle:
 @settings(max_examples=60, deadline=None)
 @given(polyomino_puzzles())
 def test_memo_matches_enumeration_on_random_puzzles(puzzle: Puzzle) -> None:
-    counted = sweep_count(puzzle.problem, puzzle.sweep_plan(), required=True)
-    assert counted is not None
-    assert counted[:2] == enumerated(puzzle)
+    counted = puzzle.count(engine="memo")
+    assert counted.stats.engine == "memo" or counted.reason is not None  # (proved none)
+    assert (counted.solutions, counted.distinct) == enumerated(puzzle)
 
 
 @st.composite
@@ -193,24 +195,37 @@ def test_window_follows_the_short_side() -> None:
 def test_auto_sweeps_many_copies_and_enumerates_single_pieces() -> None:
     assert tiling(3, 12, MONO_DOMINO).count().stats.engine == "memo"
     pentominoes = catalog.load("pentomino-6x10").puzzles[0]
-    assert sweep_count(pentominoes.problem, pentominoes.sweep_plan(), required=False) is None
+    job = Job(pentominoes.problem, Mode.COUNT, puzzle=pentominoes)
+    assert memo.auto_reason(job) is not None and choose(job).name == "bitboard"
 
 
 def test_declines_with_a_reason() -> None:
     queens = catalog.load("queens-8").puzzles[0]
-    with pytest.raises(MemoDeclined, match="sweep order"):
-        queens.count(engine="memo")
+    with pytest.raises(EngineDeclined, match="memo: this kind of puzzle gives no sweep order"):
+        queens.count(engine="memo")  # refused by the registry before any search
     big = tiling(3, 50, MONO_DOMINO)
     with pytest.raises(MemoDeclined, match="memory limit"):
         big.count(engine="memo", max_memory=parse_memory("1K"))
     # auto with too little memory enumerates instead: check the decision, not the search
-    assert sweep_count(big.problem, big.sweep_plan(), required=False, max_memory=1024) is None
+    _, search = start(Job(big.problem, Mode.COUNT, puzzle=big, max_memory=1024))
+    assert isinstance(search, memo.MemoSearch)
+    while search.handed_over is None:
+        assert not search.step(1 << 10).done
+    assert search.stats.engine != "memo"
     problem = CoverBuilder()
     problem.primary("a")
     problem.secondary("s")
     problem.option(["a", "s"], None)
+    class Coloured:  # a puzzle whose problem gives a secondary item a colour
+        def __init__(self) -> None:
+            self.problem = problem.build()
+
+        def sweep_plan(self) -> SweepPlan:
+            return SweepPlan((0,))
+
+    coloured = Coloured()
     with pytest.raises(MemoDeclined, match="secondary"):
-        sweep_count(problem.build(), SweepPlan((0,)), required=True)
+        memo.MemoSearch(Job(coloured.problem, Mode.COUNT, puzzle=coloured))
 
 
 def test_parse_memory() -> None:

@@ -10,12 +10,16 @@ import pytest
 import puzzlebox
 from puzzlebox.cli import main
 from puzzlebox.cover.problem import CoverBuilder, CoverProblem
-from puzzlebox.engine import make_engine
 from puzzlebox.engine.bitboard import BitboardEngine
 from puzzlebox.engine.compiled import CompiledEngine
-from puzzlebox.engine.estimate import SOLUTION_FACTOR, TreeEstimate, estimate_tree
-from puzzlebox.engine.progress import watching
-from puzzlebox.engine.reference import ReferenceEngine
+from puzzlebox.engine.estimate import (
+    SOLUTION_FACTOR,
+    TreeEstimate,
+    engine_speed,
+    estimate_tree,
+)
+from puzzlebox.engine.registry import start
+from puzzlebox.engine.search import Job, Mode, count_all, each_solution
 from puzzlebox.formats import read_text
 from puzzlebox.progress import duration_text, following, wanted
 
@@ -168,6 +172,13 @@ def test_no_solution_estimate_when_no_probe_found_one():
     assert "only 2 of 1000 probes" in few.solutions_text() and not few.solutions_estimated
 
 
+def test_engine_speed_is_a_short_run_of_the_engines_steps():
+    speed, searched = engine_speed(queens(8))  # finished within the time: the exact size
+    assert speed > 0 and searched == engine_nodes(queens(8))[0]
+    speed, searched = engine_speed(puzzlebox.load("pentomino-6x10").problem, seconds=0.01)
+    assert speed > 0 and searched is None  # 3.6 million nodes: cut short
+
+
 def test_a_contradictory_subproblem_has_no_nodes():
     problem = queens(5)
     a, b = 0, 1  # both queens on row 0
@@ -179,24 +190,42 @@ def test_a_contradictory_subproblem_has_no_nodes():
 # -- the progress hook ------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("factory", [CompiledEngine, ReferenceEngine])
-def test_watched_engines_report_their_nodes(factory, monkeypatch):
+@pytest.mark.parametrize("engine", ["compiled", "reference"])
+def test_searches_report_their_nodes_after_every_step(engine):
     problem = queens(8)
     reports = []
-    monkeypatch.setitem(puzzlebox.engine.ENGINES, "test", factory)
-    with watching(lambda w: reports.append((w.nodes, w.solutions))) as watch:
-        first = make_engine(problem, "test")
-        assert len(list(first.solutions())) == 92
-        second = make_engine(problem, "test")
-        assert second.count() == 92
-    assert watch.searches == 2
-    assert watch.solutions == 184
-    assert watch.nodes == first.stats.nodes + second.stats.nodes
-    assert reports and reports[-1] == (watch.nodes, 184)
+    _, first = start(Job(problem), engine)
+    found = list(each_solution(first, max_nodes=50, on_step=lambda st: reports.append(
+        (st.nodes, st.solutions))))  # fmt: skip
+    assert len(found) == 92 and first.stats.complete
+    assert len(reports) > 3 and reports[-1] == (first.stats.nodes, 92)
+    assert [r[0] for r in reports] == sorted(r[0] for r in reports)  # only forward
+    _, second = start(Job(problem, Mode.COUNT), engine)
+    assert count_all(second)[0] == 92 and second.stats.nodes == first.stats.nodes
+
+
+@pytest.mark.parametrize("engine", ["compiled", "reference"])
+def test_a_count_of_several_searches_reports_their_sums(engine):
+    # a monomino and four dominoes on a 3x3 board: 18 tilings, 3 up to symmetry, counted by
+    # symmetry breaking in several searches (the monomino in the centre, corner, edge)
+    text = '[board]\ngrid = "###/###/###"\n[pieces]\nA = "#"\nB = { shape = "##", count = 4 }\n'
+    puzzle = read_text(text, "t", "t").puzzles[0]
+    parts = puzzle.symmetry_breaking.parts()
+    assert len(parts) > 1
+    reports = []
+    result = puzzle.count(engine=engine, on_step=lambda st: reports.append(
+        (st.nodes, st.solutions)))  # fmt: skip
+    assert (result.solutions, result.distinct) == (18, 3)
     nodes = [r[0] for r in reports]
-    assert nodes == sorted(nodes)  # progress only goes forward
-    # outside the block, engines are not wrapped
-    assert type(make_engine(problem, "test")) is factory
+    assert nodes == sorted(nodes) and reports[-1] == (result.stats.nodes, result.stats.solutions)
+    total_nodes = total_found = 0  # the parts run one by one add up to what was reported
+    for part in parts:
+        mode = Mode.SOLUTIONS if part.weighed else Mode.COUNT
+        _, search = start(Job(puzzle.search_problem(), mode, part.forced, part.excluded), engine)
+        count_all(search)
+        total_nodes += search.stats.nodes
+        total_found += search.stats.solutions
+    assert (total_nodes, total_found) == (result.stats.nodes, result.stats.solutions)
 
 
 def binary_tree(depth: int) -> CoverProblem:
@@ -227,19 +256,21 @@ def test_bitboard_reports_the_share_of_its_tree_walked():
 def test_a_long_bitboard_count_walks_forward_to_the_end():
     puzzle = puzzlebox.catalog.load("pentomino-5x12").puzzles[0]
     shares = []
-    with watching(lambda w: shares.append(w.walked)) as watch:
-        assert make_engine(puzzle.problem, "bitboard").count() == 4040
+    _, search = start(Job(puzzle.problem, Mode.COUNT), "bitboard")
+    assert count_all(search, max_nodes=1 << 14, on_step=lambda st: shares.append(st.walked))[
+        0] == 4040  # fmt: skip
     shown = [s for s in shares if s is not None]
     assert len(shown) >= 3 and shown == sorted(shown)
     assert 0 < shown[len(shown) // 2] < 1 and shown[-1] == 1.0
-    assert watch.walked is None  # the search is over: no share of a running one
 
 
 def test_no_display_without_a_terminal(capsys):
     assert not wanted(quiet=False)  # pytest's stderr is not a terminal
-    with following(True, "queens-8", lambda: queens(8)):
+    with following(True, "queens-8", lambda: queens(8)) as on_step:
         puzzle = read_text('kind = "queens"\nn = 8\n', "q", "q").puzzles[0]
-        assert puzzle.count().solutions == 92  # a forced display does not get in the way
+        assert on_step is not None
+        # a forced display does not get in the way
+        assert puzzle.count(on_step=on_step).solutions == 92
     capsys.readouterr()
     code = main(["count", "queens-8", "--json"])
     out, err = capsys.readouterr()

@@ -9,7 +9,6 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from puzzlebox import catalog
-from puzzlebox.engine import ENGINES
 from puzzlebox.engine.errors import EngineError
 from puzzlebox.engine.memo import MemoDeclined, parse_memory
 from puzzlebox.engine.stats import SearchStats
@@ -29,7 +28,10 @@ PALETTE = [
 
 
 def _engine_choices() -> list[str]:
-    return ["auto", *sorted(ENGINES)]
+    """The engine names, from the registry (``auto`` first)."""
+    from puzzlebox.engine.registry import names
+
+    return names()
 
 
 def _add_puzzle_arg(parser: argparse.ArgumentParser) -> None:
@@ -37,9 +39,8 @@ def _add_puzzle_arg(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--engine",
         default="auto",
-        help=f"search engine: {', '.join(_engine_choices())} (default: auto); solve also "
-        "takes 'sink', one tiling of a big rectangle by local search (it never proves there "
-        "is none)",
+        help=f"search engine: {', '.join(_engine_choices())} (default: auto, the choice "
+        "measured for each puzzle; the README's table says what each engine is for)",
     )
     parser.add_argument("--quiet", action="store_true",
                         help="no progress display on standard error")
@@ -161,16 +162,23 @@ def _load(name: str) -> PuzzleFile:
 
 
 def _check_engine(parser: argparse.ArgumentParser, engine: str, command: str) -> None:
-    counting = command == "count"
-    choices = _engine_choices() + (["memo"] if counting else [])
-    if engine == SINK:
-        if command == "solve":
-            return
-        parser.error("the sink search finds one tiling: use 'puzzlebox solve --engine sink'")
-    if engine == "memo" and not counting:
-        parser.error("the memo engine only counts: use 'puzzlebox count --engine memo'")
-    if engine not in choices:
-        parser.error(f"unknown engine {engine!r} (choose from {', '.join(choices)})")
+    """Refuse, in one line, an engine the registry does not know or one that cannot do
+    what the command asks (count, or find solutions)."""
+    from puzzlebox.engine.registry import AUTO, UnknownEngine, get
+    from puzzlebox.engine.search import Capability
+
+    if engine == AUTO:
+        return
+    try:
+        spec = get(engine)
+    except UnknownEngine as error:
+        parser.error(str(error))
+    if command == "count" and not spec.does(Capability.COUNT):
+        parser.error(f"the {engine} engine does not count: use 'puzzlebox solve --engine "
+                     f"{engine}'")  # fmt: skip
+    if command != "count" and not spec.does(Capability.SOLVE):
+        parser.error(f"the {engine} engine only counts: use 'puzzlebox count --engine "
+                     f"{engine}'")  # fmt: skip
 
 
 def _memory_size(text: str) -> int:
@@ -257,9 +265,9 @@ def _count_one(
         show = sys.stderr.isatty() and not getattr(args, "quiet", False)
         bar = _SweepBar(label) if show else None
         try:
-            with _following(args, label, puzzle):
+            with _following(args, label, puzzle) as on_step:
                 return puzzle.count(engine=args.engine, max_memory=args.max_memory,
-                                    progress=bar)
+                                    progress=bar, on_step=on_step)
         finally:
             if bar is not None:
                 bar.close()
@@ -356,14 +364,18 @@ def cmd_solve(args: argparse.Namespace) -> int:
         label = f"{pf.name} {puzzle.board_name}" if pf.batch else pf.name  # type: ignore[attr-defined]
         found = run.already_found(board) if run else 0
         stats = SearchStats()
-        solutions = (
-            run.solutions(board) if run
-            else _sink_solutions(args, puzzle, stats) if args.engine == SINK
-            else puzzle.distinct_solutions(limit, args.engine, stats) if args.distinct
-            else puzzle.solutions(limit, args.engine, args.seed, stats)
-        )
-        if run is None and limit is None:
-            solutions = _followed(args, label, puzzle, solutions)
+
+        def search(on_step: Any = None, puzzle: Puzzle = puzzle, stats: SearchStats = stats,
+                   board: int = board) -> Any:  # fmt: skip
+            return (
+                run.solutions(board) if run
+                else _sink_solutions(args, puzzle, stats) if args.engine == SINK
+                else puzzle.distinct_solutions(limit, args.engine, stats, on_step) if args.distinct
+                else puzzle.solutions(limit, args.engine, args.seed, stats, on_step)
+            )
+
+        following = run is None and limit is None
+        solutions = _followed(args, label, puzzle, search) if following else search()
         for solution in solutions:
             found += 1
             if args.format == "json":
@@ -458,7 +470,8 @@ def _following(args: argparse.Namespace, label: str, puzzle: Puzzle) -> Any:
 
 
 def _followed(args: argparse.Namespace, label: str, puzzle: Puzzle, items: Any) -> Any:
-    """An enumeration of solutions passed through a progress display (terminals only)."""
+    """The enumeration ``items(on_step)`` passed through a progress display (terminals
+    only), which hears the search after every step."""
     from puzzlebox.progress import follow, wanted
 
     return follow(wanted(args.quiet), label, lambda: puzzle.problem, items)
@@ -479,9 +492,11 @@ def _solve_pictures(pf: PuzzleFile, args: argparse.Namespace, limit: int | None)
     def found() -> Any:
         for puzzle in pf.puzzles:
             label = f"{pf.name} {puzzle.board_name}" if pf.batch else pf.name  # type: ignore[attr-defined]
-            solutions = puzzle.solutions(limit, args.engine, args.seed)
-            if limit is None:
-                solutions = _followed(args, label, puzzle, solutions)
+            solutions = (
+                _followed(args, label, puzzle, lambda on_step, puzzle=puzzle: puzzle.solutions(
+                    limit, args.engine, args.seed, on_step=on_step))
+                if limit is None else puzzle.solutions(limit, args.engine, args.seed)
+            )  # fmt: skip
             n = 0
             for solution in solutions:
                 n += 1
@@ -505,8 +520,9 @@ def cmd_estimate(args: argparse.Namespace) -> int:
     """Knuth's estimate of each board's search tree, and the engine's speed on it."""
     import json
 
-    from puzzlebox.engine import auto_engine
     from puzzlebox.engine.estimate import engine_speed, estimate_tree
+    from puzzlebox.engine.registry import general
+    from puzzlebox.engine.search import Job
     from puzzlebox.progress import duration_text
 
     pf = _load(args.puzzle)
@@ -542,9 +558,10 @@ def cmd_estimate(args: argparse.Namespace) -> int:
               f"({est.probes_text()})")
         if searched is not None:
             print(f"  (timing the engine searched the whole tree: {searched} nodes)")
-        if auto_engine(problem) != "compiled":
+        chosen = general(Job(problem)).name
+        if chosen != "compiled":
             print(f"  (this is the compiled engine's tree; a count with --engine auto uses "
-                  f"the {auto_engine(problem)} engine here)")
+                  f"the {chosen} engine here)")
     return 0
 
 

@@ -7,7 +7,9 @@ The estimate is of the compiled engine's tree, so it is shown only for that engi
 bitboard and edge-matching engines instead report the share of their tree behind the current
 path (as Knuth's DLX programs do), and the bar and the time left follow that.
 It is used only when standard error is a terminal and ``--quiet`` is not given, so pipes,
-files and ``--json`` output never see it.
+files and ``--json`` output never see it. The searches report to it through the ``on_step``
+callback of their loop (engine/search.py): the stats it receives are already summed over
+the searches of one count (engine/parts.py).
 """
 
 from __future__ import annotations
@@ -18,11 +20,14 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from types import TracebackType
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from puzzlebox.cover.problem import CoverProblem
-from puzzlebox.engine.estimate import TreeEstimate, estimate_tree
-from puzzlebox.engine.progress import Watch, watching
+from puzzlebox.engine.search import OnStep
+from puzzlebox.engine.stats import SearchStats
+
+if TYPE_CHECKING:
+    from puzzlebox.engine.estimate import TreeEstimate
 
 ESTIMATE_PROBES = 2000
 ESTIMATE_SECONDS = 1.0
@@ -59,6 +64,8 @@ class _Estimator(threading.Thread):
         self.error: str | None = None
 
     def run(self) -> None:
+        from puzzlebox.engine.estimate import estimate_tree
+
         try:
             self.result = estimate_tree(
                 self.problem, probes=ESTIMATE_PROBES, max_seconds=ESTIMATE_SECONDS
@@ -119,10 +126,12 @@ class SearchDisplay:
             self._progress = None
 
     @contextmanager
-    def search(self, label: str, problem: ProblemSource) -> Iterator[None]:
-        """Watch the searches run in the block; ``problem`` is the tree to estimate."""
+    def search(self, label: str, problem: ProblemSource) -> Iterator[OnStep | None]:
+        """A line for the searches run in the block: it yields the ``on_step`` callback to
+        hand to their loop (None when the display is off); ``problem`` is the tree to
+        estimate."""
         if self._progress is None:
-            yield
+            yield None
             return
         bar = self._progress
         began = time.perf_counter()
@@ -130,28 +139,29 @@ class SearchDisplay:
         task: list[Any] = []  # shown from the first report: a search that never reports
         estimator: list[_Estimator] = []  # (a memo sweep) gets no line and no estimate
 
-        def report(watch: Watch) -> None:
+        def report(stats: SearchStats) -> None:
             now = time.perf_counter()
+            compiled = stats.engine == "compiled"
             if not task:
                 task.append(bar.add_task(label, total=None, solutions="0", nodes="0", of="",
                                          rate="?"))
-                if problem is not None and watch.engines <= {"compiled"}:
+                if problem is not None and compiled:
                     estimator.append(_Estimator(problem if isinstance(problem, CoverProblem)
                                                 else problem()))
                     estimator[0].start()
             if now - last[0] < REFRESH_SECONDS:
                 return
             last[0] = now
-            nodes = watch.nodes
+            nodes = stats.nodes
             fields: dict[str, Any] = {
-                "solutions": f"{watch.solutions:,}",
+                "solutions": f"{stats.solutions:,}",
                 "nodes": _short(nodes),
                 "rate": _short(nodes / max(now - began, 1e-9)),
                 "of": "/~?" if estimator else "",
             }
             total = None
-            walked = watch.walked
-            if watch.engines - {"compiled"}:
+            walked = stats.walked
+            if not compiled:
                 fields["of"] = ""  # the estimate is of the compiled engine's tree, not this one
                 if walked is not None:
                     # the share of the tree behind the current path: the bar and the time
@@ -168,8 +178,7 @@ class SearchDisplay:
             bar.update(task[0], completed=nodes, total=total, **fields)
 
         try:
-            with watching(report):
-                yield
+            yield report
         finally:
             for thread in estimator:
                 thread.join()
@@ -178,21 +187,27 @@ class SearchDisplay:
 
 
 @contextmanager
-def following(enabled: bool, label: str, problem: ProblemSource) -> Iterator[None]:
-    """Show the searches run in the block (when ``enabled``); ``problem`` (or a function that
-    builds it, called only if a display is shown) is the tree to estimate."""
+def following(enabled: bool, label: str, problem: ProblemSource) -> Iterator[OnStep | None]:
+    """Show the searches run in the block (when ``enabled``): yields the ``on_step``
+    callback for their loop, or None. ``problem`` (or a function that builds it, called
+    only if a display is shown) is the tree to estimate."""
     if not enabled:
-        yield
+        yield None
         return
-    with SearchDisplay(True) as display, display.search(label, problem):
-        yield
+    with SearchDisplay(True) as display, display.search(label, problem) as on_step:
+        yield on_step
 
 
-def follow(enabled: bool, label: str, problem: ProblemSource, items: Iterable[T]) -> Iterator[T]:
-    """``items`` (a lazy enumeration of solutions) passed through, shown while it runs. The
-    display closes when the enumeration ends or is dropped."""
-    with following(enabled, label, problem):
-        yield from items
+def follow(
+    enabled: bool,
+    label: str,
+    problem: ProblemSource,
+    items: Callable[[OnStep | None], Iterable[T]],
+) -> Iterator[T]:
+    """The enumeration ``items(on_step)`` (lazy solutions) passed through, shown while it
+    runs. The display closes when the enumeration ends or is dropped."""
+    with following(enabled, label, problem) as on_step:
+        yield from items(on_step)
 
 
 def duration_text(seconds: float) -> str:

@@ -1,74 +1,118 @@
-"""Search engines for cover problems: find one, enumerate lazily, count, with statistics.
+"""Search engines for cover problems, each described once in the registry
+(:mod:`puzzlebox.engine.registry`) and run as a step-wise search
+(:mod:`puzzlebox.engine.search`).
 
-Every engine takes a :class:`~puzzlebox.cover.CoverProblem` and offers
-``solutions(limit=None)`` (a generator of sorted option-index tuples), ``count()`` and a
-``stats`` attribute. :func:`make_engine` picks one by name.
+This module registers the general engines. It imports no engine module: each ``start`` does,
+so that listing the engines, reading a puzzle or counting with the memo engine never loads
+numba.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
-from typing import Protocol
-
-from puzzlebox.cover.problem import CoverProblem
-from puzzlebox.engine.bitboard import BitboardEngine, ineligible
-from puzzlebox.engine.compiled import CompiledEngine
-from puzzlebox.engine.progress import watched
-from puzzlebox.engine.reference import ReferenceEngine
-from puzzlebox.engine.sat import SatEngine
+from puzzlebox.engine.registry import EngineSpec, register
+from puzzlebox.engine.search import Capability, Job, Search, Subproblem
 from puzzlebox.engine.stats import SearchStats
 
-
-class Engine(Protocol):
-    name: str
-    stats: SearchStats
-
-    def solutions(self, limit: int | None = None) -> Iterator[tuple[int, ...]]: ...
-
-    def count(self) -> int: ...
+C = Capability
 
 
-ENGINES: dict[str, Callable[..., Engine]] = {
-    "reference": ReferenceEngine,
-    "compiled": CompiledEngine,  # the general engine (engine/compiled.py)
-}
-DEFAULT_ENGINE = "compiled"
-ENGINES["sat"] = SatEngine  # OR-Tools CP-SAT, imported only when built (extra "sat")
-ENGINES["bitboard"] = BitboardEngine  # tilings of a graph (engine/bitboard.py)
+def _start_reference(job: Job) -> Search:
+    from puzzlebox.engine.reference import start
+
+    return start(job)
 
 
-def auto_engine(problem: CoverProblem) -> str:
-    """The engine "auto" means for ``problem``: the bitboard fast path when the problem is a
-    tiling it can take, else the fastest general engine."""
-    return "bitboard" if ineligible(problem) is None else DEFAULT_ENGINE
+def _start_compiled(job: Job) -> Search:
+    from puzzlebox.engine.compiled import start
+
+    return start(job)
 
 
-def make_engine(
-    problem: CoverProblem,
-    engine: str = "auto",
-    forced: Sequence[int] = (),
-    excluded: Sequence[int] = (),
-) -> Engine:
-    """Build the named engine for ``problem`` ("auto" means the fastest general one).
+def _frontier_compiled(job: Job, depth: int) -> list[Subproblem]:
+    from puzzlebox.engine.compiled import frontier
 
-    ``forced`` options are in every solution and ``excluded`` ones in none: this is how a
-    search is split into independent subproblems.
-    """
-    name = auto_engine(problem) if engine == "auto" else engine
-    try:
-        factory = ENGINES[name]
-    except KeyError:
-        known = ", ".join(sorted(ENGINES))
-        raise ValueError(f"unknown engine {engine!r} (known: auto, {known})") from None
-    # watched: reports nodes to a progress display when one is installed (engine/progress.py)
-    return watched(factory(problem, forced=forced, excluded=excluded))
+    return frontier(job, depth)
 
 
-__all__ = [
-    "ENGINES",
-    "CompiledEngine",
-    "Engine",
-    "ReferenceEngine",
-    "SearchStats",
-    "make_engine",
-]
+def _start_bitboard(job: Job) -> Search:
+    from puzzlebox.engine.bitboard import start
+
+    return start(job)
+
+
+def _frontier_bitboard(job: Job, depth: int) -> list[Subproblem]:
+    from puzzlebox.engine.bitboard import frontier
+
+    return frontier(job, depth)
+
+
+def _bitboard_accepts(job: Job) -> str | None:
+    from puzzlebox.engine.bitboard_fit import ineligible
+
+    reason = ineligible(job.problem)
+    return None if reason is None else f"the bitboard engine cannot take this problem: {reason}"
+
+
+def _start_sat(job: Job) -> Search:
+    from puzzlebox.engine.sat import start
+
+    return start(job)
+
+
+def _sat_accepts(job: Job) -> str | None:
+    from puzzlebox.engine.sat import MISSING, sat_available
+
+    return None if sat_available() else MISSING
+
+
+def _start_memo(job: Job) -> Search:
+    from puzzlebox.engine.memo import start
+
+    return start(job)
+
+
+def _memo_accepts(job: Job) -> str | None:
+    from puzzlebox.engine.memo import accepts
+
+    return accepts(job)
+
+
+REFERENCE = register(EngineSpec(
+    name="reference",
+    summary="plain Python, obviously right: the oracle the others are tested against",
+    can=frozenset({C.SOLVE, C.COUNT, C.PROVE}),
+    start=_start_reference,
+))
+COMPILED = register(EngineSpec(
+    name="compiled",
+    summary="the general engine: Knuth's Algorithm M with colours, compiled with numba, "
+    "resumable",
+    can=frozenset({C.SOLVE, C.COUNT, C.SPLIT, C.PROVE}),
+    start=_start_compiled,
+    frontier=_frontier_compiled,
+))
+BITBOARD = register(EngineSpec(
+    name="bitboard",
+    summary="tilings (cells covered exactly once, no colours): bitboards with region pruning",
+    can=frozenset({C.SOLVE, C.COUNT, C.SPLIT, C.PROVE}),
+    start=_start_bitboard,
+    accepts=_bitboard_accepts,
+    frontier=_frontier_bitboard,
+))
+SAT = register(EngineSpec(
+    name="sat",
+    summary="one solution of a huge, loose packing (OR-Tools CP-SAT, extra `sat`)",
+    can=frozenset({C.SOLVE, C.COUNT, C.PROVE}),
+    start=_start_sat,
+    accepts=_sat_accepts,
+))
+MEMO = register(EngineSpec(
+    name="memo",
+    summary="counts of tilings with many interchangeable pieces by sweeping the board and "
+    "merging equal states; distinct ones by Burnside's lemma",
+    can=frozenset({C.COUNT, C.DISTINCT, C.PROVE}),
+    start=_start_memo,
+    accepts=_memo_accepts,
+))
+
+__all__ = ["BITBOARD", "COMPILED", "MEMO", "REFERENCE", "SAT", "SearchStats"]

@@ -49,7 +49,9 @@ from numba import njit, types
 from numba.extending import intrinsic
 
 from puzzlebox.cover.problem import CoverProblem
+from puzzlebox.engine.bitboard_fit import ineligible
 from puzzlebox.engine.progress import Progress, share_walked
+from puzzlebox.engine.search import Job, Mode, Step, Subproblem
 from puzzlebox.engine.stats import SearchStats
 
 # registers
@@ -77,38 +79,11 @@ PRUNE_REGIONS = 1  # the closed-region test (on by default)
 _NODE_BUDGET = 1 << 21  # nodes per kernel call between progress reports
 _MAX_BATCH = 1 << 12  # solutions per kernel call when enumerating
 _NO_LIMIT = 1 << 62
-_MAX_BYTES = 1 << 29  # bit-set tables larger than this are left to the general engine
 _MAX_CONFLICT_BYTES = 1 << 24  # a row of clashing options per option, up to this size
 _ONE = np.uint64(1)
 
 
 # -- eligibility and fill order ------------------------------------------------------------
-
-
-def _table_bytes(problem: CoverProblem) -> int:
-    """An upper bound on the memory of the kernel's bit sets for ``problem``."""
-    words = (problem.n_options + 63) // 64
-    depth = problem.n_graph + 2
-    return 8 * words * (2 * depth + problem.n_items)
-
-
-def ineligible(problem: CoverProblem) -> str | None:
-    """Why the bitboard engine cannot solve ``problem``, or None when it can."""
-    m = problem.n_graph
-    if m == 0:
-        return "the problem has no graph of cells"
-    if np.any(problem.colors != 0):
-        return "the problem gives secondary items colours"
-    if np.any(problem.lo[:m] != 1) or np.any(problem.hi[:m] != 1):
-        return "the graph's items are not all covered exactly once"
-    n_options = problem.n_options
-    owner = np.repeat(np.arange(n_options), np.diff(problem.start))
-    items = problem.items
-    if np.any(np.bincount(owner[items < m], minlength=n_options) == 0):
-        return "an option covers no cell"
-    if _table_bytes(problem) > _MAX_BYTES:
-        return "the problem is too large for the bitboard engine's tables"
-    return None
 
 
 def _neighbours(problem: CoverProblem) -> list[list[int]]:
@@ -1009,3 +984,69 @@ class BitboardEngine:
                     )
                 )
         return parts
+
+
+class BitboardSearch:
+    """The step-wise search (engine/search.py) of the bitboard engine: each step is one
+    kernel call of at most ``max_nodes`` nodes (1, 2, 4, ... solutions per call when
+    enumerating). Its stats carry the share of the tree walked, for a progress bar."""
+
+    def __init__(self, job: Job) -> None:
+        reason = ineligible(job.problem)
+        if reason is not None:
+            raise ValueError(f"the bitboard engine cannot solve this problem: {reason}")
+        problem = job.problem
+        self.forced = problem.option_set(job.forced, "forced")
+        excluded = problem.option_set(job.excluded, "excluded")
+        self.stats = SearchStats(engine=BitboardEngine.name)
+        self.stats.compile_seconds += _warm_up()
+        tables = _Tables(problem, set(self.forced) | set(excluded), PRUNE_REGIONS)
+        self._search = _Search(tables, self.forced)
+        self._counting = job.mode is Mode.COUNT
+        self._limit = job.limit
+        self._batch = 1
+        self._found = 0
+        self._pending = self._search.forced_solution  # the forced options alone are one
+        self._done = self._limit is not None and self._limit <= 0
+
+    def step(self, max_nodes: int) -> Step:
+        if self._done:
+            return Step(done=True)
+        search = self._search
+        solutions: list[tuple[int, ...]] = []
+        counted = 0
+        if self._pending:
+            self._pending = False
+            counted = 1
+            if not self._counting:
+                solutions.append(self.forced)
+        left = None if self._limit is None else self._limit - self._found - counted
+        if not search.finished and (left is None or left > 0):
+            began = time.perf_counter()
+            before = int(search.regs[R_SOLUTIONS])
+            if self._counting:
+                search.run(M_COUNT, 0, _NO_LIMIT, max(1, max_nodes))
+            else:
+                want = self._batch if left is None else min(self._batch, left)
+                for path in search.run(M_SOLUTIONS, 0, want, max(1, max_nodes)):
+                    solutions.append(tuple(sorted(self.forced + tuple(path))))
+                self._batch = min(2 * self._batch, _MAX_BATCH)
+            counted += int(search.regs[R_SOLUTIONS]) - before
+            self.stats.search_seconds += time.perf_counter() - began
+        self._found += counted
+        self.stats.nodes = int(search.regs[R_NODES])
+        self.stats.solutions = self._found
+        self.stats.complete = search.finished
+        self.stats.walked = search.walked()
+        self._done = search.finished or (self._limit is not None and self._found >= self._limit)
+        return Step(solutions=solutions, counted=counted, done=self._done)
+
+
+def start(job: Job) -> BitboardSearch:
+    """The bitboard engine's search of ``job`` (the registry's ``start``)."""
+    return BitboardSearch(job)
+
+
+def frontier(job: Job, depth: int) -> list[Subproblem]:
+    """The job's tree cut at ``depth`` (:meth:`BitboardEngine.subproblems`)."""
+    return BitboardEngine(job.problem, job.forced, job.excluded).subproblems(depth)

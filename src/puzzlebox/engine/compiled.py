@@ -72,6 +72,7 @@ import numpy as np
 
 from puzzlebox.cover.problem import CoverBuilder, CoverProblem, ProblemError
 from puzzlebox.engine import _kernels as K
+from puzzlebox.engine.search import Job, Mode, Step, Subproblem
 from puzzlebox.engine.stats import SearchStats
 
 Progress = Callable[[SearchStats], None]
@@ -392,3 +393,57 @@ class CompiledEngine:
                     )
                 )
         return parts
+
+
+class CompiledSearch:
+    """The step-wise search (engine/search.py) of the compiled engine: each step is one
+    kernel call of at most ``max_nodes`` nodes. Enumeration asks the kernel for 1, 2, 4, ...
+    solutions per call (up to a batch), so a first solution costs no more than it needs."""
+
+    def __init__(self, job: Job) -> None:
+        problem = job.problem
+        self.job = job
+        self.forced = problem.option_set(job.forced, "forced")
+        excluded = problem.option_set(job.excluded, "excluded")
+        self.stats = SearchStats(engine=CompiledEngine.name)
+        self.stats.compile_seconds += _warm_up()
+        self._search = _Search(_Tables.build(problem), _i32(excluded), _i32(self.forced))
+        self._counting = job.mode is Mode.COUNT
+        self._batch = 1
+        self._found = 0
+        self._limit = job.limit
+        self.stats.complete = self._search.finished
+        self._done = self._search.finished or (self._limit is not None and self._limit <= 0)
+
+    def step(self, max_nodes: int) -> Step:
+        if self._done:
+            return Step(done=True)
+        search = self._search
+        began = time.perf_counter()
+        before = search.found
+        if self._counting:
+            search.run(K.M_COUNT, 0, _NO_LIMIT, max(1, max_nodes))
+            found: list[tuple[int, ...]] = []
+        else:
+            left = None if self._limit is None else self._limit - self._found
+            want = self._batch if left is None else min(self._batch, left)
+            paths = search.run(K.M_SOLUTIONS, 0, want, max(1, max_nodes))
+            found = [tuple(sorted(self.forced + tuple(path))) for path in paths]
+            self._batch = min(2 * self._batch, _MAX_BATCH)
+        self.stats.search_seconds += time.perf_counter() - began
+        self._found += search.found - before
+        self.stats.nodes = search.nodes
+        self.stats.solutions = self._found
+        self.stats.complete = search.finished
+        self._done = search.finished or (self._limit is not None and self._found >= self._limit)
+        return Step(solutions=found, counted=search.found - before, done=self._done)
+
+
+def start(job: Job) -> CompiledSearch:
+    """The compiled engine's search of ``job`` (the registry's ``start``)."""
+    return CompiledSearch(job)
+
+
+def frontier(job: Job, depth: int) -> list[Subproblem]:
+    """The job's tree cut at ``depth`` (:meth:`CompiledEngine.subproblems`)."""
+    return CompiledEngine(job.problem, job.forced, job.excluded).subproblems(depth)

@@ -267,10 +267,6 @@ def estimate_tree(
     )
 
 
-class _Enough(Exception):
-    """Stops the timing run once it has run long enough."""
-
-
 def engine_speed(
     problem: CoverProblem,
     seconds: float = 0.25,
@@ -279,23 +275,20 @@ def engine_speed(
 ) -> tuple[float, int | None]:
     """Nodes per second of the compiled engine on this problem, from a short run of it.
 
+    A plain loop over the engine's step-wise search (engine/search.py), in steps that double
+    from 4096 nodes up to about a million, until ``seconds`` have passed or the tree is done.
     Returns ``(speed, nodes)``: ``nodes`` is the whole tree's size when the run finished it,
     else None.
     """
-    from puzzlebox.engine.compiled import CompiledEngine
+    from puzzlebox.engine.registry import get
+    from puzzlebox.engine.search import Job, Mode
 
-    engine = CompiledEngine(problem, forced, excluded, node_budget=1 << 12)
+    job = Job(problem, Mode.COUNT, tuple(forced), tuple(excluded))
+    search = get("compiled").start(job)
     began = time.perf_counter()
-
-    def stop_when_enough(stats: object) -> None:
-        if time.perf_counter() - began >= seconds:
-            raise _Enough
-        engine.node_budget = min(engine.node_budget * 2, 1 << 20)
-
-    try:
-        engine.count(progress=stop_when_enough)
-        finished = True
-    except _Enough:
-        finished = False
-    spent = max(engine.stats.search_seconds, 1e-9)
-    return engine.stats.nodes / spent, (engine.stats.nodes if finished else None)
+    step_nodes = 1 << 12
+    while not search.step(step_nodes).done and time.perf_counter() - began < seconds:
+        step_nodes = min(step_nodes * 2, 1 << 20)
+    stats = search.stats
+    spent = max(stats.search_seconds, 1e-9)
+    return stats.nodes / spent, (stats.nodes if stats.complete else None)

@@ -31,6 +31,8 @@ import numpy as np
 
 from puzzlebox.cover.problem import CoverProblem, ProblemError
 from puzzlebox.engine.errors import EngineError
+from puzzlebox.engine.registry import EngineDeclined
+from puzzlebox.engine.search import Job, Mode, Search, Step
 from puzzlebox.engine.stats import SearchStats
 
 # One merged state costs a dict slot plus a key and a value (big) integer, in two layers
@@ -48,7 +50,7 @@ Progress = Callable[[int, int], None]  # (positions swept, positions in all swee
 _UNITS = {"": 1, "K": 1024, "M": 1024**2, "G": 1024**3, "T": 1024**4}
 
 
-class MemoDeclined(EngineError):
+class MemoDeclined(EngineDeclined):
     """The memoised count does not apply or would not fit in memory; the message says why."""
 
 
@@ -153,13 +155,55 @@ class Sweep:
 
         ``progress`` is called after each position.
         """
-        cbits = self.counter_bits
+        run = SweepRun(self, max_states)
+        while not run.done:
+            run.advance(1)
+            if run.overflow is not None:
+                raise MemoDeclined(run.overflow)
+            if progress is not None:
+                progress(1)
+        return run.total, run.visited
+
+    def too_many(self, position: int, states: int, max_states: int) -> str:
+        """Why a sweep stopped: a layer outgrew the memory allowed."""
+        limit = format_bytes(max_states * BYTES_PER_STATE)
+        return (
+            f"memo: the sweep reached {states} states at position {position} of "
+            f"{self.n_positions}, more than the memory limit of {limit} holds "
+            f"({BYTES_PER_STATE} bytes a state); raise --max-memory or use another engine"
+        )
+
+
+class SweepRun:
+    """One sweep in progress, advanced a few positions at a time (the step-wise memo
+    search). A layer larger than ``max_states`` stops it with ``overflow`` set to the
+    reason, which the caller reports (``--engine memo``) or acts on (``auto`` enumerates)."""
+
+    def __init__(self, sweep: Sweep, max_states: int) -> None:
+        self.sweep = sweep
+        self.max_states = max_states
+        self.position = 0
+        self.layer: dict[int, int] = {0: 1}
+        self.visited = 0
+        self.total = 0
+        self.done = False
+        self.overflow: str | None = None
+
+    def advance(self, max_visits: int) -> None:
+        """Sweep positions until about ``max_visits`` states were visited (one at least)."""
+        sweep = self.sweep
+        cbits = sweep.counter_bits
         cmask = (1 << cbits) - 1
-        layer: dict[int, int] = {0: 1}
-        visited = 0
-        for p in range(self.n_positions):
-            visited += len(layer)
-            moves = [(m.bits, m.add, m.checks) for m in self.moves[p]]
+        max_states = self.max_states
+        stop = self.visited + max(1, max_visits)
+        layer = self.layer
+        while not self.done and self.overflow is None and self.visited < stop:
+            p = self.position
+            if p == sweep.n_positions or not layer:
+                self._finish()
+                return
+            self.visited += len(layer)
+            moves = [(m.bits, m.add, m.checks) for m in sweep.moves[p]]
             nxt: dict[int, int] = {}
             get = nxt.get
             if not cbits:
@@ -173,7 +217,8 @@ class Sweep:
                             key = (mask | bits) >> 1
                             nxt[key] = get(key, 0) + ways
                     if len(nxt) > max_states:
-                        self._too_many(p, len(nxt), max_states)
+                        self.overflow = sweep.too_many(p, len(nxt), max_states)
+                        return
             else:
                 for state, ways in layer.items():
                     mask = state >> cbits
@@ -192,26 +237,22 @@ class Sweep:
                             key = (((mask | bits) >> 1) << cbits) | (counts + add)
                             nxt[key] = get(key, 0) + ways
                     if len(nxt) > max_states:
-                        self._too_many(p, len(nxt), max_states)
-            layer = nxt
-            if progress is not None:
-                progress(1)
-            if not layer:
-                return 0, visited
-        visited += len(layer)
-        total = 0
-        for state, ways in layer.items():
-            if all(lo <= (state >> s) & fm <= hi for s, fm, lo, hi in self._fields):
-                total += ways
-        return total, visited
+                        self.overflow = sweep.too_many(p, len(nxt), max_states)
+                        return
+            layer = self.layer = nxt
+            self.position = p + 1
+        if self.position == sweep.n_positions or not layer:
+            self._finish()
 
-    def _too_many(self, position: int, states: int, max_states: int) -> None:
-        limit = format_bytes(max_states * BYTES_PER_STATE)
-        raise MemoDeclined(
-            f"memo: the sweep reached {states} states at position {position} of "
-            f"{self.n_positions}, more than the memory limit of {limit} holds "
-            f"({BYTES_PER_STATE} bytes a state); raise --max-memory or use another engine"
-        )
+    def _finish(self) -> None:
+        if self.layer and self.position == self.sweep.n_positions:
+            self.visited += len(self.layer)
+            fields = self.sweep._fields
+            for state, ways in self.layer.items():
+                if all(lo <= (state >> s) & fm <= hi for s, fm, lo, hi in fields):
+                    self.total += ways
+        self.layer = {}
+        self.done = True
 
 
 def _check(problem: CoverProblem, order: Sequence[int]) -> list[int]:
@@ -366,7 +407,9 @@ class MemoEngine:
         return total
 
 
-def _auto_reason(problem: CoverProblem, order: Sequence[int], max_states: int) -> str | None:
+def _auto_reason(
+    problem: CoverProblem, order: Sequence[int], max_states: int | None
+) -> str | None:
     """Why "auto" should enumerate instead, or None when sweeping is the better way.
 
     Read off the arrays (no sweep is built), so that a large problem is turned away quickly.
@@ -388,7 +431,7 @@ def _auto_reason(problem: CoverProblem, order: Sequence[int], max_states: int) -
     bound = 1 << (window - 1)
     for i in counters.tolist():
         bound *= int(problem.hi[i]) + 1
-    if bound > min(AUTO_MAX_STATES, max_states):
+    if max_states is not None and bound > min(AUTO_MAX_STATES, max_states):
         return f"up to {bound} states per position"
     counted = np.logical_or.reduceat(~swept, starts)
     if counted.all() and all(problem.hi[i] <= 1 for i in counters.tolist()):
@@ -396,59 +439,146 @@ def _auto_reason(problem: CoverProblem, order: Sequence[int], max_states: int) -
     return None
 
 
-def sweep_count(
-    problem: CoverProblem,
-    plan: SweepPlan | None,
-    *,
-    required: bool,
-    max_memory: int | None = None,
-    progress: Progress | None = None,
-) -> tuple[int, int, SearchStats] | None:
-    """Raw and distinct counts by sweeping, distinct by Burnside's lemma.
+def plan_of(job: Job) -> SweepPlan | None:
+    """The sweep plan of the job's puzzle (None when it has none, or no puzzle)."""
+    plan = getattr(job.puzzle, "sweep_plan", None)
+    return None if plan is None else plan()
 
-    With ``required`` (``--engine memo``) a sweep that cannot run raises MemoDeclined with
-    the reason; otherwise (``auto``) it returns None where enumeration is the better choice.
-    """
-    max_states = max(1, (max_memory or DEFAULT_MAX_MEMORY) // BYTES_PER_STATE)
+
+def accepts(job: Job) -> str | None:
+    """Why the memo engine cannot count this job, or None (the registry's ``accepts``)."""
+    if job.mode is not Mode.COUNT:
+        return "the memo engine only counts: use 'count'"
+    if job.forced or job.excluded:
+        return "memo: it counts whole puzzles, not subproblems of a split search"
+    if job.puzzle is None or job.problem is not job.puzzle.problem:
+        return "memo: it needs the puzzle's own problem and sweep plan"
+    plan = plan_of(job)
     if plan is None:
-        if required:
-            raise MemoDeclined("memo: this kind of puzzle gives no sweep order")
-        return None
+        return "memo: this kind of puzzle gives no sweep order"
     try:
-        _check(problem, plan.order)
-        if not required and _auto_reason(problem, plan.order, max_states) is not None:
-            return None
-        sweeps = [build_sweep(problem, plan.order)]
-        sweeps += [build_sweep(problem, plan.order, g) for g in plan.symmetries()]
-    except MemoDeclined:
-        if required:
-            raise
-        return None
-    if not required and max(s.bound() for s in sweeps) > min(AUTO_MAX_STATES, max_states):
-        return None  # a symmetric sweep may fold the board into a wider window
-    stats = SearchStats(engine="memo")
-    began = time.perf_counter()
-    fixed = []
-    done, work = 0, sum(s.n_positions for s in sweeps)
+        _check(job.problem, plan.order)
+    except MemoDeclined as declined:
+        return str(declined)
+    return None
 
-    def step(positions: int) -> None:
-        nonlocal done
-        done += positions
-        if progress is not None:
-            progress(done, work)
 
-    for sweep in sweeps:
-        total, visited = sweep.run(max_states, step if progress is not None else None)
-        fixed.append(total)
-        stats.nodes += visited
-    raw = fixed[0]
-    orbits, rest = divmod(sum(fixed), len(fixed))
-    if rest:
-        raise EngineError(
-            f"memo: Burnside's sum {sum(fixed)} is not a multiple of the group order "
-            f"{len(fixed)}: the puzzle's symmetries are not a group"
-        )
-    stats.solutions = raw
-    stats.search_seconds = time.perf_counter() - began
-    stats.complete = True
-    return raw, orbits, stats
+def auto_reason(job: Job) -> str | None:
+    """Why ``auto`` should not try sweeping this job, or None: read off the arrays, so a
+    large problem is turned away quickly. Only the cheap tests of :func:`_auto_reason`
+    decide here, not the worst-case number of states (2^99 for the 10x10 square tiled by
+    squares, whose sweep meets 161,340 states in all): how many states the sweep really
+    meets is seen while it runs (:class:`MemoSearch` with ``fallback``)."""
+    reason = accepts(job)
+    if reason is not None:
+        return reason
+    plan = plan_of(job)
+    assert plan is not None
+    problem, order = job.problem, plan.order
+    reason = _auto_reason(problem, order, None)
+    if reason is not None or _auto_reason(problem, order, AUTO_MAX_STATES) is None:
+        return reason  # (the worst case is small: sweep)
+    swept = set(order)
+    bounded = [
+        i for i in range(problem.n_primary)
+        if i not in swept and (problem.lo[i] > 0 or problem.hi[i] < len(order))
+    ]
+    if bounded:
+        # pieces with bounded counts multiply the states by their counts' values, and then
+        # a sweep that would outgrow the cap costs more than enumerating (the 6x10
+        # pentomino board with 15 forbidden placements: 0.36 s of sweep to 0.06 s of search)
+        return f"{len(bounded)} pieces with bounded counts multiply the sweep's states"
+    return None
+
+
+class MemoSearch:
+    """The memo engine's step-wise count (engine/search.py): the sweeps of the puzzle and
+    of each of its symmetries (Burnside's lemma) in turn, ``max_nodes`` states at a time.
+
+    With a ``fallback`` (what ``auto`` starts) a layer of more than ``max_states`` states
+    hands the count over to the search ``fallback()`` builds, which then goes on in the
+    same steps: the sweep was the wrong tool, and the states it visited are lost work,
+    bounded by the cap. Without one, the overflow is a :class:`MemoDeclined` for the user.
+    """
+
+    def __init__(
+        self,
+        job: Job,
+        max_states: int | None = None,
+        fallback: Callable[[], Search] | None = None,
+    ) -> None:
+        reason = accepts(job)
+        if reason is not None:
+            raise MemoDeclined(reason)
+        plan = plan_of(job)
+        assert plan is not None
+        self.job = job
+        if max_states is None:
+            max_states = max(1, (job.max_memory or DEFAULT_MAX_MEMORY) // BYTES_PER_STATE)
+        self.max_states = max_states
+        self._fallback = fallback
+        self._plan = plan
+        self._sweeps: list[Sweep] | None = None
+        self._runs: list[SweepRun] = []
+        self._fixed: list[int] = []
+        self._work = 0
+        self._done_positions = 0
+        self.handed_over: Search | None = None  # the fallback search, once it took over
+        self.stats = SearchStats(engine="memo")
+
+    def _build(self) -> list[Sweep]:
+        problem, order = self.job.problem, self._plan.order
+        sweeps = [build_sweep(problem, order)]
+        sweeps += [build_sweep(problem, order, g) for g in self._plan.symmetries()]
+        return sweeps
+
+    def step(self, max_nodes: int) -> Step:
+        if self.handed_over is not None:
+            step = self.handed_over.step(max_nodes)
+            self.stats = self.handed_over.stats
+            return step
+        began = time.perf_counter()
+        if self._sweeps is None:
+            self._sweeps = self._build()
+            self._work = sum(s.n_positions for s in self._sweeps)
+        if self.stats.complete:
+            return Step(done=True)
+        sweep = self._sweeps[len(self._fixed)]
+        if not self._runs or self._runs[-1].done:
+            self._runs.append(SweepRun(sweep, self.max_states))
+        run = self._runs[-1]
+        before = run.position
+        visited = run.visited
+        run.advance(max_nodes)
+        self._done_positions += run.position - before
+        self.stats.nodes += run.visited - visited
+        self.stats.search_seconds += time.perf_counter() - began
+        if run.overflow is not None:
+            if self._fallback is None:
+                raise MemoDeclined(run.overflow)
+            self.handed_over = self._fallback()
+            self.handed_over.stats.nodes += self.stats.nodes  # the sweep's work counts too
+            self.stats = self.handed_over.stats
+            return Step()
+        self.stats.walked = min(1.0, self._done_positions / max(1, self._work))
+        if not run.done:
+            return Step()
+        self._fixed.append(run.total)
+        if len(self._fixed) < len(self._sweeps):
+            return Step()
+        raw = self._fixed[0]
+        orbits, rest = divmod(sum(self._fixed), len(self._fixed))
+        if rest:
+            raise EngineError(
+                f"memo: Burnside's sum {sum(self._fixed)} is not a multiple of the group order "
+                f"{len(self._fixed)}: the puzzle's symmetries are not a group"
+            )
+        self.stats.solutions = raw
+        self.stats.complete = True
+        self.stats.walked = 1.0
+        return Step(counted=raw, done=True, distinct=orbits)
+
+
+def start(job: Job) -> MemoSearch:
+    """The memo engine's count of ``job`` (the registry's ``start``, for ``--engine memo``)."""
+    return MemoSearch(job)

@@ -14,39 +14,57 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from puzzlebox.cover.problem import FREE, CoverProblem, apply_option, option_fits
+from puzzlebox.engine.search import Job, Mode, Step, count_all, each_solution
 from puzzlebox.engine.stats import SearchStats
 
 
-class ReferenceEngine:
-    """Enumerates the solutions of a cover problem as sorted tuples of option indices."""
+class ReferenceSearch:
+    """The reference engine's step-wise search (engine/search.py): the recursive walk below
+    runs as a generator that pauses at every node, so a step stops after ``max_nodes``."""
 
-    name = "reference"
-
-    def __init__(
-        self,
-        problem: CoverProblem,
-        forced: Sequence[int] = (),
-        excluded: Sequence[int] = (),
-    ) -> None:
-        """``forced`` options are in every solution; ``excluded`` ones in none (subproblems)."""
-        self.problem = problem
-        self.forced = tuple(sorted(set(forced)))
-        self.excluded = frozenset(excluded)
-        self.stats = SearchStats(engine=self.name)
-        p = problem
+    def __init__(self, job: Job) -> None:
+        self.job = job
+        p = self.problem = job.problem
+        self.forced = tuple(sorted(set(job.forced)))
+        self.excluded = frozenset(job.excluded)
+        self.stats = SearchStats(engine=ReferenceEngine.name)
         self._options = [p.option(k) for k in range(p.n_options)]
         self._lo = p.lo.tolist()
         self._hi = p.hi.tolist()
+        self._limit = job.limit
+        self._found = 0
+        self._walk = self._start()
+        self._done = self._limit is not None and self._limit <= 0
 
-    def solutions(self, limit: int | None = None) -> Iterator[tuple[int, ...]]:
-        """Yield solutions lazily, at most ``limit`` of them."""
+    def step(self, max_nodes: int) -> Step:
+        if self._done:
+            return Step(done=True)
+        solutions: list[tuple[int, ...]] = []
+        stop = self.stats.nodes + max(1, max_nodes)
+        for found in self._walk:
+            if found is not None:
+                self._found += 1
+                self.stats.solutions = self._found
+                solutions.append(found)
+                if self._limit is not None and self._found >= self._limit:
+                    self._done = True
+                    break
+            if self.stats.nodes >= stop:
+                break
+        else:
+            self._done = self.stats.complete = True
+        counted = len(solutions)
+        if self.job.mode is Mode.COUNT:
+            solutions = []
+        return Step(solutions=solutions, counted=counted, done=self._done)
+
+    def _start(self) -> Iterator[tuple[int, ...] | None]:
         p = self.problem
         counts = [0] * p.n_primary
         sec_color = [FREE] * (p.n_items - p.n_primary)
         chosen: list[int] = []
         for k in self.forced:
             if k in self.excluded or not self._fits(k, counts, sec_color):
-                self.stats.complete = True
                 return  # the forced options contradict each other: no solution
             apply_option(self._options[k], p.n_primary, counts, sec_color)
             chosen.append(k)
@@ -55,25 +73,17 @@ class ReferenceEngine:
             for k in range(p.n_options)
             if k not in self.excluded and k not in chosen and self._fits(k, counts, sec_color)
         ]
-        found = 0
-        for solution in self._search(chosen, alive, counts, sec_color):
-            found += 1
-            self.stats.solutions = found
-            yield solution
-            if limit is not None and found >= limit:
-                return
-        self.stats.complete = True
-
-    def count(self) -> int:
-        return sum(1 for _ in self.solutions())
+        yield from self._search(chosen, alive, counts, sec_color)
 
     def _fits(self, k: int, counts: list[int], sec_color: list[int]) -> bool:
         return option_fits(self._options[k], self.problem.n_primary, self._hi, counts, sec_color)
 
     def _search(
         self, chosen: list[int], alive: list[int], counts: list[int], sec_color: list[int]
-    ) -> Iterator[tuple[int, ...]]:
+    ) -> Iterator[tuple[int, ...] | None]:
+        """Yields None at each node (so that a step can stop there) and each solution."""
         self.stats.nodes += 1
+        yield None
         n_primary = self.problem.n_primary
         options_of: dict[int, list[int]] = {
             i: [] for i in range(n_primary) if counts[i] < self._lo[i]
@@ -119,3 +129,39 @@ class ReferenceEngine:
             for it, color in self._options[k]:
                 if it >= n_primary:
                     sec_color[it - n_primary] = color
+
+
+def start(job: Job) -> ReferenceSearch:
+    """The reference engine's search of ``job`` (the registry's ``start``)."""
+    return ReferenceSearch(job)
+
+
+class ReferenceEngine:
+    """Enumerates the solutions of a cover problem as sorted tuples of option indices (the
+    oracle's handle on :class:`ReferenceSearch`)."""
+
+    name = "reference"
+
+    def __init__(
+        self,
+        problem: CoverProblem,
+        forced: Sequence[int] = (),
+        excluded: Sequence[int] = (),
+    ) -> None:
+        """``forced`` options are in every solution; ``excluded`` ones in none (subproblems)."""
+        self.problem = problem
+        self.forced = tuple(forced)
+        self.excluded = tuple(excluded)
+        self.stats = SearchStats(engine=self.name)
+
+    def solutions(self, limit: int | None = None) -> Iterator[tuple[int, ...]]:
+        """Yield solutions lazily, at most ``limit`` of them."""
+        search = ReferenceSearch(Job(self.problem, forced=self.forced, excluded=self.excluded,
+                                     limit=limit))
+        self.stats = search.stats
+        yield from each_solution(search)
+
+    def count(self) -> int:
+        search = ReferenceSearch(Job(self.problem, Mode.COUNT, self.forced, self.excluded))
+        self.stats = search.stats
+        return count_all(search)[0]

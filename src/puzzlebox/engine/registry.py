@@ -14,20 +14,34 @@ spec is registered, so listing the engines or reading a file never compiles anyt
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
-from puzzlebox.engine.search import Capability, Job, Search, Subproblem
+from puzzlebox.engine.errors import EngineError
+from puzzlebox.engine.search import (
+    Capability,
+    Job,
+    Mode,
+    Search,
+    Solution,
+    Subproblem,
+    count_all,
+    each_solution,
+)
 from puzzlebox.errors import PuzzleboxError
+
+if TYPE_CHECKING:
+    from puzzlebox.cover.problem import CoverProblem
 
 AUTO = "auto"
 
 
-class UnknownEngine(PuzzleboxError):
+class UnknownEngine(PuzzleboxError, ValueError):
     """A name that no registered engine has."""
 
 
-class EngineDeclined(PuzzleboxError):
+class EngineDeclined(PuzzleboxError, EngineError):
     """A named engine cannot take this job (the message says why, in one line)."""
 
 
@@ -51,6 +65,9 @@ class EngineSpec:
     start: Callable[[Job], Search]
     accepts: Callable[[Job], str | None] = _takes_any
     frontier: Callable[[Job, int], list[Subproblem]] | None = None
+    # True when the engine randomises itself from ``job.seed`` (otherwise a seeded job runs
+    # it inside randomised restarts, engine/restarts.py)
+    seeded: bool = False
 
     def does(self, capability: Capability) -> bool:
         return capability in self.can
@@ -93,3 +110,264 @@ def _load_all() -> None:
     """Import the modules that register engines (cheap: none of them imports numba)."""
     import puzzlebox.engine  # noqa: F401  (the general engines)
     import puzzlebox.puzzles  # noqa: F401  (the engines puzzle kinds contribute)
+
+
+# -- the choice of "auto" ----------------------------------------------------------------------
+#
+# Every rule that picks an engine is here, each with the measurement behind it.
+#
+# * Counting a whole puzzle: the memo engine (a sweep of the board, engine/memo.py) when the
+#   puzzle has a sweep plan and memo.auto_reason finds no reason against it: the worst case
+#   of states is small, or it is not but no piece has a bounded count (dominoes, squares of
+#   any number). The sweep then runs with at most AUTO_MEMO_STATES states in a layer (the
+#   widest layer of the Aztec diamond of order 10 holds 65,246), and a sweep that outgrows
+#   them hands the count to the enumerating engine (the states visited are the price).
+#   The worst-case bound that decided this before turned away the Aztec diamond of order 10
+#   (bound 2^20 states, 3.1 M states visited in all: 0.85 s) and the 10x10 square tiled by
+#   squares (bound 2^99, 161 k states: 0.08 s), which enumeration cannot finish in 300 s
+#   (bench/engines.py, bench/RESULTS.md).
+# * Then an engine that counts distinct solutions itself (a kind's solver, such as the
+#   queens bitmask) when it accepts the job; otherwise the bitboard engine for a tiling of
+#   a graph it takes, else the compiled engine.
+# * The first few solutions (limit <= FIRST_FEW) of a big problem (SAT_MIN_OPTIONS options)
+#   are first probed (engine/estimate.py): when the estimated nodes per solution exceed
+#   SAT_NODES_PER_SOLUTION (an hour of backtracking), a polyomino board that the sink search
+#   takes goes to it (parallelogram-7: about 90 s, CP-SAT nothing in minutes), else CP-SAT
+#   when installed. Probes rarely reach a solution of a tight packing (none in half a second
+#   for parallelogram-6, which backtracking solves in 47,504 nodes), hence the size threshold.
+#   Measurements: bench/RESULTS.md ("Hard instances"), docs/hard-instances.md.
+# * Otherwise a kind's solver for its own puzzles (edge-matching cards), raced against the
+#   general engine for the first few solutions (the macmahon-4x6 bench instance: edges 100+ s,
+#   compiled 0.05 s), then bitboard or compiled; the first few solutions hedged by
+#   randomised restarts (engine/restarts.py: 60-queens 15+ s -> 0.5 s), a seeded search run
+#   inside restarts.
+
+FIRST_FEW = 3
+SAT_MIN_OPTIONS = 20_000
+SAT_NODES_PER_SOLUTION = 3.6e10
+PROBE_SECONDS = 0.5
+AUTO_MEMO_STATES = 1 << 17
+
+GENERAL = ("bitboard", "compiled")  # the general engines, fastest first where they accept
+SPECIALISTS = ("edges", "queens-bitmask")  # kinds' solvers: preferred where they accept
+LOCAL_SEARCH = "sink"  # a kind's local search for one solution where backtracking is hopeless
+
+
+def nodes_per_solution(job: Job, seconds: float = PROBE_SECONDS) -> float:
+    """Estimated backtracking nodes per solution (infinite when no probe found a solution)."""
+    from puzzlebox.engine.estimate import estimate_tree
+
+    estimate = estimate_tree(job.problem, probes=10_000, seed=0, forced=job.forced,
+                             excluded=job.excluded, max_seconds=seconds)  # fmt: skip
+    if estimate.nodes == 0:
+        return 0.0  # the engine proves there is nothing to search
+    if estimate.solutions <= 0:
+        return float("inf")
+    return estimate.nodes / estimate.solutions
+
+
+def worth_probing(job: Job) -> bool:
+    """Whether the search is for the first few solutions of a big problem: the only kind
+    that may be hopeless for backtracking, and the only kind worth the probes' time."""
+    return (
+        job.mode is Mode.SOLUTIONS
+        and job.limit is not None
+        and job.limit <= FIRST_FEW
+        and job.problem.n_options >= SAT_MIN_OPTIONS
+    )
+
+
+def backtracking_hopeless(job: Job) -> bool:
+    """Whether a search for the first few solutions of ``job`` is beyond backtracking: the
+    estimated nodes per solution exceed about an hour of search."""
+    return worth_probing(job) and nodes_per_solution(job) > SAT_NODES_PER_SOLUTION
+
+
+def _takes(name: str, job: Job) -> EngineSpec | None:
+    spec = _REGISTRY.get(name)
+    return spec if spec is not None and spec.accepts(job) is None else None
+
+
+def general(job: Job) -> EngineSpec:
+    """The general engine for ``job``: bitboard where it accepts, else compiled."""
+    for name in GENERAL:
+        spec = _takes(name, job)
+        if spec is not None:
+            return spec
+    return get("compiled")
+
+
+def choose(job: Job) -> EngineSpec:
+    """The engine "auto" means for ``job`` (the rules above). The spec returned may be a
+    registered one or one of them wrapped (hedged, restarted, memo with its way out, the
+    sink search with backtracking after it); its name is the engine that does the work."""
+    _load_all()
+    if job.mode is Mode.COUNT:
+        memo = _REGISTRY.get("memo")
+        if memo is not None:
+            from puzzlebox.engine.memo import auto_reason
+
+            if auto_reason(job) is None:
+                return _memo_or(memo, job)
+        for name in SPECIALISTS:
+            spec = _takes(name, job)
+            if spec is not None and spec.does(Capability.DISTINCT):
+                return spec
+        return general(job)
+    if worth_probing(job):
+        sink = _takes(LOCAL_SEARCH, job) if job.limit == 1 else None
+        sat = _takes("sat", job)
+        if (sink is not None or sat is not None) and backtracking_hopeless(job):
+            if sink is None:
+                assert sat is not None
+                return sat
+            # nothing found by the sink search: backtracking (or SAT) gets its turn
+            return _then(sink, sat if sat is not None else _plain(job))
+    for name in SPECIALISTS:
+        spec = _takes(name, job)
+        if spec is not None and spec.does(Capability.SOLVE):
+            if job.seed is not None:
+                return seeded(spec)
+            if job.limit is not None and job.limit <= FIRST_FEW:
+                return _race(_plain(job), spec)
+            return spec
+    return _plain(job)
+
+
+def _race(first: EngineSpec, second: EngineSpec) -> EngineSpec:
+    """Both searches in turns of equal CPU time until one finds a solution (or proves there
+    is none), then that one alone. A kind's solver is not always the faster: MacMahon's 24
+    squares in 4x6 with a border take the edges solver more than 100 s to a first solution
+    and the compiled engine 0.05 s, while the edges solver wins on the catalog's cards."""
+
+    def start(job: Job) -> Search:
+        from puzzlebox.engine.search import Race
+
+        return Race([lambda: first.start(job), lambda: second.start(job)])
+
+    return replace(first, start=start)
+
+
+def _plain(job: Job) -> EngineSpec:
+    """The general engine for a search of solutions: seeded inside restarts, the first few
+    hedged by restarts."""
+    spec = general(job)
+    if job.seed is not None:
+        return seeded(spec)
+    if job.limit is not None and job.limit <= FIRST_FEW:
+        return _hedged(spec)
+    return spec
+
+
+def seeded(spec: EngineSpec) -> EngineSpec:
+    """``spec`` randomised by ``job.seed``: itself when it takes the seed, else inside
+    randomised restarts."""
+    if spec.seeded:
+        return spec
+
+    def start(job: Job) -> Search:
+        from puzzlebox.engine.restarts import RestartSearch
+
+        return RestartSearch(replace(job, seed=None), spec.start, spec.name, seed=job.seed or 0)
+
+    return replace(spec, start=start)
+
+
+def _hedged(spec: EngineSpec) -> EngineSpec:
+    def start(job: Job) -> Search:
+        from puzzlebox.engine.restarts import HedgedSearch
+
+        return HedgedSearch(job, spec.start, spec.name)
+
+    return replace(spec, start=start)
+
+
+def _then(first: EngineSpec, then: EngineSpec) -> EngineSpec:
+    """``first`` (an incomplete search); if it ends without a solution, ``then`` searches."""
+
+    def start(job: Job) -> Search:
+        from puzzlebox.engine.search import Chain
+
+        return Chain([lambda: first.start(job), lambda: then.start(job)])
+
+    return replace(first, start=start)
+
+
+def _memo_or(memo: EngineSpec, job: Job) -> EngineSpec:
+    """The memo engine with a state cap, handing over to enumeration past it."""
+
+    def start(job: Job) -> Search:
+        from puzzlebox.engine.memo import MemoSearch
+
+        rest = replace(job, max_memory=None)
+        return MemoSearch(job, min(AUTO_MEMO_STATES, _states(job)),
+                          fallback=lambda: counting_fallback(rest))  # fmt: skip
+
+    return replace(memo, start=start)
+
+
+def _states(job: Job) -> int:
+    from puzzlebox.engine.memo import BYTES_PER_STATE, DEFAULT_MAX_MEMORY
+
+    return max(1, (job.max_memory or DEFAULT_MAX_MEMORY) // BYTES_PER_STATE)
+
+
+def counting_fallback(job: Job) -> Search:
+    """The count of a whole puzzle by enumeration, distinct solutions by its symmetry
+    breaking (what "auto" does when no engine counts distinct solutions itself)."""
+    from puzzlebox.engine.parts import count_puzzle_search
+
+    return count_puzzle_search(job.puzzle, None)
+
+
+def resolve(job: Job, engine: str = AUTO) -> EngineSpec:
+    """The engine that runs ``job``: :func:`choose` for ``auto``, else the one named, which
+    must be able to take it (:class:`EngineDeclined` says why not); a seeded job is
+    randomised (:func:`seeded`)."""
+    if engine == AUTO:
+        return choose(job)
+    spec = get(engine)
+    if job.mode is Mode.COUNT and not spec.does(Capability.COUNT):
+        raise EngineDeclined(f"the {spec.name} engine does not count: use 'solve'")
+    if job.mode is Mode.SOLUTIONS and not spec.does(Capability.SOLVE):
+        raise EngineDeclined(f"the {spec.name} engine only counts: use 'count'")
+    reason = spec.accepts(job)
+    if reason is not None:
+        raise EngineDeclined(reason)
+    if job.seed is not None and job.mode is Mode.SOLUTIONS:
+        spec = seeded(spec)
+    return spec
+
+
+def start(job: Job, engine: str = AUTO) -> tuple[EngineSpec, Search]:
+    """:func:`resolve` the engine and start its search of ``job``."""
+    spec = resolve(job, engine)
+    return spec, spec.start(job)
+
+
+def solve(
+    problem: CoverProblem,
+    engine: str = AUTO,
+    *,
+    limit: int | None = None,
+    forced: Sequence[int] = (),
+    excluded: Sequence[int] = (),
+    seed: int | None = None,
+) -> Iterator[Solution]:
+    """The solutions of a bare cover problem (sorted option tuples), lazily, from the engine
+    named; ``forced`` options are in each and ``excluded`` ones in none."""
+    job = Job(problem, Mode.SOLUTIONS, tuple(forced), tuple(excluded), limit, seed)
+    _, search = start(job, engine)
+    return each_solution(search)
+
+
+def count(
+    problem: CoverProblem,
+    engine: str = AUTO,
+    *,
+    forced: Sequence[int] = (),
+    excluded: Sequence[int] = (),
+) -> int:
+    """The number of solutions of a bare cover problem, counted by the engine named."""
+    _, search = start(Job(problem, Mode.COUNT, tuple(forced), tuple(excluded)), engine)
+    return count_all(search)[0]

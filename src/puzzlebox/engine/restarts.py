@@ -9,27 +9,22 @@ escaping the heavy tail.
 
 The shuffle is a relabelling of the cover problem: :func:`permuted` builds the same problem
 with options and items renumbered, any engine searches it, and answers are mapped back to
-the original option numbers (and checked with ``is_solution``). Budgets need an engine whose
-``solutions`` reports progress (the compiled engine); others get one shuffled run, no budget.
-A run that exhausts its tree without a solution proves there is none, and the search ends.
+the original option numbers (and checked with ``is_solution``). Both searches here are plain
+loops over the inner engine's ``step`` (engine/search.py): a budget is a number of nodes
+asked of it, and a run that exhausts its tree without a solution proves there is none.
 """
 
 from __future__ import annotations
 
-import inspect
-import itertools
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from puzzlebox.cover.problem import CoverProblem
 from puzzlebox.engine.errors import EngineError
+from puzzlebox.engine.search import Job, Search, Solution, Step
 from puzzlebox.engine.stats import SearchStats
-
-if TYPE_CHECKING:
-    from puzzlebox.engine import Engine
 
 DEFAULT_BASE_BUDGET = 20_000  # nodes in the first run; Luby multiplies it
 
@@ -120,31 +115,70 @@ def _permuted_graph(
     return np.array(start, dtype=np.int64), np.array(flat, dtype=np.int64)
 
 
-class _BudgetSpent(Exception):
-    """Raised from a progress callback to stop a run that used up its node budget."""
+Start = Callable[[Job], Search]  # an engine's start (EngineSpec.start)
 
 
-class RestartEngine:
-    """Randomised restarts around another engine (by default the compiled one; "auto" picks
-    as :func:`puzzlebox.engine.make_engine` does).
+class _Run:
+    """One shuffled run: the inner search of a relabelled copy of the job."""
 
-    ``solutions(limit)`` restarts until a run finds a first solution within its budget, then
-    lets that run go on without a budget for the rest of ``limit``. ``max_restarts`` bounds
-    the number of budgeted runs (None: no bound; the last run is then unbudgeted, so the
-    search stays complete). ``max_nodes`` instead gives up once the runs have used that many
-    nodes in all: the search then ends with ``stats.complete`` False and ``gave_up`` True,
-    which says "not found", not "none exists".
+    def __init__(self, job: Job, start: Start, rng: np.random.Generator, budget: int) -> None:
+        self.relabelled = permuted(job.problem, rng)
+        self.original = job.problem
+        self.search = start(
+            replace(
+                job,
+                problem=self.relabelled.problem,
+                forced=self.relabelled.forward(job.forced),
+                excluded=self.relabelled.forward(job.excluded),
+                seed=None,
+                puzzle=None,
+            )
+        )
+        self.budget = budget
+        self.found = 0
+
+    @property
+    def nodes(self) -> int:
+        return self.search.stats.nodes
+
+    def step(self, max_nodes: int, budgeted: bool) -> tuple[list[Solution], bool]:
+        """Advance the run (to its budget at most while it has found nothing); its solutions
+        in original option numbers, each verified, and whether its tree is exhausted."""
+        if budgeted and not self.found:
+            max_nodes = max(1, min(max_nodes, self.budget - self.nodes))
+        step = self.search.step(max_nodes)
+        back = [self.relabelled.back(chosen) for chosen in step.solutions]
+        for original in back:
+            if not self.original.is_solution(original):
+                raise EngineError("a shuffled run's answer failed verification")
+        self.found += len(back)
+        return back, step.done
+
+    def spent(self) -> bool:
+        """Whether the run used its budget without finding a solution."""
+        return not self.found and self.nodes >= self.budget
+
+
+class RestartSearch:
+    """Randomised restarts around another engine's search (``start``, by default whatever
+    the caller chose), step-wise.
+
+    Runs restart until one finds a first solution within its budget; that run then goes on
+    without a budget for the rest of ``job.limit``. ``max_restarts`` bounds the number of
+    budgeted runs (None: no bound; the last run is then unbudgeted, so the search stays
+    complete). ``max_nodes`` instead gives up once the runs have used that many nodes in
+    all: the search then ends with ``stats.complete`` False and ``gave_up`` True, which
+    says "not found", not "none exists".
     """
 
     name = "restarts"
 
     def __init__(
         self,
-        problem: CoverProblem,
-        forced: Sequence[int] = (),
-        excluded: Sequence[int] = (),
+        job: Job,
+        start: Start,
+        inner: str,
         *,
-        inner: str = "compiled",
         seed: int = 0,
         base_budget: int = DEFAULT_BASE_BUDGET,
         max_restarts: int | None = None,
@@ -152,218 +186,155 @@ class RestartEngine:
     ) -> None:
         if base_budget < 1:
             raise ValueError("base_budget must be at least 1")
-        self.problem = problem
-        self.forced = tuple(forced)
-        self.excluded = tuple(excluded)
-        self.inner = inner
-        self.seed = seed
+        self.job = job
+        self._start = start
         self.base_budget = base_budget
         self.max_restarts = max_restarts
         self.max_nodes = max_nodes
         self.restarts = 0  # runs abandoned at their budget
         self.gave_up = False  # True when max_nodes ended the search
         self.stats = SearchStats(engine=f"{self.name}({inner})")
+        self._rng = np.random.default_rng(seed)
+        self._runs = 0
+        self._run: _Run | None = None
+        self._budgeted = True
+        self._before = 0  # nodes of the runs before the current one
+        self._found = 0
+        self._done = job.limit is not None and job.limit <= 0
 
-    def _engine(self, relabelled: Relabelling) -> Engine:
-        """The inner engine itself (not wrapped for a progress display: this engine reports)."""
-        from puzzlebox import engine as engines
-
-        name = engines.auto_engine(relabelled.problem) if self.inner == "auto" else self.inner
-        try:
-            factory = engines.ENGINES[name]
-        except KeyError:
-            raise ValueError(f"unknown engine {self.inner!r}") from None
-        return factory(
-            relabelled.problem,
-            forced=relabelled.forward(self.forced),
-            excluded=relabelled.forward(self.excluded),
-        )
-
-    def solutions(
-        self, limit: int | None = None, progress: Callable[[SearchStats], None] | None = None
-    ) -> Iterator[tuple[int, ...]]:
-        """Yield up to ``limit`` solutions (original option numbers), each verified;
-        ``progress`` hears the nodes of all runs together."""
-        rng = np.random.default_rng(self.seed)
-        found = 0
-        for run in itertools.count(1):
-            relabelled = permuted(self.problem, rng)
-            engine = self._engine(relabelled)
-            budgeted = "progress" in inspect.signature(engine.solutions).parameters and (
+    def step(self, max_nodes: int) -> Step:
+        if self._done:
+            return Step(done=True)
+        if self._run is None:
+            self._runs += 1
+            self._budgeted = (
                 self.max_nodes is not None
                 or self.max_restarts is None
-                or run <= self.max_restarts
+                or self._runs <= self.max_restarts
             )
-            budget = self.base_budget * luby(run)
+            budget = self.base_budget * luby(self._runs)
             if self.max_nodes is not None:
                 left = self.max_nodes - self.stats.nodes
                 if left <= 0:
-                    self.gave_up = True
-                    return
+                    self.gave_up = self._done = True
+                    return Step(done=True)
                 budget = min(budget, left)
-            nodes_before = self.stats.nodes
-
-            def spend(stats: SearchStats, budget: int = budget, before: int = nodes_before) -> None:
-                if progress is not None:
-                    self.stats.nodes = before + stats.nodes
-                    progress(self.stats)
-                if stats.solutions == 0 and stats.nodes >= budget:
-                    raise _BudgetSpent
-
-            if budgeted and hasattr(engine, "node_budget"):
-                engine.node_budget = min(engine.node_budget, budget)  # report at the budget
-            stream = (
-                engine.solutions(limit, progress=spend)  # type: ignore[call-arg]
-                if budgeted
-                else engine.solutions(limit)
-            )
-            try:
-                for chosen in stream:
-                    original = relabelled.back(chosen)
-                    if not self.problem.is_solution(original):
-                        raise EngineError("a shuffled run's answer failed verification")
-                    found += 1
-                    self.stats.solutions = found
-                    self.stats.nodes = nodes_before + engine.stats.nodes
-                    yield original
-                    if limit is not None and found >= limit:
-                        return
-            except _BudgetSpent:
-                self.restarts += 1
-                self.stats.nodes = nodes_before + engine.stats.nodes
-                continue
-            self.stats.nodes = nodes_before + engine.stats.nodes
-            self.stats.complete = engine.stats.complete
-            return
-
-    def count(self) -> int:
-        """Counting gains nothing from shuffling; it is refused rather than faked."""
-        raise EngineError("random restarts find solutions; count with the compiled engine")
+            self._run = _Run(self.job, self._start, self._rng, budget)
+        run = self._run
+        found, exhausted = run.step(max_nodes, self._budgeted)
+        limit = self.job.limit
+        if limit is not None:
+            found = found[: limit - self._found]
+        self._found += len(found)
+        self.stats.solutions = self._found
+        self.stats.nodes = self._before + run.nodes
+        if exhausted or (limit is not None and self._found >= limit):
+            self.stats.complete = run.search.stats.complete
+            self._done = True
+        elif self._budgeted and run.spent():
+            self.restarts += 1
+            self._before = self.stats.nodes
+            self._run = None
+        return Step(solutions=found, counted=len(found), done=self._done)
 
 
 HEAD_START = 1 << 20  # nodes the plain search runs alone before restarts share its time
 _SLICE = 1 << 18  # nodes of the plain search between turns of the restarts
 
 
-class _Found(Exception):
-    """Carries a restarted run that found a solution out of the plain search's callback."""
-
-    def __init__(self, relabelled: Relabelling, engine: Engine, first: tuple[int, ...],
-                 rest: Iterator[tuple[int, ...]]) -> None:  # fmt: skip
-        super().__init__("a restarted run found a solution")
-        self.relabelled, self.engine, self.first, self.rest = relabelled, engine, first, rest
-
-
-class _Exhausted(Exception):
-    """A restarted run searched its whole tree without a solution: there is none."""
-
-
-class HedgedEngine:
+class HedgedSearch:
     """The plain search for the first few solutions, hedged against a heavy tail.
 
-    The plain engine runs alone for ``head_start`` nodes, so a puzzle it solves quickly gets
+    The plain search runs alone for ``head_start`` nodes, so a puzzle it solves quickly gets
     the same answer as ever; after that, shuffled runs with Luby budgets (as in
-    :class:`RestartEngine`, from a fixed seed, so the answer is reproducible) get as many
-    nodes as the plain search has used beyond its head start, in turns between its slices.
-    Whichever finds a solution first supplies the rest of ``limit`` too. The plain search
-    is resumed, never restarted, so proving that there is no solution costs at most about
-    twice a plain search; and a restarted run that exhausts its tree proves it as well.
+    :class:`RestartSearch`, from a fixed seed, so the answer is reproducible) get as many
+    nodes as the plain search has used beyond its head start, in turns between its slices
+    of ``_SLICE`` nodes. Whichever finds a solution first supplies the rest of the limit too
+    (a slice's solutions wait until the runs have had their turn). The plain search is
+    resumed, never restarted, so proving that there is no solution costs at most about
+    twice a plain search; and a shuffled run that exhausts its tree proves it as well.
     Measured: 60-queens, which the plain compiled engine did not solve in 15 s, takes about
-    half a second this way.
+    half a second this way (bench/hard.py).
     """
 
     name = "hedged"
 
     def __init__(
         self,
-        problem: CoverProblem,
+        job: Job,
+        start: Start,
+        inner: str,
         *,
-        inner: str = "auto",
         seed: int = 0,
         head_start: int = HEAD_START,
         base_budget: int = DEFAULT_BASE_BUDGET,
     ) -> None:
-        from puzzlebox import engine as engines
-
-        self.problem = problem
-        self.inner = engines.auto_engine(problem) if inner == "auto" else inner
-        self._factory = engines.ENGINES[self.inner]
-        self.seed = seed
+        self.job = job
+        self.inner = inner
+        self._start = start
         self.head_start = head_start
         self.base_budget = base_budget
         self.restarts = 0  # shuffled runs started
-        self.stats = SearchStats(engine=self.inner)
+        self.stats = SearchStats(engine=inner)
+        self._plain = start(job)
+        self._rng = np.random.default_rng(seed)
+        self._spent = 0  # nodes of the shuffled runs that ended
+        self._run: _Run | None = None  # the shuffled run having its turn
+        self._hit: _Run | None = None  # the shuffled run that found a solution
+        self._pending: list[Solution] = []  # the plain search's last slice's solutions
+        self._found = 0
+        self._done = job.limit is not None and job.limit <= 0
 
-    def count(self) -> int:
-        """Counting walks the whole tree whatever the order: the plain engine does it."""
-        engine = self._factory(self.problem)
-        found = engine.count()
-        self.stats = engine.stats
+    def _behind(self) -> bool:
+        return self._spent < self._plain.stats.nodes - self.head_start
+
+    def step(self, max_nodes: int) -> Step:
+        if self._done:
+            return Step(done=True)
+        found: list[Solution] = []
+        if self._hit is not None:
+            found, exhausted = self._hit.step(max_nodes, budgeted=False)
+            found = self._settle(found, exhausted, self._hit.search.stats.complete)
+        elif self._run is not None or self._behind():
+            if self._run is None:
+                self.restarts += 1
+                budget = self.base_budget * luby(self.restarts)
+                self._run = _Run(self.job, self._start, self._rng, budget)
+            run = self._run
+            found, exhausted = run.step(max_nodes, budgeted=True)
+            if found or exhausted:
+                self._hit, self._run, self._pending = run, None, []
+                self.stats.engine = f"restarts({self.inner})"
+                found = self._settle(found, exhausted, True)
+            elif run.spent():
+                self._spent += run.nodes
+                self._run = None
+        elif self._pending:
+            found, self._pending = self._pending, []
+            found = self._settle(found, self._plain_done, self._plain.stats.complete)
+        else:
+            step = self._plain.step(min(max_nodes, _SLICE))
+            self._plain_done = step.done
+            if self._behind():
+                self._pending = step.solutions  # the runs have their turn first
+            else:
+                found = self._settle(step.solutions, step.done, self._plain.stats.complete)
+        running = self._hit or self._run
+        self.stats.nodes = (
+            self._plain.stats.nodes + self._spent + (running.nodes if running else 0)
+        )
+        self.stats.solutions = self._found
+        return Step(solutions=found, counted=len(found), done=self._done)
+
+    _plain_done = False
+
+    def _settle(self, found: list[Solution], exhausted: bool, complete: bool) -> list[Solution]:
+        """Take ``found`` (up to the limit) and end the search when it is over."""
+        limit = self.job.limit
+        if limit is not None:
+            found = found[: limit - self._found]
+        self._found += len(found)
+        if exhausted or (limit is not None and self._found >= limit):
+            self._done = True
+            self.stats.complete = complete if exhausted else False
         return found
-
-    def solutions(
-        self, limit: int | None = None, progress: Callable[[SearchStats], None] | None = None
-    ) -> Iterator[tuple[int, ...]]:
-        """Yield up to ``limit`` solutions (each verified when it comes from a shuffled run)."""
-        plain = self._factory(self.problem)
-        if hasattr(plain, "node_budget"):
-            plain.node_budget = min(plain.node_budget, _SLICE)
-        rng = np.random.default_rng(self.seed)
-        spent = [0]  # nodes of the shuffled runs so far
-
-        def turn(stats: SearchStats) -> None:
-            self.stats.nodes = stats.nodes + spent[0]
-            if progress is not None:
-                progress(self.stats)
-            while spent[0] < stats.nodes - self.head_start:
-                self._shuffled_run(limit, rng, spent)
-                self.stats.nodes = stats.nodes + spent[0]
-
-        found = 0
-        try:
-            for chosen in plain.solutions(limit, progress=turn):  # type: ignore[call-arg]
-                found += 1
-                self.stats.solutions = found
-                self.stats.nodes = plain.stats.nodes + spent[0]
-                yield chosen
-            self.stats.complete = plain.stats.complete
-        except _Found as hit:
-            self.stats.engine = f"restarts({self.inner})"
-            for chosen in itertools.chain([hit.first], hit.rest):
-                original = hit.relabelled.back(chosen)
-                if not self.problem.is_solution(original):
-                    raise EngineError("a shuffled run's answer failed verification") from None
-                found += 1
-                self.stats.solutions = found
-                self.stats.nodes = plain.stats.nodes + spent[0] + hit.engine.stats.nodes
-                yield original
-                if limit is not None and found >= limit:
-                    return
-            self.stats.complete = hit.engine.stats.complete
-        except _Exhausted:
-            self.stats.complete = True
-
-    def _shuffled_run(self, limit: int | None, rng: np.random.Generator, spent: list[int]) -> None:
-        """One shuffled run with the next Luby budget; raises :class:`_Found` or
-        :class:`_Exhausted` when it settles the search."""
-        self.restarts += 1
-        budget = self.base_budget * luby(self.restarts)
-        relabelled = permuted(self.problem, rng)
-        engine = self._factory(relabelled.problem)
-        if hasattr(engine, "node_budget"):
-            engine.node_budget = min(engine.node_budget, budget)
-
-        def spend(stats: SearchStats) -> None:
-            if stats.solutions == 0 and stats.nodes >= budget:
-                raise _BudgetSpent
-
-        stream = engine.solutions(limit, progress=spend)  # type: ignore[call-arg]
-        try:
-            first = next(stream)
-        except _BudgetSpent:
-            spent[0] += engine.stats.nodes
-            return
-        except StopIteration:
-            spent[0] += engine.stats.nodes
-            raise _Exhausted from None
-        raise _Found(relabelled, engine, first, stream)

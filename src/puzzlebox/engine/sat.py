@@ -31,6 +31,7 @@ import numpy as np
 
 from puzzlebox.cover.problem import NO_COLOR, CoverProblem
 from puzzlebox.engine.errors import EngineError
+from puzzlebox.engine.search import Job, Mode, Step
 from puzzlebox.engine.stats import SearchStats
 
 DEFAULT_COUNT_CAP = 1000
@@ -204,3 +205,43 @@ class SatEngine:
                 "this problem has more: count with the compiled engine"
             )
         return n
+
+
+class SatSearch:
+    """The SAT engine's step-wise search (engine/search.py): one solve per step, whatever
+    ``max_nodes`` (CP-SAT cannot stop and resume inside a solve). A count stops with an
+    :class:`EngineError` past ``count_cap`` solutions rather than run for ever."""
+
+    def __init__(self, job: Job, **options: Any) -> None:
+        self.job = job
+        self._engine = SatEngine(job.problem, job.forced, job.excluded,
+                                 seed=job.seed or 0, **options)  # fmt: skip
+        self.stats = self._engine.stats
+        self._counting = job.mode is Mode.COUNT
+        cap = self._engine.count_cap + 1 if self._counting else None
+        limit = job.limit if cap is None or job.limit is None else min(job.limit, cap)
+        self._stream = self._engine.solutions(limit)
+        self._found = 0
+        self._done = False
+
+    def step(self, max_nodes: int) -> Step:
+        if self._done:
+            return Step(done=True)
+        chosen = next(self._stream, None)
+        if chosen is None:
+            self._done = True
+            return Step(done=True)
+        self._found += 1
+        if self._counting and self._found > self._engine.count_cap:
+            raise EngineError(
+                f"the sat engine counts at most {self._engine.count_cap} solutions (one solve "
+                "each); this problem has more: count with the compiled engine"
+            )
+        limit = self.job.limit
+        self._done = limit is not None and self._found >= limit
+        return Step(solutions=[] if self._counting else [chosen], counted=1, done=self._done)
+
+
+def start(job: Job) -> SatSearch:
+    """The SAT engine's search of ``job`` (the registry's ``start``)."""
+    return SatSearch(job)

@@ -77,6 +77,7 @@ class Job:
     limit: int | None = None
     seed: int | None = None
     puzzle: Any = None
+    max_memory: int | None = None  # bytes an engine that memoises may hold (memo)
 
 
 @dataclass
@@ -129,3 +130,59 @@ def count_all(
             on_step(search.stats)
         if step.done:
             return total, distinct
+
+
+class Chain:
+    """Searches run one after the other while none has found a solution: an incomplete
+    search (a local search) first, a complete one after it. Each is started only when its
+    turn comes; the stats are those of the search running."""
+
+    def __init__(self, starts: list[Callable[[], Search]]) -> None:
+        self._starts = list(starts)
+        self._current = self._starts.pop(0)()
+        self.stats = self._current.stats
+        self._found = 0
+
+    def step(self, max_nodes: int) -> Step:
+        step = self._current.step(max_nodes)
+        self._found += step.counted
+        if step.done and not self._found and self._starts:
+            self._current = self._starts.pop(0)()
+            self.stats = self._current.stats
+            return Step(done=False)
+        self.stats = self._current.stats
+        return step
+
+
+class Race:
+    """Searches of the same job run in turns, each turn to the one that has used the least
+    CPU time so far, until one of them finds a solution or proves there is none: it then
+    runs alone (the others are dropped, so no solution comes twice). Whatever the race is
+    won by, it costs about as many times the winner's time as there are runners."""
+
+    def __init__(self, starts: list[Callable[[], Search]]) -> None:
+        self._starts = list(starts)
+        self._runners: list[Search | None] = [None] * len(starts)
+        self._cpu = [0.0] * len(starts)
+        self._winner: Search | None = None
+        self.stats = SearchStats()
+
+    def step(self, max_nodes: int) -> Step:
+        import time
+
+        if self._winner is not None:
+            step = self._winner.step(max_nodes)
+            self.stats = self._winner.stats
+            return step
+        k = min(range(len(self._cpu)), key=lambda i: self._cpu[i])
+        began = time.process_time()
+        runner = self._runners[k]
+        if runner is None:
+            runner = self._runners[k] = self._starts[k]()
+        step = runner.step(max_nodes)
+        self._cpu[k] += time.process_time() - began
+        self.stats = runner.stats
+        if step.solutions or step.counted or step.done:
+            self._winner = runner
+            self._runners = []
+        return step

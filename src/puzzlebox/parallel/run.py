@@ -18,8 +18,9 @@ from types import TracebackType
 from typing import Any
 
 from puzzlebox.cover.problem import CoverProblem
-from puzzlebox.engine import ENGINES, SearchStats
-from puzzlebox.engine.memo import sweep_count
+from puzzlebox.engine import SearchStats
+from puzzlebox.engine.registry import choose, names
+from puzzlebox.engine.search import Capability, Job, Mode
 from puzzlebox.formats import PuzzleFile
 from puzzlebox.parallel.backends import (
     DaskBackend,
@@ -151,8 +152,8 @@ class SplitRun:
             raise ValueError(f"--jobs must be at least 1, not {jobs}")
         if split_depth is not None and split_depth < 0:
             raise ValueError(f"--split-depth must be at least 0, not {split_depth}")
-        if engine != "auto" and engine not in ENGINES:
-            known = ", ".join(["auto", *sorted(ENGINES)])
+        if engine not in names(Capability.COUNT if command == "count" else Capability.SOLVE):
+            known = ", ".join(names(Capability.COUNT if command == "count" else Capability.SOLVE))
             raise SplitOptionError(
                 f"engine {engine!r} cannot solve subproblems; a split run takes one of: {known}"
             )
@@ -256,14 +257,15 @@ class SplitRun:
         if reason is not None:
             return SplitCountResult(0, 0, time.perf_counter() - began, SearchStats(), reason)
         if self.engine == "auto" and self.split_depth is None:
-            # Where the memoised sweep pays (many interchangeable pieces), it counts the
-            # board outright, faster than any split of a search that enumerates.
-            swept = sweep_count(puzzle.problem, puzzle.sweep_plan(), required=False)
-            if swept is not None:
-                raw, distinct, stats = swept
-                return SplitCountResult(
-                    raw, distinct, time.perf_counter() - began, stats, done=1, total=1
-                )
+            # Where auto counts with an engine that counts distinct solutions itself (the
+            # memoised sweep of many interchangeable pieces), it counts the board outright,
+            # faster than any split of a search that enumerates (engine/registry.py chooses).
+            job = Job(puzzle.problem, Mode.COUNT, puzzle=puzzle)
+            if choose(job).does(Capability.DISTINCT):
+                whole = puzzle.count()
+                return SplitCountResult(whole.solutions, whole.distinct,
+                                        time.perf_counter() - began, whole.stats, done=1,
+                                        total=1)  # fmt: skip
         subs = self.plan(board)
         done = self._done(board)
         resumed = len(done)

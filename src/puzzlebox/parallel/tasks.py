@@ -115,10 +115,12 @@ def run_task(task: Task) -> tuple[Any, ...]:
         raw, distinct, stats = puzzle.count_search(engine, forced, excluded)
         return raw, distinct, stats.nodes, time.perf_counter() - began, stats.engine
     if kind == SOLUTIONS:
-        from puzzlebox.engine import make_engine
+        from puzzlebox.engine.registry import start
+        from puzzlebox.engine.search import Job, each_solution
 
-        searcher = make_engine(puzzle.problem, engine, forced, excluded)
-        found = list(searcher.solutions())
-        stats = searcher.stats
+        job = Job(puzzle.problem, forced=tuple(forced), excluded=tuple(excluded))
+        _, search = start(job, engine)
+        found = list(each_solution(search))
+        stats = search.stats
         return len(found), found, stats.nodes, time.perf_counter() - began, stats.engine
     raise ValueError(f"unknown task kind {kind!r}")

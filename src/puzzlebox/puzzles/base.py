@@ -14,16 +14,19 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from puzzlebox.cover.problem import CoverProblem
-from puzzlebox.engine import Engine, SearchStats, make_engine
 from puzzlebox.engine.errors import EngineError
-from puzzlebox.engine.memo import Progress, SweepPlan, sweep_count
+from puzzlebox.engine.memo import Progress, SweepPlan
+from puzzlebox.engine.registry import AUTO, resolve
+from puzzlebox.engine.search import Capability, Job, Mode, OnStep, Search, count_all, each_solution
+from puzzlebox.engine.stats import SearchStats
 
 if TYPE_CHECKING:
     from puzzlebox.puzzles.symmetry import SymmetryBreaking
 
 
-# The name of the one search that is not a cover engine: sink and exact finish, one tiling of a
-# polyomino board by local search (puzzles/repair_tiling.py); PolyominoPuzzle takes it.
+# The name of the one search that is not a complete cover engine: sink and exact finish, one
+# tiling of a polyomino board by local search (puzzles/repair_tiling.py), registered by
+# the polyomino kind.
 SINK = "sink"
 
 
@@ -119,40 +122,31 @@ class Puzzle(ABC):
         """How a memoised count sweeps ``problem`` (item order, symmetries); None: it cannot."""
         return None
 
-    def engine(self, engine: str = "auto") -> Engine:
-        return make_engine(self.problem, engine)
-
-    def searcher(
-        self, engine: str = "auto", limit: int | None = None, seed: int | None = None
-    ) -> Engine:
-        """The search solutions() runs: "auto" may pick SAT for a hard first solution, and a
-        seed randomises the search with restarts (engine/choose.py)."""
-        from puzzlebox.engine.choose import make_searcher
-
-        return make_searcher(self.problem, engine, limit, seed)
-
     def solutions(
         self,
         limit: int | None = None,
-        engine: str = "auto",
+        engine: str = AUTO,
         seed: int | None = None,
         stats: SearchStats | None = None,
+        on_step: OnStep | None = None,
     ) -> Iterator[Solution]:
-        """Yield solutions lazily (none at all when impossibility() proves there are none);
-        ``stats``, when given, follows the search's statistics (for ``--why``)."""
-        if engine == SINK:  # polyomino puzzles override this method and take it
-            raise EngineError(f"{self.name}: the sink search tiles polyomino boards only")
+        """Yield solutions lazily (none at all when impossibility() proves there are none),
+        from the engine named (``auto``: the registry's choice, engine/registry.py).
+        ``stats``, when given, follows the search's statistics (for ``--why``); ``on_step``
+        sees them after every step of the search (a progress display)."""
+        job = Job(self.problem, Mode.SOLUTIONS, limit=limit, seed=seed, puzzle=self)
+        spec = resolve(job, engine)  # a named engine that cannot take it says so first
         if self.impossibility() is not None:
             return
-        searcher = self.searcher(engine, limit, seed)
-        for chosen in searcher.solutions(limit):
+        search = spec.start(job)
+        for chosen in each_solution(search, on_step=on_step):
             solution = self.decode(chosen)
             object.__setattr__(solution, "puzzle", self)  # to draw itself (notebooks)
             if stats is not None:
-                vars(stats).update(vars(searcher.stats))
+                vars(stats).update(vars(search.stats))
             yield solution
         if stats is not None:
-            vars(stats).update(vars(searcher.stats))
+            vars(stats).update(vars(search.stats))
 
     def _repr_svg_(self) -> str | None:
         """The board and pieces, drawn, in a notebook."""
@@ -166,51 +160,73 @@ class Puzzle(ABC):
 
     def count_search(
         self,
-        engine: str = "auto",
+        engine: str = AUTO,
         forced: Sequence[int] = (),
         excluded: Sequence[int] = (),
+        on_step: OnStep | None = None,
     ) -> tuple[int, int, SearchStats]:
         """Raw and distinct counts of ``search_problem()`` with some options forced or
         excluded: the unit of work that a split count hands to other processes."""
-        return self.symmetry_breaking.count(engine, forced, excluded)
+        from puzzlebox.engine.parts import count_puzzle_search
+
+        search = count_puzzle_search(self, engine, forced, excluded)
+        raw, distinct = count_all(search, on_step=on_step)
+        return raw, distinct or 0, search.stats
 
     def distinct_solutions(
-        self, limit: int | None = None, engine: str = "auto", stats: SearchStats | None = None
+        self,
+        limit: int | None = None,
+        engine: str = AUTO,
+        stats: SearchStats | None = None,
+        on_step: OnStep | None = None,
     ) -> Iterator[Solution]:
         """One solution of each orbit under the puzzle's symmetries, lazily, from the
-        search cut down by symmetry (``stats`` as for solutions())."""
+        search cut down by symmetry (``stats`` and ``on_step`` as for solutions())."""
         if self.impossibility() is not None:
             return
-        for chosen in self.symmetry_breaking.representatives(engine, limit, stats):
+        for chosen in self.symmetry_breaking.representatives(engine, limit, stats, on_step):
             solution = self.decode(chosen)
             object.__setattr__(solution, "puzzle", self)  # to draw itself (notebooks)
             yield solution
 
     def count(
         self,
-        engine: str = "auto",
+        engine: str = AUTO,
         max_memory: int | None = None,
         progress: Progress | None = None,
+        on_step: OnStep | None = None,
     ) -> CountResult:
         """Count every solution as placed and up to symmetry.
 
-        "memo" (or "auto", where it pays) counts by sweeping instead of enumerating, within
-        ``max_memory`` bytes, calling ``progress(done, total)`` as it goes; a forced "memo"
-        that cannot run raises MemoDeclined.
+        The engine named (``auto``: the registry's choice) counts; one that counts distinct
+        solutions itself (memo, by sweeping within ``max_memory`` bytes) does it alone,
+        any other runs the parts of the symmetry breaking (engine/parts.py). ``on_step``
+        sees the stats after every step; ``progress(done, total)`` the share walked, when
+        the engine can tell (a memo sweep's bar).
         """
         began = time.perf_counter()
+        job = Job(self.problem, Mode.COUNT, puzzle=self, max_memory=max_memory)
+        spec = resolve(job, engine)
         reason = self.impossibility()
         if reason is not None:
             return CountResult(0, 0, time.perf_counter() - began, SearchStats(), reason)
-        if engine in ("auto", "memo"):
-            swept = sweep_count(
-                self.problem,
-                self.sweep_plan(),
-                required=engine == "memo",
-                max_memory=max_memory,
-                progress=progress,
-            )
-            if swept is not None:
-                return CountResult(swept[0], swept[1], time.perf_counter() - began, swept[2])
-        raw, distinct, stats = self.count_search(engine)
-        return CountResult(raw, distinct, time.perf_counter() - began, stats)
+        if spec.does(Capability.DISTINCT):
+            search: Search = spec.start(job)
+        else:
+            from puzzlebox.engine.parts import count_puzzle_search
+
+            search = count_puzzle_search(self, engine)
+
+        def report(stats: SearchStats) -> None:
+            if on_step is not None:
+                on_step(stats)
+            if progress is not None and stats.walked is not None:
+                progress(round(stats.walked * _PROGRESS_STEPS), _PROGRESS_STEPS)
+
+        raw, distinct = count_all(search, on_step=report)
+        if distinct is None:
+            raise EngineError(f"the {spec.name} engine gave no distinct count")
+        return CountResult(raw, distinct, time.perf_counter() - began, search.stats)
+
+
+_PROGRESS_STEPS = 10_000  # the resolution of progress(done, total) from a share walked

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from puzzlebox.cover.problem import CoverBuilder, CoverProblem
-from puzzlebox.engine import Engine
+from puzzlebox.engine.registry import EngineSpec, register
+from puzzlebox.engine.search import Capability, Job, Search
 from puzzlebox.puzzles.base import Puzzle, Solution, SolutionMap
 
 TOP, RIGHT, BOTTOM, LEFT = range(4)
@@ -140,18 +141,6 @@ class EdgeMatchingPuzzle(Puzzle):
                         b.option(items, CardPlacement(card, r, c, t), colors)
         return b.build()
 
-    def searcher(
-        self, engine: str = "auto", limit: int | None = None, seed: int | None = None
-    ) -> Engine:
-        """"auto" solves with the scan-row edge-matching solver (puzzles/edge_solver.py),
-        far faster here than the general engines; a named engine is used as asked."""
-        if engine != "auto":
-            return super().searcher(engine, limit, seed)
-        from puzzlebox.engine.progress import watched
-        from puzzlebox.puzzles.edge_solver import EdgeSolver
-
-        return watched(EdgeSolver(self, seed=seed))
-
     def decode(self, chosen: tuple[int, ...]) -> EdgeMatchingSolution:
         labels = self.problem.labels
         return EdgeMatchingSolution(
@@ -194,3 +183,30 @@ class EdgeMatchingPuzzle(Puzzle):
                 f"{len(self.cards)} cards"
             )
         return None
+
+
+# -- the kind's own solver, in the engine registry ----------------------------------------------
+
+
+def _edges_accepts(job: Job) -> str | None:
+    if not isinstance(job.puzzle, EdgeMatchingPuzzle) or job.problem is not job.puzzle.problem:
+        return "the edges solver solves edge-matching puzzles only"
+    if job.forced or job.excluded:
+        return "the edges solver searches whole puzzles, not subproblems"
+    return None
+
+
+def _edges_start(job: Job) -> Search:
+    from puzzlebox.puzzles.edge_solver import start
+
+    return start(job)
+
+
+register(EngineSpec(
+    name="edges",
+    summary="edge-matching cards, filled in reading order from per-place candidate tables",
+    can=frozenset({Capability.SOLVE, Capability.COUNT, Capability.PROVE}),
+    start=_edges_start,
+    accepts=_edges_accepts,
+    seeded=True,
+))  # fmt: skip

@@ -19,7 +19,6 @@ Answers are returned as option indices of the puzzle's own cover problem and che
 
 from __future__ import annotations
 
-import itertools
 import time
 from collections.abc import Iterator
 
@@ -29,6 +28,7 @@ from numba import njit
 from puzzlebox.engine.errors import EngineError
 from puzzlebox.engine.progress import Progress, share_walked
 from puzzlebox.engine.restarts import luby
+from puzzlebox.engine.search import Job, Mode, Step
 from puzzlebox.engine.stats import SearchStats
 from puzzlebox.puzzles.edge_matching import EdgeMatchingPuzzle, turned
 
@@ -247,13 +247,81 @@ _CHUNK = 1 << 21  # nodes per kernel call, between checks of time and budget
 DEFAULT_BASE_BUDGET = 1 << 16
 
 
-class EdgeSolver:
-    """Solutions of an edge-matching puzzle as option tuples of ``puzzle.problem``.
+class EdgeSearch:
+    """The solver's step-wise search (engine/search.py) of ``job.puzzle``.
 
     Without a seed: one deterministic run in the cards' order, complete (no solution found
-    means none exists). With a seed: shuffled runs restarted after ``base_budget`` times
-    Luby's sequence nodes; the first run that finds a solution goes on for the rest.
+    means none exists), whose stats carry the share of the tree walked. With a seed:
+    shuffled runs restarted after ``base_budget`` times Luby's sequence nodes; the first
+    run that finds a solution goes on for the rest.
     """
+
+    def __init__(self, job: Job, base_budget: int = DEFAULT_BASE_BUDGET) -> None:
+        puzzle = job.puzzle
+        if not isinstance(puzzle, EdgeMatchingPuzzle):
+            raise EngineError("the edges solver solves edge-matching puzzles only")
+        self.puzzle = puzzle
+        self.base_budget = base_budget
+        self.restarts = 0
+        self.stats = SearchStats(engine=EdgeSolver.name)
+        began = time.perf_counter()
+        self._tables = _Tables(puzzle)
+        self.stats.compile_seconds = time.perf_counter() - began
+        self._rng = None if job.seed is None else np.random.default_rng(job.seed)
+        self._limit = job.limit
+        self._counting = job.mode is Mode.COUNT
+        self._found = 0
+        self._before = 0  # nodes of the abandoned runs
+        self._attempt = 1
+        self._run = _Run(self._tables, self._rng)
+        self._done = self._limit is not None and self._limit <= 0
+
+    def _budget(self) -> int | None:
+        return None if self._rng is None else self.base_budget * luby(self._attempt)
+
+    def step(self, max_nodes: int) -> Step:
+        if self._done:
+            return Step(done=True)
+        run, limit = self._run, self._limit
+        budget = self._budget()
+        nodes = max(1, max_nodes)
+        if budget is not None and not self._found:
+            nodes = max(1, min(nodes, budget - run.nodes))
+        want = 64 if limit is None else min(64, limit - self._found)
+        began = time.perf_counter()
+        batch = run.advance(nodes, want)
+        self.stats.search_seconds += time.perf_counter() - began
+        self.stats.nodes = self._before + run.nodes
+        self.stats.walked = run.walked() if self._rng is None else None
+        found = [self._check(self._tables.options(placed)) for placed in batch]
+        self._found += len(found)
+        self.stats.solutions = self._found
+        if run.done or (limit is not None and self._found >= limit):
+            self.stats.complete = run.done
+            self._done = True
+        elif budget is not None and not self._found and run.nodes >= budget:
+            self.restarts += 1
+            self._before += run.nodes
+            self._attempt += 1
+            self._run = _Run(self._tables, self._rng)
+        return Step(solutions=[] if self._counting else found, counted=len(found),
+                    done=self._done)  # fmt: skip
+
+    def _check(self, chosen: tuple[int, ...]) -> tuple[int, ...]:
+        if not self.puzzle.problem.is_solution(chosen):
+            raise EngineError("the edge-matching solver's answer failed verification")
+        return chosen
+
+
+def start(job: Job) -> EdgeSearch:
+    """The edges solver's search of ``job`` (the registry's ``start``)."""
+    return EdgeSearch(job)
+
+
+class EdgeSolver:
+    """Solutions of an edge-matching puzzle as option tuples of ``puzzle.problem``: a loop
+    over :class:`EdgeSearch`, ending early after ``time_limit`` seconds with ``gave_up``
+    True ("not found in time", never "no solution")."""
 
     name = "edges"
 
@@ -264,8 +332,6 @@ class EdgeSolver:
         base_budget: int = DEFAULT_BASE_BUDGET,
         time_limit: float | None = None,
     ) -> None:
-        """``time_limit`` (seconds) ends the search early with ``gave_up`` True: that means
-        "not found in time", never "no solution"."""
         self.puzzle = puzzle
         self.seed = seed
         self.base_budget = base_budget
@@ -273,59 +339,34 @@ class EdgeSolver:
         self.gave_up = False
         self.restarts = 0
         self.stats = SearchStats(engine=self.name)
-        self._tables: _Tables | None = None
 
-    def _check(self, chosen: tuple[int, ...]) -> tuple[int, ...]:
-        if not self.puzzle.problem.is_solution(chosen):
-            raise EngineError("the edge-matching solver's answer failed verification")
-        return chosen
+    def _loop(
+        self, job: Job, progress: Progress | None
+    ) -> Iterator[tuple[int, ...]]:
+        search = EdgeSearch(job, self.base_budget)
+        self.stats = search.stats
+        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        while True:
+            step = search.step(_CHUNK)
+            self.restarts = search.restarts
+            if progress is not None:
+                progress(self.stats)
+            yield from step.solutions
+            if step.done:
+                return
+            if deadline is not None and time.perf_counter() > deadline:
+                self.gave_up = True
+                return
 
     def solutions(
         self, limit: int | None = None, progress: Progress | None = None
     ) -> Iterator[tuple[int, ...]]:
         """Yield solutions lazily; ``progress`` is called with the stats after each slice of
         the search (with the share of the tree walked when the run is the complete one)."""
-        began = time.perf_counter()
-        if self._tables is None:
-            self._tables = _Tables(self.puzzle)
-        t = self._tables
-        self.stats.compile_seconds = time.perf_counter() - began
-        rng = None if self.seed is None else np.random.default_rng(self.seed)
-        deadline = None if self.time_limit is None else began + self.time_limit
-        found = 0
-        nodes_before = 0
-        for attempt in itertools.count(1):
-            run = _Run(t, rng)
-            budget = None if rng is None else self.base_budget * luby(attempt)
-            while not run.done and (limit is None or found < limit):
-                step = _CHUNK if budget is None or found else min(_CHUNK, budget - run.nodes)
-                want = 64 if limit is None else min(64, limit - found)
-                began = time.perf_counter()
-                batch = run.advance(step, want)
-                self.stats.search_seconds += time.perf_counter() - began
-                self.stats.nodes = nodes_before + run.nodes
-                self.stats.walked = run.walked() if rng is None else None
-                if progress is not None:
-                    progress(self.stats)
-                for placed in batch:
-                    found += 1
-                    self.stats.solutions = found
-                    yield self._check(t.options(placed))
-                if deadline is not None and time.perf_counter() > deadline:
-                    self.gave_up = True
-                    return
-                if budget is not None and not found and run.nodes >= budget:
-                    break
-            if run.done or (limit is not None and found >= limit):
-                self.stats.complete = run.done
-                return
-            self.restarts += 1
-            nodes_before += run.nodes
+        job = Job(self.puzzle.problem, limit=limit, seed=self.seed, puzzle=self.puzzle)
+        return self._loop(job, progress)
 
     def count(self, progress: Progress | None = None) -> int:
         """Every solution, by one complete unshuffled run (no restarts)."""
-        saved, self.seed = self.seed, None
-        try:
-            return sum(1 for _ in self.solutions(progress=progress))
-        finally:
-            self.seed = saved
+        job = Job(self.puzzle.problem, puzzle=self.puzzle)
+        return sum(1 for _ in self._loop(job, progress))

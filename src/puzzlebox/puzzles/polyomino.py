@@ -13,6 +13,8 @@ from typing import Any
 
 from puzzlebox.cover.problem import CoverBuilder, CoverProblem
 from puzzlebox.engine.memo import SweepPlan
+from puzzlebox.engine.registry import EngineSpec, register
+from puzzlebox.engine.search import Capability, Job, Mode, Search
 from puzzlebox.engine.stats import SearchStats
 from puzzlebox.geometry import SYMMETRIES, Shape, Symmetry, normalize, orientations
 from puzzlebox.geometry.symmetry import Cell
@@ -207,35 +209,6 @@ class PolyominoPuzzle(Puzzle):
         return None if proof is None else proof.sentence
 
     # -- one tiling by local search --------------------------------------------------------
-    def solutions(
-        self,
-        limit: int | None = None,
-        engine: str = "auto",
-        seed: int | None = None,
-        stats: SearchStats | None = None,
-    ) -> Iterator[Solution]:
-        """As :meth:`Puzzle.solutions`; ``engine="sink"`` finds one tiling by
-        :meth:`sink_solutions` (a local search: it never proves there is none), and so does
-        "auto" for the first solution of a puzzle that backtracking cannot hope to solve
-        (:func:`puzzlebox.engine.choose.backtracking_hopeless`), before anything else."""
-        if engine == SINK:
-            yield from self.sink_solutions(seed, stats)
-            return
-        from puzzlebox.engine.choose import backtracking_hopeless, worth_probing
-
-        # (the size test first: a small puzzle should not pay for loading the sink search)
-        hopeful = engine == "auto" and limit == 1 and worth_probing(self.problem, limit)
-        if hopeful and self.impossibility() is None:
-            from puzzlebox.puzzles.repair_tiling import sink_takes
-
-            if sink_takes(self) and backtracking_hopeless(self.problem, limit):
-                found = list(self.sink_solutions(seed, stats))
-                if found:
-                    yield from found
-                    return
-                # nothing within its time: the general search gets its turn (and its stats)
-        yield from super().solutions(limit, engine, seed, stats)
-
     def sink_solutions(
         self,
         seed: int | None = None,
@@ -271,3 +244,38 @@ class PolyominoPuzzle(Puzzle):
         if solution is not None:
             object.__setattr__(solution, "puzzle", self)
             yield solution
+
+
+# -- the kind's own search, in the engine registry ----------------------------------------------
+
+
+def _sink_accepts(job: Job) -> str | None:
+    from puzzlebox.puzzles.repair_tiling import sink_takes
+
+    puzzle = job.puzzle
+    if not isinstance(puzzle, PolyominoPuzzle) or job.problem is not puzzle.problem:
+        return "the sink search tiles polyomino boards only"
+    if job.mode is not Mode.SOLUTIONS or job.limit != 1:
+        return "the sink search finds one tiling: use 'solve' (one solution)"
+    if job.forced or job.excluded:
+        return "the sink search tiles whole boards, not subproblems"
+    if not sink_takes(puzzle):
+        return "the sink search needs pieces with exact counts that fill the board"
+    return None
+
+
+def _sink_start(job: Job) -> Search:
+    from puzzlebox.puzzles.repair_tiling import start_sink
+
+    return start_sink(job)
+
+
+register(EngineSpec(
+    name=SINK,
+    summary="one tiling of a big board of many distinct pieces by local search (pack all but "
+    "a corner, finish the corner exactly); `solve` only, it never proves there is none",
+    can=frozenset({Capability.SOLVE}),
+    start=_sink_start,
+    accepts=_sink_accepts,
+    seeded=True,
+))  # fmt: skip

@@ -31,11 +31,11 @@ import numpy as np
 from numba import njit
 
 from puzzlebox.cover.problem import CoverBuilder
-from puzzlebox.engine.compiled import CompiledEngine
+from puzzlebox.engine.compiled import CompiledSearch
 from puzzlebox.engine.errors import EngineError
+from puzzlebox.engine.search import Job, Step
 from puzzlebox.engine.stats import SearchStats
-from puzzlebox.puzzles.block_tiling import _units, is_tiling
-from puzzlebox.puzzles.polyomino import Placement, PolyominoPuzzle, PolyominoSolution
+from puzzlebox.puzzles.polyomino import Piece, Placement, PolyominoPuzzle, PolyominoSolution
 
 Progress = Callable[[str], None]
 
@@ -128,17 +128,28 @@ def _pack_window(n, anchor_start, anchor_opts, opt_piece, opt_start, opt_cells, 
     return 0, nodes, np.empty(0, dtype=np.int64)
 
 
-@dataclass
-class RepairReport:
-    """How a repair search went, for the record."""
+def _units(puzzle: PolyominoPuzzle) -> list[Piece]:
+    """Each copy as its own piece (named like the original) with exactly one use."""
+    units = []
+    for piece in puzzle.pieces:
+        if piece.hi is None or piece.lo != piece.hi:
+            raise ValueError(f"the sink search needs an exact count for piece {piece.name!r}")
+        units += [Piece(piece.name, piece.shape, 1, 1) for _ in range(piece.lo)]
+    return units
 
-    windows: int = 0  # window re-packs attempted
-    accepted: int = 0  # re-packs that replaced the window's contents
-    nodes: int = 0  # search nodes over all re-packs
-    seconds: float = 0.0
-    found: bool = False
-    best_holes: int = 0  # fewest empty cells seen
-    log: list[str] = field(default_factory=list)
+
+def is_tiling(puzzle: PolyominoPuzzle, solution: PolyominoSolution) -> bool:
+    """Check a solution as a cover of the puzzle's own problem (the arbiter of all engines)."""
+    option_of = {
+        (label[0], tuple(sorted(label[1]))): k for k, label in enumerate(puzzle.problem.labels)
+    }
+    chosen = []
+    for p in solution.placements:
+        k = option_of.get((p.piece, tuple(sorted(p.cells))))
+        if k is None:
+            return False
+        chosen.append(k)
+    return puzzle.problem.is_solution(chosen)
 
 
 def sink_takes(puzzle: PolyominoPuzzle) -> bool:
@@ -265,123 +276,6 @@ def _box(packing: _Packing, r0: int, c0: int, height: int, width: int) -> np.nda
     )
 
 
-def tile_by_repair(
-    puzzle: PolyominoPuzzle,
-    *,
-    seed: int = 0,
-    window: tuple[int, int] = (8, 12),
-    window_nodes: int = 20_000,
-    finish_nodes: int = 200_000,
-    time_limit: float | None = None,
-    max_windows: int | None = None,
-    progress: Progress | None = None,
-) -> tuple[PolyominoSolution | None, RepairReport]:
-    """One tiling of ``puzzle`` found by repairing packings with holes, or None in the limits.
-
-    Windows are squares or rectangles with sides drawn from ``window`` (inclusive); each
-    re-pack may place ``window_nodes`` search nodes. ``time_limit`` (seconds) and
-    ``max_windows`` bound the whole attempt; at least one of them is required.
-    """
-    if time_limit is None and max_windows is None:
-        raise ValueError("give a time limit or a number of windows")
-    report = RepairReport()
-    began = time.perf_counter()
-    packing = _Packing(puzzle)
-    rng = np.random.default_rng(seed)
-    top, left = int(packing.row.min()), int(packing.col.min())
-    height = int(packing.row.max()) - top + 1
-    width = int(packing.col.max()) - left + 1
-    report.best_holes = len(packing.cells)
-
-    def say(line: str) -> None:
-        report.log.append(line)
-        if progress is not None:
-            progress(line)
-
-    while True:
-        holes = packing.holes()
-        if len(holes) == 0:
-            break
-        if time_limit is not None and time.perf_counter() - began > time_limit:
-            say(f"time limit {time_limit:g} s reached")
-            break
-        if max_windows is not None and report.windows >= max_windows:
-            say(f"{max_windows} windows tried")
-            break
-        report.windows += 1
-        hr, hc = packing.row[holes], packing.col[holes]
-        wh = int(rng.integers(window[0], window[1] + 1))
-        ww = int(rng.integers(window[0], window[1] + 1))
-        gathered = (hr.max() - hr.min() < wh) and (hc.max() - hc.min() < ww)
-        if gathered:
-            # every hole fits in one window: try to fill them all at once, and otherwise make
-            # a random equal move around them (holes anywhere in the window)
-            r0 = int(hr.max()) - wh + 1 + int(rng.integers(0, wh - (hr.max() - hr.min())))
-            c0 = int(hc.max()) - ww + 1 + int(rng.integers(0, ww - (hc.max() - hc.min())))
-        else:
-            # pull the holes together: start from one far from their centre
-            sink_r, sink_c = float(hr.mean()), float(hc.mean())
-            dist = np.abs(hr - sink_r) + np.abs(hc - sink_c)
-            far = np.argsort(-dist, kind="stable")[: max(1, len(holes) // 4)]
-            h = int(far[int(rng.integers(len(far)))])
-            r0 = int(hr[h]) - int(rng.integers(0, wh))
-            c0 = int(hc[h]) - int(rng.integers(0, ww))
-        r0 = min(max(r0, top), top + height - wh)
-        c0 = min(max(c0, left), left + width - ww)
-        box = _box(packing, r0, c0, wh, ww)
-        in_box = box[holes]
-        key = np.arange(len(packing.cells))  # fill row by row
-        now = int(in_box.sum())
-        if gathered:
-            hole_ok = np.ones(len(packing.cells), dtype=np.bool_)
-        else:
-            # holes may come no farther from the holes' centre than the farthest one inside
-            dist_all = np.abs(packing.row - sink_r) + np.abs(packing.col - sink_c)
-            hole_ok = dist_all <= dist_all[holes[in_box]].max()
-        status = 0
-        if gathered:
-            # the whole neighbourhood of the holes, with a bigger budget: a tiling if it works
-            status, nodes = packing.repack(
-                box, 0, hole_ok, finish_nodes, rng, key, touching=True
-            )
-            report.nodes += nodes
-        if status != 1:
-            status, nodes = packing.repack(box, now - 1, hole_ok, window_nodes, rng, key)
-            report.nodes += nodes
-        if status != 1:
-            # an equal move: as many holes and, while they are apart, no farther from their
-            # centre in all
-            snapshot = (packing.owner.copy(), packing.where.copy())
-            status, nodes = packing.repack(box, now, hole_ok, window_nodes, rng, key)
-            report.nodes += nodes
-            if status == 1 and not gathered:
-                after = packing.holes()
-                after = after[box[after]]
-                if dist_all[after].sum() > dist_all[holes[in_box]].sum():
-                    packing.owner, packing.where = snapshot
-                    status = 0
-        if status == 1:
-            report.accepted += 1
-        left_holes = len(packing.holes())
-        if left_holes < report.best_holes:
-            report.best_holes = left_holes
-            say(
-                f"{time.perf_counter() - began:.1f} s, window {report.windows}: "
-                f"{left_holes} empty cells, pieces left: "
-                + " ".join(packing.units[u].name for u in np.nonzero(packing.where < 0)[0])
-            )
-            if left_holes <= 12:
-                say("  empty: " + " ".join(f"{packing.cells[i]}" for i in packing.holes()))
-    report.seconds = time.perf_counter() - began
-    if len(packing.holes()):
-        return None, report
-    solution = packing.solution()
-    if not is_tiling(puzzle, solution):
-        raise EngineError("repair tiling: the tiling failed verification")
-    report.found = True
-    return solution, report
-
-
 # -- sink and exact finish -----------------------------------------------------------------
 #
 # On parallelogram-7 the repair above ends with single empty cells scattered over the board,
@@ -391,10 +285,6 @@ def tile_by_repair(
 # the start: the board outside a corner (the sink) is packed with no hole at all, the deficit
 # left in the sink, and the sink with a ring of the pieces around it is then finished by the
 # compiled engine (smallest ring first: small rings are often proved impossible quickly).
-
-
-class _Spent(Exception):
-    """Raised from the engine's progress hook when a finish has used its node budget."""
 
 
 @dataclass
@@ -489,18 +379,18 @@ def _exact_finish(packing: _Packing, region: np.ndarray, max_nodes: int) -> tupl
             cells = packing.placements[u][w].tolist()
             builder.option([("piece", u)] + [("cell", c) for c in cells], (u, w))
             labels.append((u, w))
-    engine = CompiledEngine(builder.build(), node_budget=min(max_nodes, 1 << 21))
-
-    def spend(stats: SearchStats) -> None:
-        if stats.solutions == 0 and stats.nodes >= max_nodes:
-            raise _Spent
-
-    try:
-        chosen = next(engine.solutions(limit=1, progress=spend), None)
-    except _Spent:
-        return "open", engine.stats.nodes
+    search = CompiledSearch(Job(builder.build(), limit=1))
+    found: list[tuple[int, ...]] = []
+    while not found and search.stats.nodes < max_nodes:
+        step = search.step(min(max_nodes, 1 << 21))  # slices as the budget was always cut
+        found = step.solutions
+        if step.done:
+            break
+    if not found and not search.stats.complete:
+        return "open", search.stats.nodes
+    chosen = found[0] if found else None
     if chosen is None:
-        return "none", engine.stats.nodes
+        return "none", search.stats.nodes
     for u in meeting:
         packing.owner[packing.placements[u][packing.where[u]]] = -1
         packing.where[u] = -1
@@ -510,7 +400,96 @@ def _exact_finish(packing: _Packing, region: np.ndarray, max_nodes: int) -> tupl
         packing.owner[packing.placements[u][w]] = u
     if len(packing.holes()) or (packing.where < 0).any():
         raise EngineError("sink finish: the exact re-pack left the board incomplete")
-    return "found", engine.stats.nodes
+    return "found", search.stats.nodes
+
+
+class SinkTiler:
+    """The sink search of :func:`tile_by_sink`, one attempt at a time (see there)."""
+
+    def __init__(
+        self,
+        puzzle: PolyominoPuzzle,
+        *,
+        seed: int = 0,
+        sink: int | None = None,
+        margins: tuple[int, ...] = (1, 2, 3, 4),
+        window: tuple[int, int] = (8, 12),
+        window_nodes: int = 20_000,
+        finish_nodes: int = 4_000_000,
+        attempt_time: float = 20.0,
+        progress: Progress | None = None,
+    ) -> None:
+        self.puzzle = puzzle
+        self.seed = seed
+        self.margins = margins
+        self.window = window
+        self.window_nodes = window_nodes
+        self.finish_nodes = finish_nodes
+        self.attempt_time = attempt_time
+        self.progress = progress
+        self.report = SinkReport()
+        self.began = time.perf_counter()
+        self.solution: PolyominoSolution | None = None
+        self.template = template = _Packing(puzzle)
+        self.bottom, self.right = int(template.row.max()), int(template.col.max())
+        if sink is None:
+            side = min(self.bottom - int(template.row.min()),
+                       self.right - int(template.col.min())) + 1  # fmt: skip
+            sink = max(1, round(side * 3 / 8))
+        self.sink = sink
+        self.to_sink = (
+            np.maximum(self.bottom - sink + 1 - template.row, 0)
+            + np.maximum(self.right - sink + 1 - template.col, 0)
+        )
+
+    def say(self, line: str) -> None:
+        self.report.log.append(line)
+        if self.progress is not None:
+            self.progress(line)
+
+    def _sink_box(self, packing: _Packing, m: int) -> np.ndarray:
+        return (packing.row > self.bottom - self.sink - m) & (
+            packing.col > self.right - self.sink - m
+        )
+
+    def attempt(self, deadline: float | None = None) -> bool:
+        """One attempt (at most ``attempt_time`` seconds, and not past ``deadline``); True
+        when it tiled the board (``solution``, verified)."""
+        report = self.report
+        report.attempts += 1
+        rng = np.random.default_rng(self.seed + report.attempts - 1)  # replayable alone
+        packing = self.template  # the placement tables are kept; the packing starts empty
+        packing.owner = np.full(len(packing.cells), -1, dtype=np.int64)
+        packing.where = np.full(len(packing.units), -1, dtype=np.int64)
+        until = time.perf_counter() + self.attempt_time
+        if deadline is not None:
+            until = min(until, deadline)
+        if not _pack_outside_sink(packing, self.to_sink, rng, self.window, self.window_nodes,
+                                  until):  # fmt: skip
+            self.say(f"attempt {report.attempts}: the board outside the sink kept holes")
+            return False
+        report.packed += 1
+        outcomes = []
+        for m in self.margins:
+            report.finishes += 1
+            outcome, nodes = _exact_finish(packing, self._sink_box(packing, m), self.finish_nodes)
+            report.nodes += nodes
+            report.proved += outcome == "none"
+            report.spent += outcome == "open"
+            outcomes.append(f"margin {m}: {outcome} ({nodes} nodes)")
+            if outcome == "found":
+                self.solution = packing.solution()
+                break
+        self.say(
+            f"{time.perf_counter() - self.began:.1f} s, attempt {report.attempts} "
+            f"({len(packing.holes())} empty): " + ", ".join(outcomes)
+        )
+        if self.solution is None:
+            return False
+        if not is_tiling(self.puzzle, self.solution):
+            raise EngineError("sink tiling: the tiling failed verification")
+        report.found = True
+        return True
 
 
 def tile_by_sink(
@@ -541,66 +520,71 @@ def tile_by_sink(
     """
     if time_limit is None and max_attempts is None:
         raise ValueError("give a time limit or a number of attempts")
-    report = SinkReport()
-    began = time.perf_counter()
-    template = _Packing(puzzle)
-    bottom, right = int(template.row.max()), int(template.col.max())
-    if sink is None:
-        side = min(bottom - int(template.row.min()), right - int(template.col.min())) + 1
-        sink = max(1, round(side * 3 / 8))
-
-    def sink_box(packing: _Packing, m: int) -> np.ndarray:
-        return (packing.row > bottom - sink - m) & (packing.col > right - sink - m)
-
-    to_sink = (
-        np.maximum(bottom - sink + 1 - template.row, 0)
-        + np.maximum(right - sink + 1 - template.col, 0)
-    )
-
-    def say(line: str) -> None:
-        report.log.append(line)
-        if progress is not None:
-            progress(line)
-
-    solution = None
-    while solution is None:
-        if time_limit is not None and time.perf_counter() - began > time_limit:
-            say(f"time limit {time_limit:g} s reached")
+    tiler = SinkTiler(puzzle, seed=seed, sink=sink, margins=margins, window=window,
+                      window_nodes=window_nodes, finish_nodes=finish_nodes,
+                      attempt_time=attempt_time, progress=progress)  # fmt: skip
+    report = tiler.report
+    deadline = None if time_limit is None else tiler.began + time_limit
+    while True:
+        if deadline is not None and time.perf_counter() > deadline:
+            tiler.say(f"time limit {time_limit:g} s reached")
             break
         if max_attempts is not None and report.attempts >= max_attempts:
-            say(f"{max_attempts} attempts made")
+            tiler.say(f"{max_attempts} attempts made")
             break
-        report.attempts += 1
-        rng = np.random.default_rng(seed + report.attempts - 1)  # replayable alone
-        packing = template  # the placement tables are kept; the packing starts empty
-        packing.owner = np.full(len(packing.cells), -1, dtype=np.int64)
-        packing.where = np.full(len(packing.units), -1, dtype=np.int64)
-        deadline = time.perf_counter() + attempt_time
-        if time_limit is not None:
-            deadline = min(deadline, began + time_limit)
-        if not _pack_outside_sink(packing, to_sink, rng, window, window_nodes, deadline):
-            say(f"attempt {report.attempts}: the board outside the sink kept holes")
-            continue
-        report.packed += 1
-        outcomes = []
-        for m in margins:
-            report.finishes += 1
-            outcome, nodes = _exact_finish(packing, sink_box(packing, m), finish_nodes)
-            report.nodes += nodes
-            report.proved += outcome == "none"
-            report.spent += outcome == "open"
-            outcomes.append(f"margin {m}: {outcome} ({nodes} nodes)")
-            if outcome == "found":
-                solution = packing.solution()
-                break
-        say(
-            f"{time.perf_counter() - began:.1f} s, attempt {report.attempts} "
-            f"({len(packing.holes())} empty): " + ", ".join(outcomes)
-        )
-    report.seconds = time.perf_counter() - began
-    if solution is None:
-        return None, report
-    if not is_tiling(puzzle, solution):
-        raise EngineError("sink tiling: the tiling failed verification")
-    report.found = True
-    return solution, report
+        if tiler.attempt(deadline):
+            break
+    report.seconds = time.perf_counter() - tiler.began
+    return tiler.solution, report
+
+
+class SinkSearch:
+    """The sink search as a step-wise search (engine/search.py) of ``job.puzzle``: one
+    attempt per step, for at most ``SINK_SECONDS`` in all. It finds one tiling or gives up;
+    it never proves there is none (``stats.complete`` stays False)."""
+
+    def __init__(self, job: Job, time_limit: float | None = None) -> None:
+        from puzzlebox.puzzles.polyomino import SINK_SECONDS
+
+        if not isinstance(job.puzzle, PolyominoPuzzle) or not sink_takes(job.puzzle):
+            raise EngineError("the sink search tiles polyomino boards whose pieces have exact "
+                              "counts and fill the board")  # fmt: skip
+        self.tiler = SinkTiler(job.puzzle, seed=job.seed or 0)
+        limit = SINK_SECONDS if time_limit is None else time_limit
+        self.deadline = self.tiler.began + limit
+        self.stats = SearchStats(engine="sink")
+        self._done = job.limit is not None and job.limit <= 0
+
+    def step(self, max_nodes: int) -> Step:
+        if self._done:
+            return Step(done=True)
+        found: list[tuple[int, ...]] = []
+        if time.perf_counter() > self.deadline:
+            self._done = True
+        elif self.tiler.attempt(self.deadline):
+            assert self.tiler.solution is not None
+            found = [self._options(self.tiler.solution)]
+            self._done = True
+        report = self.tiler.report
+        self.stats.nodes = report.nodes
+        self.stats.search_seconds = time.perf_counter() - self.tiler.began
+        self.stats.solutions = len(found)
+        return Step(solutions=found, counted=len(found), done=self._done)
+
+
+    def _options(self, solution: PolyominoSolution) -> tuple[int, ...]:
+        """The tiling as option numbers of the puzzle's problem (labels are (piece, cells),
+        the cells sorted as the problem lists them)."""
+        problem = self.tiler.puzzle.problem
+        index = {(label[0], tuple(sorted(label[1]))): k for k, label in enumerate(problem.labels)}
+        placed = solution.placements
+        chosen = tuple(sorted(index[(p.piece, tuple(sorted(p.cells)))] for p in placed))
+        if not problem.is_solution(chosen):
+            raise EngineError("sink tiling: the tiling is not a cover of the puzzle's problem")
+        return chosen
+
+
+def start_sink(job: Job) -> SinkSearch:
+    """The sink search of ``job`` (the registry's ``start``, registered by the polyomino
+    kind)."""
+    return SinkSearch(job)

@@ -39,7 +39,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from puzzlebox.cover.problem import NO_COLOR, CoverProblem
-from puzzlebox.engine import SearchStats, make_engine
+from puzzlebox.engine.parts import CountPart, PartsCount
+from puzzlebox.engine.registry import start
+from puzzlebox.engine.search import Job, OnStep, count_all, each_solution
+from puzzlebox.engine.stats import SearchStats
 
 if TYPE_CHECKING:
     from puzzlebox.puzzles.base import Puzzle
@@ -375,86 +378,94 @@ class SymmetryBreaking:
         return len(orbit)
 
     # -- counting --------------------------------------------------------------------------
-    def _run_count(
-        self, engine: str, forced: set[int], excluded: set[int], stats: SearchStats
-    ) -> int:
-        searcher = make_engine(self.problem, engine, sorted(forced), sorted(excluded))
-        found = searcher.count()
-        _merge(stats, searcher.stats)
-        return found
-
-    def _run_weighed(
-        self, engine: str, forced: set[int], excluded: set[int], stats: SearchStats
-    ) -> tuple[int, int]:
-        searcher = make_engine(self.problem, engine, sorted(forced), sorted(excluded))
-        raw = distinct = 0
-        for chosen in searcher.solutions():
-            weight = self.leader_weight(self.original(chosen))
-            raw += weight
-            distinct += weight > 0
-        _merge(stats, searcher.stats)
-        return raw, distinct
-
-    def count(
-        self, engine: str = "auto", forced: Sequence[int] = (), excluded: Sequence[int] = ()
-    ) -> tuple[int, int, SearchStats]:
-        """Raw and distinct solutions of the puzzle among those of the restricted problem
-        that hold every ``forced`` option and no ``excluded`` one (restricted indices)."""
-        stats = SearchStats(complete=True)
+    def parts(self, forced: Sequence[int] = (), excluded: Sequence[int] = ()) -> list[CountPart]:
+        """The searches a count of the restricted problem is made of, for the solutions that
+        hold every ``forced`` option and no ``excluded`` one (restricted indices): parts not
+        weighed are counted, each solution standing for ``order`` raw ones and one distinct;
+        weighed parts are enumerated, each solution weighed by :meth:`leader_weight`."""
         must = set(forced)
         out = set(excluded)
         if must & out:
-            return 0, 0, stats
+            return []
+
+        def part(yes: set[int], no: set[int], weighed: bool) -> CountPart:
+            return CountPart(tuple(sorted(yes)), tuple(sorted(no)), weighed)
+
         if not self.full:
-            raw, distinct = self._run_weighed(engine, must, out, stats)
-            return raw, distinct, stats
-        raw = distinct = 0
+            return [part(must, out, True)]
+        parts = []
         symmetric = set(self.symmetric_anchors)
         if not must & symmetric:
-            found = self._run_count(engine, must, out | symmetric, stats)
-            raw += self.order * found
-            distinct += found
+            parts.append(part(must, out | symmetric, False))
         for o in self.symmetric_anchors:
             if o in out or (must & self._anchor_options) - {o}:
                 continue
             must1 = must | {o}
             level = self.level2[o]
             if level is None:
-                r, d = self._run_weighed(engine, must1, out, stats)
-                raw, distinct = raw + r, distinct + d
+                parts.append(part(must1, out, True))
                 continue
             twice = set(level.symmetric)
             if not must1 & twice:
-                found = self._run_count(engine, must1, out | twice, stats)
-                raw += self.order * found
-                distinct += found
+                parts.append(part(must1, out | twice, False))
             for o2 in level.symmetric:
                 if o2 in out or (must1 & level.options) - {o2}:
                     continue
-                r, d = self._run_weighed(engine, must1 | {o2}, out, stats)
-                raw, distinct = raw + r, distinct + d
-        return raw, distinct, stats
+                parts.append(part(must1 | {o2}, out, True))
+        return parts
+
+    def count(
+        self, engine: str = "auto", forced: Sequence[int] = (), excluded: Sequence[int] = ()
+    ) -> tuple[int, int, SearchStats]:
+        """Raw and distinct solutions of the puzzle among those of the restricted problem
+        that hold every ``forced`` option and no ``excluded`` one (restricted indices)."""
+        search = self.count_search(engine, forced, excluded)
+        raw, distinct = count_all(search)
+        return raw, distinct or 0, search.stats
+
+    def count_search(
+        self,
+        engine: str = "auto",
+        forced: Sequence[int] = (),
+        excluded: Sequence[int] = (),
+        puzzle: Puzzle | None = None,
+    ) -> PartsCount:
+        """:meth:`count` as a step-wise search (engine/parts.py), for a caller's own loop;
+        ``puzzle`` goes into each part's job (for engines a puzzle kind contributes)."""
+        return PartsCount(
+            self.problem,
+            self.parts(forced, excluded),
+            self.order,
+            lambda chosen: self.leader_weight(self.original(chosen)),
+            engine,
+            puzzle,
+        )
 
     def representatives(
-        self, engine: str = "auto", limit: int | None = None, stats: SearchStats | None = None
+        self,
+        engine: str = "auto",
+        limit: int | None = None,
+        stats: SearchStats | None = None,
+        on_step: OnStep | None = None,
     ) -> Iterator[tuple[int, ...]]:
         """One solution of each orbit (original option indices), lazily; ``stats``, when
-        given, follows the search (nodes so far) at each solution and at the end."""
+        given, follows the search (nodes so far) at each solution and at the end;
+        ``on_step`` hears it after every step."""
         if limit is not None and limit <= 0:
             return
         found = 0
-        searcher = make_engine(self.problem, engine)
-        for chosen in searcher.solutions():
+        _, search = start(Job(self.problem), engine)
+        for chosen in each_solution(search, on_step=on_step):
             solution = self.original(chosen)
             if self.leader_weight(solution):
                 if stats is not None:
-                    _copy(stats, searcher.stats)
+                    _copy(stats, search.stats)
                 yield solution
                 found += 1
                 if limit is not None and found >= limit:
                     return
         if stats is not None:
-            _copy(stats, searcher.stats)
+            _copy(stats, search.stats)
 
     def describe(self) -> str:
         """A line saying how the symmetry was broken (for --why and debugging)."""
@@ -469,15 +480,6 @@ class SymmetryBreaking:
             f"{self.order} symmetries; anchor {name!r} kept by {how} of them: {cut} of its "
             f"options cut, {len(self.symmetric_anchors)} symmetric anchors kept"
         )
-
-
-def _merge(total: SearchStats, part: SearchStats) -> None:
-    total.engine = total.engine or part.engine
-    total.nodes += part.nodes
-    total.solutions += part.solutions
-    total.compile_seconds += part.compile_seconds
-    total.search_seconds += part.search_seconds
-    total.complete = total.complete and part.complete
 
 
 def _copy(target: SearchStats, source: SearchStats) -> None:

@@ -1,0 +1,141 @@
+"""A count made of several searches, run as one step-wise search.
+
+Counting distinct solutions by symmetry breaking (puzzles/symmetry.py) cuts the problem into
+parts (:class:`CountPart`): some are counted, each solution standing for ``order`` raw
+solutions and one distinct; the others are enumerated and each solution weighed on its own
+orbit. :class:`PartsCount` runs them one after the other with the engine chosen for each,
+summing nodes and solutions in its stats, so a progress display, a time limit or a node
+budget sees one search.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from puzzlebox.cover.problem import CoverProblem
+from puzzlebox.engine.search import Capability, Job, Mode, Search, Solution, Step
+from puzzlebox.engine.stats import SearchStats
+
+
+@dataclass(frozen=True)
+class CountPart:
+    """One search of a count: the solutions holding every ``forced`` option and no
+    ``excluded`` one. ``weighed`` False: counted, each solution worth ``order`` raw
+    solutions and 1 distinct; True: enumerated, each solution weighed by ``weigh``."""
+
+    forced: tuple[int, ...]
+    excluded: tuple[int, ...]
+    weighed: bool
+
+
+Weigh = Callable[[Solution], int]  # a solution's raw weight; 0: it stands for nothing
+
+
+class PartsCount:
+    """Raw and distinct counts of ``problem`` over ``parts``, step-wise (engine/search.py):
+    ``counted`` of each step is raw solutions, ``distinct`` comes with the last step.
+
+    ``engine`` names the engine of every part (``auto``: the registry chooses for each)."""
+
+    def __init__(
+        self,
+        problem: CoverProblem,
+        parts: Sequence[CountPart],
+        order: int,
+        weigh: Weigh,
+        engine: str = "auto",
+        puzzle: Any = None,
+    ) -> None:
+        self.problem = problem
+        self.parts = list(parts)
+        self.order = order
+        self.weigh = weigh
+        self.engine = engine
+        self.puzzle = puzzle
+        self.raw = 0
+        self.distinct = 0
+        self.stats = SearchStats(complete=True)
+        self._index = 0
+        self._current: Search | None = None
+        self._finished = SearchStats(complete=True)  # the parts done, summed
+
+    def _start(self, part: CountPart) -> Search:
+        from puzzlebox.engine.registry import AUTO, choose, general, resolve
+
+        mode = Mode.SOLUTIONS if part.weighed else Mode.COUNT
+        job = Job(self.problem, mode, part.forced, part.excluded, puzzle=self.puzzle)
+        if self.engine == AUTO:
+            spec = choose(job)
+            if spec.does(Capability.DISTINCT):
+                # a part is a plain count of the restricted problem: the engines that count
+                # a whole puzzle up to symmetry themselves (memo) are for the whole count
+                spec = general(job)
+        else:
+            spec = resolve(job, self.engine)
+        if not self.stats.engine:
+            self.stats.engine = spec.name
+        return spec.start(job)
+
+    def step(self, max_nodes: int) -> Step:
+        if self._index >= len(self.parts):
+            return self._end()
+        part = self.parts[self._index]
+        if self._current is None:
+            self._current = self._start(part)
+        search = self._current
+        step = search.step(max_nodes)
+        raw_before = self.raw
+        if part.weighed:
+            for chosen in step.solutions:
+                weight = self.weigh(chosen)
+                self.raw += weight
+                self.distinct += weight > 0
+        else:
+            self.raw += self.order * step.counted
+            self.distinct += step.counted
+        self._sum(search.stats)
+        if step.done:
+            _add(self._finished, search.stats)
+            self._index += 1
+            self._current = None
+            if self._index >= len(self.parts):
+                end = self._end()
+                return Step(counted=self.raw - raw_before, done=True, distinct=end.distinct)
+        return Step(counted=self.raw - raw_before)
+
+    def _sum(self, current: SearchStats | None) -> None:
+        total = SearchStats(engine=self.stats.engine, complete=self._finished.complete)
+        _add(total, self._finished)
+        if current is not None:
+            _add(total, current)
+            total.complete = False
+            # the share walked of the first search says something; of a later one, nothing
+            total.walked = current.walked if self._index == 0 else None
+        self.stats = total
+
+    def _end(self) -> Step:
+        self._sum(None)
+        self.stats.complete = self._finished.complete
+        return Step(done=True, distinct=self.distinct)
+
+
+def _add(total: SearchStats, part: SearchStats) -> None:
+    total.engine = total.engine or part.engine
+    total.nodes += part.nodes
+    total.solutions += part.solutions
+    total.compile_seconds += part.compile_seconds
+    total.search_seconds += part.search_seconds
+    total.complete = total.complete and part.complete
+
+
+def count_puzzle_search(
+    puzzle: Any, engine: str | None, forced: Sequence[int] = (), excluded: Sequence[int] = ()
+) -> PartsCount:
+    """The count of ``puzzle`` by its symmetry breaking's parts (puzzles/symmetry.py), with
+    ``forced``/``excluded`` options of the restricted problem (a split search's unit)."""
+    search: PartsCount = puzzle.symmetry_breaking.count_search(
+        engine or "auto", forced, excluded, puzzle
+    )
+    return search
