@@ -29,6 +29,13 @@ which in these loops would cost more than the work itself.
 The search keeps an explicit stack of frames (``frames[level, F_*]``) and a small register file
 (``regs[R_*]``), so :func:`search` can stop after a node budget or a number of solutions and be
 called again later with the same arrays to carry on exactly where it stopped.
+
+The same loop walks the tree for Knuth's estimate (mode ``M_PROBE``, read by
+:mod:`puzzlebox.engine.estimate`): at each node it chooses the item as the search does, draws
+one of the node's branches and sets the frame so that the search's own next step takes it;
+below a given depth it searches the subtree in full; then it puts the root back as it was
+and starts the next probe. So the estimate is of this tree by construction, and the counting
+loop pays one test of the mode per node for it.
 """
 
 from __future__ import annotations
@@ -50,8 +57,12 @@ R_PHASE = 1  # where to resume: P_ENTER, P_NEXT, P_RETURN or P_DONE
 R_PACT = 2  # primary items not yet done
 R_SACT = 3  # secondary items not yet done
 R_NODES = 4  # nodes entered so far
-R_SOLUTIONS = 5  # solutions found so far (or frontier records, in frontier mode)
-N_REGS = 6
+R_SOLUTIONS = 5  # solutions found so far (or frontier records / probes, in those modes)
+R_SEED = 6  # probe mode: the seed of the probes, set by the caller (probe p draws from (seed, p))
+R_RNG = 7  # probe mode: the state of the current probe's random numbers
+R_SUB0 = 8  # probe mode: nodes entered before the subtree being searched in full
+R_SUBSOL = 9  # probe mode: solutions found so far in that subtree
+N_REGS = 10
 
 P_ENTER = 0  # enter the node the stack describes: choose an item, or report a leaf
 P_NEXT = 1  # take the next branch of the top frame, or pop it
@@ -68,7 +79,8 @@ F_CHOSEN = 5  # option of the current branch, -1 for "no more"
 F_BL = 6  # where this frame's options start on ``blist``
 F_PACT = 7  # pact when the current branch began
 F_SACT = 8  # sact when the current branch began
-N_FIELDS = 9
+F_DEG = 9  # probe mode: the node's number of children (its branches: the engine enters each)
+N_FIELDS = 10
 
 # kind cover: the item is full after one more option (room 1): it is covered when the frame is
 # pushed and each branch takes one of the options it had then (Algorithm X/C).
@@ -82,6 +94,12 @@ K_KEEP = 1
 M_COUNT = 0  # count leaves only
 M_SOLUTIONS = 1  # write each solution as [length, option, ...]
 M_FRONTIER = 2  # write each node at the given depth (and each shallower leaf) as a subproblem
+# Knuth's random probes: from the root, take one branch of each node chosen uniformly, down to
+# a leaf or to the given depth, where the node's subtree is searched in full (Purdom's partial
+# backtracking); write [degree at depth 0, degree at depth 1, ..., nodes of the subtree where
+# the probe stopped (1 at a leaf), its solutions]; restore the root and start the next probe,
+# which draws from its own numbers (``regs[R_SEED]`` and its index). A probe is a record.
+M_PROBE = 3
 
 # what search() returns
 S_DONE = 0  # the tree is exhausted
@@ -93,6 +111,15 @@ S_GROW = 4  # ``W`` has no room for the next level: grow it and call again
 
 NO_BRANCHES = np.int64(1 << 30)  # the count of an item that needs no branch
 NO_ITEM = np.int64(1 << 62)  # the key while no item has been found
+
+# SplitMix64 (Steele, Lea and Flood 2014): the probes' random numbers, kept in one register
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+U27 = np.uint64(27)
+U30 = np.uint64(30)
+U31 = np.uint64(31)
+U32 = np.uint64(32)
 
 
 @intrinsic
@@ -130,6 +157,21 @@ def _highest_bit(typingctx, x):
         return builder.sub(ir.Constant(ir.IntType(64), 63), zeros)
 
     return types.uint64(types.uint64), codegen
+
+
+@njit(cache=True)
+def _mix(z):
+    """SplitMix64's finaliser: a well-spread uint64 from any uint64."""
+    z = (z ^ (z >> U30)) * _MIX1
+    z = (z ^ (z >> U27)) * _MIX2
+    return z ^ (z >> U31)
+
+
+@njit(cache=True)
+def _draw(rng, n):
+    """The next state of a SplitMix64 stream and a number in ``0 .. n - 1`` drawn from it."""
+    rng += _GOLDEN
+    return rng, np.int64(((_mix(rng) >> U32) * np.uint64(n)) >> U32)
 
 
 @njit(cache=True, inline="always")
@@ -307,14 +349,84 @@ def _write_record(mode, level, frames, blist, out, w):
     return w
 
 
+@njit(cache=True)
+def _probe_branch(f, i, pick, mstart, mword, mbits, W, base, blist, frames):
+    """Set frame ``f`` (just pushed, on item ``i``) so that P_NEXT takes its branch ``pick``.
+
+    The branches are the ones the search takes in turn, so a node's degree is the ``best``
+    of the item choice: a covered item (room 1) has one branch per option it had, plus "no
+    more" when it is satisfied; an item with room more has ``s - r + 1`` (each taking the
+    highest option left and leaving it out of the later ones) or, satisfied, ``s + 1`` (the
+    last one "no more"). Branch ``pick`` of a covered item is its ``pick``-th option on
+    ``blist`` (or "no more" after them); of an item with room, it is what is left after the
+    ``pick`` highest options are left out, as the search leaves them out after their turns.
+    """
+    if frames[f, F_KIND] == K_COVER:
+        frames[f, F_T] = pick
+        return
+    b = frames[f, F_BL]
+    for q in range(pick):
+        u = mstart[i + U1] - U1
+        while (W[base + mword[u]] & mbits[u]) == Z64:
+            u -= U1
+        x = W[base + mword[u]] & mbits[u]
+        o = np.int64(mword[u]) * 64 + np.int64(_highest_bit(x))
+        blist[b + q] = o
+        _hide(np.uint32(o), W, base)
+    frames[f, F_T] = pick
+
+
+@njit(cache=True)
+def _probe_record(out, w, frames, level, sub_nodes, sub_solutions):
+    """Write a probe's record at ``out[w]``: the degrees of frames ``0 .. level - 1``, then
+    the nodes and solutions of the subtree where it stopped. Returns the new end, or -1
+    when ``out`` cannot hold it."""
+    if w + level + 3 > out.shape[0]:
+        return -1
+    out[w] = level + 2
+    for f in range(level):
+        out[w + 1 + f] = frames[f, F_DEG]
+    out[w + 1 + level] = sub_nodes
+    out[w + 2 + level] = sub_solutions
+    return w + level + 3
+
+
+@njit(cache=True)
+def _restore_root(level, n_primary, ostart, items, W, done, need, room, act, blist, frames,
+                  pact, sact):
+    """Undo a probe that took the branches of frames ``0 .. level - 1``: the root as it was.
+
+    Each level below the root has its own copy of the words, so only the root's words need
+    mending (its frame, which exists, hid the options it put on ``blist``); the counts of the
+    options taken are given back and the items closed since the root are reopened. Returns
+    ``(pact, sact)``.
+    """
+    for f in range(level):
+        o = frames[f, F_CHOSEN]
+        if o >= 0:
+            _uncount(np.uint32(o), n_primary, ostart, items, need, room)
+    cover = frames[0, F_KIND] == K_COVER
+    # a covered root item was closed when its frame was pushed, before F_PACT was taken
+    root_pact = frames[0, F_PACT] + (1 if cover else 0)
+    root_sact = frames[0, F_SACT]
+    _reactivate(n_primary, act, done, pact, sact, root_pact, root_sact)
+    b = frames[0, F_BL]
+    for k in range(b, b + (frames[0, F_L0] if cover else frames[0, F_T])):
+        o = np.uint32(blist[k])
+        W[o >> U6] |= ONE64 << (o & U63)
+    return root_pact, root_sact
+
+
 @njit(cache=True, nogil=True)  # released: a split run searches on a thread too
 def search(n_primary, ostart, items, pmask, mstart, mword, mbits, W, nw, done, need, room,
            act, apos, blist, frames, regs, mode, depth, max_records, max_nodes, out):
     """Run the search from the state in the arrays until it finishes or must stop.
 
-    Stops after ``max_records`` solutions (or frontier records), after entering ``max_nodes``
-    nodes, when ``out`` cannot hold the next record, or when ``W`` has no room for one more
-    level. Returns ``(status, ints written to out)``.
+    Stops after ``max_records`` solutions (or frontier records, or probes), after entering
+    ``max_nodes`` nodes, when ``out`` cannot hold the next record, or when ``W`` has no room
+    for one more level. ``depth``: where frontier mode cuts the tree, and below which probe
+    mode searches subtrees in full (a depth beyond the tree: plain probes, to a leaf).
+    Returns ``(status, ints written to out)``.
     """
     nw = np.uint64(nw)
     level = regs[R_LEVEL]
@@ -325,6 +437,10 @@ def search(n_primary, ostart, items, pmask, mstart, mword, mbits, W, nw, done, n
     found = regs[R_SOLUTIONS]
     node_stop = nodes + max_nodes
     found_stop = found + max_records
+    seed = _mix(np.uint64(regs[R_SEED]))
+    rng = np.uint64(regs[R_RNG])
+    sub0 = regs[R_SUB0]
+    subsol = regs[R_SUBSOL]
     w = 0
     status = S_DONE
     while True:
@@ -366,11 +482,34 @@ def search(n_primary, ostart, items, pmask, mstart, mword, mbits, W, nw, done, n
             else:
                 bi = key & np.int64(0xFFFFFFFF)
                 best = key >> 32
-            if bi >= 0 and best <= 0:
+            if bi >= 0 and best <= 0 and (mode != M_PROBE or level > depth):
                 phase = P_RETURN  # an item that needs more cover has too few options
                 continue
-            # a solution (every lower bound met, no option left), or a subproblem to hand out
-            if bi < 0 or (mode == M_FRONTIER and level == depth):
+            # a solution (every lower bound met, no option left), a subproblem to hand out, or
+            # the leaf (a solution or a dead end) that ends a probe
+            if bi < 0 or best <= 0 or (mode == M_FRONTIER and level == depth):
+                if mode == M_PROBE:
+                    if level > depth:  # a solution in the subtree searched in full
+                        subsol += 1
+                        phase = P_RETURN
+                        continue
+                    # the leaf's subtree: itself, a solution or not
+                    w2 = _probe_record(out, w, frames, level, 1, 1 if bi < 0 else 0)
+                    if w2 < 0:
+                        nodes -= 1
+                        status = S_FULL
+                        break
+                    w = w2
+                    found += 1
+                    if level > 0:
+                        pact, sact = _restore_root(level, n_primary, ostart, items, W, done,
+                                                   need, room, act, blist, frames, pact, sact)
+                        level = 0
+                    phase = P_ENTER
+                    if found >= found_stop:
+                        status = S_SOLUTIONS
+                        break
+                    continue
                 if mode != M_COUNT:
                     need_w = _record_length(mode, level, frames)
                     if w + need_w > out.shape[0]:
@@ -414,6 +553,17 @@ def search(n_primary, ostart, items, pmask, mstart, mword, mbits, W, nw, done, n
                 frames[f, F_KIND] = K_KEEP
                 frames[f, F_NOMORE] = 0
                 frames[f, F_L0] = 0
+            if mode == M_PROBE:
+                if f < depth:
+                    # the node has ``best`` children (see _probe_branch): go down one of them
+                    if f == 0:
+                        rng = _mix(seed + np.uint64(found) * _GOLDEN)  # probe ``found``'s own
+                    rng, pick = _draw(rng, best)
+                    frames[f, F_DEG] = best
+                    _probe_branch(f, i, pick, mstart, mword, mbits, W, base, blist, frames)
+                elif f == depth:
+                    sub0 = nodes - 1  # search this node's subtree in full
+                    subsol = 0
             phase = P_NEXT
         elif phase == P_NEXT:
             f = level - 1
@@ -440,6 +590,22 @@ def search(n_primary, ostart, items, pmask, mstart, mword, mbits, W, nw, done, n
                 elif r <= 0 and frames[f, F_NOMORE] == 0:
                     branch = -1
             if branch == -2:
+                if mode == M_PROBE and f == depth:
+                    # the subtree at the probe's depth is searched: the probe is over
+                    w2 = _probe_record(out, w, frames, f, nodes - sub0, subsol)
+                    if w2 < 0:
+                        status = S_FULL
+                        break
+                    w = w2
+                    found += 1
+                    pact, sact = _restore_root(f, n_primary, ostart, items, W, done, need,
+                                               room, act, blist, frames, pact, sact)
+                    level = 0
+                    phase = P_ENTER
+                    if found >= found_stop:
+                        status = S_SOLUTIONS
+                        break
+                    continue
                 level -= 1  # the parent's branch undo covers this frame too
                 phase = P_RETURN
                 continue
@@ -504,4 +670,7 @@ def search(n_primary, ostart, items, pmask, mstart, mword, mbits, W, nw, done, n
     regs[R_SACT] = sact
     regs[R_NODES] = nodes
     regs[R_SOLUTIONS] = found
+    regs[R_RNG] = np.int64(rng)
+    regs[R_SUB0] = sub0
+    regs[R_SUBSOL] = subsol
     return status, w

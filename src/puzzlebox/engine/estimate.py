@@ -1,4 +1,4 @@
-"""How big is the search tree? Knuth's random-probe estimate, on the compiled engine's tree.
+"""How big is the search tree? Knuth's random-probe estimate, on the compiled engine's own tree.
 
 Knuth (1975, "Estimating the efficiency of backtrack programs") walks one random path from
 the root: at a node with ``d`` children it multiplies a running product by ``d`` and steps
@@ -7,25 +7,21 @@ to one child chosen uniformly. The sum of the products along the path, ``1 + d1 
 (0 at a dead end) an unbiased estimate of the number of solutions. Averaging many probes
 shrinks the error; the spread of the probes says by how much.
 
-The estimate is only as good as the tree it walks, so it walks the compiled engine's tree,
-by the engine's rules (see :mod:`puzzlebox.engine.compiled`), re-stated here on plain arrays
-so that the estimator does not depend on how the kernel stores its state:
+The estimate is only as good as the tree it walks, so the compiled engine walks it itself:
+its kernel has a probe mode (``_kernels.M_PROBE``) that chooses the item, covers and takes
+options exactly as the search does, takes one branch of each node at random and writes the
+degrees along the path. There is no second statement of the engine's rules to keep equal.
 
-* the item branched on is the primary item with the fewest branches (an item needing ``r``
-  more of its ``s`` available options has ``s - r + 1``; a satisfied item with room has
-  ``s + 1``), ties to the smaller item number;
-* an item that one more option fills is covered first (its options leave every other item)
-  and each branch takes one of its options; an item with room for more takes one option per
-  branch, the highest-numbered first, leaves it out of the later branches, and ends with
-  "no more" when satisfied;
-* taking an option closes its full primary items and its secondary items and hides the
-  options that clash with them (Algorithm C's purify).
-
-An engine may enter every branch, or (``lookahead``) leave out the branches it sees dead
-while taking them: a hidden option's item left with fewer options than it needs. Both trees
-are here; :func:`engine_lookahead` says which one the compiled engine searches.
-:func:`exact_tree` walks a whole tree; the tests compare it with the engine's node counts,
-node for node.
+Solutions are another matter: in a tree with few solutions among many dead ends (a
+pentomino tiling) plain probes almost never reach one (1000 probes of the pentomino trees in
+docs/estimates.md reached none, and reported "0 solutions"). So each probe goes down at random
+only to a depth where subtrees have about :data:`SUBTREE_NODES` nodes, and searches that
+subtree in full (Purdom's partial backtracking): still unbiased, and a probe finds the
+solutions of a whole subtree. A pilot of plain probes chooses the depth; a tree no bigger than
+the probes would search anyway is searched once, exactly. An estimate still reports how many
+probes found a solution (:attr:`TreeEstimate.solution_probes`), and
+:attr:`TreeEstimate.solutions_estimated` is False below :data:`MIN_SOLUTION_PROBES`: then the
+probes say nothing about the number of solutions, and "0" would read as "impossible".
 """
 
 from __future__ import annotations
@@ -34,366 +30,29 @@ import math
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-from numba import njit
 
 from puzzlebox.cover.problem import CoverProblem
+from puzzlebox.engine import _kernels as K
 
-_COVER = 0  # the item is filled by one more option: each branch takes one of its options
-_KEEP = 1  # the item has room for more: each branch takes an option, then leaves it out
+if TYPE_CHECKING:
+    from puzzlebox.engine.compiled import _Search as _SearchLike
 
-# -- the state of a walk, as flat arrays ------------------------------------------------------
-#
-# ostart/oitems/ocolors: the options (CSR); istart/iopts/icolors: for each item the options
-# that contain it and the colour they give it. avail[o]: option o is not hidden. size[j]: the
-# available options of item j, kept for items not done (a done item's size is frozen).
-# need/room: what primary items still need and allow (need 0 and room 1 for secondaries).
-# The trail holds what was done, newest last: o >= 0 hid option o, -1 - j closed item j.
+# Below this many probes finding a solution, the solution estimate is not given. With at least
+# this many, every estimate of a solution count measured (docs/estimates.md, tests/
+# test_progress.py: n-queens, pentomino tilings) was within SOLUTION_FACTOR of the truth.
+MIN_SOLUTION_PROBES = 30
+SOLUTION_FACTOR = 2.0
 
+PILOT_PROBES = 1000  # plain probes that estimate the nodes at each depth
+SUBTREE_NODES = 1000  # the size of the subtrees the probes search in full
 
-@njit(cache=True)
-def _hide(o, ostart, oitems, avail, size, done, trail, tt):
-    if avail[o]:
-        avail[o] = 0
-        for m in range(ostart[o], ostart[o + 1]):
-            k = oitems[m]
-            if done[k] == 0:
-                size[k] -= 1
-        trail[tt] = o
-        tt += 1
-    return tt
-
-
-@njit(cache=True)
-def _close(j, done, trail, tt):
-    done[j] = 1
-    trail[tt] = -1 - j
-    return tt + 1
-
-
-@njit(cache=True)
-def _undo(mark, ostart, oitems, avail, size, done, trail, tt):
-    while tt > mark:
-        tt -= 1
-        v = trail[tt]
-        if v >= 0:
-            avail[v] = 1
-            for m in range(ostart[v], ostart[v + 1]):
-                k = oitems[m]
-                if done[k] == 0:
-                    size[k] += 1
-        else:
-            done[-1 - v] = 0
-    return tt
-
-
-@njit(cache=True)
-def _count(o, sign, n_primary, ostart, oitems, need, room):
-    for m in range(ostart[o], ostart[o + 1]):
-        k = oitems[m]
-        if k < n_primary:
-            need[k] -= sign
-            room[k] -= sign
-
-
-@njit(cache=True)
-def _purge(j, color, check, ostart, oitems, istart, iopts, icolors, avail, size, done, need,
-           trail, tt, mark, stamp):
-    """Hide the available options of closed item ``j`` that clash with ``color`` (0: all).
-
-    With ``check``, also says whether one of their items (hidden now, or earlier in the same
-    step: ``stamp`` marks those) is left with fewer options than it needs. Returns
-    ``(trail top, short)``.
-    """
-    short = False
-    for p in range(istart[j], istart[j + 1]):
-        o = iopts[p]
-        if color != 0 and icolors[p] == color:
-            continue
-        if avail[o]:
-            tt = _hide(o, ostart, oitems, avail, size, done, trail, tt)
-            stamp[o] = mark
-        elif stamp[o] != mark:
-            continue  # hidden before this step: the engine no longer sees it in j's set
-        if check:
-            for m in range(ostart[o], ostart[o + 1]):
-                k = oitems[m]
-                if done[k] == 0 and size[k] < need[k]:
-                    short = True
-    return tt, short
-
-
-@njit(cache=True)
-def _include(o, hidden, n_primary, ostart, oitems, ocolors, istart, iopts, icolors, avail,
-             size, done, need, room, dcolor, trail, tt, stamp, step):
-    """Take option ``o``; ``hidden``: it is already hidden (in a covered item's set).
-
-    Returns ``(trail top, dead)``: dead when the engine would see the branch fail at once.
-    """
-    _count(o, 1, n_primary, ostart, oitems, need, room)
-    if not hidden:
-        tt = _hide(o, ostart, oitems, avail, size, done, trail, tt)
-    first = tt
-    for m in range(ostart[o], ostart[o + 1]):
-        k = oitems[m]
-        if done[k] == 0 and (k >= n_primary or room[k] == 0):
-            dcolor[k] = ocolors[m]
-            tt = _close(k, done, trail, tt)
-    closed_end = tt
-    dead = False
-    for t in range(first, closed_end):
-        k = -1 - trail[t]
-        tt, short = _purge(k, dcolor[k] if k >= n_primary else 0, True, ostart, oitems, istart,
-                           iopts, icolors, avail, size, done, need, trail, tt, step, stamp)
-        dead = dead or short
-    return tt, dead
-
-
-@njit(cache=True)
-def _choose(n_primary, size, done, need):
-    """The engine's item: fewest branches, then smallest number. Returns (item, branches);
-    item -1: every bound is met (a solution)."""
-    best = 1 << 30
-    bi = -1
-    for j in range(n_primary):
-        if done[j]:
-            continue
-        r = need[j]
-        sz = size[j]
-        if r > 0:
-            th = sz - r + 1
-        elif sz == 0:
-            continue
-        else:
-            th = sz + 1
-        if th < best:
-            best = th
-            bi = j
-            if th <= 0:
-                break
-    return bi, best
-
-
-@njit(cache=True)
-def _last_option(j, istart, iopts, avail):
-    for p in range(istart[j + 1] - 1, istart[j] - 1, -1):
-        if avail[iopts[p]]:
-            return iopts[p]
-    return -1
-
-
-@njit(cache=True)
-def _expand(bi, n_primary, ostart, oitems, ocolors, istart, iopts, icolors, avail, size, done,
-            need, room, dcolor, trail, tt, stamp, step, seq, kids, lookahead):
-    """The branches of a node that branches on ``bi``: ``seq[s]`` is the option of branch
-    ``s`` (-1: "no more"), ``kids[:n]`` the branches the engine enters: all of them, or with
-    ``lookahead`` those it does not see dead while taking them. Leaves the state as it found
-    it. Returns ``(kind, n, step)``."""
-    mark = tt
-    n = 0
-    ns = 0
-    if room[bi] == 1:
-        kind = _COVER
-        for p in range(istart[bi], istart[bi + 1]):
-            o = iopts[p]
-            if avail[o]:
-                seq[ns] = o
-                ns += 1
-        if lookahead:
-            tt = _close(bi, done, trail, tt)
-            step += 1
-            tt, short = _purge(bi, 0, False, ostart, oitems, istart, iopts, icolors, avail,
-                               size, done, need, trail, tt, step, stamp)
-        for s in range(ns):
-            dead = False
-            if lookahead:
-                m2 = tt
-                step += 1
-                tt, dead = _include(seq[s], True, n_primary, ostart, oitems, ocolors, istart,
-                                    iopts, icolors, avail, size, done, need, room, dcolor,
-                                    trail, tt, stamp, step)
-                tt = _undo(m2, ostart, oitems, avail, size, done, trail, tt)
-                _count(seq[s], -1, n_primary, ostart, oitems, need, room)
-            if not dead:
-                kids[n] = s
-                n += 1
-        if need[bi] <= 0:
-            seq[ns] = -1
-            kids[n] = ns
-            n += 1
-            ns += 1
-    else:
-        kind = _KEEP
-        while size[bi] > 0 and size[bi] >= need[bi]:
-            o = _last_option(bi, istart, iopts, avail)
-            dead = False
-            if lookahead:
-                m2 = tt
-                step += 1
-                tt, dead = _include(o, False, n_primary, ostart, oitems, ocolors, istart, iopts,
-                                    icolors, avail, size, done, need, room, dcolor, trail, tt,
-                                    stamp, step)
-                tt = _undo(m2, ostart, oitems, avail, size, done, trail, tt)
-                _count(o, -1, n_primary, ostart, oitems, need, room)
-            seq[ns] = o
-            if not dead:
-                kids[n] = ns
-                n += 1
-            ns += 1
-            tt = _hide(o, ostart, oitems, avail, size, done, trail, tt)
-        if need[bi] <= 0:
-            # every option has been left out by now, so closing the item hides nothing
-            seq[ns] = -1
-            kids[n] = ns
-            n += 1
-            ns += 1
-    tt = _undo(mark, ostart, oitems, avail, size, done, trail, tt)
-    return kind, n, step
-
-
-@njit(cache=True)
-def _enter(bi, kind, s, n_primary, ostart, oitems, ocolors, istart, iopts, icolors, avail, size,
-           done, need, room, dcolor, trail, tt, stamp, step, seq):
-    """Put the state in branch ``s`` of the node, as :func:`_expand` listed it.
-    Returns ``(trail top, step)``."""
-    o = seq[s]
-    if kind == _COVER:
-        tt = _close(bi, done, trail, tt)
-        step += 1
-        tt, short = _purge(bi, 0, False, ostart, oitems, istart, iopts, icolors, avail, size,
-                           done, need, trail, tt, step, stamp)
-        if o >= 0:
-            step += 1
-            tt, dead = _include(o, True, n_primary, ostart, oitems, ocolors, istart, iopts,
-                                icolors, avail, size, done, need, room, dcolor, trail, tt,
-                                stamp, step)
-        return tt, step
-    for q in range(s):
-        tt = _hide(seq[q], ostart, oitems, avail, size, done, trail, tt)
-    if o >= 0:
-        step += 1
-        tt, dead = _include(o, False, n_primary, ostart, oitems, ocolors, istart, iopts, icolors,
-                            avail, size, done, need, room, dcolor, trail, tt, stamp, step)
-    else:
-        tt = _close(bi, done, trail, tt)
-    return tt, step
-
-
-@njit(cache=True, nogil=True)
-def _probe(n_probes, seeds, n_primary, ostart, oitems, ocolors, istart, iopts, icolors, avail,
-           size, done, need, room, dcolor, trail, stamp, step, seq, kids, chosen, lookahead,
-           out_nodes, out_solutions, out_depth):
-    """Walk ``n_probes`` random root-to-leaf paths from the state given (its trail empty);
-    write each one's estimates. Probe ``p`` draws from its own seed, so the results do not
-    depend on how probes are batched. ``step`` only grows (it tells this step's hidden
-    options from older ones): returns its new value."""
-    for p in range(n_probes):
-        np.random.seed(seeds[p])
-        tt = 0
-        nchosen = 0
-        nodes = 1.0
-        weight = 1.0
-        solutions = 0.0
-        depth = 0
-        while True:
-            bi, best = _choose(n_primary, size, done, need)
-            if bi < 0:
-                solutions = weight
-                break
-            if best <= 0:
-                break
-            kind, n, step = _expand(bi, n_primary, ostart, oitems, ocolors, istart, iopts,
-                                    icolors, avail, size, done, need, room, dcolor, trail, tt,
-                                    stamp, step, seq, kids, lookahead)
-            if n == 0:
-                break
-            weight *= n
-            nodes += weight
-            s = kids[np.random.randint(n)]
-            tt, step = _enter(bi, kind, s, n_primary, ostart, oitems, ocolors, istart, iopts,
-                              icolors, avail, size, done, need, room, dcolor, trail, tt, stamp,
-                              step, seq)
-            if seq[s] >= 0:
-                chosen[nchosen] = seq[s]
-                nchosen += 1
-            depth += 1
-        tt = _undo(0, ostart, oitems, avail, size, done, trail, tt)
-        for c in range(nchosen):
-            _count(chosen[c], -1, n_primary, ostart, oitems, need, room)
-        out_nodes[p] = nodes
-        out_solutions[p] = solutions
-        out_depth[p] = depth
-    return step
-
-
-class _Walker:
-    """The root of a (sub)problem's tree, in the arrays the walk works on."""
-
-    def __init__(
-        self, problem: CoverProblem, forced: Iterable[int], excluded: Iterable[int]
-    ) -> None:
-        p = problem
-        n_items, n_options = p.n_items, p.n_options
-        self.n_primary = p.n_primary
-        self.ostart = np.asarray(p.start, dtype=np.int64)
-        self.oitems = np.asarray(p.items, dtype=np.int64)
-        self.ocolors = np.asarray(p.colors, dtype=np.int64)
-        order = np.argsort(self.oitems, kind="stable")  # entries grouped by item, options in order
-        self.iopts = np.repeat(np.arange(n_options), np.diff(self.ostart))[order]
-        self.icolors = self.ocolors[order]
-        counts = np.bincount(self.oitems, minlength=n_items)
-        self.istart = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
-        self.avail = np.ones(n_options, dtype=np.int8)
-        self.size = counts.astype(np.int64)
-        self.done = np.zeros(n_items, dtype=np.int8)
-        # bounds clipped as the engine clips them: a count never exceeds the item's options
-        cap = counts[: p.n_primary] + 1
-        self.need = np.zeros(n_items, dtype=np.int64)
-        self.need[: p.n_primary] = np.minimum(np.asarray(p.lo, dtype=np.int64), cap)
-        self.room = np.ones(n_items, dtype=np.int64)
-        self.room[: p.n_primary] = np.minimum(np.asarray(p.hi, dtype=np.int64), cap)
-        self.dcolor = np.zeros(n_items, dtype=np.int64)
-        self.trail = np.zeros(n_options + n_items + 1, dtype=np.int64)
-        self.stamp = np.zeros(n_options, dtype=np.int64)
-        self.seq = np.zeros(n_options + 2, dtype=np.int64)
-        self.kids = np.zeros(n_options + 2, dtype=np.int64)
-        self.chosen = np.zeros(n_options + 1, dtype=np.int64)
-        self.step = 0  # numbers the steps, for ``stamp``: only ever grows
-        self.feasible = self._setup(sorted(set(forced)), sorted(set(excluded)))
-
-    def arrays(self) -> tuple:
-        """What the kernels take, from ``n_primary`` to ``trail``."""
-        return (self.n_primary, self.ostart, self.oitems, self.ocolors, self.istart, self.iopts,
-                self.icolors, self.avail, self.size, self.done, self.need, self.room,
-                self.dcolor, self.trail)
-
-    def _setup(self, forced: list[int], excluded: list[int]) -> bool:
-        """The engine's start: excluded options hidden, items allowing none closed, forced
-        options taken. False when the forced options cannot all be taken (no tree at all)."""
-        a = self.arrays()
-        ostart, oitems, istart, iopts, icolors = a[1], a[2], a[4], a[5], a[6]
-        avail, size, done, need, trail = a[7], a[8], a[9], a[10], a[13]
-        tt = 0
-        for o in excluded:
-            tt = _hide(o, ostart, oitems, avail, size, done, trail, tt)
-        for j in range(self.n_primary):
-            if self.room[j] == 0 and not done[j]:
-                tt = _close(j, done, trail, tt)
-                self.step += 1
-                tt, _ = _purge(j, 0, False, ostart, oitems, istart, iopts, icolors, avail, size,
-                               done, need, trail, tt, self.step, self.stamp)
-        for o in forced:
-            primary = oitems[ostart[o] : ostart[o + 1]]
-            if not avail[o] or any(done[k] for k in primary[primary < self.n_primary]):
-                return False
-            self.step += 1
-            tt, dead = _include(o, False, *a[:13], trail, tt, self.stamp, self.step)
-            if dead:
-                return False
-        # the root's own changes are never undone: start the walks from an empty trail
-        self.trail[:] = 0
-        return True
+_NO_LIMIT = 1 << 62
+_SLICE_SECONDS = 0.05  # probes per kernel call: about this long, so a time limit is kept
+_NODE_CAP = 6  # the probes stop after this many times the nodes planned for them
+_OVERRUN = 3  # probes costing this many times the planned subtree go one level deeper
 
 
 @dataclass(frozen=True)
@@ -407,10 +66,133 @@ class TreeEstimate:
     probes: int
     mean_depth: float
     seconds: float  # spent probing (not counting compilation)
+    solution_probes: int = 0  # probes that found a solution (at their leaf or below)
+    exact: bool = False  # the whole tree was searched: nodes and solutions are its counts
+
+    @property
+    def solutions_estimated(self) -> bool:
+        """Whether enough probes found a solution for :attr:`solutions` to mean anything
+        (within :data:`SOLUTION_FACTOR` on the trees tested), or the count is exact (an
+        empty tree, no node at all, has exactly none)."""
+        return self.exact or self.nodes == 0 or self.solution_probes >= MIN_SOLUTION_PROBES
 
     def seconds_at(self, nodes_per_second: float) -> float:
         """How long the engine would take for the whole tree at that speed."""
         return self.nodes / nodes_per_second if nodes_per_second > 0 else math.inf
+
+    def probes_text(self) -> str:
+        """What the estimate cost: "1000 probes in 0.3 s", or the search of the whole tree."""
+        from puzzlebox.progress import duration_text
+
+        if self.exact:
+            return f"the whole tree searched in {duration_text(self.seconds)}"
+        plural = "" if self.probes == 1 else "s"
+        return f"{self.probes} probe{plural} in {duration_text(self.seconds)}"
+
+    def solutions_text(self) -> str:
+        """The solution estimate in words, or why there is none."""
+        if self.exact or self.nodes == 0:
+            return f"{self.solutions:.0f} solutions in the tree (searched in full)"
+        if self.solutions_estimated:
+            spread = 100 * self.solutions_error / self.solutions if self.solutions else 0.0
+            return (f"{self.solutions:.3g} solutions in the tree (\u00b1{spread:.0f}%, "
+                    f"{self.solution_probes} of {self.probes} probes found one)")
+        if self.solution_probes == 0:
+            return (f"solutions not estimated: none of {self.probes} probes found one "
+                    "(that is no proof that there are none)")
+        return (f"solutions not estimated: only {self.solution_probes} of {self.probes} probes "
+                f"found one (an estimate needs {MIN_SOLUTION_PROBES})")
+
+
+def _probe_values(path: list[int]) -> tuple[float, float, list[float]]:
+    """(nodes, solutions, weights) of one probe record: the degrees along the path, then the
+    nodes and solutions of the subtree where it stopped (a leaf: 1 node, 1 or 0 solutions).
+    ``weights[k]`` is the product of the first ``k`` degrees: the estimate of the number of
+    nodes at depth ``k``."""
+    weights = [1.0]
+    for degree in path[:-2]:
+        weights.append(weights[-1] * degree)
+    weight = weights[-1]
+    return sum(weights[:-1]) + weight * path[-2], weight * path[-1], weights
+
+
+def _seed_register(seed: int) -> np.int64:
+    """Any Python int as the 64 bits of the kernel's seed register."""
+    return np.array([seed % (1 << 64)], dtype=np.uint64).view(np.int64)[0]
+
+
+def cutoff_depth(level_nodes: list[float], subtree_nodes: float) -> int:
+    """The shallowest depth whose nodes have subtrees of at most ``subtree_nodes`` nodes on
+    average, from the estimated number of nodes at each depth (0: the whole tree is that
+    small)."""
+    below = 0.0
+    depth = len(level_nodes)
+    for k in range(len(level_nodes) - 1, -1, -1):
+        below += level_nodes[k]
+        if level_nodes[k] > 0 and below / level_nodes[k] <= subtree_nodes:
+            depth = k
+        elif level_nodes[k] > 0:
+            break
+    return depth
+
+
+class _Probes:
+    """Probes of one search, collected: what each estimated, and how deep it went."""
+
+    def __init__(self) -> None:
+        self.nodes: list[float] = []
+        self.solutions: list[float] = []
+        self.depths: list[int] = []
+        self.level_nodes: list[float] = []  # summed over the probes
+
+    def add(self, path: list[int]) -> None:
+        n, s, weights = _probe_values(path)
+        self.nodes.append(n)
+        self.solutions.append(s)
+        self.depths.append(len(weights) - 1)
+        if len(self.level_nodes) < len(weights):
+            self.level_nodes += [0.0] * (len(weights) - len(self.level_nodes))
+        for k, w in enumerate(weights):
+            self.level_nodes[k] += w
+
+    def __len__(self) -> int:
+        return len(self.nodes)
+
+
+def _run_probes(search: _SearchLike, probes: _Probes, wanted: int, depth: int,
+                deadline: float | None, max_nodes: int, subtree_nodes: int = 0) -> None:
+    """Add probes that search the subtrees at ``depth`` in full until there are ``wanted``,
+    the clock passes ``deadline`` (once there is one probe at least, when there is no
+    ``subtree_nodes``) or the search has entered ``max_nodes`` nodes in all (a probe cut
+    short is dropped). With ``subtree_nodes``, a depth whose probes cost more than
+    :data:`_OVERRUN` times that many nodes each is given up for the next one down: each
+    probe is unbiased whatever its depth, so the mean of all of them is too (the depth
+    changes between probes only)."""
+    chunk = 16
+    budget = 1 << 12  # nodes per kernel call: doubled while a call is quicker than a slice
+    since, at_depth = search.nodes, len(probes)
+    while len(probes) < wanted and search.nodes < max_nodes:
+        t0 = time.perf_counter()
+        before = len(probes)
+        nodes_before = search.nodes
+        for path in search.run(K.M_PROBE, depth, min(chunk, wanted - before),
+                               min(max_nodes - search.nodes, budget)):
+            probes.add(path)
+        now = time.perf_counter()
+        if deadline is not None and now >= deadline and (len(probes) or subtree_nodes):
+            break
+        if search.nodes - nodes_before >= budget and now - t0 < _SLICE_SECONDS:
+            budget *= 2
+        done_here = len(probes) - at_depth
+        costly = search.nodes - since > _OVERRUN * subtree_nodes * max(done_here, 1)
+        between = search.regs[K.R_LEVEL] == 0 and search.regs[K.R_PHASE] == K.P_ENTER
+        if subtree_nodes and costly and between:
+            depth += 1
+            since, at_depth = search.nodes, len(probes)
+            chunk = 16
+            continue
+        per_probe = max((now - t0) / max(len(probes) - before, 1), 1e-7)
+        chunk = int(min(max(_SLICE_SECONDS / per_probe, 1), 1 << 16))
 
 
 def estimate_tree(
@@ -420,117 +202,69 @@ def estimate_tree(
     forced: Iterable[int] = (),
     excluded: Iterable[int] = (),
     max_seconds: float | None = None,
-    lookahead: bool | None = None,
+    subtree_nodes: int = SUBTREE_NODES,
 ) -> TreeEstimate:
-    """Estimate the engine's tree for ``problem`` (with ``forced``/``excluded`` options) from
-    ``probes`` random paths, stopping early after ``max_seconds`` (at least one probe).
+    """Estimate the compiled engine's tree for ``problem`` (with ``forced``/``excluded``
+    options) from ``probes`` random probes, stopping early after ``max_seconds`` (at least
+    one probe).
 
-    ``lookahead``: whether branches seen dead while being taken are left out of the tree;
-    None asks the compiled engine which tree it searches (:func:`engine_lookahead`).
+    First :data:`PILOT_PROBES` plain probes (Knuth's) estimate how many nodes each depth
+    has; then each probe goes down at random to the depth where subtrees have about
+    ``subtree_nodes`` nodes and searches that subtree in full. A tree that small as a whole
+    is searched once, exactly. ``subtree_nodes=0``: plain probes only. Probe ``p`` draws
+    from ``(seed, p)`` alone, so a result is reproducible.
     """
+    from puzzlebox.engine.compiled import _i32, _Search, _Tables, _warm_up
+
     if probes < 1:
         raise ValueError("probes must be at least 1")
-    if lookahead is None:
-        lookahead = engine_lookahead()
-    walker = _Walker(problem, forced, excluded)
-    if not walker.feasible:  # the engine enters no node at all
+    forced = problem.option_set(forced, "forced")
+    excluded = problem.option_set(excluded, "excluded")
+    _warm_up()  # compile (or load from numba's cache) before the clock starts
+    search = _Search(_Tables.build(problem), _i32(excluded), _i32(forced))
+    if search.finished:  # the forced options clash: the engine enters no node at all
         return TreeEstimate(0.0, 0.0, 0.0, 0.0, probes, 0.0, 0.0)
-    nodes = np.zeros(probes, dtype=np.float64)
-    sols = np.zeros(probes, dtype=np.float64)
-    depth = np.zeros(probes, dtype=np.int64)
-    seeds = np.random.default_rng(seed).integers(1 << 31, size=probes)
-    scratch = (walker.seq, walker.kids, walker.chosen)
-    # compile (or load from numba's cache) before the clock starts: zero probes
-    _probe(0, seeds, *walker.arrays(), walker.stamp, walker.step, *scratch, lookahead, nodes,
-           sols, depth)
+    search.regs[K.R_SEED] = _seed_register(seed)
     began = time.perf_counter()
-    done = 0
-    chunk = 4
-    while done < probes:
-        n = min(chunk, probes - done)
-        t0 = time.perf_counter()
-        walker.step = _probe(n, seeds[done:], *walker.arrays(), walker.stamp, walker.step,
-                             *scratch, lookahead, nodes[done:], sols[done:], depth[done:])
-        done += n
-        now = time.perf_counter()
-        if max_seconds is not None and now - began >= max_seconds:
-            break
-        # slices of about 50 ms, so that a time limit is kept closely
-        per_probe = max((now - t0) / n, 1e-7)
-        chunk = int(min(max(0.05 / per_probe, 1), 4096))
-    nodes, sols, depth = nodes[:done], sols[:done], depth[:done]
+    deadline = None if max_seconds is None else began + max_seconds
+    pilot = _Probes()
+    wanted = probes if subtree_nodes <= 0 else min(PILOT_PROBES, max(probes, 100))
+    _run_probes(search, pilot, wanted, _NO_LIMIT, deadline, _NO_LIMIT)
+    result = pilot
+    exact = False
+    out_of_time = deadline is not None and time.perf_counter() >= deadline
+    if subtree_nodes > 0 and not out_of_time:
+        level_nodes = [total / len(pilot) for total in pilot.level_nodes]
+        planned = probes * subtree_nodes
+        # a tree no bigger than the probes would search anyway is searched once, exactly
+        depth = 0 if sum(level_nodes) <= planned else cutoff_depth(level_nodes, subtree_nodes)
+        if depth < len(level_nodes) - 1:
+            full = _Probes()
+            # a pilot that misjudged the tree by far is not followed past a node budget
+            _run_probes(search, full, 1 if depth == 0 else probes, depth, deadline,
+                        search.nodes + _NODE_CAP * planned, subtree_nodes)
+            if len(full):
+                result = full
+                exact = depth == 0
+    node_values = np.array(result.nodes)
+    sol_values = np.array(result.solutions)
 
     def error(values: np.ndarray) -> float:
+        if exact:
+            return 0.0
         return float(values.std(ddof=1) / math.sqrt(len(values))) if len(values) > 1 else math.inf
 
     return TreeEstimate(
-        nodes=float(nodes.mean()),
-        nodes_error=error(nodes),
-        solutions=float(sols.mean()),
-        solutions_error=error(sols),
-        probes=done,
-        mean_depth=float(depth.mean()),
+        nodes=float(node_values.mean()),
+        nodes_error=error(node_values),
+        solutions=float(sol_values.mean()),
+        solutions_error=error(sol_values),
+        probes=len(result),
+        mean_depth=float(np.mean(pilot.depths)),
         seconds=time.perf_counter() - began,
+        solution_probes=int(np.count_nonzero(sol_values)),
+        exact=exact,
     )
-
-
-def exact_tree(
-    problem: CoverProblem,
-    forced: Iterable[int] = (),
-    excluded: Iterable[int] = (),
-    lookahead: bool | None = None,
-) -> tuple[int, int]:
-    """(nodes, solutions) of the tree the estimator walks, by visiting all of it.
-
-    Slow (a Python recursion over the compiled steps), for small problems: it is the check
-    that the estimator's notion of a node is the engine's.
-    """
-    if lookahead is None:
-        lookahead = engine_lookahead()
-    w = _Walker(problem, forced, excluded)
-    if not w.feasible:
-        return 0, 0
-    a = w.arrays()
-    n_primary, ostart, oitems = a[0], a[1], a[2]
-    avail, size, done, need, room, trail = a[7], a[8], a[9], a[10], a[11], a[13]
-    step = [w.step]
-
-    def visit(tt: int) -> tuple[int, int]:
-        bi, best = _choose(n_primary, size, done, need)
-        if bi < 0:
-            return 1, 1
-        if best <= 0:
-            return 1, 0
-        seq = np.zeros_like(w.seq)
-        kids = np.zeros_like(w.kids)
-        kind, n, step[0] = _expand(bi, *a, tt, w.stamp, step[0], seq, kids, lookahead)
-        nodes, solutions = 1, 0
-        for k in range(n):
-            s = int(kids[k])
-            tt2, step[0] = _enter(bi, kind, s, *a, tt, w.stamp, step[0], seq)
-            more, found = visit(int(tt2))
-            nodes += more
-            solutions += found
-            _undo(tt, ostart, oitems, avail, size, done, trail, tt2)
-            if seq[s] >= 0:
-                _count(int(seq[s]), -1, n_primary, ostart, oitems, need, room)
-        return nodes, solutions
-
-    return visit(0)
-
-
-def engine_lookahead() -> bool:
-    """Whether the compiled engine leaves out of its tree the branches it sees dead while
-    taking them (an item left short of options), or enters every branch: the engine declares
-    it (:data:`puzzlebox.engine.compiled.LOOKAHEAD`), and the tests hold it to that by
-    counting its nodes against :func:`exact_tree` under both rules."""
-    from puzzlebox.engine.compiled import LOOKAHEAD
-
-    return LOOKAHEAD
-
-
-class _Enough(Exception):
-    """Stops the timing run once it has run long enough."""
 
 
 def engine_speed(
@@ -541,23 +275,20 @@ def engine_speed(
 ) -> tuple[float, int | None]:
     """Nodes per second of the compiled engine on this problem, from a short run of it.
 
+    A plain loop over the engine's step-wise search (engine/search.py), in steps that double
+    from 4096 nodes up to about a million, until ``seconds`` have passed or the tree is done.
     Returns ``(speed, nodes)``: ``nodes`` is the whole tree's size when the run finished it,
     else None.
     """
-    from puzzlebox.engine.compiled import CompiledEngine
+    from puzzlebox.engine.registry import get
+    from puzzlebox.engine.search import Job, Mode
 
-    engine = CompiledEngine(problem, forced, excluded, node_budget=1 << 12)
+    job = Job(problem, Mode.COUNT, tuple(forced), tuple(excluded))
+    search = get("compiled").start(job)
     began = time.perf_counter()
-
-    def stop_when_enough(stats: object) -> None:
-        if time.perf_counter() - began >= seconds:
-            raise _Enough
-        engine.node_budget = min(engine.node_budget * 2, 1 << 20)
-
-    try:
-        engine.count(progress=stop_when_enough)
-        finished = True
-    except _Enough:
-        finished = False
-    spent = max(engine.stats.search_seconds, 1e-9)
-    return engine.stats.nodes / spent, (engine.stats.nodes if finished else None)
+    step_nodes = 1 << 12
+    while not search.step(step_nodes).done and time.perf_counter() - began < seconds:
+        step_nodes = min(step_nodes * 2, 1 << 20)
+    stats = search.stats
+    spent = max(stats.search_seconds, 1e-9)
+    return stats.nodes / spent, (stats.nodes if stats.complete else None)

@@ -36,10 +36,9 @@ def estimate_text(report: EstimateReport) -> list[str]:
     if report.reason is not None or est is None:
         return [f"{report.label}: no search needed: {report.reason}"]
     spread = f"{100 * est.nodes_error / est.nodes:.0f}%" if est.nodes else "0%"
-    lines = [f"{report.label}: about {est.nodes:.3g} nodes (\u00b1{spread}), {est.solutions:.3g} "
-             f"solutions in the tree; about {duration_text(report.seconds)} at "
-             f"{report.nodes_per_second:.3g} nodes/s ({est.probes} probes in "
-             f"{duration_text(est.seconds)})"]
+    lines = [f"{report.label}: about {est.nodes:.3g} nodes (\u00b1{spread}), "
+             f"{est.solutions_text()}; about {duration_text(report.seconds)} at "
+             f"{report.nodes_per_second:.3g} nodes/s ({est.probes_text()})"]
     if report.searched_nodes is not None:
         lines.append(f"  (timing the engine searched the whole tree: {report.searched_nodes} "
                      "nodes)")
