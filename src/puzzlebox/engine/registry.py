@@ -41,7 +41,7 @@ class UnknownEngine(PuzzleboxError, ValueError):
     """A name that no registered engine has."""
 
 
-class EngineDeclined(PuzzleboxError, EngineError):
+class EngineDeclined(EngineError):
     """A named engine cannot take this job (the message says why, in one line)."""
 
 

@@ -18,7 +18,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 import numpy as np
 
@@ -337,5 +337,42 @@ class Puzzle(ABC):
             raise EngineError(f"the {spec.name} engine gave no distinct count")
         return CountResult(raw, distinct, time.perf_counter() - began, search.stats)
 
+    # -- naming and drawing (python-chess style) -------------------------------------------
+    def __repr__(self) -> str:
+        """``PolyominoPuzzle('pentomino-6x10')``; a batch's board adds ``board='grid01'``."""
+        extra = f", board={self.board_name!r}" if self.board_name else ""
+        return f"{type(self).__name__}({self.name!r}{extra})"
+
+    def __str__(self) -> str:
+        """The puzzle drawn as text: its board and its pieces (or cards, or board size)."""
+        from puzzlebox.render.text import describe
+
+        return "\n".join(describe(self))
+
+    def svg(self) -> str:
+        """The empty board and the pieces as SVG text (needs the 'pictures' extra)."""
+        from puzzlebox.render.drawing import picture
+
+        return picture(self, None, "svg").decode("utf-8")
+
+    def png(self) -> bytes:
+        """The empty board and the pieces as PNG bytes (needs the 'pictures' extra)."""
+        from puzzlebox.render.drawing import picture
+
+        return picture(self, None, "png")
+
 
 _PROGRESS_STEPS = 10_000  # the resolution of progress(done, total) from a share walked
+
+
+# -- the registry of kinds ------------------------------------------------------------------
+KINDS: dict[str, type[Puzzle]] = {}
+K = TypeVar("K", bound=type[Puzzle])
+
+
+def register_kind(cls: K) -> K:
+    """Register a kind under its ``kind`` name, once (a class decorator)."""
+    if cls.kind in KINDS:
+        raise ValueError(f"puzzle kind {cls.kind!r} is registered twice")
+    KINDS[cls.kind] = cls
+    return cls
