@@ -89,9 +89,12 @@ def test_estimate_report_of_a_search_and_of_a_proof():
     report = estimate_report(puzzlebox.load("queens-8"), probes=50, seed=0)
     obj = json.loads(estimate_json(report))
     assert list(obj) == ["puzzle", "nodes", "nodes_error", "tree_solutions",
-                         "tree_solutions_error", "probes", "nodes_per_second", "seconds",
+                         "tree_solutions_error", "tree_solutions_estimated", "solution_probes",
+                         "tree_exact", "probes", "nodes_per_second", "seconds",
                          "searched_nodes"]
-    assert obj["probes"] == 50 and obj["nodes"] > 0 and obj["nodes_per_second"] > 0
+    # the symmetry-cut tree of 8-queens is small enough to be searched once, exactly
+    assert obj["tree_exact"] and obj["tree_solutions_estimated"] and obj["probes"] == 1
+    assert obj["nodes"] == obj["searched_nodes"] > 0 and obj["nodes_per_second"] > 0
     assert estimate_text(report)[0].startswith("queens-8: about ")
     mutilated = catalog.load(DATA / "mutilated-chessboard.toml").puzzles[0]
     proof = estimate_report(mutilated)
