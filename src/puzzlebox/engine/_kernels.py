@@ -514,7 +514,7 @@ def search(
             key = NO_ITEM
             for k in range(pact):
                 j = act[k]
-                r = np.int64(need[j])
+                r: Int = np.int64(need[j])  # Int: compared with Python ints below
                 sz = np.int64(0)
                 for t in range(mstart[j], mstart[j + U1]):
                     sz += np.int64(_popcount(W[base + mword[t]] & mbits[t]))
@@ -628,7 +628,7 @@ def search(
             i = np.uint32(frames[f, F_ITEM])
             kind = frames[f, F_KIND]
             t = frames[f, F_T]
-            branch = -2  # -2: none left, -1: "no more", else the option to include
+            branch: Int = -2  # -2: none left, -1: "no more", else the option to include
             if kind == K_COVER:
                 if t < frames[f, F_L0]:
                     branch = blist[frames[f, F_BL] + t]

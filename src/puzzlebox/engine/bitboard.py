@@ -283,12 +283,12 @@ def search(
             # loops compile to straight AND/POPCNT runs.)
             du = np.uint64(d)
             best = np.int64(1) << 62
-            bi = -1
+            bi: Int = -1
             bopts = np.int64(0)  # the options of the item chosen
             for w in range(W):
                 free = ~board[d, w]
                 while free and best > 0:
-                    x = w * 64 + np.int64(_lowest(free))
+                    x: Int = w * 64 + np.int64(_lowest(free))
                     if x >= m:
                         break
                     free &= free - np.uint64(1)
@@ -340,7 +340,7 @@ def search(
         du = np.uint64(d)
         lo = np.uint64(clo[i])
         ofs = np.uint64(cofs[i])
-        e = -1
+        e: Int = -1
         first = np.int64(1) << 62
         for k in range(np.uint64(chi[i] - clo[i])):
             bits = avail[du, lo + k] & cw[ofs + k]
@@ -539,7 +539,8 @@ def _all_connected(
 def _ranges(lengths: np.ndarray) -> np.ndarray:
     """``[0, 1, .., l0 - 1, 0, 1, .., l1 - 1, ...]``."""
     ends = np.cumsum(lengths)
-    return np.arange(ends[-1] if ends.size else 0) - np.repeat(ends - lengths, lengths)
+    steps: np.ndarray = np.arange(ends[-1] if ends.size else 0) - np.repeat(ends - lengths, lengths)
+    return steps
 
 
 def _distinct_areas(areas: dict[int, set[int]], n: int) -> tuple[np.ndarray, np.ndarray]:
@@ -720,15 +721,18 @@ class _Tables:
         if g < 0 or self.ghi[g] <= 1:
             return []  # the branch's option already rules its siblings out
         held = self.hvals[self.hstart[item] : self.hstart[item + 1]]
-        return self.topt[held[held < self.entry[option]]].tolist()
+        ruled_out: list[int] = self.topt[held[held < self.entry[option]]].tolist()
+        return ruled_out
 
     def cells(self, option: int) -> list[int]:
         """The fill positions of an option's cells, ascending."""
-        return self.cvals[self.cstart[option] : self.cstart[option + 1]].tolist()
+        cells: list[int] = self.cvals[self.cstart[option] : self.cstart[option + 1]].tolist()
+        return cells
 
     def counters(self, option: int) -> list[int]:
         """An option's counters (items after the cells, renumbered from 0), ascending."""
-        return self.gvals[self.gstart[option] : self.gstart[option + 1]].tolist()
+        counters: list[int] = self.gvals[self.gstart[option] : self.gstart[option + 1]].tolist()
+        return counters
 
 
 class _Search:
