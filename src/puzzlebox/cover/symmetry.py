@@ -292,6 +292,7 @@ class SymmetryBreaking:
         self.search_index[self.kept] = np.arange(len(self.kept))
         self._z: dict[int, list[int]] = {}  # original option -> its extra secondary items
         self.problem = self._restricted(level2)
+        self._anchor_options: frozenset[int]
         if self.anchor_item is not None:
             anchors = self._covering(self.anchor_item)
             self._anchor_options = frozenset(self.search_index[anchors[~removed[anchors]]].tolist())

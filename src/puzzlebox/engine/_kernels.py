@@ -40,10 +40,19 @@ loop pays one test of the mode per node for it.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
+import numpy.typing as npt
 from llvmlite import ir
-from numba import njit, types
-from numba.extending import intrinsic
+from numba import types
+
+from puzzlebox.engine._jit import intrinsic, njit
+
+# An integer scalar in a kernel: numba compiles Python ints, numpy integers and the elements
+# read from arrays (which numpy's stubs type as Any) alike, and the kernels mix them freely, so
+# to mypy a scalar is Any; the arrays carry their real dtypes.
+Int = Any
 
 Z64 = np.uint64(0)
 ONE64 = np.uint64(1)
@@ -123,36 +132,36 @@ U32 = np.uint64(32)
 
 
 @intrinsic
-def _popcount(typingctx, x):
+def _popcount(typingctx: Any, x: Any) -> Any:
     """Set bits of a uint64 (LLVM ctpop: one instruction)."""
     if x != types.uint64:
         return None
 
-    def codegen(context, builder, signature, args):
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
         return builder.ctpop(args[0])
 
     return types.uint64(types.uint64), codegen
 
 
 @intrinsic
-def _lowest_bit(typingctx, x):
+def _lowest_bit(typingctx: Any, x: Any) -> Any:
     """Index of the lowest set bit of a nonzero uint64 (LLVM cttz)."""
     if x != types.uint64:
         return None
 
-    def codegen(context, builder, signature, args):
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
         return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
 
     return types.uint64(types.uint64), codegen
 
 
 @intrinsic
-def _highest_bit(typingctx, x):
+def _highest_bit(typingctx: Any, x: Any) -> Any:
     """Index of the highest set bit of a nonzero uint64 (63 - LLVM ctlz)."""
     if x != types.uint64:
         return None
 
-    def codegen(context, builder, signature, args):
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
         zeros = builder.ctlz(args[0], ir.Constant(ir.IntType(1), 1))
         return builder.sub(ir.Constant(ir.IntType(64), 63), zeros)
 
@@ -160,7 +169,7 @@ def _highest_bit(typingctx, x):
 
 
 @njit(cache=True)
-def _mix(z):
+def _mix(z: Int) -> Int:
     """SplitMix64's finaliser: a well-spread uint64 from any uint64."""
     z = (z ^ (z >> U30)) * _MIX1
     z = (z ^ (z >> U27)) * _MIX2
@@ -168,27 +177,33 @@ def _mix(z):
 
 
 @njit(cache=True)
-def _draw(rng, n):
+def _draw(rng: Int, n: Int) -> tuple[Int, Int]:
     """The next state of a SplitMix64 stream and a number in ``0 .. n - 1`` drawn from it."""
     rng += _GOLDEN
     return rng, np.int64(((_mix(rng) >> U32) * np.uint64(n)) >> U32)
 
 
 @njit(cache=True, inline="always")
-def _hide(o, W, base):
+def _hide(o: Int, W: npt.NDArray[np.uint64], base: Int) -> None:
     """Make option ``o`` unavailable: one bit."""
     W[base + (o >> U6)] &= ~(ONE64 << (o & U63))
 
 
 @njit(cache=True, inline="always")
-def _purge(k, mstart, mword, mbits, W, base):
+def _purge(
+    k: Int, mstart: npt.NDArray[np.uint32], mword: npt.NDArray[np.uint32],
+    mbits: npt.NDArray[np.uint64], W: npt.NDArray[np.uint64], base: Int,
+) -> None:
     """Hide every option of mask ``k``: one ``&= ~`` per word of the mask."""
     for t in range(mstart[k], mstart[k + U1]):
         W[base + mword[t]] &= ~mbits[t]
 
 
 @njit(cache=True, inline="always")
-def _size(j, mstart, mword, mbits, W, base):
+def _size(
+    j: Int, mstart: npt.NDArray[np.uint32], mword: npt.NDArray[np.uint32],
+    mbits: npt.NDArray[np.uint64], W: npt.NDArray[np.uint64], base: Int,
+) -> Int:
     """How many options item ``j`` has left."""
     n = Z64
     for t in range(mstart[j], mstart[j + U1]):
@@ -197,7 +212,10 @@ def _size(j, mstart, mword, mbits, W, base):
 
 
 @njit(cache=True, inline="always")
-def _deactivate(j, n_primary, done, act, apos, pact, sact):
+def _deactivate(
+    j: Int, n_primary: Int, done: npt.NDArray[np.uint8], act: npt.NDArray[np.uint32],
+    apos: npt.NDArray[np.uint32], pact: Int, sact: Int,
+) -> tuple[Int, Int]:
     """Mark item ``j`` done (it is not chosen again); returns ``(pact, sact)``."""
     done[j] = 1
     if j < n_primary:
@@ -216,7 +234,10 @@ def _deactivate(j, n_primary, done, act, apos, pact, sact):
 
 
 @njit(cache=True, inline="always")
-def _reactivate(n_primary, act, done, pact, sact, old_pact, old_sact):
+def _reactivate(
+    n_primary: Int, act: npt.NDArray[np.uint32], done: npt.NDArray[np.uint8], pact: Int, sact: Int,
+    old_pact: Int, old_sact: Int,
+) -> None:
     """Undo the deactivations since ``pact, sact`` were ``old_pact, old_sact``."""
     for k in range(pact, old_pact):
         done[act[k]] = 0
@@ -225,8 +246,14 @@ def _reactivate(n_primary, act, done, pact, sact, old_pact, old_sact):
 
 
 @njit(cache=True)
-def _include(o, hide_it, n_primary, ostart, items, pmask, mstart, mword, mbits, W, base,
-             done, need, room, act, apos, pact, sact):
+def _include(
+    o: Int, hide_it: bool, n_primary: Int, ostart: npt.NDArray[np.uint32],
+    items: npt.NDArray[np.uint32], pmask: npt.NDArray[np.uint32], mstart: npt.NDArray[np.uint32],
+    mword: npt.NDArray[np.uint32], mbits: npt.NDArray[np.uint64], W: npt.NDArray[np.uint64],
+    base: Int, done: npt.NDArray[np.uint8], need: npt.NDArray[np.int32],
+    room: npt.NDArray[np.int32], act: npt.NDArray[np.uint32], apos: npt.NDArray[np.uint32],
+    pact: Int, sact: Int,
+) -> tuple[Int, Int]:
     """Put option ``o`` into the partial solution and commit each of its items.
 
     ``hide_it`` is False when ``o`` is hidden already (it was an option of the item covered
@@ -251,7 +278,10 @@ def _include(o, hide_it, n_primary, ostart, items, pmask, mstart, mword, mbits, 
 
 
 @njit(cache=True, inline="always")
-def _uncount(o, n_primary, ostart, items, need, room):
+def _uncount(
+    o: Int, n_primary: Int, ostart: npt.NDArray[np.uint32], items: npt.NDArray[np.uint32],
+    need: npt.NDArray[np.int32], room: npt.NDArray[np.int32],
+) -> None:
     for m in range(ostart[o], ostart[o + U1]):
         j = items[m]
         if j < n_primary:
@@ -260,14 +290,20 @@ def _uncount(o, n_primary, ostart, items, need, room):
 
 
 @njit(cache=True, inline="always")
-def _copy_level(W, src, dst, nw):
+def _copy_level(W: npt.NDArray[np.uint64], src: Int, dst: Int, nw: Int) -> None:
     for k in range(nw):
         W[dst + k] = W[src + k]
 
 
 @njit(cache=True, nogil=True)  # released: a split run searches on a thread too
-def setup(n_primary, ostart, items, pmask, mstart, mword, mbits, W, done, need, room,
-          act, apos, regs, excluded, forced):
+def setup(
+    n_primary: Int, ostart: npt.NDArray[np.uint32], items: npt.NDArray[np.uint32],
+    pmask: npt.NDArray[np.uint32], mstart: npt.NDArray[np.uint32], mword: npt.NDArray[np.uint32],
+    mbits: npt.NDArray[np.uint64], W: npt.NDArray[np.uint64], done: npt.NDArray[np.uint8],
+    need: npt.NDArray[np.int32], room: npt.NDArray[np.int32], act: npt.NDArray[np.uint32],
+    apos: npt.NDArray[np.uint32], regs: npt.NDArray[np.int64], excluded: npt.NDArray[np.int32],
+    forced: npt.NDArray[np.int32],
+) -> Int:
     """Put the fresh state in its starting position: ``excluded`` hidden, ``forced`` included.
 
     Items whose upper bound is 0 are closed. Returns False when the forced options cannot all
@@ -302,7 +338,7 @@ def setup(n_primary, ostart, items, pmask, mstart, mword, mbits, W, done, need, 
 
 
 @njit(cache=True)
-def _excluded_range(frames, f):
+def _excluded_range(frames: npt.NDArray[np.int64], f: Int) -> tuple[Int, Int]:
     """The options frame ``f``'s current branch leaves out, as a range of ``blist``."""
     base = frames[f, F_BL]
     if frames[f, F_KIND] == K_COVER:
@@ -312,7 +348,7 @@ def _excluded_range(frames, f):
 
 
 @njit(cache=True)
-def _record_length(mode, level, frames):
+def _record_length(mode: Int, level: Int, frames: npt.NDArray[np.int64]) -> Int:
     """How many ints the record of the node at depth ``level`` takes in ``out``."""
     n = 1
     for f in range(level):
@@ -327,7 +363,10 @@ def _record_length(mode, level, frames):
 
 
 @njit(cache=True)
-def _write_record(mode, level, frames, blist, out, w):
+def _write_record(
+    mode: Int, level: Int, frames: npt.NDArray[np.int64], blist: npt.NDArray[np.int64],
+    out: npt.NDArray[np.int64], w: Int,
+) -> Int:
     """Write the chosen options of the path (and, in frontier mode, the excluded ones)."""
     h = w
     w += 1
@@ -350,7 +389,11 @@ def _write_record(mode, level, frames, blist, out, w):
 
 
 @njit(cache=True)
-def _probe_branch(f, i, pick, mstart, mword, mbits, W, base, blist, frames):
+def _probe_branch(
+    f: Int, i: Int, pick: Int, mstart: npt.NDArray[np.uint32], mword: npt.NDArray[np.uint32],
+    mbits: npt.NDArray[np.uint64], W: npt.NDArray[np.uint64], base: Int,
+    blist: npt.NDArray[np.int64], frames: npt.NDArray[np.int64],
+) -> None:
     """Set frame ``f`` (just pushed, on item ``i``) so that P_NEXT takes its branch ``pick``.
 
     The branches are the ones the search takes in turn, so a node's degree is the ``best``
@@ -377,7 +420,10 @@ def _probe_branch(f, i, pick, mstart, mword, mbits, W, base, blist, frames):
 
 
 @njit(cache=True)
-def _probe_record(out, w, frames, level, sub_nodes, sub_solutions):
+def _probe_record(
+    out: npt.NDArray[np.int64], w: Int, frames: npt.NDArray[np.int64], level: Int, sub_nodes: Int,
+    sub_solutions: Int,
+) -> Int:
     """Write a probe's record at ``out[w]``: the degrees of frames ``0 .. level - 1``, then
     the nodes and solutions of the subtree where it stopped. Returns the new end, or -1
     when ``out`` cannot hold it."""
@@ -392,8 +438,12 @@ def _probe_record(out, w, frames, level, sub_nodes, sub_solutions):
 
 
 @njit(cache=True)
-def _restore_root(level, n_primary, ostart, items, W, done, need, room, act, blist, frames,
-                  pact, sact):
+def _restore_root(
+    level: Int, n_primary: Int, ostart: npt.NDArray[np.uint32], items: npt.NDArray[np.uint32],
+    W: npt.NDArray[np.uint64], done: npt.NDArray[np.uint8], need: npt.NDArray[np.int32],
+    room: npt.NDArray[np.int32], act: npt.NDArray[np.uint32], blist: npt.NDArray[np.int64],
+    frames: npt.NDArray[np.int64], pact: Int, sact: Int,
+) -> tuple[Int, Int]:
     """Undo a probe that took the branches of frames ``0 .. level - 1``: the root as it was.
 
     Each level below the root has its own copy of the words, so only the root's words need
@@ -418,8 +468,15 @@ def _restore_root(level, n_primary, ostart, items, W, done, need, room, act, bli
 
 
 @njit(cache=True, nogil=True)  # released: a split run searches on a thread too
-def search(n_primary, ostart, items, pmask, mstart, mword, mbits, W, nw, done, need, room,
-           act, apos, blist, frames, regs, mode, depth, max_records, max_nodes, out):
+def search(
+    n_primary: Int, ostart: npt.NDArray[np.uint32], items: npt.NDArray[np.uint32],
+    pmask: npt.NDArray[np.uint32], mstart: npt.NDArray[np.uint32], mword: npt.NDArray[np.uint32],
+    mbits: npt.NDArray[np.uint64], W: npt.NDArray[np.uint64], nw: Int, done: npt.NDArray[np.uint8],
+    need: npt.NDArray[np.int32], room: npt.NDArray[np.int32], act: npt.NDArray[np.uint32],
+    apos: npt.NDArray[np.uint32], blist: npt.NDArray[np.int64], frames: npt.NDArray[np.int64],
+    regs: npt.NDArray[np.int64], mode: Int, depth: Int, max_records: Int, max_nodes: Int,
+    out: npt.NDArray[np.int64],
+) -> tuple[Int, Int]:
     """Run the search from the state in the arrays until it finishes or must stop.
 
     Stops after ``max_records`` solutions (or frontier records, or probes), after entering
@@ -457,7 +514,7 @@ def search(n_primary, ostart, items, pmask, mstart, mword, mbits, W, nw, done, n
             key = NO_ITEM
             for k in range(pact):
                 j = act[k]
-                r = np.int64(need[j])
+                r: Int = np.int64(need[j])  # Int: compared with Python ints below
                 sz = np.int64(0)
                 for t in range(mstart[j], mstart[j + U1]):
                     sz += np.int64(_popcount(W[base + mword[t]] & mbits[t]))
@@ -571,7 +628,7 @@ def search(n_primary, ostart, items, pmask, mstart, mword, mbits, W, nw, done, n
             i = np.uint32(frames[f, F_ITEM])
             kind = frames[f, F_KIND]
             t = frames[f, F_T]
-            branch = -2  # -2: none left, -1: "no more", else the option to include
+            branch: Int = -2  # -2: none left, -1: "no more", else the option to include
             if kind == K_COVER:
                 if t < frames[f, F_L0]:
                     branch = blist[frames[f, F_BL] + t]

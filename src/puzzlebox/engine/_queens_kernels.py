@@ -7,11 +7,18 @@ steps (budgets, progress, Ctrl-C) and pick up exactly where it stopped.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
-from numba import njit
+
+from puzzlebox.engine._jit import njit
 
 Array = npt.NDArray[np.int64]  # annotations for the reader and mypy; numba ignores them
+# An integer scalar in a kernel: the engine passes np.int64 (one compiled specialisation),
+# the kernels pass each other Python ints and array elements, which numpy's stubs type as
+# Any; numba compiles them all alike, so to mypy a scalar is Any.
+Int = Any
 
 # the column of a one-bit mask: 2**k mod 67 differs for every k < 66 (2 is a primitive root)
 _COLUMN = np.zeros(67, dtype=np.int64)
@@ -20,14 +27,14 @@ for _k in range(64):
 
 
 @njit(cache=True, nogil=True)
-def _column(bit: int) -> int:  # pragma: no cover
+def _column(bit: Int) -> Int:  # pragma: no cover
     return _COLUMN[bit % 67]
 
 
 @njit(cache=True, nogil=True)
 def _row_of(
-    n: int, row0: int, prefix: Array, cols: Array, last: int, c: int
-) -> int:  # pragma: no cover
+    n: Int, row0: Int, prefix: Array, cols: Array, last: Int, c: Int
+) -> Int:  # pragma: no cover
     """At a leaf: the row whose queen stands in column ``c``. ``cols[d]`` holds the columns
     of the rows above ``row0 + d``, so it only grows with ``d``: a binary search finds it."""
     m = np.int64(1) << c
@@ -49,8 +56,8 @@ def _row_of(
 
 @njit(cache=True, nogil=True)
 def _col_at(
-    n: int, row0: int, prefix: Array, cols: Array, last: int, bit: int, k: int
-) -> int:  # pragma: no cover
+    n: Int, row0: Int, prefix: Array, cols: Array, last: Int, bit: Int, k: Int
+) -> Int:  # pragma: no cover
     """At a leaf: the column of row ``k``'s queen."""
     if k < row0:
         return prefix[k]
@@ -62,8 +69,8 @@ def _col_at(
 
 @njit(cache=True, nogil=True)
 def _image_at(
-    n: int, row0: int, prefix: Array, cols: Array, last: int, bit: int, g: int, k: int
-) -> int:  # pragma: no cover
+    n: Int, row0: Int, prefix: Array, cols: Array, last: Int, bit: Int, g: Int, k: Int
+) -> Int:  # pragma: no cover
     """At a leaf: the column of row ``k`` in the solution's image under symmetry ``g``
     (1..7: the mirror, the flip, the half turn, the transpose, the other diagonal's mirror,
     and the two quarter turns), from the columns and the inverse (the row of a column)."""
@@ -85,7 +92,7 @@ def _image_at(
 
 @njit(cache=True, nogil=True)
 def _leads(
-    n: int, row0: int, prefix: Array, cols: Array, last: int, bit: int
+    n: Int, row0: Int, prefix: Array, cols: Array, last: Int, bit: Int
 ) -> bool:  # pragma: no cover
     """Whether the solution at this leaf is the smallest of its images under the eight
     symmetries of the square (as the tuple of its queens' columns, row by row): the one
@@ -121,9 +128,9 @@ def _leads(
 
 @njit(cache=True, nogil=True)  # released: a split run searches on a thread too
 def walk_rows(
-    n: int, allowed: Array, row0: int, prefix: Array, cols: Array, left: Array,
-    right: Array, free: Array, top: Array, budget: int, lead: bool,
-) -> tuple[int, int, int]:  # pragma: no cover
+    n: Int, allowed: Array, row0: Int, prefix: Array, cols: Array, left: Array,
+    right: Array, free: Array, top: Array, budget: Int, lead: bool,
+) -> tuple[Int, Int, Int]:  # pragma: no cover
     """Fill rows ``row0 .. n-1`` one queen per row, from the stack ``cols/left/right/free``
     (index ``d`` is row ``row0 + d``; ``top[0]`` the current depth, -1 once exhausted);
     ``prefix`` holds the columns of the queens above ``row0``.
@@ -167,9 +174,9 @@ def walk_rows(
 
 @njit(cache=True, nogil=True)
 def walk_symmetric(
-    n: int, turns: int, allowed: Array, row: Array, col: Array, rows: Array, cols: Array,
-    diag: Array, anti: Array, top: Array, budget: int,
-) -> tuple[int, int]:  # pragma: no cover
+    n: Int, turns: Int, allowed: Array, row: Array, col: Array, rows: Array, cols: Array,
+    diag: Array, anti: Array, top: Array, budget: Int,
+) -> tuple[Int, Int]:  # pragma: no cover
     """Solutions fixed by a rotation of ``turns`` quarter turns (1 or 2), resumably.
 
     Each queen is placed with its whole orbit under the rotation, every image inside its

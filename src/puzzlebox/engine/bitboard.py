@@ -42,17 +42,24 @@ from __future__ import annotations
 import time
 from collections import deque
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 from llvmlite import ir
-from numba import njit, types
-from numba.extending import intrinsic
+from numba import types
 
 from puzzlebox.cover.problem import CoverProblem
+from puzzlebox.engine._jit import intrinsic, njit
 from puzzlebox.engine.bitboard_fit import ineligible
 from puzzlebox.engine.progress import Progress, share_walked
 from puzzlebox.engine.search import Job, Mode, Step, Subproblem
 from puzzlebox.engine.stats import SearchStats
+
+# An integer scalar in a kernel: numba compiles Python ints, numpy integers and the elements
+# read from arrays (which numpy's stubs type as Any) alike, and the kernels mix them freely, so
+# to mypy a scalar is Any; the arrays carry their real dtypes.
+Int = Any
 
 # registers
 R_DEPTH = 0  # index of the top frame; -1 once the tree is exhausted
@@ -134,29 +141,33 @@ def fill_order(problem: CoverProblem) -> list[int]:
 
 
 @intrinsic
-def _popcount(typingctx, x):  # type: ignore[no-untyped-def]
+def _popcount(typingctx: Any, x: Any) -> Any:
     """Bits set in a ``uint64`` (one machine instruction)."""
     sig = types.uint64(types.uint64)
 
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
         return builder.ctpop(args[0])
 
     return sig, codegen
 
 
 @intrinsic
-def _lowest(typingctx, x):  # type: ignore[no-untyped-def]
+def _lowest(typingctx: Any, x: Any) -> Any:
     """Index of the lowest set bit of a ``uint64`` (64 for zero)."""
     sig = types.uint64(types.uint64)
 
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
         return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
 
     return sig, codegen
 
 
 @njit(cache=True)
-def _reachable_sizes(limit, gcount, ghi, gastart, gareas, fareas, reach):
+def _reachable_sizes(
+    limit: Int, gcount: npt.NDArray[np.int64], ghi: npt.NDArray[np.int64],
+    gastart: npt.NDArray[np.int64], gareas: npt.NDArray[np.int64], fareas: npt.NDArray[np.int64],
+    reach: npt.NDArray[np.uint8],
+) -> None:
     """``reach[s]``: can ``s`` cells be filled by options still allowed (counters bound)?"""
     for s in range(limit + 1):
         reach[s] = 0
@@ -184,7 +195,10 @@ def _reachable_sizes(limit, gcount, ghi, gastart, gareas, fareas, reach):
 
 
 @njit(cache=True, inline="always")
-def _write(mode, c, topt, fsel, fitem, out, w):
+def _write(
+    mode: Int, c: Int, topt: npt.NDArray[np.int64], fsel: npt.NDArray[np.int64],
+    fitem: npt.NDArray[np.int64], out: npt.NDArray[np.int64], w: Int,
+) -> Int:
     """Write the path of ``c`` frames at ``out[w]``: its options, each followed by the item
     its frame branched on in frontier mode; return the new end."""
     if mode == M_FRONTIER:
@@ -200,7 +214,11 @@ def _write(mode, c, topt, fsel, fitem, out, w):
 
 
 @njit(cache=True)
-def _options_left(top, fitem, avail, clo, chi, cofs, cw, left):
+def _options_left(
+    top: Int, fitem: npt.NDArray[np.int64], avail: npt.NDArray[np.uint64],
+    clo: npt.NDArray[np.int64], chi: npt.NDArray[np.int64], cofs: npt.NDArray[np.int64],
+    cw: npt.NDArray[np.uint64], left: npt.NDArray[np.int64],
+) -> None:
     """``left[f]``: the options frame ``f``'s item still has to try, for frames 0..top."""
     for f in range(top + 1):
         i = fitem[f]
@@ -214,12 +232,22 @@ def _options_left(top, fitem, avail, clo, chi, cofs, cw, left):
 
 
 @njit(cache=True, nogil=True)  # released: a split run searches on a thread too
-def search(m, rank, topt, tgs, tgl, tarea, ecstart, ecells, emask, conflicts, clo, chi, cofs, cw,
-           adjs, adjv,
-           glo, ghi, prune, prune_from, uniform, free_copies, gastart, gareas, fareas,
-           avail, board, fempty, fitem, fsel, fopts, gcount, regs, vis, queue, lab, par,
-           csize, pend, reach,
-           mode, depth_limit, max_records, max_nodes, out):  # fmt: skip
+def search(
+    m: Int, rank: npt.NDArray[np.int64], topt: npt.NDArray[np.int64], tgs: npt.NDArray[np.int64],
+    tgl: npt.NDArray[np.int64], tarea: npt.NDArray[np.int64], ecstart: npt.NDArray[np.int64],
+    ecells: npt.NDArray[np.int64], emask: npt.NDArray[np.uint64], conflicts: npt.NDArray[np.uint64],
+    clo: npt.NDArray[np.int64], chi: npt.NDArray[np.int64], cofs: npt.NDArray[np.int64],
+    cw: npt.NDArray[np.uint64], adjs: npt.NDArray[np.int64], adjv: npt.NDArray[np.int64],
+    glo: npt.NDArray[np.int64], ghi: npt.NDArray[np.int64], prune: Int, prune_from: Int,
+    uniform: Int, free_copies: Int, gastart: npt.NDArray[np.int64], gareas: npt.NDArray[np.int64],
+    fareas: npt.NDArray[np.int64], avail: npt.NDArray[np.uint64], board: npt.NDArray[np.uint64],
+    fempty: npt.NDArray[np.int64], fitem: npt.NDArray[np.int64], fsel: npt.NDArray[np.int64],
+    fopts: npt.NDArray[np.int64], gcount: npt.NDArray[np.int64], regs: npt.NDArray[np.int64],
+    vis: npt.NDArray[np.uint64], queue: npt.NDArray[np.uint64], lab: npt.NDArray[np.uint64],
+    par: npt.NDArray[np.uint64], csize: npt.NDArray[np.int64], pend: npt.NDArray[np.int64],
+    reach: npt.NDArray[np.uint8], mode: Int, depth_limit: Int, max_records: Int, max_nodes: Int,
+    out: npt.NDArray[np.int64],
+) -> Int:
     """Advance the search from the state in the arrays; return a status ``S_*``.
 
     Frame ``d`` owns ``avail[d]`` (options still allowed), ``board[d]`` (covered cells) and
@@ -255,12 +283,12 @@ def search(m, rank, topt, tgs, tgl, tarea, ecstart, ecells, emask, conflicts, cl
             # loops compile to straight AND/POPCNT runs.)
             du = np.uint64(d)
             best = np.int64(1) << 62
-            bi = -1
+            bi: Int = -1
             bopts = np.int64(0)  # the options of the item chosen
             for w in range(W):
                 free = ~board[d, w]
                 while free and best > 0:
-                    x = w * 64 + np.int64(_lowest(free))
+                    x: Int = w * 64 + np.int64(_lowest(free))
                     if x >= m:
                         break
                     free &= free - np.uint64(1)
@@ -312,7 +340,7 @@ def search(m, rank, topt, tgs, tgl, tarea, ecstart, ecells, emask, conflicts, cl
         du = np.uint64(d)
         lo = np.uint64(clo[i])
         ofs = np.uint64(cofs[i])
-        e = -1
+        e: Int = -1
         first = np.int64(1) << 62
         for k in range(np.uint64(chi[i] - clo[i])):
             bits = avail[du, lo + k] & cw[ofs + k]
@@ -511,7 +539,8 @@ def _all_connected(
 def _ranges(lengths: np.ndarray) -> np.ndarray:
     """``[0, 1, .., l0 - 1, 0, 1, .., l1 - 1, ...]``."""
     ends = np.cumsum(lengths)
-    return np.arange(ends[-1] if ends.size else 0) - np.repeat(ends - lengths, lengths)
+    steps: np.ndarray = np.arange(ends[-1] if ends.size else 0) - np.repeat(ends - lengths, lengths)
+    return steps
 
 
 def _distinct_areas(areas: dict[int, set[int]], n: int) -> tuple[np.ndarray, np.ndarray]:
@@ -692,15 +721,18 @@ class _Tables:
         if g < 0 or self.ghi[g] <= 1:
             return []  # the branch's option already rules its siblings out
         held = self.hvals[self.hstart[item] : self.hstart[item + 1]]
-        return self.topt[held[held < self.entry[option]]].tolist()
+        ruled_out: list[int] = self.topt[held[held < self.entry[option]]].tolist()
+        return ruled_out
 
     def cells(self, option: int) -> list[int]:
         """The fill positions of an option's cells, ascending."""
-        return self.cvals[self.cstart[option] : self.cstart[option + 1]].tolist()
+        cells: list[int] = self.cvals[self.cstart[option] : self.cstart[option + 1]].tolist()
+        return cells
 
     def counters(self, option: int) -> list[int]:
         """An option's counters (items after the cells, renumbered from 0), ascending."""
-        return self.gvals[self.gstart[option] : self.gstart[option + 1]].tolist()
+        counters: list[int] = self.gvals[self.gstart[option] : self.gstart[option + 1]].tolist()
+        return counters
 
 
 class _Search:

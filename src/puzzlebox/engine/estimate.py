@@ -118,7 +118,8 @@ def _probe_values(path: list[int]) -> tuple[float, float, list[float]]:
 
 def _seed_register(seed: int) -> np.int64:
     """Any Python int as the 64 bits of the kernel's seed register."""
-    return np.array([seed % (1 << 64)], dtype=np.uint64).view(np.int64)[0]
+    bits = np.array([seed % (1 << 64)], dtype=np.uint64).view(np.int64)
+    return np.int64(bits[0])  # numpy types an array's element as Any; this is the same int64
 
 
 def cutoff_depth(level_nodes: list[float], subtree_nodes: float) -> int:

@@ -299,7 +299,7 @@ def build_sweep(
     counter_index = {item: j for j, item in enumerate(counters)}
     # orbits of swept items, numbered by their earliest position
     orbit_of: dict[int, int] = {}
-    firsts = []
+    firsts: list[int] = []
     for item in order:
         if item in orbit_of:
             continue

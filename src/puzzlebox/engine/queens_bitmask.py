@@ -224,9 +224,10 @@ class QueensSearch:
                 self.raw += found
                 counted += found
             else:
+                row, col, rows, cols, diag, anti = self._stack
                 found, nodes = walk_symmetric(
-                    np.int64(self.n), np.int64(value), self._allowed, *self._stack,
-                    self._top, np.int64(budget),
+                    np.int64(self.n), np.int64(value), self._allowed, row, col, rows, cols,
+                    diag, anti, self._top, np.int64(budget),
                 )
                 self.fixed[value] += int(found)
             budget -= int(nodes)
@@ -340,8 +341,8 @@ def _warm_up() -> float:
     z = np.zeros(4, dtype=np.int64)
     walk_rows(np.int64(2), z + 3, np.int64(0), z.copy(), z.copy(), z.copy(), z.copy(),
               z.copy(), np.zeros(1, dtype=np.int64), np.int64(1), True)
-    walk_symmetric(np.int64(2), np.int64(1), z + 3, *(z.copy() for _ in range(6)),
-                   np.zeros(1, dtype=np.int64), np.int64(1))
+    walk_symmetric(np.int64(2), np.int64(1), z + 3, z.copy(), z.copy(), z.copy(), z.copy(),
+                   z.copy(), z.copy(), np.zeros(1, dtype=np.int64), np.int64(1))
     _compile_seconds = time.perf_counter() - began
     return _compile_seconds
 

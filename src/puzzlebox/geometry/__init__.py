@@ -3,8 +3,8 @@
 Used by puzzles/ (to generate placements and symmetry groups) and render/ (to draw).
 """
 
-from puzzlebox.geometry.shapes import Cell, Shape, normalize, orientations, parse_grid
-from puzzlebox.geometry.symmetry import ROTATIONS, SYMMETRIES, Symmetry
+from puzzlebox.geometry.shapes import Shape, normalize, orientations, parse_grid
+from puzzlebox.geometry.symmetry import ROTATIONS, SYMMETRIES, Cell, Symmetry
 
 __all__ = [
     "Cell",

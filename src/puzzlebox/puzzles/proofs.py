@@ -347,17 +347,19 @@ def region_impossibility(puzzle: PolyominoPuzzle) -> str | None:
         if crossing[i]:
             continue
         fits = list(inside[i].values())
-        parts = [((len(p.shape),), 0, p.max_copies(area)) for p in fits]
+        parts: list[tuple[tuple[int, ...], int, int]] = [
+            ((len(p.shape),), 0, p.max_copies(area)) for p in fits
+        ]
         if _reachable((len(region),), parts):
             continue
         r, c = region[0]
-        where = f"the region of {len(region)} cells that begins at row {r}, column {c}"
+        place = f"the region of {len(region)} cells that begins at row {r}, column {c}"
         if not fits:
-            return f"no piece fits inside {where}"
+            return f"no piece fits inside {place}"
         sizes = sorted({len(p.shape) for p in fits})
         shown = ", ".join(map(str, sizes))
         return (
-            f"{where} cannot be filled: the pieces that fit inside it have "
+            f"{place} cannot be filled: the pieces that fit inside it have "
             f"{'area' if len(sizes) == 1 else 'areas'} {shown}, and no number of them adds "
             f"up to {len(region)}"
         )

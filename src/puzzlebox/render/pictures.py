@@ -40,6 +40,7 @@ from puzzlebox.render.outline import (
 from puzzlebox.safety import drawn_as_written, file_component
 
 if TYPE_CHECKING:
+    import numpy as np
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
@@ -231,7 +232,7 @@ class _Canvas:
         from matplotlib.path import Path as MplPath
 
         verts: list[tuple[float, float]] = []
-        codes: list[int] = []
+        codes: list[np.uint8] = []  # matplotlib's path codes are numpy bytes
         for loop in loops:
             for i, (x, y) in enumerate(loop):
                 verts.append((x + x0, y + y0))
@@ -307,6 +308,7 @@ def _sheet(sections: list[tuple[list[_Panel], int | None]]) -> _Canvas:
     base_px = first.cell_px
     title_h = _title_size(base_px) * 1.8
     grid_width = 0.0
+    slot: float | None  # a grid row's slot width; None for a flowing row
     for panels, per_row in sections:
         if per_row is not None and panels:
             slot = max(p.width for p in panels)
