@@ -223,13 +223,6 @@ def _match_rows(here: np.ndarray, there: np.ndarray, names: np.ndarray) -> np.nd
     return np.where(good, names[candidate], -1)
 
 
-def orbit_key(perms: np.ndarray, solution: Iterable[int]) -> tuple[int, ...]:
-    """The smallest image of a solution (sorted option numbers) under the group: equal for
-    two solutions exactly when a symmetry relates them."""
-    images = np.sort(perms[:, list(solution)], axis=1)
-    return min(tuple(row) for row in images.tolist())
-
-
 @dataclasses.dataclass(frozen=True)
 class CountPart:
     """One search of a count cut down by symmetry: the solutions of the restricted problem

@@ -77,9 +77,6 @@ from puzzlebox.engine.stats import SearchStats
 
 Progress = Callable[[SearchStats], None]
 
-# The engine enters every branch and sees a dead one there, rather than looking ahead while
-# taking an option (see the module docstring): the tree estimator walks the same tree.
-LOOKAHEAD = False
 _NODE_BUDGET = 1 << 21  # nodes per kernel call between progress reports
 _MAX_BATCH = 1 << 12  # solutions per kernel call when enumerating
 _NO_LIMIT = 1 << 62
