@@ -52,7 +52,7 @@ from puzzlebox.cover.problem import CoverProblem
 from puzzlebox.engine.bitboard_fit import ineligible
 from puzzlebox.engine.progress import Progress, share_walked
 from puzzlebox.engine.search import Job, Mode, Step, Subproblem
-from puzzlebox.engine.stats import SearchStats
+from puzzlebox.engine.stats import SearchStats, once_per_process
 
 # registers
 R_DEPTH = 0  # index of the top frame; -1 once the tree is exhausted
@@ -831,15 +831,9 @@ class _Search:
         return records
 
 
-_compile_seconds: float | None = None
-
-
-def _warm_up() -> float:
+@once_per_process
+def _warm_up() -> None:
     """Compile (or load from numba's cache) the kernel once per process, and time it."""
-    global _compile_seconds
-    if _compile_seconds is not None:
-        return 0.0
-    began = time.perf_counter()
     tiny = CoverProblem(
         item_names=("a", "b", "g"),
         n_primary=3,
@@ -855,8 +849,6 @@ def _warm_up() -> float:
     tables = _Tables(tiny, set(), PRUNE_REGIONS)
     for mode in (M_COUNT, M_SOLUTIONS, M_FRONTIER):
         _Search(tables, ()).run(mode, 1, _NO_LIMIT, _NO_LIMIT)
-    _compile_seconds = time.perf_counter() - began
-    return _compile_seconds
 
 
 class BitboardEngine:

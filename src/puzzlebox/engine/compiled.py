@@ -73,16 +73,12 @@ import numpy as np
 from puzzlebox.cover.problem import CoverBuilder, CoverProblem, ProblemError
 from puzzlebox.engine import _kernels as K
 from puzzlebox.engine.search import Job, Mode, Step, Subproblem
-from puzzlebox.engine.stats import SearchStats
+from puzzlebox.engine.stats import SearchStats, once_per_process
 
 NAME = "compiled"  # the engine's name in the registry and in its statistics
 _MAX_BATCH = 1 << 12  # solutions per kernel call when enumerating
 _NO_LIMIT = 1 << 62
 _INT32_MAX = np.iinfo(np.int32).max
-
-# Seconds spent compiling (or loading from numba's cache) the kernels in this process; None
-# until the first search, which pays for it and reports it in its stats.
-_compile_seconds: float | None = None
 
 
 def _u32(values: np.ndarray) -> np.ndarray:
@@ -260,26 +256,20 @@ class _Search:
             self.levels = np.concatenate([self.levels, np.zeros_like(self.levels)])
 
 
-def _warm_up() -> float:
+@once_per_process
+def _warm_up() -> None:
     """Compile (or load from cache) every kernel once, on a tiny problem, and time it."""
-    global _compile_seconds
-    if _compile_seconds is None:
-        began = time.perf_counter()
-        b = CoverBuilder()  # a little of everything: slack, a colour, "no more" branches
-        b.primary("a")
-        b.primary("b", 0, 2)
-        b.secondary("c")
-        b.option(["a", "c"], 0, [None, "red"])
-        b.option(["b", "c"], 1, [None, "red"])
-        b.option(["b"], 2)
-        tiny = b.build()
-        tables = _Tables.build(tiny)
-        none = np.zeros(0, dtype=np.int32)
-        for mode in (K.M_COUNT, K.M_SOLUTIONS, K.M_FRONTIER):
-            _Search(tables, none, none).run(mode, 1, _NO_LIMIT, _NO_LIMIT)
-        _compile_seconds = time.perf_counter() - began
-        return _compile_seconds
-    return 0.0
+    b = CoverBuilder()  # a little of everything: slack, a colour, "no more" branches
+    b.primary("a")
+    b.primary("b", 0, 2)
+    b.secondary("c")
+    b.option(["a", "c"], 0, [None, "red"])
+    b.option(["b", "c"], 1, [None, "red"])
+    b.option(["b"], 2)
+    tables = _Tables.build(b.build())
+    none = np.zeros(0, dtype=np.int32)
+    for mode in (K.M_COUNT, K.M_SOLUTIONS, K.M_FRONTIER):
+        _Search(tables, none, none).run(mode, 1, _NO_LIMIT, _NO_LIMIT)
 
 
 class CompiledSearch:
