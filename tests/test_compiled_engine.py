@@ -8,9 +8,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine_runs import reference_solutions
 from puzzlebox.cover.problem import CoverBuilder, CoverProblem
 from puzzlebox.engine import registry
-from puzzlebox.engine.reference import ReferenceEngine
 from puzzlebox.engine.search import DEFAULT_STEP_NODES, Job, Mode, count_all, each_solution
 from puzzlebox.geometry import Shape, orientations
 
@@ -91,7 +91,7 @@ def pentominoes(rows: int = 6, cols: int = 10) -> CoverProblem:
 
 
 def oracle(problem: CoverProblem, forced=(), excluded=()) -> set[tuple[int, ...]]:
-    found = list(ReferenceEngine(problem, forced, excluded).solutions())
+    found = list(reference_solutions(problem, forced, excluded))
     assert len(found) == len(set(found))
     return set(found)
 

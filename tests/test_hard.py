@@ -11,13 +11,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine_runs import reference_solutions
 from puzzlebox import catalog
 from puzzlebox.catalog.generate_families import SEMIPERIMETERS, family_files, family_name
 from puzzlebox.cli import main
 from puzzlebox.cover.problem import CoverBuilder, CoverProblem
 from puzzlebox.engine import registry
 from puzzlebox.engine.errors import EngineError
-from puzzlebox.engine.reference import ReferenceEngine
 from puzzlebox.engine.restarts import HedgedSearch, RestartSearch, luby, permuted
 from puzzlebox.engine.sat import SatEngine
 from puzzlebox.engine.search import Job, each_solution
@@ -191,7 +191,7 @@ def _random_problem(data) -> CoverProblem:
 @given(st.data())
 def test_sat_enumeration_matches_the_reference(data):
     problem = _random_problem(data)
-    expected = set(ReferenceEngine(problem).solutions())
+    expected = set(reference_solutions(problem))
     got = list(SatEngine(problem, workers=1).solutions())
     assert len(got) == len(set(got))
     assert set(got) == expected
@@ -200,7 +200,7 @@ def test_sat_enumeration_matches_the_reference(data):
 @pytest.mark.parametrize("name", ["queens-5", "cards-3x3-corrected", "cards-3x3"])
 def test_sat_on_catalog_puzzles(name):
     problem = catalog.load(name).puzzles[0].problem
-    expected = set(ReferenceEngine(problem).solutions())
+    expected = set(reference_solutions(problem))
     _, search = registry.start(Job(problem), "sat")
     assert set(each_solution(search)) == expected
     assert search.stats.complete
@@ -215,7 +215,7 @@ def test_sat_first_solution_of_a_packing_is_a_cover():
 
 def test_sat_forced_and_excluded(compiled):
     problem = catalog.load("queens-8").puzzles[0].problem
-    reference = list(ReferenceEngine(problem).solutions())
+    reference = list(reference_solutions(problem))
     forced, excluded = reference[0][:1], reference[0][1:2]
     expected = {s for s in reference if forced[0] in s and excluded[0] not in s}
     assert set(SatEngine(problem, forced, excluded, workers=1).solutions()) == expected
@@ -283,10 +283,10 @@ def test_permuted_problem_has_the_same_solutions():
     problem = catalog.load("y-pentomino-5x10").puzzles[0].problem
     relabelled = permuted(problem, np.random.default_rng(5))
     assert relabelled.problem.n_graph == problem.n_graph
-    original = set(ReferenceEngine(catalog.load("queens-5").puzzles[0].problem).solutions())
+    original = set(reference_solutions(catalog.load("queens-5").puzzles[0].problem))
     queens = catalog.load("queens-5").puzzles[0].problem
     shuffled = permuted(queens, np.random.default_rng(1))
-    back = {shuffled.back(s) for s in ReferenceEngine(shuffled.problem).solutions()}
+    back = {shuffled.back(s) for s in reference_solutions(shuffled.problem)}
     assert back == original
 
 
@@ -444,7 +444,7 @@ def test_edge_solver_with_complements_and_without_turning():
     for name, expected in [("cards-3x3-corrected", 16), ("cards-3x3", 0)]:
         assert EdgeSolver(catalog.load(name).puzzles[0]).count() == expected
     puzzle, _ = random_edge_matching(3, 3, 3, seed=2, rotate=False)
-    assert set(EdgeSolver(puzzle).solutions()) == set(ReferenceEngine(puzzle.problem).solutions())
+    assert set(EdgeSolver(puzzle).solutions()) == set(reference_solutions(puzzle.problem))
 
 
 def test_edge_solver_solves_an_8x8_eternity_style_puzzle():

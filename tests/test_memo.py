@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine_runs import reference_count, reference_solutions
 from puzzlebox import catalog
 from puzzlebox.cli import main
 from puzzlebox.cover.problem import CoverBuilder, CoverProblem
@@ -19,7 +20,6 @@ from puzzlebox.engine.memo import (
     build_sweep,
     parse_memory,
 )
-from puzzlebox.engine.reference import ReferenceEngine
 from puzzlebox.engine.registry import EngineDeclined, choose, start
 from puzzlebox.engine.search import Job, Mode
 from puzzlebox.formats.reader import read_text
@@ -39,9 +39,9 @@ def enumerated(puzzle: Puzzle) -> tuple[int, int]:
     """Raw and distinct counts by plain enumeration of the full problem."""
     keys = {
         puzzle.canonical_key(puzzle.decode(chosen))
-        for chosen in ReferenceEngine(puzzle.problem).solutions()
+        for chosen in reference_solutions(puzzle.problem)
     }
-    raw = ReferenceEngine(puzzle.problem).count()
+    raw = reference_count(puzzle.problem)
     return raw, len(keys)
 
 
@@ -165,15 +165,15 @@ def test_memo_engine_matches_reference(case: tuple[CoverProblem, list[int], list
     problem, forced, excluded = case
     order = list(range(problem.n_primary))
     order = [i for i in order if problem.item_names[i][0] == "cell"]
-    assert MemoEngine(problem, order).count() == ReferenceEngine(problem).count()
+    assert MemoEngine(problem, order).count() == reference_count(problem)
     memo = MemoEngine(problem, order, forced=forced, excluded=excluded)
-    assert memo.count() == ReferenceEngine(problem, forced, excluded).count()
+    assert memo.count() == reference_count(problem, forced, excluded)
 
 
 def test_default_order_sweeps_exactly_once_items() -> None:
     problem = tiling(2, 5, MONO_DOMINO).problem
     engine = MemoEngine(problem)
-    assert engine.count() == ReferenceEngine(problem).count()
+    assert engine.count() == reference_count(problem)
     assert engine.stats.engine == "memo" and engine.stats.complete
 
 
