@@ -128,9 +128,6 @@ class Sweep:
             self._fields.append((shift, (1 << width) - 1, int(lo[j]), int(hi[j])))
             shift += width
         self.counter_bits = shift
-        self.counter_values = 1
-        for j in tracked:
-            self.counter_values *= int(hi[j]) + 1
         self.moves: list[list[_Move]] = [[] for _ in range(n_positions)]
         self.window = 1
         for positions, incs in options:
@@ -147,10 +144,6 @@ class Sweep:
             bits = sum(1 << (p - first) for p in positions)
             self.moves[first].append(_Move(bits, add, tuple(checks)))
             self.window = max(self.window, last - first + 1)
-
-    def bound(self) -> int:
-        """The most states one layer can hold (after a position, ``window - 1`` bits ahead)."""
-        return (1 << (self.window - 1)) * self.counter_values
 
     def run(
         self, max_states: int, progress: Callable[[int], None] | None = None
