@@ -27,12 +27,45 @@ from puzzlebox.puzzles.edge_solver import EdgeSolver
 from puzzlebox.puzzles.families import (
     catalan,
     family_board_side,
-    is_parallelogram_polyomino,
     parallelogram_polyominoes,
-    semiperimeter_of,
 )
 from puzzlebox.puzzles.generate import random_edge_matching
 from puzzlebox.puzzles.repair_tiling import is_tiling
+
+# Checks of the parallelogram families' shapes, made on the cells and not on the paths the
+# generator draws (they lived in puzzles/families.py, where nothing but these tests read them).
+
+
+def semiperimeter_of(shape: Shape) -> int:
+    """Half the perimeter of a polyomino: count its boundary edges."""
+    cells = set(shape.cells)
+    edges = sum(
+        (r + dr, c + dc) not in cells
+        for r, c in cells
+        for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))
+    )
+    return edges // 2
+
+
+def is_parallelogram_polyomino(shape: Shape) -> bool:
+    """True when the shape is the region between two N/E paths that meet only at their ends.
+
+    Checked directly on the cells: every column is one interval, the intervals' bottoms and
+    tops rise (weakly) from left to right, and neighbouring columns share at least one row
+    (so the two boundary paths never touch between the corners).
+    """
+    cells = set(shape.cells)
+    height = shape.height
+    columns: list[tuple[int, int]] = []
+    for col in range(shape.width):
+        ys = sorted(height - 1 - r for r, c in cells if c == col)
+        if not ys or ys[-1] - ys[0] + 1 != len(ys):
+            return False
+        columns.append((ys[0], ys[-1]))
+    for (b0, t0), (b1, t1) in zip(columns, columns[1:]):
+        if b1 < b0 or t1 < t0 or b1 > t0:
+            return False
+    return True
 
 
 @pytest.fixture
