@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import sys
+import time
 
 import numpy as np
 import pytest
@@ -20,10 +21,10 @@ from puzzlebox.engine import registry
 from puzzlebox.engine.errors import EngineError
 from puzzlebox.engine.restarts import HedgedSearch, RestartSearch, luby, permuted
 from puzzlebox.engine.sat import SatEngine
-from puzzlebox.engine.search import Job, each_solution
+from puzzlebox.engine.search import Job, Mode, Search, count_all, each_solution
 from puzzlebox.geometry import Shape
 from puzzlebox.puzzles import EdgeMatchingPuzzle, PolyominoPuzzle
-from puzzlebox.puzzles.edge_solver import EdgeSolver
+from puzzlebox.puzzles.edge_solver import EdgeSearch
 from puzzlebox.puzzles.families import (
     catalan,
     family_board_side,
@@ -428,6 +429,12 @@ def test_a_seeded_search_restarts(compiled):
 # -- random edge-matching puzzles and the scan-row solver ------------------------------------
 
 
+def edges(puzzle, seed=None, limit=None, mode=Mode.SOLUTIONS) -> Search:
+    """The edges solver's search, started as every caller starts it: through the registry."""
+    job = Job(puzzle.problem, mode, limit=limit, seed=seed, puzzle=puzzle)
+    return registry.get("edges").start(job)
+
+
 def _hidden_options(puzzle: EdgeMatchingPuzzle, hidden) -> list[int]:
     index = {(p.card, p.row, p.col, p.turns): k for k, p in enumerate(puzzle.problem.labels)}
     return [
@@ -444,7 +451,7 @@ def test_generated_puzzles_are_solvable(size, border, seed):
     assert puzzle.problem.is_solution(_hidden_options(puzzle, hidden))
     solution = puzzle.solve()
     assert solution is not None
-    assert next(EdgeSolver(puzzle, seed=seed).solutions(1)) is not None
+    assert next(each_solution(edges(puzzle, seed=seed, limit=1))) is not None
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -452,38 +459,45 @@ def test_edge_solver_matches_the_compiled_engine(seed):
     for border in (False, True):
         puzzle, _ = random_edge_matching(3, 3, 3 if border else 6, border=border, seed=seed)
         expected = set(each_solution(registry.get("compiled").start(Job(puzzle.problem))))
-        assert set(EdgeSolver(puzzle).solutions()) == expected
-        assert set(EdgeSolver(puzzle, seed=seed, base_budget=3).solutions()) == expected
+        assert set(each_solution(edges(puzzle))) == expected
+        # restarts after 3, 3, 6, 3, 3, 6, 12, ... nodes until a run finds a solution
+        seeded = EdgeSearch(Job(puzzle.problem, seed=seed, puzzle=puzzle), base_budget=3)
+        assert set(each_solution(seeded)) == expected
 
 
-def test_edge_solver_reports_the_share_of_its_tree_walked(monkeypatch):
-    import puzzlebox.puzzles.edge_solver as edge_solver
-
-    monkeypatch.setattr(edge_solver, "_CHUNK", 7)  # a report every few nodes
+def test_edge_solver_reports_the_share_of_its_tree_walked():
     puzzle = catalog.load("cards-3x3-corrected").puzzles[0]
     reports = []
-    solver = EdgeSolver(puzzle)
-    assert solver.count(progress=lambda st: reports.append((st.walked, st.nodes))) == 16
+    on_step = lambda st: reports.append((st.walked, st.nodes))  # noqa: E731
+    # steps of 7 nodes: a report every few nodes
+    assert count_all(edges(puzzle, mode=Mode.COUNT), max_nodes=7, on_step=on_step) == (16, None)
     shares = [walked for walked, _ in reports]
     assert len(shares) > 10 and shares == sorted(shares)
     assert all(0 <= share < 1 for share in shares[:-1]) and shares[-1] == 1.0
     assert 0.2 < shares[len(shares) // 2] < 0.8  # it moves along, not only at the end
     seeded = []  # a shuffled, restarting run is no complete tree: no share
-    next(EdgeSolver(puzzle, seed=1).solutions(1, progress=lambda st: seeded.append(st.walked)))
+    on_step = lambda st: seeded.append(st.walked)  # noqa: E731
+    next(each_solution(edges(puzzle, seed=1, limit=1), max_nodes=7, on_step=on_step))
     assert seeded and all(share is None for share in seeded)
 
 
 def test_edge_solver_with_complements_and_without_turning():
     for name, expected in [("cards-3x3-corrected", 16), ("cards-3x3", 0)]:
-        assert EdgeSolver(catalog.load(name).puzzles[0]).count() == expected
+        puzzle = catalog.load(name).puzzles[0]
+        assert count_all(edges(puzzle, mode=Mode.COUNT)) == (expected, None)
     puzzle, _ = random_edge_matching(3, 3, 3, seed=2, rotate=False)
-    assert set(EdgeSolver(puzzle).solutions()) == set(reference_solutions(puzzle.problem))
+    assert set(each_solution(edges(puzzle))) == set(reference_solutions(puzzle.problem))
 
 
 def test_edge_solver_solves_an_8x8_eternity_style_puzzle():
     puzzle, _ = random_edge_matching(8, 8, 10, border=True, seed=1)
-    solver = EdgeSolver(puzzle, time_limit=30)
-    (solution,) = solver.solutions(1)
+    search, began = edges(puzzle, limit=1), time.perf_counter()
+    found: list[tuple[int, ...]] = []
+    while not found and time.perf_counter() - began < 30:  # the time limit of the old loop
+        step = search.step(1 << 21)
+        found += step.solutions
+        assert found or not step.done, "the solver says there is no solution"
+    (solution,) = found
     assert puzzle.problem.is_solution(solution)
 
 
