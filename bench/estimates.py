@@ -24,8 +24,9 @@ import statistics
 import time
 
 from puzzlebox import catalog
-from puzzlebox.engine.compiled import CompiledEngine
+from puzzlebox.engine import registry
 from puzzlebox.engine.estimate import SUBTREE_NODES, estimate_tree
+from puzzlebox.engine.search import Job, Mode, count_all
 from puzzlebox.formats import read_text
 from puzzlebox.puzzles import Puzzle
 
@@ -56,11 +57,11 @@ def main() -> None:
     for name in args.names:
         puzzle = load(name)
         problem = puzzle.search_problem() if args.count else puzzle.problem
-        engine = CompiledEngine(problem)
+        counting = registry.get("compiled").start(Job(problem, Mode.COUNT))
         began = time.perf_counter()
-        solutions = engine.count()
+        solutions, _ = count_all(counting)
         search = time.perf_counter() - began
-        actual = engine.stats.nodes
+        actual = counting.stats.nodes
         runs = [estimate_tree(problem, probes=args.probes, seed=s, subtree_nodes=args.subtree)
                 for s in range(args.repeats)]
         means = [r.nodes for r in runs]

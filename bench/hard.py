@@ -26,7 +26,7 @@ from puzzlebox.engine.errors import EngineError
 from puzzlebox.engine.sat import SatSearch
 from puzzlebox.engine.search import Job, Search
 from puzzlebox.formats import read_text
-from puzzlebox.puzzles.edge_solver import EdgeSolver
+from puzzlebox.puzzles import EdgeMatchingPuzzle
 from puzzlebox.puzzles.generate import random_edge_matching
 
 RESULTS = Path(__file__).resolve().parent / "RESULTS.md"
@@ -116,9 +116,14 @@ EDGE_CASES = [(6, 6), (6, 10), (7, 8), (7, 12), (8, 8), (8, 10), (8, 12), (9, 12
               (10, 14), (10, 18)]
 
 
+def _edges(puzzle: EdgeMatchingPuzzle, seed: int | None) -> Search:
+    """The edges solver's search for one solution: one plain run, or seeded restarts."""
+    return registry.get("edges").start(Job(puzzle.problem, limit=1, seed=seed, puzzle=puzzle))
+
+
 def bench_edges(limit: float, seeds: int) -> list[str]:
     warm, _ = random_edge_matching(3, 3, 3, border=True)
-    next(EdgeSolver(warm).solutions(1), None)  # load the kernel before any clock starts
+    _timed_first(lambda: _edges(warm, None), warm.problem, limit)  # load the kernel first
     rows = [
         "| board | colours (frame) | seed | plain run | seeded restarts |",
         "|---|---|---|---|---|",
@@ -126,18 +131,10 @@ def bench_edges(limit: float, seeds: int) -> list[str]:
     for n, colors in EDGE_CASES:
         for seed in range(seeds):
             puzzle, _ = random_edge_matching(n, n, colors, border=True, seed=seed)
-            cells = []
-            for solver_seed in (None, seed):
-                solver = EdgeSolver(puzzle, seed=solver_seed, time_limit=limit)
-                began = time.perf_counter()
-                solution = next(solver.solutions(1), None)
-                seconds = time.perf_counter() - began
-                if solution is None:
-                    cells.append(f"not in {limit:g} s" if solver.gave_up else "no solution")
-                    continue
-                if not puzzle.problem.is_solution(solution):
-                    raise SystemExit("a benchmark answer failed verification")
-                cells.append(f"{seconds:.2f} s ({solver.stats.nodes:.2e} nodes)")
+            cells = [
+                _timed_first(lambda p=puzzle, s=solver_seed: _edges(p, s), puzzle.problem, limit)
+                for solver_seed in (None, seed)
+            ]
             frame = max(1, colors // 2)
             rows.append(f"| {n}x{n} | {colors} ({frame}) | {seed} | {cells[0]} | {cells[1]} |")
             print(rows[-1], flush=True)

@@ -66,13 +66,10 @@ def _load(target: str):  # type: ignore[no-untyped-def]
 def _warm(kind: str) -> None:
     """Load every kernel a count of this kind uses, on a small instance, before timing."""
     from puzzlebox import catalog
-    from puzzlebox.engine import ENGINES, bitboard
+    from puzzlebox.engine import bitboard, compiled
 
     bitboard._warm_up()
-    if "compiled" in ENGINES:
-        from puzzlebox.engine import compiled
-
-        compiled._warm_up()
+    compiled._warm_up()
     if kind == "queens":
         from puzzlebox.engine import queens_bitmask
 
@@ -142,19 +139,22 @@ def worker(task: str, target: str) -> dict[str, object]:
             "wall": wall,
         }
     if task in ("pb-raw", "pb-generic", "pb-noprune"):  # one engine on the unrestricted problem
-        from puzzlebox.engine import ENGINES
+        from puzzlebox.engine import registry
         from puzzlebox.engine.bitboard import BitboardEngine
+        from puzzlebox.engine.search import Job, Mode, count_all
 
         problem = _problem(target)
         _warm("polyomino")
-        if task == "pb-generic":
-            engine = ENGINES["compiled"](problem)
-        else:
-            engine = BitboardEngine(problem, prune=0 if task == "pb-noprune" else 1)
+        if task == "pb-generic":  # the registry's compiled engine, as `--engine compiled` runs it
+            search = registry.get("compiled").start(Job(problem, Mode.COUNT))
+            (count, _), cpu, wall = _timed(lambda: count_all(search))
+            return {"result": str(count), "raw": count, "engine": search.stats.engine,
+                    "cpu": cpu, "wall": wall, "nodes": search.stats.nodes}  # fmt: skip
+        # the bitboard engine's own handle: only it can turn the closed-region test off
+        engine = BitboardEngine(problem, prune=0 if task == "pb-noprune" else 1)
         count, cpu, wall = _timed(engine.count)
-        pruned = getattr(engine, "pruned", 0)
         return {"result": str(count), "raw": count, "engine": engine.name, "cpu": cpu,
-                "wall": wall, "nodes": engine.stats.nodes, "pruned": pruned}  # fmt: skip
+                "wall": wall, "nodes": engine.stats.nodes, "pruned": engine.pruned}  # fmt: skip
     if task == "pb-first":
         puzzle = _load(target).puzzles[0]
         _warm(puzzle.kind)
@@ -164,15 +164,16 @@ def worker(task: str, target: str) -> dict[str, object]:
         assert solution is not None
         return {"result": "found", "cpu": cpu, "wall": wall, "engine": "auto"}
     if task == "pb-generic-first":
-        from puzzlebox.engine import ENGINES
+        from puzzlebox.engine import registry
+        from puzzlebox.engine.search import Job, each_solution
 
         problem = _problem(target)
         _warm("polyomino")
-        engine = ENGINES["compiled"](problem)
-        first, cpu, wall = _timed(engine.first)
+        search = registry.get("compiled").start(Job(problem, limit=1))
+        first, cpu, wall = _timed(lambda: next(each_solution(search), None))
         assert first is not None and problem.is_solution(first)
-        return {"result": "found", "cpu": cpu, "wall": wall, "engine": engine.name,
-                "nodes": engine.stats.nodes}  # fmt: skip
+        return {"result": "found", "cpu": cpu, "wall": wall, "engine": search.stats.engine,
+                "nodes": search.stats.nodes}  # fmt: skip
     if task == "pb-queens":
         from puzzlebox.engine.queens_bitmask import _warm_up, count_queens, queens_counts
 

@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine_runs import reference_count, reference_solutions
 from puzzlebox import catalog
 from puzzlebox.cover.problem import CoverBuilder, CoverProblem
 from puzzlebox.engine.bitboard import BitboardEngine, ineligible
-from puzzlebox.engine.reference import ReferenceEngine
 from puzzlebox.engine.registry import choose
 from puzzlebox.engine.search import Job, Mode
 from puzzlebox.geometry import Shape
@@ -75,8 +76,8 @@ def with_secondary(problem: CoverProblem, rng: np.random.Generator, n: int) -> C
     )
 
 
-def solution_set(engine: object) -> set[tuple[int, ...]]:
-    found = list(engine.solutions())  # type: ignore[attr-defined]
+def solution_set(solutions: Iterable[tuple[int, ...]]) -> set[tuple[int, ...]]:
+    found = list(solutions)
     assert len(found) == len(set(found)), "a solution came out twice"
     return set(found)
 
@@ -89,16 +90,16 @@ FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthChe
 def test_same_solutions_as_reference(puzzle: PolyominoPuzzle, extra: int, seed: int) -> None:
     problem = with_secondary(puzzle.problem, np.random.default_rng(seed), extra)
     assert ineligible(problem) is None
-    expected = solution_set(ReferenceEngine(problem))
+    expected = solution_set(reference_solutions(problem))
     for prune, rows in ((1, True), (0, True), (1, False)):
         engine = BitboardEngine(problem, prune=prune, conflict_rows=rows)
-        assert solution_set(engine) == expected
+        assert solution_set(engine.solutions()) == expected
         assert engine.stats.complete
         assert BitboardEngine(problem, prune=prune, conflict_rows=rows).count() == len(expected)
     for chosen in expected:
         assert problem.is_solution(chosen)
     if all(problem.lo <= 1):  # the same tree as the reference engine: the same first solution
-        assert BitboardEngine(problem).first() == next(ReferenceEngine(problem).solutions(1), None)
+        assert BitboardEngine(problem).first() == next(reference_solutions(problem, limit=1), None)
 
 
 @FAST
@@ -107,12 +108,12 @@ def test_subproblems_partition_the_solutions(
     puzzle: PolyominoPuzzle, depth: int, seed: int
 ) -> None:
     problem = with_secondary(puzzle.problem, np.random.default_rng(seed), seed % 2)
-    everything = solution_set(ReferenceEngine(problem))
+    everything = solution_set(reference_solutions(problem))
     parts = BitboardEngine(problem).subproblems(depth)
     seen: list[tuple[int, ...]] = []
     for forced, excluded in parts:
-        mine = solution_set(BitboardEngine(problem, forced, excluded))
-        assert mine == solution_set(ReferenceEngine(problem, forced, excluded))
+        mine = solution_set(BitboardEngine(problem, forced, excluded).solutions())
+        assert mine == solution_set(reference_solutions(problem, forced, excluded))
         assert BitboardEngine(problem, forced, excluded).count() == len(mine)
         seen += mine
     assert len(seen) == len(set(seen)) and set(seen) == everything
@@ -123,9 +124,9 @@ def test_subproblems_partition_the_solutions(
 def test_lazy_and_resumed_search(puzzle: PolyominoPuzzle, limit: int, budget: int) -> None:
     """A tiny node budget makes the kernel stop and carry on all the time: same answers."""
     problem = puzzle.problem
-    everything = solution_set(ReferenceEngine(problem))
+    everything = solution_set(reference_solutions(problem))
     engine = BitboardEngine(problem, node_budget=budget)
-    assert solution_set(engine) == everything
+    assert solution_set(engine.solutions()) == everything
     assert BitboardEngine(problem, node_budget=budget).count() == len(everything)
     first = list(BitboardEngine(problem).solutions(limit=limit))
     assert len(first) == min(limit, len(everything)) and set(first) <= everything
@@ -224,5 +225,5 @@ def test_subproblems_leave_out_earlier_branches_of_a_counter() -> None:
     parts = BitboardEngine(problem).subproblems(1)
     assert len(parts) == 2 and sum(len(excluded) for _, excluded in parts) == 1
     counts = [BitboardEngine(problem, *part).count() for part in parts]
-    assert sum(counts) == BitboardEngine(problem).count() == ReferenceEngine(problem).count()
+    assert sum(counts) == BitboardEngine(problem).count() == reference_count(problem)
     assert sum(counts) == 2 * 131 + 1  # X in one block and 131 tilings of the other, or both

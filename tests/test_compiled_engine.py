@@ -8,11 +8,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine_runs import reference_solutions
 from puzzlebox.cover.problem import CoverBuilder, CoverProblem
 from puzzlebox.engine import registry
-from puzzlebox.engine.bitboard import BitboardEngine
-from puzzlebox.engine.compiled import CompiledEngine
-from puzzlebox.engine.reference import ReferenceEngine
+from puzzlebox.engine.search import DEFAULT_STEP_NODES, Job, Mode, count_all, each_solution
 from puzzlebox.geometry import Shape, orientations
 
 # -- problems ----------------------------------------------------------------------------------
@@ -92,9 +91,31 @@ def pentominoes(rows: int = 6, cols: int = 10) -> CoverProblem:
 
 
 def oracle(problem: CoverProblem, forced=(), excluded=()) -> set[tuple[int, ...]]:
-    found = list(ReferenceEngine(problem, forced, excluded).solutions())
+    found = list(reference_solutions(problem, forced, excluded))
     assert len(found) == len(set(found))
     return set(found)
+
+
+def start(problem: CoverProblem, forced=(), excluded=(), mode=Mode.SOLUTIONS, limit=None,
+          engine="compiled"):
+    """The engine's search, started as every caller starts it: through the registry."""
+    job = Job(problem, mode, tuple(forced), tuple(excluded), limit)
+    return registry.get(engine).start(job)
+
+
+def solutions(problem, forced=(), excluded=(), limit=None, max_nodes=DEFAULT_STEP_NODES):
+    return list(each_solution(start(problem, forced, excluded, limit=limit), max_nodes))
+
+
+def count(problem, forced=(), excluded=()) -> int:
+    return count_all(start(problem, forced, excluded, Mode.COUNT))[0]
+
+
+def subproblems(problem, depth, forced=(), excluded=()):
+    job = Job(problem, forced=tuple(forced), excluded=tuple(excluded))
+    frontier = registry.get("compiled").frontier
+    assert frontier is not None
+    return frontier(job, depth)
 
 
 FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -105,13 +126,13 @@ FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCh
 @FAST
 @given(cover_problems())
 def test_same_solutions_as_reference(problem):
-    engine = CompiledEngine(problem)
-    found = list(engine.solutions())
+    search = start(problem)
+    found = list(each_solution(search))
     assert len(found) == len(set(found)), "a solution came out twice"
     assert all(s == tuple(sorted(s)) and problem.is_solution(s) for s in found)
     assert set(found) == oracle(problem)
-    assert engine.stats.complete and engine.stats.solutions == len(found)
-    assert engine.count() == len(found)
+    assert search.stats.complete and search.stats.solutions == len(found)
+    assert count(problem) == len(found)
 
 
 @FAST
@@ -123,23 +144,21 @@ def test_forced_and_excluded(problem, data):
     want = {
         s for s in oracle(problem) if forced <= set(s) and not excluded & set(s)
     }
-    engine = CompiledEngine(problem, forced, excluded)
-    assert set(engine.solutions()) == want
-    assert engine.count() == len(want)
+    assert set(solutions(problem, forced, excluded)) == want
+    assert count(problem, forced, excluded) == len(want)
 
 
 @FAST
 @given(cover_problems(), st.integers(0, 4))
 def test_subproblems_partition_the_solutions(problem, depth):
     whole = oracle(problem)
-    parts = CompiledEngine(problem).subproblems(depth)
+    parts = subproblems(problem, depth)
     assert len(set(parts)) == len(parts)
     seen: set[tuple[int, ...]] = set()
     total = 0
     for forced, excluded in parts:
-        engine = CompiledEngine(problem, forced, excluded)
-        part = list(engine.solutions())
-        assert engine.count() == len(part)
+        part = solutions(problem, forced, excluded)
+        assert count(problem, forced, excluded) == len(part)
         assert not seen & set(part), "two subproblems share a solution"
         seen |= set(part)
         total += len(part)
@@ -148,25 +167,29 @@ def test_subproblems_partition_the_solutions(problem, depth):
 
 def test_trivial_problems():
     empty = CoverBuilder().build()
-    assert list(CompiledEngine(empty).solutions()) == [()]
+    assert solutions(empty) == [()]
     b = CoverBuilder()
     b.primary("a", 0, 1)
     b.primary("b", 2, 3)
     b.option(["a", "b"], "ab")
     b.option(["b"], "b")
     problem = b.build()  # "b" needs two of its two options, "a" allows them
-    assert list(CompiledEngine(problem).solutions()) == [(0, 1)]
+    assert solutions(problem) == [(0, 1)]
     b = CoverBuilder()
     b.primary("a")
     b.primary("b")
     b.option(["a", "b"], "ab")
     b.option(["a"], "a")
     problem = b.build()
-    assert list(CompiledEngine(problem, forced=[1]).solutions()) == []
-    assert CompiledEngine(problem, forced=[0], excluded=[0]).count() == 0
-    assert CompiledEngine(problem, forced=[1]).subproblems(2) == []
+    assert solutions(problem, forced=[1]) == []
+    assert count(problem, forced=[0], excluded=[0]) == 0
+    assert subproblems(problem, 2, forced=[1]) == []
     with pytest.raises(ValueError):
-        CompiledEngine(problem, forced=[2])
+        start(problem, forced=[2])
+    with pytest.raises(ValueError):
+        subproblems(problem, 2, forced=[2])
+    with pytest.raises(ValueError):
+        subproblems(problem, -1)
 
 
 def test_slack_items_yield_every_superset():
@@ -175,7 +198,7 @@ def test_slack_items_yield_every_superset():
     for k in range(4):
         b.option(["x"], k)
     problem = b.build()  # any set of at most three of the four options
-    assert CompiledEngine(problem).count() == 1 + 4 + 6 + 4
+    assert count(problem) == 1 + 4 + 6 + 4
 
 
 def test_deep_trees_grow_the_level_stack():
@@ -186,14 +209,14 @@ def test_deep_trees_grow_the_level_stack():
         b.option([i], ("mono", i))
         if i + 1 < 25:
             b.option([i, i + 1], ("domino", i))
-    assert CompiledEngine(b.build()).count() == 121393
+    assert count(b.build()) == 121393
     b = CoverBuilder()  # one item taking exactly 20 of its 25 options: room for many
     b.primary("x", 20, 20)
     for k in range(25):
         b.option(["x"], k)
-    engine = CompiledEngine(b.build())
-    assert engine.count() == 53130
-    assert len(engine.first() or ()) == 20
+    problem = b.build()
+    assert count(problem) == 53130
+    assert [len(first) for first in solutions(problem, limit=1)] == [20]
 
 
 def test_colours():
@@ -208,38 +231,37 @@ def test_colours():
     b.option([2], "bare2")
     problem = b.build()
     # red options agree on "s"; an uncoloured use of "s" excludes every other use
-    assert set(CompiledEngine(problem).solutions()) == {(0, 1, 4)}
+    assert set(solutions(problem)) == {(0, 1, 4)}
 
 
 # -- known counts ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("n", "count"), [(1, 1), (2, 0), (3, 0), (4, 2), (5, 10), (6, 4),
+@pytest.mark.parametrize(("n", "known"), [(1, 1), (2, 0), (3, 0), (4, 2), (5, 10), (6, 4),
                                           (7, 40), (8, 92)])
-def test_queens(n, count):
-    engine = CompiledEngine(queens(n))
-    assert engine.count() == count
-    assert engine.stats.complete and engine.stats.nodes > 0
-    assert len(set(CompiledEngine(queens(n)).solutions())) == count
+def test_queens(n, known):
+    search = start(queens(n), mode=Mode.COUNT)
+    assert count_all(search) == (known, None)
+    assert search.stats.complete and search.stats.nodes > 0
+    assert len(set(solutions(queens(n)))) == known
 
 
 def test_pentominoes_6x10():
     problem = pentominoes()
     assert problem.n_items == 72 and problem.n_options == 2056
-    engine = CompiledEngine(problem)
-    assert engine.count() == 9356
-    assert engine.stats.solutions == 9356 and engine.stats.complete
-    first = CompiledEngine(problem).first()
-    assert first is not None and problem.is_solution(first)
+    search = start(problem, mode=Mode.COUNT)
+    assert count_all(search) == (9356, None)
+    assert search.stats.solutions == 9356 and search.stats.complete
+    first = solutions(problem, limit=1)
+    assert len(first) == 1 and problem.is_solution(first[0])
 
 
 def test_pentomino_subproblems_add_up():
     problem = pentominoes(5, 12)  # 4040 tilings
-    engine = CompiledEngine(problem)
-    whole = engine.count()
-    parts = engine.subproblems(2)
+    whole = count(problem)
+    parts = subproblems(problem, 2)
     assert len(parts) > 20
-    assert sum(CompiledEngine(problem, f, e).count() for f, e in parts) == whole == 4040
+    assert sum(count(problem, f, e) for f, e in parts) == whole == 4040
 
 
 # -- limits, resuming, statistics --------------------------------------------------------------
@@ -247,32 +269,34 @@ def test_pentomino_subproblems_add_up():
 
 def test_limit_and_resume_give_the_same_solutions():
     problem = queens(8)
-    everything = list(CompiledEngine(problem).solutions())
+    everything = solutions(problem)
     assert len(everything) == 92
     # tiny slices of work: the kernel stops and resumes after every node
-    stepwise = CompiledEngine(problem, node_budget=1)
-    gen = stepwise.solutions()
+    stepwise = start(problem)
+    gen = each_solution(stepwise, max_nodes=1)
     taken: list[tuple[int, ...]] = []
     while chunk := list(itertools.islice(gen, 3)):
         assert len(chunk) == 3 or len(taken) + len(chunk) == 92
         taken.extend(chunk)
     assert taken == everything
-    assert list(CompiledEngine(problem).solutions(limit=5)) == everything[:5]
-    assert list(CompiledEngine(problem).solutions(limit=0)) == []
-    counter = CompiledEngine(problem, node_budget=7)
-    assert counter.count() == 92
+    assert solutions(problem, limit=5) == everything[:5]
+    assert solutions(problem, limit=0) == []
+    counter = start(problem, mode=Mode.COUNT)
+    assert count_all(counter, max_nodes=7) == (92, None)
     assert counter.stats.nodes == stepwise.stats.nodes
 
 
 def test_progress_and_stats():
     reports: list[int] = []
-    engine = CompiledEngine(queens(7), node_budget=16)
-    assert engine.count(progress=lambda stats: reports.append(stats.nodes)) == 40
-    assert len(reports) > 2 and reports == sorted(reports) and reports[-1] == engine.stats.nodes
-    assert engine.stats.engine == "compiled" and engine.stats.search_seconds > 0
-    assert engine.stats.compile_seconds >= 0
-    first = engine.first()
-    assert first is not None and engine.stats.solutions == 1 and not engine.stats.complete
+    search = start(queens(7), mode=Mode.COUNT)
+    on_step = lambda stats: reports.append(stats.nodes)  # noqa: E731
+    assert count_all(search, max_nodes=16, on_step=on_step) == (40, None)
+    assert len(reports) > 2 and reports == sorted(reports) and reports[-1] == search.stats.nodes
+    assert search.stats.engine == "compiled" and search.stats.search_seconds > 0
+    assert search.stats.compile_seconds >= 0
+    first = start(queens(7), limit=1)
+    assert len(list(each_solution(first))) == 1
+    assert first.stats.solutions == 1 and not first.stats.complete
 
 
 def test_registered_as_the_default():
@@ -287,10 +311,9 @@ def test_registered_as_the_default():
 def test_forced_and_excluded_options_must_exist(engine):
     from puzzlebox import catalog
 
-    ENGINES = {"compiled": CompiledEngine, "bitboard": BitboardEngine}
     problem = catalog.load("pentomino-3x20").puzzles[0].problem
     last = problem.n_options - 1
     for forced, excluded in (([last + 1], []), ([], [-1])):
         with pytest.raises(ValueError, match=f"must lie in 0..{last}"):
-            ENGINES[engine](problem, forced=forced, excluded=excluded)
-    assert ENGINES[engine](problem, forced=[3, 3], excluded=[]).forced == (3,)
+            start(problem, forced, excluded, engine=engine)
+    assert start(problem, forced=[3, 3], engine=engine).forced == (3,)

@@ -5,35 +5,68 @@ from __future__ import annotations
 
 import itertools
 import sys
+import time
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine_runs import reference_solutions
 from puzzlebox import catalog
 from puzzlebox.catalog.generate_families import SEMIPERIMETERS, family_files, family_name
 from puzzlebox.cli import main
 from puzzlebox.cover.problem import CoverBuilder, CoverProblem
 from puzzlebox.engine import registry
-from puzzlebox.engine.compiled import CompiledEngine
 from puzzlebox.engine.errors import EngineError
-from puzzlebox.engine.reference import ReferenceEngine
 from puzzlebox.engine.restarts import HedgedSearch, RestartSearch, luby, permuted
 from puzzlebox.engine.sat import SatEngine
-from puzzlebox.engine.search import Job, each_solution
+from puzzlebox.engine.search import Job, Mode, Search, count_all, each_solution
 from puzzlebox.geometry import Shape
 from puzzlebox.puzzles import EdgeMatchingPuzzle, PolyominoPuzzle
-from puzzlebox.puzzles.edge_solver import EdgeSolver
+from puzzlebox.puzzles.edge_solver import EdgeSearch
 from puzzlebox.puzzles.families import (
     catalan,
     family_board_side,
-    is_parallelogram_polyomino,
     parallelogram_polyominoes,
-    semiperimeter_of,
 )
 from puzzlebox.puzzles.generate import random_edge_matching
 from puzzlebox.puzzles.repair_tiling import is_tiling
+
+# Checks of the parallelogram families' shapes, made on the cells and not on the paths the
+# generator draws (they lived in puzzles/families.py, where nothing but these tests read them).
+
+
+def semiperimeter_of(shape: Shape) -> int:
+    """Half the perimeter of a polyomino: count its boundary edges."""
+    cells = set(shape.cells)
+    edges = sum(
+        (r + dr, c + dc) not in cells
+        for r, c in cells
+        for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))
+    )
+    return edges // 2
+
+
+def is_parallelogram_polyomino(shape: Shape) -> bool:
+    """True when the shape is the region between two N/E paths that meet only at their ends.
+
+    Checked directly on the cells: every column is one interval, the intervals' bottoms and
+    tops rise (weakly) from left to right, and neighbouring columns share at least one row
+    (so the two boundary paths never touch between the corners).
+    """
+    cells = set(shape.cells)
+    height = shape.height
+    columns: list[tuple[int, int]] = []
+    for col in range(shape.width):
+        ys = sorted(height - 1 - r for r, c in cells if c == col)
+        if not ys or ys[-1] - ys[0] + 1 != len(ys):
+            return False
+        columns.append((ys[0], ys[-1]))
+    for (b0, t0), (b1, t1) in zip(columns, columns[1:]):
+        if b1 < b0 or t1 < t0 or b1 > t0:
+            return False
+    return True
 
 
 @pytest.fixture
@@ -192,7 +225,7 @@ def _random_problem(data) -> CoverProblem:
 @given(st.data())
 def test_sat_enumeration_matches_the_reference(data):
     problem = _random_problem(data)
-    expected = set(ReferenceEngine(problem).solutions())
+    expected = set(reference_solutions(problem))
     got = list(SatEngine(problem, workers=1).solutions())
     assert len(got) == len(set(got))
     assert set(got) == expected
@@ -201,7 +234,7 @@ def test_sat_enumeration_matches_the_reference(data):
 @pytest.mark.parametrize("name", ["queens-5", "cards-3x3-corrected", "cards-3x3"])
 def test_sat_on_catalog_puzzles(name):
     problem = catalog.load(name).puzzles[0].problem
-    expected = set(ReferenceEngine(problem).solutions())
+    expected = set(reference_solutions(problem))
     _, search = registry.start(Job(problem), "sat")
     assert set(each_solution(search)) == expected
     assert search.stats.complete
@@ -216,7 +249,7 @@ def test_sat_first_solution_of_a_packing_is_a_cover():
 
 def test_sat_forced_and_excluded(compiled):
     problem = catalog.load("queens-8").puzzles[0].problem
-    reference = list(ReferenceEngine(problem).solutions())
+    reference = list(reference_solutions(problem))
     forced, excluded = reference[0][:1], reference[0][1:2]
     expected = {s for s in reference if forced[0] in s and excluded[0] not in s}
     assert set(SatEngine(problem, forced, excluded, workers=1).solutions()) == expected
@@ -284,10 +317,10 @@ def test_permuted_problem_has_the_same_solutions():
     problem = catalog.load("y-pentomino-5x10").puzzles[0].problem
     relabelled = permuted(problem, np.random.default_rng(5))
     assert relabelled.problem.n_graph == problem.n_graph
-    original = set(ReferenceEngine(catalog.load("queens-5").puzzles[0].problem).solutions())
+    original = set(reference_solutions(catalog.load("queens-5").puzzles[0].problem))
     queens = catalog.load("queens-5").puzzles[0].problem
     shuffled = permuted(queens, np.random.default_rng(1))
-    back = {shuffled.back(s) for s in ReferenceEngine(shuffled.problem).solutions()}
+    back = {shuffled.back(s) for s in reference_solutions(shuffled.problem)}
     assert back == original
 
 
@@ -396,6 +429,12 @@ def test_a_seeded_search_restarts(compiled):
 # -- random edge-matching puzzles and the scan-row solver ------------------------------------
 
 
+def edges(puzzle, seed=None, limit=None, mode=Mode.SOLUTIONS) -> Search:
+    """The edges solver's search, started as every caller starts it: through the registry."""
+    job = Job(puzzle.problem, mode, limit=limit, seed=seed, puzzle=puzzle)
+    return registry.get("edges").start(job)
+
+
 def _hidden_options(puzzle: EdgeMatchingPuzzle, hidden) -> list[int]:
     index = {(p.card, p.row, p.col, p.turns): k for k, p in enumerate(puzzle.problem.labels)}
     return [
@@ -412,46 +451,53 @@ def test_generated_puzzles_are_solvable(size, border, seed):
     assert puzzle.problem.is_solution(_hidden_options(puzzle, hidden))
     solution = puzzle.solve()
     assert solution is not None
-    assert next(EdgeSolver(puzzle, seed=seed).solutions(1)) is not None
+    assert next(each_solution(edges(puzzle, seed=seed, limit=1))) is not None
 
 
 @pytest.mark.parametrize("seed", range(4))
 def test_edge_solver_matches_the_compiled_engine(seed):
     for border in (False, True):
         puzzle, _ = random_edge_matching(3, 3, 3 if border else 6, border=border, seed=seed)
-        expected = set(CompiledEngine(puzzle.problem).solutions())
-        assert set(EdgeSolver(puzzle).solutions()) == expected
-        assert set(EdgeSolver(puzzle, seed=seed, base_budget=3).solutions()) == expected
+        expected = set(each_solution(registry.get("compiled").start(Job(puzzle.problem))))
+        assert set(each_solution(edges(puzzle))) == expected
+        # restarts after 3, 3, 6, 3, 3, 6, 12, ... nodes until a run finds a solution
+        seeded = EdgeSearch(Job(puzzle.problem, seed=seed, puzzle=puzzle), base_budget=3)
+        assert set(each_solution(seeded)) == expected
 
 
-def test_edge_solver_reports_the_share_of_its_tree_walked(monkeypatch):
-    import puzzlebox.puzzles.edge_solver as edge_solver
-
-    monkeypatch.setattr(edge_solver, "_CHUNK", 7)  # a report every few nodes
+def test_edge_solver_reports_the_share_of_its_tree_walked():
     puzzle = catalog.load("cards-3x3-corrected").puzzles[0]
     reports = []
-    solver = EdgeSolver(puzzle)
-    assert solver.count(progress=lambda st: reports.append((st.walked, st.nodes))) == 16
+    on_step = lambda st: reports.append((st.walked, st.nodes))  # noqa: E731
+    # steps of 7 nodes: a report every few nodes
+    assert count_all(edges(puzzle, mode=Mode.COUNT), max_nodes=7, on_step=on_step) == (16, None)
     shares = [walked for walked, _ in reports]
     assert len(shares) > 10 and shares == sorted(shares)
     assert all(0 <= share < 1 for share in shares[:-1]) and shares[-1] == 1.0
     assert 0.2 < shares[len(shares) // 2] < 0.8  # it moves along, not only at the end
     seeded = []  # a shuffled, restarting run is no complete tree: no share
-    next(EdgeSolver(puzzle, seed=1).solutions(1, progress=lambda st: seeded.append(st.walked)))
+    on_step = lambda st: seeded.append(st.walked)  # noqa: E731
+    next(each_solution(edges(puzzle, seed=1, limit=1), max_nodes=7, on_step=on_step))
     assert seeded and all(share is None for share in seeded)
 
 
 def test_edge_solver_with_complements_and_without_turning():
     for name, expected in [("cards-3x3-corrected", 16), ("cards-3x3", 0)]:
-        assert EdgeSolver(catalog.load(name).puzzles[0]).count() == expected
+        puzzle = catalog.load(name).puzzles[0]
+        assert count_all(edges(puzzle, mode=Mode.COUNT)) == (expected, None)
     puzzle, _ = random_edge_matching(3, 3, 3, seed=2, rotate=False)
-    assert set(EdgeSolver(puzzle).solutions()) == set(ReferenceEngine(puzzle.problem).solutions())
+    assert set(each_solution(edges(puzzle))) == set(reference_solutions(puzzle.problem))
 
 
 def test_edge_solver_solves_an_8x8_eternity_style_puzzle():
     puzzle, _ = random_edge_matching(8, 8, 10, border=True, seed=1)
-    solver = EdgeSolver(puzzle, time_limit=30)
-    (solution,) = solver.solutions(1)
+    search, began = edges(puzzle, limit=1), time.perf_counter()
+    found: list[tuple[int, ...]] = []
+    while not found and time.perf_counter() - began < 30:  # the time limit of the old loop
+        step = search.step(1 << 21)
+        found += step.solutions
+        assert found or not step.done, "the solver says there is no solution"
+    (solution,) = found
     assert puzzle.problem.is_solution(solution)
 
 

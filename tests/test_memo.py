@@ -8,20 +8,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine_runs import reference_count, reference_solutions
 from puzzlebox import catalog
 from puzzlebox.cli import main
 from puzzlebox.cover.problem import CoverBuilder, CoverProblem
 from puzzlebox.engine import memo
 from puzzlebox.engine.memo import (
     MemoDeclined,
-    MemoEngine,
     SweepPlan,
     build_sweep,
     parse_memory,
 )
-from puzzlebox.engine.reference import ReferenceEngine
 from puzzlebox.engine.registry import EngineDeclined, choose, start
-from puzzlebox.engine.search import Job, Mode
+from puzzlebox.engine.search import Job, Mode, count_all
 from puzzlebox.formats.reader import read_text
 from puzzlebox.puzzles import Puzzle
 
@@ -39,9 +38,9 @@ def enumerated(puzzle: Puzzle) -> tuple[int, int]:
     """Raw and distinct counts by plain enumeration of the full problem."""
     keys = {
         puzzle.canonical_key(puzzle.decode(chosen))
-        for chosen in ReferenceEngine(puzzle.problem).solutions()
+        for chosen in reference_solutions(puzzle.problem)
     }
-    raw = ReferenceEngine(puzzle.problem).count()
+    raw = reference_count(puzzle.problem)
     return raw, len(keys)
 
 
@@ -161,20 +160,23 @@ def cover_problems(draw: st.DrawFn) -> tuple[CoverProblem, list[int], list[int]]
 
 @settings(max_examples=150, deadline=None)
 @given(cover_problems())
-def test_memo_engine_matches_reference(case: tuple[CoverProblem, list[int], list[int]]) -> None:
+def test_sweep_matches_reference(case: tuple[CoverProblem, list[int], list[int]]) -> None:
     problem, forced, excluded = case
     order = list(range(problem.n_primary))
     order = [i for i in order if problem.item_names[i][0] == "cell"]
-    assert MemoEngine(problem, order).count() == ReferenceEngine(problem).count()
-    memo = MemoEngine(problem, order, forced=forced, excluded=excluded)
-    assert memo.count() == ReferenceEngine(problem, forced, excluded).count()
+    max_states = 1 << 20
+    assert build_sweep(problem, order).run(max_states)[0] == reference_count(problem)
+    # options left out are dropped from the sweep (the forced ones of a case are not used:
+    # the memo engine counts whole puzzles, never a split search's subproblems)
+    sweep = build_sweep(problem, order, excluded=frozenset(excluded))
+    assert sweep.run(max_states)[0] == reference_count(problem, (), excluded)
 
 
-def test_default_order_sweeps_exactly_once_items() -> None:
-    problem = tiling(2, 5, MONO_DOMINO).problem
-    engine = MemoEngine(problem)
-    assert engine.count() == ReferenceEngine(problem).count()
-    assert engine.stats.engine == "memo" and engine.stats.complete
+def test_the_memo_search_counts_a_tiling() -> None:
+    puzzle = tiling(2, 5, MONO_DOMINO)
+    _, search = start(Job(puzzle.problem, Mode.COUNT, puzzle=puzzle), "memo")
+    assert count_all(search)[0] == reference_count(puzzle.problem)
+    assert search.stats.engine == "memo" and search.stats.complete
 
 
 def test_pieces_with_bounds_are_tracked() -> None:

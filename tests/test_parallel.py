@@ -19,11 +19,11 @@ from hypothesis import strategies as st
 
 import parallel_faults
 import puzzlebox
+from engine_runs import reference_solutions
 from puzzlebox.cli import main
 from puzzlebox.cover.problem import CoverBuilder, CoverProblem
 from puzzlebox.engine import registry
 from puzzlebox.engine.estimate import estimate_tree
-from puzzlebox.engine.reference import ReferenceEngine
 from puzzlebox.engine.search import Job, Mode
 from puzzlebox.formats.reader import read_text
 from puzzlebox.parallel import (
@@ -86,7 +86,7 @@ def brute_force(problem: CoverProblem) -> set[tuple[int, ...]]:
 
 def solutions_of(problem: CoverProblem, sub: tuple) -> list[tuple[int, ...]]:
     forced, excluded = sub
-    return list(ReferenceEngine(problem, forced, excluded).solutions())
+    return list(reference_solutions(problem, forced, excluded))
 
 
 def assert_partition(problem: CoverProblem, subs: list, expected: set) -> None:
@@ -126,7 +126,7 @@ def test_subproblems_partition_random_problems(problem, depth, target, engine):
 def test_subproblems_partition_puzzles(text):
     puzzle = read_text(text, "test.toml", "test").puzzles[0]
     problem = puzzle.search_problem()
-    expected = set(ReferenceEngine(problem).solutions())
+    expected = set(reference_solutions(problem))
     assert expected
     def tree(sub):
         return estimate_tree(problem, 50, 0, sub[0], sub[1]).nodes

@@ -10,8 +10,7 @@ import pytest
 import puzzlebox
 from puzzlebox.cli import main
 from puzzlebox.cover.problem import CoverBuilder, CoverProblem
-from puzzlebox.engine.bitboard import BitboardEngine
-from puzzlebox.engine.compiled import CompiledEngine
+from puzzlebox.engine import registry
 from puzzlebox.engine.estimate import (
     SOLUTION_FACTOR,
     TreeEstimate,
@@ -40,10 +39,12 @@ def uniform(depth: int, degree: int) -> CoverProblem:
     return b.build()
 
 
-def engine_nodes(problem: CoverProblem) -> tuple[int, int]:
-    engine = CompiledEngine(problem)
-    found = engine.count()
-    return engine.stats.nodes, found
+def engine_nodes(problem: CoverProblem, forced=(), excluded=()) -> tuple[int, int]:
+    """``(nodes, solutions)`` of the compiled engine's count: the tree the probes walk."""
+    search = registry.get("compiled").start(Job(problem, Mode.COUNT, tuple(forced),
+                                                tuple(excluded)))
+    found, _ = count_all(search)
+    return search.stats.nodes, found
 
 
 @pytest.mark.parametrize("subtree", [0, 10, 1000])
@@ -71,13 +72,12 @@ def close_to_the_engines_tree(problem: CoverProblem, probes: int, seed: int,
     (a probe that left the engine's tree, or mistook a node's degree, would be far off).
     Plain probes (Knuth's) by default; with ``subtree_nodes``, probes that search the
     subtrees of about that size in full."""
-    engine = CompiledEngine(problem, forced, excluded)
-    found = engine.count()
+    nodes, found = engine_nodes(problem, forced, excluded)
     est = estimate_tree(problem, probes=probes, seed=seed, forced=forced, excluded=excluded,
                         subtree_nodes=subtree_nodes)
     assert est.probes == probes and not est.exact
-    assert abs(est.nodes - engine.stats.nodes) <= 4 * est.nodes_error
-    assert est.nodes == pytest.approx(engine.stats.nodes, rel=0.1)
+    assert abs(est.nodes - nodes) <= 4 * est.nodes_error
+    assert est.nodes == pytest.approx(nodes, rel=0.1)
     if est.solution_probes:
         assert abs(est.solutions - found) <= 4 * est.solutions_error
     return est
@@ -95,7 +95,9 @@ def test_probes_walk_the_engines_tree_with_colours_multiplicities_and_subproblem
         close_to_the_engines_tree(puzzlebox.load(name).problem, 4000, 2)
     close_to_the_engines_tree(copies_of_one_piece(), 4000, 3)
     problem = queens(7)
-    forced, excluded = CompiledEngine(problem).subproblems(2)[3]
+    frontier = registry.get("compiled").frontier
+    assert frontier is not None
+    forced, excluded = frontier(Job(problem), 2)[3]
     close_to_the_engines_tree(problem, 4000, 4, forced, excluded)
 
 
@@ -184,7 +186,7 @@ def test_a_contradictory_subproblem_has_no_nodes():
     a, b = 0, 1  # both queens on row 0
     est = estimate_tree(problem, forced=[a, b])
     assert est.nodes == 0 and est.solutions_estimated  # no tree: exactly no solutions
-    assert CompiledEngine(problem, forced=[a, b]).count() == 0
+    assert engine_nodes(problem, forced=[a, b])[1] == 0
 
 
 # -- the progress hook ------------------------------------------------------------------------
@@ -244,9 +246,10 @@ def binary_tree(depth: int) -> CoverProblem:
 
 
 def test_bitboard_reports_the_share_of_its_tree_walked():
-    engine = BitboardEngine(binary_tree(3), node_budget=1)
+    search = registry.get("bitboard").start(Job(binary_tree(3), Mode.COUNT))
     reports = []
-    assert engine.count(progress=lambda st: reports.append((st.walked, st.solutions))) == 8
+    on_step = lambda st: reports.append((st.walked, st.solutions))  # noqa: E731
+    assert count_all(search, max_nodes=1, on_step=on_step) == (8, None)
     assert len(reports) > 3
     for walked, found in reports[:-1]:
         assert walked == found / 8  # the leaves behind the path, exactly

@@ -223,13 +223,6 @@ def _match_rows(here: np.ndarray, there: np.ndarray, names: np.ndarray) -> np.nd
     return np.where(good, names[candidate], -1)
 
 
-def orbit_key(perms: np.ndarray, solution: Iterable[int]) -> tuple[int, ...]:
-    """The smallest image of a solution (sorted option numbers) under the group: equal for
-    two solutions exactly when a symmetry relates them."""
-    images = np.sort(perms[:, list(solution)], axis=1)
-    return min(tuple(row) for row in images.tolist())
-
-
 @dataclasses.dataclass(frozen=True)
 class CountPart:
     """One search of a count cut down by symmetry: the solutions of the restricted problem
@@ -469,28 +462,35 @@ class SymmetryBreaking:
         def part(yes: set[int], no: set[int], weighed: bool) -> CountPart:
             return CountPart(tuple(sorted(yes)), tuple(sorted(no)), weighed)
 
-        if not self.full:
+        def cut(
+            must: set[int],
+            symmetric: Sequence[int],
+            options: frozenset[int],
+            then: Callable[[int, set[int]], list[CountPart]],
+        ) -> list[CountPart]:
+            # one level of the cut: the solutions that hold none of the level's symmetric
+            # options are counted; those that hold one of them are searched as ``then`` says
+            parts = []
+            if not must & set(symmetric):
+                parts.append(part(must, out | set(symmetric), False))
+            for o in symmetric:
+                if o in out or (must & options) - {o}:
+                    continue
+                parts += then(o, must | {o})
+            return parts
+
+        def weighed(o: int, must: set[int]) -> list[CountPart]:
             return [part(must, out, True)]
-        parts = []
-        symmetric = set(self.symmetric_anchors)
-        if not must & symmetric:
-            parts.append(part(must, out | symmetric, False))
-        for o in self.symmetric_anchors:
-            if o in out or (must & self._anchor_options) - {o}:
-                continue
-            must1 = must | {o}
+
+        def second(o: int, must: set[int]) -> list[CountPart]:
             level = self.level2[o]
             if level is None:
-                parts.append(part(must1, out, True))
-                continue
-            twice = set(level.symmetric)
-            if not must1 & twice:
-                parts.append(part(must1, out | twice, False))
-            for o2 in level.symmetric:
-                if o2 in out or (must1 & level.options) - {o2}:
-                    continue
-                parts.append(part(must1 | {o2}, out, True))
-        return parts
+                return weighed(o, must)
+            return cut(must, level.symmetric, level.options, weighed)
+
+        if not self.full:
+            return [part(must, out, True)]
+        return cut(must, self.symmetric_anchors, self._anchor_options, second)
 
     def describe(self) -> str:
         """A line saying how the symmetry was broken (for --why and debugging)."""

@@ -54,7 +54,7 @@ from puzzlebox.engine._jit import intrinsic, njit
 from puzzlebox.engine.bitboard_fit import ineligible
 from puzzlebox.engine.progress import Progress, share_walked
 from puzzlebox.engine.search import Job, Mode, Step, Subproblem
-from puzzlebox.engine.stats import SearchStats
+from puzzlebox.engine.stats import SearchStats, once_per_process
 
 # An integer scalar in a kernel: numba compiles Python ints, numpy integers and the elements
 # read from arrays (which numpy's stubs type as Any) alike, and the kernels mix them freely, so
@@ -863,15 +863,9 @@ class _Search:
         return records
 
 
-_compile_seconds: float | None = None
-
-
-def _warm_up() -> float:
+@once_per_process
+def _warm_up() -> None:
     """Compile (or load from numba's cache) the kernel once per process, and time it."""
-    global _compile_seconds
-    if _compile_seconds is not None:
-        return 0.0
-    began = time.perf_counter()
     tiny = CoverProblem(
         item_names=("a", "b", "g"),
         n_primary=3,
@@ -887,8 +881,6 @@ def _warm_up() -> float:
     tables = _Tables(tiny, set(), PRUNE_REGIONS)
     for mode in (M_COUNT, M_SOLUTIONS, M_FRONTIER):
         _Search(tables, ()).run(mode, 1, _NO_LIMIT, _NO_LIMIT)
-    _compile_seconds = time.perf_counter() - began
-    return _compile_seconds
 
 
 class BitboardEngine:

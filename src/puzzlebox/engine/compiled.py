@@ -57,15 +57,15 @@ called (numba counts references to every array handed to an inlined function: a 
 operations per node).
 
 The kernel keeps its stack of frames and its registers in arrays and can stop after a number
-of solutions or nodes, so :class:`CompiledEngine` yields solutions one at a time, reports
-progress and splits the tree into :meth:`CompiledEngine.subproblems` described only by
-options forced in and options left out.
+of solutions or nodes, so :class:`CompiledSearch` advances in steps of a few nodes, hands
+back solutions one batch at a time, and :func:`frontier` splits the tree into subproblems
+described only by options forced in and options left out.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -73,21 +73,12 @@ import numpy as np
 from puzzlebox.cover.problem import CoverBuilder, CoverProblem, ProblemError
 from puzzlebox.engine import _kernels as K
 from puzzlebox.engine.search import Job, Mode, Step, Subproblem
-from puzzlebox.engine.stats import SearchStats
+from puzzlebox.engine.stats import SearchStats, once_per_process
 
-Progress = Callable[[SearchStats], None]
-
-# The engine enters every branch and sees a dead one there, rather than looking ahead while
-# taking an option (see the module docstring): the tree estimator walks the same tree.
-LOOKAHEAD = False
-_NODE_BUDGET = 1 << 21  # nodes per kernel call between progress reports
+NAME = "compiled"  # the engine's name in the registry and in its statistics
 _MAX_BATCH = 1 << 12  # solutions per kernel call when enumerating
 _NO_LIMIT = 1 << 62
 _INT32_MAX = np.iinfo(np.int32).max
-
-# Seconds spent compiling (or loading from numba's cache) the kernels in this process; None
-# until the first search, which pays for it and reports it in its stats.
-_compile_seconds: float | None = None
 
 
 def _u32(values: np.ndarray) -> np.ndarray:
@@ -265,134 +256,20 @@ class _Search:
             self.levels = np.concatenate([self.levels, np.zeros_like(self.levels)])
 
 
-def _warm_up() -> float:
+@once_per_process
+def _warm_up() -> None:
     """Compile (or load from cache) every kernel once, on a tiny problem, and time it."""
-    global _compile_seconds
-    if _compile_seconds is None:
-        began = time.perf_counter()
-        b = CoverBuilder()  # a little of everything: slack, a colour, "no more" branches
-        b.primary("a")
-        b.primary("b", 0, 2)
-        b.secondary("c")
-        b.option(["a", "c"], 0, [None, "red"])
-        b.option(["b", "c"], 1, [None, "red"])
-        b.option(["b"], 2)
-        tiny = b.build()
-        tables = _Tables.build(tiny)
-        none = np.zeros(0, dtype=np.int32)
-        for mode in (K.M_COUNT, K.M_SOLUTIONS, K.M_FRONTIER):
-            _Search(tables, none, none).run(mode, 1, _NO_LIMIT, _NO_LIMIT)
-        _compile_seconds = time.perf_counter() - began
-        return _compile_seconds
-    return 0.0
-
-
-class CompiledEngine:
-    """Enumerates, counts and splits the solutions of a cover problem with the numba kernel.
-
-    ``forced`` options are in every solution and ``excluded`` options in none: the engine
-    solves the subproblem they describe, which is how :meth:`subproblems` hands out work.
-    """
-
-    name = "compiled"
-
-    def __init__(
-        self,
-        problem: CoverProblem,
-        forced: Iterable[int] = (),
-        excluded: Iterable[int] = (),
-        *,
-        node_budget: int = _NODE_BUDGET,
-    ) -> None:
-        if node_budget < 1:
-            raise ValueError("node_budget must be at least 1")
-        self.problem = problem
-        self.forced = problem.option_set(forced, "forced")
-        self.excluded = problem.option_set(excluded, "excluded")
-        self.node_budget = node_budget
-        self.stats = SearchStats(engine=self.name)
-        self._tables = _Tables.build(problem)
-
-    def _start(self) -> _Search:
-        self.stats.compile_seconds += _warm_up()
-        return _Search(self._tables, _i32(self.excluded), _i32(self.forced))
-
-    def _begin_stats(self, search: _Search) -> None:
-        self.stats.nodes = 0
-        self.stats.solutions = 0
-        self.stats.search_seconds = 0.0
-        self.stats.complete = search.finished
-
-    def _advance(
-        self, search: _Search, mode: int, max_records: int, progress: Progress | None
-    ) -> list[list[int]]:
-        """One kernel call; the time spent in it (not at the caller) is search time."""
-        began = time.perf_counter()
-        segments = search.run(mode, 0, max_records, self.node_budget)
-        self.stats.search_seconds += time.perf_counter() - began
-        self.stats.nodes = search.nodes
-        self.stats.complete = search.finished
-        if progress is not None:
-            progress(self.stats)
-        return segments
-
-    def solutions(
-        self, limit: int | None = None, progress: Progress | None = None
-    ) -> Iterator[tuple[int, ...]]:
-        """Yield solutions lazily as sorted option tuples, at most ``limit`` of them.
-
-        The kernel is asked for a few solutions at a time (1, 2, 4, ... up to a batch), so
-        taking the first one costs no more search than it needs.
-        """
-        search = self._start()
-        self._begin_stats(search)
-        found = 0
-        batch = 1
-        while not search.finished and (limit is None or found < limit):
-            want = batch if limit is None else min(batch, limit - found)
-            for path in self._advance(search, K.M_SOLUTIONS, want, progress):
-                found += 1
-                self.stats.solutions = found
-                yield tuple(sorted(self.forced + tuple(path)))
-            batch = min(2 * batch, _MAX_BATCH)
-
-    def count(self, progress: Progress | None = None) -> int:
-        """Count the solutions without building them (the kernel only counts leaves)."""
-        search = self._start()
-        self._begin_stats(search)
-        while not search.finished:
-            self._advance(search, K.M_COUNT, _NO_LIMIT, None)
-            self.stats.solutions = search.found
-            if progress is not None:
-                progress(self.stats)
-        return search.found
-
-    def first(self) -> tuple[int, ...] | None:
-        """One solution, or None when there is none."""
-        return next(self.solutions(limit=1), None)
-
-    def subproblems(self, depth: int) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
-        """Split the search at ``depth`` into ``(forced, excluded)`` pairs.
-
-        Each pair is a node of the search tree at that depth (or a solution found above it),
-        given by the options chosen on its path and the options its path leaves out. Their
-        solution sets partition this engine's: ``CompiledEngine(problem, *pair)`` for every
-        pair finds each solution exactly once in all.
-        """
-        if depth < 0:
-            raise ValueError("depth must be at least 0")
-        search = self._start()
-        parts: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
-        while not search.finished:
-            segments = search.run(K.M_FRONTIER, depth, _NO_LIMIT, _NO_LIMIT)
-            for path, left_out in zip(segments[::2], segments[1::2], strict=True):
-                parts.append(
-                    (
-                        tuple(sorted(self.forced + tuple(path))),
-                        tuple(sorted(self.excluded + tuple(left_out))),
-                    )
-                )
-        return parts
+    b = CoverBuilder()  # a little of everything: slack, a colour, "no more" branches
+    b.primary("a")
+    b.primary("b", 0, 2)
+    b.secondary("c")
+    b.option(["a", "c"], 0, [None, "red"])
+    b.option(["b", "c"], 1, [None, "red"])
+    b.option(["b"], 2)
+    tables = _Tables.build(b.build())
+    none = np.zeros(0, dtype=np.int32)
+    for mode in (K.M_COUNT, K.M_SOLUTIONS, K.M_FRONTIER):
+        _Search(tables, none, none).run(mode, 1, _NO_LIMIT, _NO_LIMIT)
 
 
 class CompiledSearch:
@@ -405,7 +282,7 @@ class CompiledSearch:
         self.job = job
         self.forced = problem.option_set(job.forced, "forced")
         excluded = problem.option_set(job.excluded, "excluded")
-        self.stats = SearchStats(engine=CompiledEngine.name)
+        self.stats = SearchStats(engine=NAME)
         self.stats.compile_seconds += _warm_up()
         self._search = _Search(_Tables.build(problem), _i32(excluded), _i32(self.forced))
         self._counting = job.mode is Mode.COUNT
@@ -445,5 +322,25 @@ def start(job: Job) -> CompiledSearch:
 
 
 def frontier(job: Job, depth: int) -> list[Subproblem]:
-    """The job's tree cut at ``depth`` (:meth:`CompiledEngine.subproblems`)."""
-    return CompiledEngine(job.problem, job.forced, job.excluded).subproblems(depth)
+    """The job's tree cut at ``depth`` (the registry's ``frontier``).
+
+    Each pair is a node of the search tree at that depth (or a solution found above it),
+    given by the options chosen on its path and the options its path leaves out. Their
+    solution sets partition the job's: a search of ``Job(problem, forced=f, excluded=e)``
+    for every pair finds each solution exactly once in all.
+    """
+    if depth < 0:
+        raise ValueError("depth must be at least 0")
+    problem = job.problem
+    forced = problem.option_set(job.forced, "forced")
+    excluded = problem.option_set(job.excluded, "excluded")
+    _warm_up()
+    search = _Search(_Tables.build(problem), _i32(excluded), _i32(forced))
+    parts: list[Subproblem] = []
+    while not search.finished:
+        segments = search.run(K.M_FRONTIER, depth, _NO_LIMIT, _NO_LIMIT)
+        for path, left_out in zip(segments[::2], segments[1::2], strict=True):
+            parts.append(
+                (tuple(sorted(forced + tuple(path))), tuple(sorted(excluded + tuple(left_out))))
+            )
+    return parts

@@ -128,9 +128,6 @@ class Sweep:
             self._fields.append((shift, (1 << width) - 1, int(lo[j]), int(hi[j])))
             shift += width
         self.counter_bits = shift
-        self.counter_values = 1
-        for j in tracked:
-            self.counter_values *= int(hi[j]) + 1
         self.moves: list[list[_Move]] = [[] for _ in range(n_positions)]
         self.window = 1
         for positions, incs in options:
@@ -147,10 +144,6 @@ class Sweep:
             bits = sum(1 << (p - first) for p in positions)
             self.moves[first].append(_Move(bits, add, tuple(checks)))
             self.window = max(self.window, last - first + 1)
-
-    def bound(self) -> int:
-        """The most states one layer can hold (after a position, ``window - 1`` bits ahead)."""
-        return (1 << (self.window - 1)) * self.counter_values
 
     def run(
         self, max_states: int, progress: Callable[[int], None] | None = None
@@ -362,65 +355,6 @@ def _cycle(perm: Sequence[int], start: int) -> list[int]:
         out.append(x)
         x = perm[x]
     return out
-
-
-class MemoEngine:
-    """Counts the exact covers of a problem by sweeping (no enumeration, no solutions)."""
-
-    name = "memo"
-
-    def __init__(
-        self,
-        problem: CoverProblem,
-        order: Sequence[int] | None = None,
-        forced: Sequence[int] = (),
-        excluded: Sequence[int] = (),
-        max_memory: int = DEFAULT_MAX_MEMORY,
-    ) -> None:
-        """``order`` lists the swept items (default: every primary item with bounds [1, 1],
-        by index); ``forced`` options are in every solution and ``excluded`` ones in none."""
-        self.problem = problem
-        if order is None:
-            order = [i for i in range(problem.n_primary) if problem.lo[i] == problem.hi[i] == 1]
-        self.order = tuple(order)
-        self.max_states = max(1, max_memory // BYTES_PER_STATE)
-        self.stats = SearchStats(engine=self.name)
-        self._impossible = False
-        out = set(excluded)
-        position = {item: p for p, item in enumerate(self.order)}
-        a, b = problem.start, problem.items
-        taken: dict[int, int] = {}  # swept item -> the forced option covering it
-        for k in sorted(set(forced)):
-            for i in b[a[k] : a[k + 1]].tolist():
-                if i in position:
-                    if i in taken:
-                        self._impossible = True
-                    taken[i] = k
-            self._impossible |= k in out
-        if taken:
-            # a forced option is then the only one left for its first item: all solutions use it
-            forced_set = set(taken.values())
-            for k in range(problem.n_options):
-                if k not in forced_set and any(i in taken for i in b[a[k] : a[k + 1]].tolist()):
-                    out.add(k)
-        self._sweep = build_sweep(problem, self.order, excluded=frozenset(out))
-
-    @property
-    def window(self) -> int:
-        return self._sweep.window
-
-    def bound(self) -> int:
-        """The most states one layer of the sweep can hold."""
-        return self._sweep.bound()
-
-    def count(self) -> int:
-        began = time.perf_counter()
-        total, visited = (0, 0) if self._impossible else self._sweep.run(self.max_states)
-        self.stats.nodes += visited
-        self.stats.solutions = total
-        self.stats.search_seconds += time.perf_counter() - began
-        self.stats.complete = True
-        return total
 
 
 def _auto_reason(

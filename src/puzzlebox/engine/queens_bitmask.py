@@ -45,7 +45,7 @@ import numpy as np
 
 from puzzlebox.engine.registry import EngineSpec, register
 from puzzlebox.engine.search import Capability, Job, Mode, Step, Subproblem
-from puzzlebox.engine.stats import SearchStats
+from puzzlebox.engine.stats import SearchStats, once_per_process
 
 NAME = "queens-bitmask"
 MAX_N = 31  # diagonals of the symmetric search fit in one int64 (2n - 1 bits)
@@ -327,15 +327,9 @@ register(SPEC)  # puzzles/queens.py imports this module, so the registry always 
 
 # -- plain functions (the bench, the tests) --------------------------------------------------
 
-_compile_seconds: float | None = None
-
-
-def _warm_up() -> float:
+@once_per_process
+def _warm_up() -> None:
     """Compile (or load from numba's cache) the kernels once per process, and time it."""
-    global _compile_seconds
-    if _compile_seconds is not None:
-        return 0.0
-    began = time.perf_counter()
     from puzzlebox.engine._queens_kernels import walk_rows, walk_symmetric
 
     z = np.zeros(4, dtype=np.int64)
@@ -343,8 +337,6 @@ def _warm_up() -> float:
               z.copy(), np.zeros(1, dtype=np.int64), np.int64(1), True)
     walk_symmetric(np.int64(2), np.int64(1), z + 3, z.copy(), z.copy(), z.copy(), z.copy(),
                    z.copy(), z.copy(), np.zeros(1, dtype=np.int64), np.int64(1))
-    _compile_seconds = time.perf_counter() - began
-    return _compile_seconds
 
 
 def whole_job(n: int) -> Job:

@@ -11,10 +11,10 @@ It is the oracle that the compiled engine and the fast paths are tested against.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 
-from puzzlebox.cover.problem import FREE, CoverProblem, apply_option, option_fits
-from puzzlebox.engine.search import Job, Mode, Step, count_all, each_solution
+from puzzlebox.cover.problem import FREE, apply_option, option_fits
+from puzzlebox.engine.search import Job, Mode, Step
 from puzzlebox.engine.stats import SearchStats
 
 
@@ -27,7 +27,7 @@ class ReferenceSearch:
         p = self.problem = job.problem
         self.forced = tuple(sorted(set(job.forced)))
         self.excluded = frozenset(job.excluded)
-        self.stats = SearchStats(engine=ReferenceEngine.name)
+        self.stats = SearchStats(engine="reference")
         self._options = [p.option(k) for k in range(p.n_options)]
         self._lo = p.lo.tolist()
         self._hi = p.hi.tolist()
@@ -134,34 +134,3 @@ class ReferenceSearch:
 def start(job: Job) -> ReferenceSearch:
     """The reference engine's search of ``job`` (the registry's ``start``)."""
     return ReferenceSearch(job)
-
-
-class ReferenceEngine:
-    """Enumerates the solutions of a cover problem as sorted tuples of option indices (the
-    oracle's handle on :class:`ReferenceSearch`)."""
-
-    name = "reference"
-
-    def __init__(
-        self,
-        problem: CoverProblem,
-        forced: Sequence[int] = (),
-        excluded: Sequence[int] = (),
-    ) -> None:
-        """``forced`` options are in every solution; ``excluded`` ones in none (subproblems)."""
-        self.problem = problem
-        self.forced = tuple(forced)
-        self.excluded = tuple(excluded)
-        self.stats = SearchStats(engine=self.name)
-
-    def solutions(self, limit: int | None = None) -> Iterator[tuple[int, ...]]:
-        """Yield solutions lazily, at most ``limit`` of them."""
-        search = ReferenceSearch(Job(self.problem, forced=self.forced, excluded=self.excluded,
-                                     limit=limit))
-        self.stats = search.stats
-        yield from each_solution(search)
-
-    def count(self) -> int:
-        search = ReferenceSearch(Job(self.problem, Mode.COUNT, self.forced, self.excluded))
-        self.stats = search.stats
-        return count_all(search)[0]

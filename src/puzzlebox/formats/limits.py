@@ -19,17 +19,3 @@ MAX_COPIES = MAX_CELLS  # a piece's count (or the top of its range): never more 
 MAX_CARDS = 1_024  # cards of an edge-matching puzzle, and rows x cols of its board
 MAX_QUEENS = 200  # n of an n-queens puzzle (a first solution of n = 200: 30 s, 320 MB)
 MAX_NAME = 200  # characters of a piece, card, board or label name
-
-LIMITS: dict[str, int] = {
-    "file size (bytes)": MAX_FILE_BYTES,
-    "nesting of arrays and inline tables": MAX_NESTING,
-    "parts of a dotted key or table name": MAX_KEY_PARTS,
-    "cells of a board or a piece": MAX_CELLS,
-    "boards in a batch": MAX_BOARDS,
-    "cells of all the boards of a batch": MAX_TOTAL_CELLS,
-    "named pieces": MAX_PIECES,
-    "copies of a piece (count)": MAX_COPIES,
-    "cards (and rows x cols)": MAX_CARDS,
-    "queens n": MAX_QUEENS,
-    "characters of a name": MAX_NAME,
-}

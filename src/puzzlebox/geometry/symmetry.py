@@ -25,16 +25,6 @@ class Symmetry:
         r, k = cell
         return (self.a * r + self.b * k, self.c * r + self.d * k)
 
-    @property
-    def is_rotation(self) -> bool:
-        """True for the four proper rotations (determinant +1)."""
-        return self.a * self.d - self.b * self.c == 1
-
-    @property
-    def quarter_turns(self) -> int:
-        """Clockwise quarter turns of a rotation (meaningless for a reflection)."""
-        return {"id": 0, "r90": 1, "r180": 2, "r270": 3}.get(self.name, -1)
-
     def then(self, other: Symmetry) -> Symmetry:
         """The symmetry that applies ``self`` first and ``other`` second."""
         a = other.a * self.a + other.b * self.c

@@ -11,7 +11,7 @@ import contextlib
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -178,7 +178,6 @@ class SplitRun:
         self.specs = [self._spec(p) for p in pf.puzzles]
         self.jobs = jobs
         self.cluster = cluster
-        self.split_depth = split_depth
         self.progress = progress
         self.on_result = on_result
         self.before_record = before_record
@@ -319,12 +318,9 @@ class SplitRun:
         if not todo:
             return result()
         bar = SplitProgress(self.progress, self._label(board), len(subs), len(done), raw)
-        results = self.backend.run(todo)
         try:
-            with bar:
-                for index, answer in results:
-                    if index in done:
-                        continue  # ran twice (its first worker died after all): count once
+            with contextlib.closing(self._answers(todo, done, bar)) as answers:
+                for index, answer in answers:
                     n_raw, n_distinct, nodes, seconds, engine = answer[:5]
                     entry = [n_raw, n_distinct, nodes, round(seconds, 6)]
                     done[index] = entry
@@ -336,12 +332,24 @@ class SplitRun:
                     bar.advance(n_raw)
                     self._record(board, index, entry, answer)
         except KeyboardInterrupt:
-            results.close()
             self._save()
             raise Interrupted(len(done), len(subs), result()) from None
+        return result()
+
+    def _answers(
+        self, todo: list[tuple[int, Task]], done: dict[int, list[Any]], bar: SplitProgress
+    ) -> Generator[tuple[int, Any], None, None]:
+        """The answers to ``todo`` as the workers send them, with ``bar`` shown, each
+        subproblem once: one that ran twice (its first worker died after all) is skipped.
+        The backend's stream is closed however the caller stops (close this generator)."""
+        results = self.backend.run(todo)
+        try:
+            with bar:
+                for index, answer in results:
+                    if index not in done:
+                        yield index, answer
         finally:
             results.close()
-        return result()
 
     # -- enumerating -----------------------------------------------------------------------
     def solution_batches(self, board: int = 0) -> Iterator[list[Solution]]:
@@ -362,12 +370,9 @@ class SplitRun:
             return
         already = sum(entry[0] for entry in done.values())
         bar = SplitProgress(self.progress, self._label(board), len(subs), len(done), already)
-        results = self.backend.run(todo)
         try:
-            with bar:
-                for index, answer in results:
-                    if index in done:
-                        continue
+            with contextlib.closing(self._answers(todo, done, bar)) as answers:
+                for index, answer in answers:
                     n_raw, chosen, nodes, seconds, _engine = answer[:5]
                     with ctrl_c_deferred():
                         yield [puzzle.decode(tuple(c)) for c in chosen]
@@ -378,11 +383,8 @@ class SplitRun:
                         bar.advance(n_raw)
                         self._record(board, index, entry, answer)
         except KeyboardInterrupt:
-            results.close()
             self._save()
             raise Interrupted(len(done), len(subs)) from None
-        finally:
-            results.close()
 
     def solutions(self, board: int = 0) -> Iterator[Solution]:
         """The solutions of ``board`` one at a time (see :meth:`solution_batches`)."""

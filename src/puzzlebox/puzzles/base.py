@@ -209,10 +209,6 @@ class Puzzle(ABC):
         images = np.sort(self.symmetries[:, chosen], axis=1).tolist()
         return min(self.decode(tuple(row)).key() for row in images)
 
-    def is_canonical(self, solution: Solution) -> bool:
-        """True for exactly one solution of each orbit: distinct counts need no memory."""
-        return solution.key() == self.canonical_key(solution)
-
     @cached_property
     def symmetry_breaking(self) -> SymmetryBreaking:
         """The problem cut down by the puzzle's symmetries (see cover/symmetry.py)."""

@@ -10,7 +10,7 @@ the border label). A node costs a few array reads, so tens of millions of nodes 
 Keys: an oriented card is listed under the keys its left and top sides can meet: the
 label that must face them (its complement, when complements are given), a wildcard for a
 side with no neighbour and no border label, and a border key when the side carries the
-border label. Randomised runs shuffle every table row; with a seed, :class:`EdgeSolver` restarts
+border label. Randomised runs shuffle every table row; with a seed, :class:`EdgeSearch` restarts
 with a fresh shuffle after Luby-growing node budgets (see ``engine/restarts.py``).
 
 Answers are returned as option indices of the puzzle's own cover problem and checked with
@@ -20,13 +20,12 @@ Answers are returned as option indices of the puzzle's own cover problem and che
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 
 import numpy as np
 from numba import njit
 
 from puzzlebox.engine.errors import EngineError
-from puzzlebox.engine.progress import Progress, share_walked
+from puzzlebox.engine.progress import share_walked
 from puzzlebox.engine.restarts import luby
 from puzzlebox.engine.search import Job, Mode, Step
 from puzzlebox.engine.stats import SearchStats
@@ -243,7 +242,6 @@ class _Run:
         return [out[i * self.npos : (i + 1) * self.npos] for i in range(found)]
 
 
-_CHUNK = 1 << 21  # nodes per kernel call, between checks of time and budget
 DEFAULT_BASE_BUDGET = 1 << 16
 
 
@@ -263,7 +261,7 @@ class EdgeSearch:
         self.puzzle = puzzle
         self.base_budget = base_budget
         self.restarts = 0
-        self.stats = SearchStats(engine=EdgeSolver.name)
+        self.stats = SearchStats(engine="edges")
         began = time.perf_counter()
         self._tables = _Tables(puzzle)
         self.stats.compile_seconds = time.perf_counter() - began
@@ -316,57 +314,3 @@ class EdgeSearch:
 def start(job: Job) -> EdgeSearch:
     """The edges solver's search of ``job`` (the registry's ``start``)."""
     return EdgeSearch(job)
-
-
-class EdgeSolver:
-    """Solutions of an edge-matching puzzle as option tuples of ``puzzle.problem``: a loop
-    over :class:`EdgeSearch`, ending early after ``time_limit`` seconds with ``gave_up``
-    True ("not found in time", never "no solution")."""
-
-    name = "edges"
-
-    def __init__(
-        self,
-        puzzle: EdgeMatchingPuzzle,
-        seed: int | None = None,
-        base_budget: int = DEFAULT_BASE_BUDGET,
-        time_limit: float | None = None,
-    ) -> None:
-        self.puzzle = puzzle
-        self.seed = seed
-        self.base_budget = base_budget
-        self.time_limit = time_limit
-        self.gave_up = False
-        self.restarts = 0
-        self.stats = SearchStats(engine=self.name)
-
-    def _loop(
-        self, job: Job, progress: Progress | None
-    ) -> Iterator[tuple[int, ...]]:
-        search = EdgeSearch(job, self.base_budget)
-        self.stats = search.stats
-        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
-        while True:
-            step = search.step(_CHUNK)
-            self.restarts = search.restarts
-            if progress is not None:
-                progress(self.stats)
-            yield from step.solutions
-            if step.done:
-                return
-            if deadline is not None and time.perf_counter() > deadline:
-                self.gave_up = True
-                return
-
-    def solutions(
-        self, limit: int | None = None, progress: Progress | None = None
-    ) -> Iterator[tuple[int, ...]]:
-        """Yield solutions lazily; ``progress`` is called with the stats after each slice of
-        the search (with the share of the tree walked when the run is the complete one)."""
-        job = Job(self.puzzle.problem, limit=limit, seed=self.seed, puzzle=self.puzzle)
-        return self._loop(job, progress)
-
-    def count(self, progress: Progress | None = None) -> int:
-        """Every solution, by one complete unshuffled run (no restarts)."""
-        job = Job(self.puzzle.problem, puzzle=self.puzzle)
-        return sum(1 for _ in self._loop(job, progress))

@@ -72,38 +72,6 @@ def parallelogram_polyominoes(semiperimeter: int) -> list[Shape]:
     return shapes
 
 
-def semiperimeter_of(shape: Shape) -> int:
-    """Half the perimeter of a polyomino: count its boundary edges."""
-    cells = set(shape.cells)
-    edges = sum(
-        (r + dr, c + dc) not in cells
-        for r, c in cells
-        for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))
-    )
-    return edges // 2
-
-
-def is_parallelogram_polyomino(shape: Shape) -> bool:
-    """True when the shape is the region between two N/E paths that meet only at their ends.
-
-    Checked directly on the cells: every column is one interval, the intervals' bottoms and
-    tops rise (weakly) from left to right, and neighbouring columns share at least one row
-    (so the two boundary paths never touch between the corners).
-    """
-    cells = set(shape.cells)
-    height = shape.height
-    columns: list[tuple[int, int]] = []
-    for col in range(shape.width):
-        ys = sorted(height - 1 - r for r, c in cells if c == col)
-        if not ys or ys[-1] - ys[0] + 1 != len(ys):
-            return False
-        columns.append((ys[0], ys[-1]))
-    for (b0, t0), (b1, t1) in zip(columns, columns[1:]):
-        if b1 < b0 or t1 < t0 or b1 > t0:
-            return False
-    return True
-
-
 def family_board_side(semiperimeter: int) -> int:
     """The side of the square whose area equals the family's total area."""
     return 2 ** (semiperimeter - 2)

@@ -22,7 +22,7 @@ from puzzlebox.engine.parts import representatives
 from puzzlebox.errors import PuzzleboxError
 from puzzlebox.geometry import Shape, parse_grid
 from puzzlebox.puzzles.polyomino import Piece, PolyominoPuzzle, PolyominoSolution
-from puzzlebox.puzzles.proofs import impossibility_proof
+from puzzlebox.puzzles.proofs import components, impossibility_proof
 
 # The twelve pentominoes, by their usual letters.
 PENTOMINOES: dict[str, str] = {
@@ -60,22 +60,9 @@ def parse_shape(text: str) -> Shape:
     if not cells:
         raise ShapeError(f"shape {text!r} has no cells (use '#' for cells, '.' for gaps)")
     shape = Shape.from_cells(set(cells))
-    if not _connected(set(shape.cells)):
+    if len(components(set(shape.cells))) != 1:
         raise ShapeError(f"shape {text!r} is not one piece: its cells must touch by their sides")
     return shape
-
-
-def _connected(cells: set[tuple[int, int]]) -> bool:
-    start = min(cells)
-    seen = {start}
-    frontier = [start]
-    while frontier:
-        r, c = frontier.pop()
-        for nb in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-            if nb in cells and nb not in seen:
-                seen.add(nb)
-                frontier.append(nb)
-    return len(seen) == len(cells)
 
 
 def rectangles(shape: Shape, max_area: int) -> Iterator[tuple[int, int]]:

@@ -120,9 +120,8 @@ def enclosed(cells: Iterable[Cell]) -> set[Cell]:
     }
 
 
-# Text metrics in ems, roughly, for a bold sans-serif face: advance per character and the
-# height of capitals. Pictures measure the real text; these serve where no font is at hand.
-CHAR_WIDTH = 0.72
+# The height of capitals in ems, roughly, for a bold sans-serif face. Pictures measure the
+# real text; this serves where no font is at hand.
 CAP_HEIGHT = 0.73
 
 

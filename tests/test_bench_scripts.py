@@ -1,0 +1,86 @@
+"""The scripts in bench/ import the library the way it is now, so they cannot silently rot
+again (bench/run.py imported an ``ENGINES`` table for a whole merge after it was gone).
+
+Each script is imported as a module (registered in ``sys.modules``, as dataclasses need),
+its ``--help`` parsed, and the measurements whose imports sit inside functions (the workers
+run in fresh processes, where a broken import would only show as a failed row) are run
+in-process on the smallest instances."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+SCRIPTS = sorted(p.stem for p in BENCH.glob("*.py"))
+WITH_MAIN = ["engines", "estimates", "hard", "kernel_ab", "memo", "parallel", "run"]
+
+
+def _load(name: str) -> ModuleType:
+    if name in sys.modules and getattr(sys.modules[name], "__file__", None) == str(
+        BENCH / f"{name}.py"
+    ):
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, BENCH / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    sys.path.insert(0, str(BENCH))  # test_experiments imports tiling_experiments
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(BENCH))
+    return module
+
+
+def test_every_script_is_listed():
+    # a new script must be added to WITH_MAIN or be a module without a command line
+    assert set(WITH_MAIN) <= set(SCRIPTS)
+    assert set(SCRIPTS) - set(WITH_MAIN) == {"test_experiments", "tiling_experiments"}
+
+
+@pytest.mark.parametrize("name", SCRIPTS)
+def test_script_imports(name):
+    module = _load(name)
+    assert module.__doc__
+
+
+@pytest.mark.parametrize("name", WITH_MAIN)
+def test_script_help(name, monkeypatch, capsys):
+    module = _load(name)
+    monkeypatch.setattr(sys, "argv", [f"bench/{name}.py", "--help"])
+    with pytest.raises(SystemExit) as stop:
+        module.main()
+    assert stop.value.code == 0
+    assert "usage:" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("task", "engine"),
+    [("pb-raw", "bitboard"), ("pb-noprune", "bitboard"), ("pb-generic", "compiled")],
+)
+def test_run_counts_with_one_engine(task, engine):
+    out = _load("run").worker(task, "pentomino-3x20")
+    assert out["raw"] == 8 and out["engine"] == engine and out["nodes"] > 0
+
+
+def test_run_first_solution_with_the_compiled_engine():
+    out = _load("run").worker("pb-generic-first", "pentomino-3x20")
+    assert out["result"] == "found" and out["engine"] == "compiled"
+
+
+def test_engines_worker_counts_with_a_named_engine():
+    out = _load("engines").worker("compiled", "count", "pentomino-3x20")
+    assert out["solutions"] == 8 and out["engine"] == "compiled"
+
+
+def test_estimates_table(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "argv", ["bench/estimates.py", "--probes", "5", "--repeats", "1",
+                                      "queens-10"])
+    _load("estimates").main()
+    row = capsys.readouterr().out.splitlines()[-1]
+    assert row.startswith("| queens-10 | 11,578 | 724 |")  # nodes and solutions of a count
