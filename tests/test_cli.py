@@ -163,3 +163,19 @@ def test_show_draws_board_and_pieces(capsys, pent):
     code, out, _ = run(capsys, "show", pent)
     assert code == 0
     assert "####################" in out and ".##" in out and "60 cells" in out
+
+
+def test_solve_json_prints_the_objects_of_format_json(capsys):
+    """Issue #16: ``solve --json`` was documented but rejected; it is --format json."""
+    code, flag, _ = run(capsys, "solve", "queens-8", "--limit", "3", "--json")
+    assert code == 0
+    _, form, _ = run(capsys, "solve", "queens-8", "--limit", "3", "--format", "json")
+    assert flag == form
+    objects = [json.loads(line) for line in flag.splitlines()]
+    assert len(objects) == 3 and all(o["puzzle"] == "queens-8" for o in objects)
+
+
+def test_solve_json_refuses_another_format(capsys):
+    code, out, err = run(capsys, "solve", "queens-8", "--json", "--format", "outline")
+    assert code != 0 and out == ""
+    assert "--json" in err

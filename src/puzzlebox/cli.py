@@ -102,6 +102,8 @@ def build_parser() -> argparse.ArgumentParser:
                        default="text",
                        help="text: piece letters; outline: piece boundaries; json: one object "
                        "per solution; svg, png: pictures (need --out)")
+    solve.add_argument("--json", action="store_true",
+                       help="the same as --format json, as with count, estimate, sweep and order")
     solve.add_argument("--out", metavar="FILE|DIR/",
                        help="pictures: one sheet in FILE, or one file per solution in DIR/")
     solve.add_argument("--seed", type=int, metavar="S",
@@ -367,6 +369,10 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
+    if args.json:
+        if args.format not in ("text", "json"):
+            raise CommandError(f"--json and --format {args.format} ask for different outputs")
+        args.format = "json"
     pf = _load(args.puzzle)
     limit = None if args.all else max(args.limit, 0)
     if args.format in ("svg", "png"):
