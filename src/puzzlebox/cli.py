@@ -136,7 +136,19 @@ def build_parser() -> argparse.ArgumentParser:
     estimate.add_argument("--json", action="store_true", help="print one JSON object per board")
     _add_generate_parser(sub)
     _add_sweep_order_parsers(sub)
+    _remember_parsers(parser)
     return parser
+
+
+def _remember_parsers(parser: argparse.ArgumentParser) -> None:
+    """Give every subcommand's parser itself as the default ``command_parser``, so that an
+    error found after parsing (an unknown option, an engine that cannot count) prints the
+    usage of the subcommand the user typed, not the top-level one (issue #16)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                sub.set_defaults(command_parser=sub)
+                _remember_parsers(sub)
 
 
 def _add_generate_parser(sub: Any) -> None:
@@ -646,7 +658,10 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    parser = args.command_parser
+    if unknown:
+        parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     if hasattr(args, "engine"):
         _check_engine(parser, args.engine, args.command)
     split = args.command == "count" and (
