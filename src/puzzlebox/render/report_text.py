@@ -73,6 +73,9 @@ def sweep_text(report: SweepReport) -> list[str]:
     if report.uncover == 1:
         lines.append("")
         lines += count_grid(report.swept, report.results, report.counted)
+        lines.append("each cell: the number of solutions with that cell uncovered; . no cell"
+                     if report.counted else
+                     "o: solvable with that cell uncovered; -: not solvable; . no cell")
     return lines
 
 
