@@ -86,11 +86,13 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("list", help="list the built-in catalog", description="List the catalog.")
 
     show = sub.add_parser("show", help="show a puzzle's board and pieces",
-                          description="Show a puzzle's board and pieces as text.")
+                          description="Show a puzzle's board and pieces, as text or as a "
+                          "picture (svg, png: the 'pictures' extra).")
     show.add_argument("puzzle", help="a catalog name or a .toml file")
     show.add_argument("--format", choices=["text", "svg", "png"], default="text",
                       help="text, or a picture of the board(s) and every piece (needs --out)")
     show.add_argument("--out", metavar="FILE", help="where to write a picture")
+    _add_resolution_args(show)
 
     solve = sub.add_parser("solve", help="find solutions", description="Find solutions.")
     _add_puzzle_arg(solve)
@@ -106,6 +108,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="the same as --format json, as with count, estimate, sweep and order")
     solve.add_argument("--out", metavar="FILE|DIR/",
                        help="pictures: one sheet in FILE, or one file per solution in DIR/")
+    _add_resolution_args(solve)
     solve.add_argument("--seed", type=int, metavar="S",
                        help="randomise the search (shuffled order, restarts with growing "
                        "node budgets): different seeds find different first solutions")
@@ -149,6 +152,29 @@ def _remember_parsers(parser: argparse.ArgumentParser) -> None:
             for sub in action.choices.values():
                 sub.set_defaults(command_parser=sub)
                 _remember_parsers(sub)
+
+
+def _add_resolution_args(parser: argparse.ArgumentParser) -> None:
+    """How large a PNG is (an SVG scales without loss and takes neither)."""
+    size = parser.add_mutually_exclusive_group()
+    size.add_argument("--size", type=_at_least(16), metavar="PX",
+                      help="png: the picture's width in pixels (the height follows)")
+    size.add_argument("--dpi", type=_at_least(10), metavar="N",
+                      help="png: dots per inch (default 100, 40 px a polyomino cell)")
+
+
+def _resolution(args: argparse.Namespace) -> Any:
+    """The PNG resolution asked for; refused for anything but png."""
+    _check_resolution(args)
+    if args.size is None and args.dpi is None:
+        return pictures().NATURAL
+    return pictures().Resolution(dpi=args.dpi, width=args.size)
+
+
+def _check_resolution(args: argparse.Namespace) -> None:
+    if (args.size is not None or args.dpi is not None) and args.format != "png":
+        raise CommandError("--size and --dpi set a png's pixels: use them with --format png "
+                           "(an svg scales without loss)")
 
 
 def _add_generate_parser(sub: Any) -> None:
@@ -370,6 +396,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
+    _check_resolution(args)
     pf = catalog.load(args.puzzle)  # showing builds no cover problem
     if args.format != "text":
         return _write_picture(args, lambda: pictures().puzzle_figure(pf.puzzles))
@@ -385,6 +412,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         if args.format not in ("text", "json"):
             raise CommandError(f"--json and --format {args.format} ask for different outputs")
         args.format = "json"
+    _check_resolution(args)
     pf = _load(args.puzzle)
     limit = None if args.all else max(args.limit, 0)
     if args.format in ("svg", "png"):
@@ -488,7 +516,9 @@ def _solve_batch_sheet(pf: PuzzleFile, args: argparse.Namespace) -> int:
 def _write_picture(args: argparse.Namespace, draw: Callable[[], Any]) -> int:
     if args.out is None:
         raise CommandError(f"--format {args.format} needs --out FILE")
-    _write(args.out, lambda: pictures().write_figure(draw(), args.out, args.format))
+    resolution = _resolution(args)
+    _write(args.out, lambda: pictures().write_figure(draw(), args.out, args.format,
+                                                     resolution))
     print(args.out)
     return 0
 
@@ -535,8 +565,9 @@ def _solve_pictures(pf: PuzzleFile, args: argparse.Namespace, limit: int | None)
                 print(printable(f"{label(puzzle)}: no solution{why_not}"), file=sys.stderr)
 
     written: list[Any] = []
+    resolution = _resolution(args)
     _write(args.out, lambda: written.extend(draw.save_solutions(found(), args.format, args.out,
-                                                                pf.name)))
+                                                                pf.name, resolution)))
     for path in written:
         print(path)
     return 0
