@@ -839,6 +839,9 @@ def _warm_up() -> float:
     global _compile_seconds
     if _compile_seconds is not None:
         return 0.0
+    from puzzlebox.engine.kernel_cache import announce
+
+    announce("tiling", search)
     began = time.perf_counter()
     tiny = CoverProblem(
         item_names=("a", "b", "g"),

@@ -269,6 +269,9 @@ def _warm_up() -> float:
     """Compile (or load from cache) every kernel once, on a tiny problem, and time it."""
     global _compile_seconds
     if _compile_seconds is None:
+        from puzzlebox.engine.kernel_cache import announce
+
+        announce("exact-cover", K.search)
         began = time.perf_counter()
         b = CoverBuilder()  # a little of everything: slack, a colour, "no more" branches
         b.primary("a")

@@ -334,8 +334,11 @@ def _warm_up() -> float:
     global _compile_seconds
     if _compile_seconds is not None:
         return 0.0
-    began = time.perf_counter()
     from puzzlebox.engine._queens_kernels import walk_rows, walk_symmetric
+    from puzzlebox.engine.kernel_cache import announce
+
+    announce("n-queens", walk_rows)
+    began = time.perf_counter()
 
     z = np.zeros(4, dtype=np.int64)
     walk_rows(np.int64(2), z + 3, np.int64(0), z.copy(), z.copy(), z.copy(), z.copy(),
