@@ -213,3 +213,11 @@ def test_a_wrong_option_prints_the_subcommands_usage(capsys, argv, usage):
     err = capsys.readouterr().err
     assert err.startswith(usage), err
     assert "COMMAND ..." not in err
+
+
+def test_list_json_names_every_catalog_puzzle(capsys):
+    code, out, _ = run(capsys, "list", "--json")
+    assert code == 0
+    objects = [json.loads(line) for line in out.splitlines()]
+    assert [o["puzzle"] for o in objects] == catalog.names()
+    assert all(o["title"] == catalog.load(o["puzzle"]).title for o in objects)

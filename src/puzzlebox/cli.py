@@ -83,7 +83,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    sub.add_parser("list", help="list the built-in catalog", description="List the catalog.")
+    listing = sub.add_parser("list", help="list the built-in catalog",
+                             description="List the catalog.")
+    listing.add_argument("--json", action="store_true",
+                         help='one JSON object per puzzle: {"puzzle": name, "title": title}')
 
     show = sub.add_parser("show", help="show a puzzle's board and pieces",
                           description="Show a puzzle's board and pieces, as text or as a "
@@ -389,9 +392,14 @@ def _count_one(
 
 
 def cmd_list(args: argparse.Namespace) -> int:
+    import json
+
     for name in catalog.names():
         title = catalog.load(name).title
-        print(printable(f"{name:32} {title}"))
+        if args.json:
+            print(json.dumps({"puzzle": name, "title": title}, ensure_ascii=False))
+        else:
+            print(printable(f"{name:32} {title}"))
     return 0
 
 
