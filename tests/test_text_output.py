@@ -82,9 +82,10 @@ def test_edge_matching_text_explains_its_turn_marks_and_stays_aligned():
 
 def test_show_says_which_marks_are_cells_and_which_are_none():
     text = describe(puzzlebox.load("digital-jigsaw"))
-    assert text[0] == "board (88 cells; #: a cell to cover; . no cell):"
+    assert text[0] == "board (88 cells):"
+    assert text[12] == "  (#: a cell to cover; .: no cell)"  # under the 11 rows of the tray
     coloured = describe(puzzlebox.load("black-and-white-final"))
-    assert coloured[0] == "board (25 cells; b, w: a cell to cover, by colour; . no cell):"
+    assert coloured[6] == "  (b, w: a cell to cover, by colour; .: no cell)"
 
 
 def test_sweep_map_has_a_legend(capsys):

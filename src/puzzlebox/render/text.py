@@ -204,8 +204,9 @@ def describe_polyomino(puzzle: PolyominoPuzzle) -> list[str]:
     label = f"board {puzzle.board_name}" if puzzle.board_name else "board"
     marks = sorted(set(puzzle.board.values()))
     cover = f"{', '.join(marks)}: a cell to cover" + (", by colour" if len(marks) > 1 else "")
-    out = [f"{label} ({len(puzzle.board)} cells; {cover}; {HOLE} no cell):"]
+    out = [f"{label} ({len(puzzle.board)} cells):"]
     out += ["  " + line for line in grid_lines(puzzle.board)]
+    out.append(f"  ({cover}; {HOLE}: no cell)")
     rules = [
         f"rotate={'yes' if puzzle.rotate else 'no'}",
         f"reflect={'yes' if puzzle.reflect else 'no'}",
