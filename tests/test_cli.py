@@ -163,3 +163,61 @@ def test_show_draws_board_and_pieces(capsys, pent):
     code, out, _ = run(capsys, "show", pent)
     assert code == 0
     assert "####################" in out and ".##" in out and "60 cells" in out
+
+
+def test_solve_json_prints_the_objects_of_format_json(capsys):
+    """Issue #16: ``solve --json`` was documented but rejected; it is --format json."""
+    code, flag, _ = run(capsys, "solve", "queens-8", "--limit", "3", "--json")
+    assert code == 0
+    _, form, _ = run(capsys, "solve", "queens-8", "--limit", "3", "--format", "json")
+    assert flag == form
+    objects = [json.loads(line) for line in flag.splitlines()]
+    assert len(objects) == 3 and all(o["puzzle"] == "queens-8" for o in objects)
+
+
+def test_solve_json_refuses_another_format(capsys):
+    code, out, err = run(capsys, "solve", "queens-8", "--json", "--format", "outline")
+    assert code != 0 and out == ""
+    assert "--json" in err
+
+
+def test_one_solution_is_singular(capsys, tmp_path):
+    """Issue #16: "1 solutions" read wrong; counts of one take the singular."""
+    path = tmp_path / "one-queen.toml"
+    path.write_text('kind = "queens"\nn = 1\n')
+    code, out, _ = run(capsys, "count", path, "--why")
+    assert code == 0
+    assert out.startswith("one-queen: 1 solution, 1 distinct up to symmetry (")
+    assert "1 solutions" not in out and " 1 nodes" not in out
+    _, out, _ = run(capsys, "count", "queens-8")
+    assert out.startswith("queens-8: 92 solutions, 12 distinct")
+
+
+def test_list_titles_tell_every_puzzle_apart(capsys):
+    """parallelogram-5 and -5-rotate once shared one title: no two catalog lines may."""
+    _, out, _ = run(capsys, "list")
+    titles = [line.split(maxsplit=1)[1] for line in out.splitlines()]
+    assert len(set(titles)) == len(titles)
+
+
+@pytest.mark.parametrize("argv, usage", [
+    (["solve", "queens-8", "--bogus"], "usage: puzzlebox solve "),
+    (["count", "queens-8", "--engine", "sink"], "usage: puzzlebox count "),
+    (["generate", "edge-matching", "--bogus"], "usage: puzzlebox generate edge-matching "),
+    (["list", "--bogus"], "usage: puzzlebox list "),
+])
+def test_a_wrong_option_prints_the_subcommands_usage(capsys, argv, usage):
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith(usage), err
+    assert "COMMAND ..." not in err
+
+
+def test_list_json_names_every_catalog_puzzle(capsys):
+    code, out, _ = run(capsys, "list", "--json")
+    assert code == 0
+    objects = [json.loads(line) for line in out.splitlines()]
+    assert [o["puzzle"] for o in objects] == catalog.names()
+    assert all(o["title"] == catalog.load(o["puzzle"]).title for o in objects)

@@ -180,6 +180,7 @@ def test_svg_output_is_reproducible():
 
 def test_png_has_the_expected_pixel_size(tmp_path):
     puzzle, solution = _first_solution("queens-8")
+    puzzle.title = ""  # no caption: the sheet is the board, its name and the margins
     path = tmp_path / "q.png"
     pictures.write_figure(pictures.solution_figure(puzzle, solution), path, "png")
     data = path.read_bytes()
@@ -289,3 +290,81 @@ def test_example_notebook_runs_and_shows_pictures():
     assert len(pictures_shown) == 5  # puzzle, solution, own puzzle, its solution, queens sheet
     text = "".join(o.get("text", "") for o in outputs)
     assert "92 solutions, 12 distinct" in text and "16 solutions, 4 distinct" in text
+
+
+def _png_size(path):
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    return struct.unpack(">II", data[16:24])
+
+
+def test_the_puzzles_title_is_the_caption(tmp_path):
+    """Issue #16: the picture was titled with the file name only."""
+    puzzle, solution = _first_solution("queens-8")
+    svg = svg_text(pictures.solution_figure(puzzle, solution))
+    assert 'id="caption-0"' in svg
+    plain = tmp_path / "plain.png"
+    captioned = tmp_path / "captioned.png"
+    pictures.write_figure(pictures.solution_figure(puzzle, solution), captioned, "png")
+    puzzle.title = ""
+    pictures.write_figure(pictures.solution_figure(puzzle, solution), plain, "png")
+    (w1, h1), (w2, h2) = _png_size(captioned), _png_size(plain)
+    assert w1 == w2 and h1 > h2
+    assert 'id="caption-0"' not in svg_text(pictures.solution_figure(puzzle, solution))
+
+
+def test_size_and_dpi_set_the_pngs_pixels(tmp_path):
+    from puzzlebox.cli import main
+
+    out = tmp_path / "a.png"
+    assert main(["show", "pentomino-6x10", "--format", "png", "--out", str(out)]) == 0
+    w, h = _png_size(out)
+    assert main(["show", "pentomino-6x10", "--format", "png", "--out", str(out),
+                 "--size", "1200"]) == 0
+    w2, h2 = _png_size(out)
+    assert w2 == 1200 and abs(h2 - h * 1200 / w) <= 1
+    assert main(["solve", "queens-8", "--format", "png", "--out", str(out), "--dpi", "200"]) == 0
+    w3, _ = _png_size(out)
+    assert main(["solve", "queens-8", "--format", "png", "--out", str(out)]) == 0
+    w4, _ = _png_size(out)
+    assert w3 == 2 * w4
+    assert main(["show", "queens-8", "--format", "svg", "--out", str(tmp_path / "a.svg"),
+                 "--size", "100"]) == 2
+
+
+def test_long_edge_labels_fit_inside_their_card(tmp_path):
+    """Issue #16: labels longer than about six characters were cut off ("og-hea")."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from puzzlebox.puzzles import EdgeMatchingPuzzle  # noqa: F401 (the kind is loaded)
+
+    path = tmp_path / "long.toml"
+    path.write_text('kind = "edge-matching"\n[board]\nrows = 1\ncols = 2\n[cards]\n'
+                    '1 = "dog-head fox-tail-long x y"\n2 = "a b c fox-tail-long"\n'
+                    '[rules]\nrotate = false\n')
+    from puzzlebox import catalog
+
+    puzzle = catalog.load(str(path)).puzzles[0]
+    solution = puzzle.solve()
+    assert solution is not None
+    figure = pictures.solution_figure(puzzle, solution)
+    renderer = FigureCanvasAgg(figure).get_renderer()
+    ax = figure.axes[0]
+    to_cells = ax.transData.inverted()
+    board = None
+    labels = {}
+    for patch in ax.patches:
+        if (patch.get_gid() or "").endswith("-board"):
+            board = patch.get_bbox()
+    for text in ax.texts:
+        gid = text.get_gid() or ""
+        if "-label-" in gid:
+            (x0, y1), (x1, y0) = to_cells.transform(text.get_window_extent(renderer).get_points())
+            labels[(gid, text.get_text())] = (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
+    assert board is not None and len(labels) == 8
+    left = board.x0
+    for (gid, label), (x0, y0, x1, y1) in labels.items():
+        col = int(gid.split("card-0-")[1].split("-")[0])
+        # inside its own card, a column of the board one cell wide
+        assert left + col - 1e-6 <= x0 and x1 <= left + col + 1 + 1e-6, (label, x0, x1)
+        assert board.y0 - 1e-6 <= y0 and y1 <= board.y1 + 1e-6, (label, y0, y1)

@@ -83,14 +83,19 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    sub.add_parser("list", help="list the built-in catalog", description="List the catalog.")
+    listing = sub.add_parser("list", help="list the built-in catalog",
+                             description="List the catalog.")
+    listing.add_argument("--json", action="store_true",
+                         help='one JSON object per puzzle: {"puzzle": name, "title": title}')
 
     show = sub.add_parser("show", help="show a puzzle's board and pieces",
-                          description="Show a puzzle's board and pieces as text.")
+                          description="Show a puzzle's board and pieces, as text or as a "
+                          "picture (svg, png: the 'pictures' extra).")
     show.add_argument("puzzle", help="a catalog name or a .toml file")
     show.add_argument("--format", choices=["text", "svg", "png"], default="text",
                       help="text, or a picture of the board(s) and every piece (needs --out)")
     show.add_argument("--out", metavar="FILE", help="where to write a picture")
+    _add_resolution_args(show)
 
     solve = sub.add_parser("solve", help="find solutions", description="Find solutions.")
     _add_puzzle_arg(solve)
@@ -102,8 +107,11 @@ def build_parser() -> argparse.ArgumentParser:
                        default="text",
                        help="text: piece letters; outline: piece boundaries; json: one object "
                        "per solution; svg, png: pictures (need --out)")
+    solve.add_argument("--json", action="store_true",
+                       help="the same as --format json, as with count, estimate, sweep and order")
     solve.add_argument("--out", metavar="FILE|DIR/",
                        help="pictures: one sheet in FILE, or one file per solution in DIR/")
+    _add_resolution_args(solve)
     solve.add_argument("--seed", type=int, metavar="S",
                        help="randomise the search (shuffled order, restarts with growing "
                        "node budgets): different seeds find different first solutions")
@@ -134,7 +142,42 @@ def build_parser() -> argparse.ArgumentParser:
     estimate.add_argument("--json", action="store_true", help="print one JSON object per board")
     _add_generate_parser(sub)
     _add_sweep_order_parsers(sub)
+    _remember_parsers(parser)
     return parser
+
+
+def _remember_parsers(parser: argparse.ArgumentParser) -> None:
+    """Give every subcommand's parser itself as the default ``command_parser``, so that an
+    error found after parsing (an unknown option, an engine that cannot count) prints the
+    usage of the subcommand the user typed, not the top-level one (issue #16)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                sub.set_defaults(command_parser=sub)
+                _remember_parsers(sub)
+
+
+def _add_resolution_args(parser: argparse.ArgumentParser) -> None:
+    """How large a PNG is (an SVG scales without loss and takes neither)."""
+    size = parser.add_mutually_exclusive_group()
+    size.add_argument("--size", type=_at_least(16), metavar="PX",
+                      help="png: the picture's width in pixels (the height follows)")
+    size.add_argument("--dpi", type=_at_least(10), metavar="N",
+                      help="png: dots per inch (default 100, 40 px a polyomino cell)")
+
+
+def _resolution(args: argparse.Namespace) -> Any:
+    """The PNG resolution asked for; refused for anything but png."""
+    _check_resolution(args)
+    if args.size is None and args.dpi is None:
+        return pictures().NATURAL
+    return pictures().Resolution(dpi=args.dpi, width=args.size)
+
+
+def _check_resolution(args: argparse.Namespace) -> None:
+    if (args.size is not None or args.dpi is not None) and args.format != "png":
+        raise CommandError("--size and --dpi set a png's pixels: use them with --format png "
+                           "(an svg scales without loss)")
 
 
 def _add_generate_parser(sub: Any) -> None:
@@ -349,13 +392,19 @@ def _count_one(
 
 
 def cmd_list(args: argparse.Namespace) -> int:
+    import json
+
     for name in catalog.names():
         title = catalog.load(name).title
-        print(printable(f"{name:32} {title}"))
+        if args.json:
+            print(json.dumps({"puzzle": name, "title": title}, ensure_ascii=False))
+        else:
+            print(printable(f"{name:32} {title}"))
     return 0
 
 
 def cmd_show(args: argparse.Namespace) -> int:
+    _check_resolution(args)
     pf = catalog.load(args.puzzle)  # showing builds no cover problem
     if args.format != "text":
         return _write_picture(args, lambda: pictures().puzzle_figure(pf.puzzles))
@@ -367,6 +416,11 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
+    if args.json:
+        if args.format not in ("text", "json"):
+            raise CommandError(f"--json and --format {args.format} ask for different outputs")
+        args.format = "json"
+    _check_resolution(args)
     pf = _load(args.puzzle)
     limit = None if args.all else max(args.limit, 0)
     if args.format in ("svg", "png"):
@@ -470,7 +524,9 @@ def _solve_batch_sheet(pf: PuzzleFile, args: argparse.Namespace) -> int:
 def _write_picture(args: argparse.Namespace, draw: Callable[[], Any]) -> int:
     if args.out is None:
         raise CommandError(f"--format {args.format} needs --out FILE")
-    _write(args.out, lambda: pictures().write_figure(draw(), args.out, args.format))
+    resolution = _resolution(args)
+    _write(args.out, lambda: pictures().write_figure(draw(), args.out, args.format,
+                                                     resolution))
     print(args.out)
     return 0
 
@@ -517,8 +573,9 @@ def _solve_pictures(pf: PuzzleFile, args: argparse.Namespace, limit: int | None)
                 print(printable(f"{label(puzzle)}: no solution{why_not}"), file=sys.stderr)
 
     written: list[Any] = []
+    resolution = _resolution(args)
     _write(args.out, lambda: written.extend(draw.save_solutions(found(), args.format, args.out,
-                                                                pf.name)))
+                                                                pf.name, resolution)))
     for path in written:
         print(path)
     return 0
@@ -640,7 +697,10 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    parser = args.command_parser
+    if unknown:
+        parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     if hasattr(args, "engine"):
         _check_engine(parser, args.engine, args.command)
     split = args.command == "count" and (

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from puzzlebox.engine.stats import SearchStats
 from puzzlebox.puzzles import CountResult, PolyominoPuzzle, Puzzle
+from puzzlebox.words import plural
 
 if TYPE_CHECKING:  # the modules that make these answers load when a command needs them
     from puzzlebox.engine.estimate import TreeEstimate
@@ -58,9 +59,9 @@ def why(puzzle: Puzzle, found: int, stats: SearchStats) -> Why:
         return Why(proof.argument,
                    f"proved before search by the {proof.argument} argument: {proof.sentence}")
     if found == 0:
-        return Why("search", f"searched exhaustively: no solution ({stats.nodes} nodes)")
+        return Why("search", f"searched exhaustively: no solution ({plural(stats.nodes, 'node')})")
     how = "search with restarts" if stats.engine.startswith("restarts") else "search"
-    return Why("search", f"found by {how} ({stats.nodes} nodes, {stats.engine} engine)")
+    return Why("search", f"found by {how} ({plural(stats.nodes, 'node')}, {stats.engine} engine)")
 
 
 @dataclass(frozen=True)

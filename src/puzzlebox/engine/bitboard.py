@@ -866,6 +866,9 @@ class _Search:
 @once_per_process
 def _warm_up() -> None:
     """Compile (or load from numba's cache) the kernel once per process, and time it."""
+    from puzzlebox.engine.kernel_cache import announce
+
+    announce("tiling", search)
     tiny = CoverProblem(
         item_names=("a", "b", "g"),
         n_primary=3,

@@ -259,6 +259,9 @@ class _Search:
 @once_per_process
 def _warm_up() -> None:
     """Compile (or load from cache) every kernel once, on a tiny problem, and time it."""
+    from puzzlebox.engine.kernel_cache import announce
+
+    announce("exact-cover", K.search)
     b = CoverBuilder()  # a little of everything: slack, a colour, "no more" branches
     b.primary("a")
     b.primary("b", 0, 2)

@@ -36,6 +36,7 @@ import numpy as np
 
 from puzzlebox.cover.problem import CoverProblem
 from puzzlebox.engine import _kernels as K
+from puzzlebox.words import noun_for
 
 if TYPE_CHECKING:
     from puzzlebox.engine.compiled import _Search as _SearchLike
@@ -92,7 +93,8 @@ class TreeEstimate:
     def solutions_text(self) -> str:
         """The solution estimate in words, or why there is none."""
         if self.exact or self.nodes == 0:
-            return f"{self.solutions:.0f} solutions in the tree (searched in full)"
+            return (f"{self.solutions:.0f} {noun_for(round(self.solutions), 'solution')} in the "
+                    "tree (searched in full)")
         if self.solutions_estimated:
             spread = 100 * self.solutions_error / self.solutions if self.solutions else 0.0
             return (f"{self.solutions:.3g} solutions in the tree (\u00b1{spread:.0f}%, "

@@ -331,7 +331,9 @@ register(SPEC)  # puzzles/queens.py imports this module, so the registry always 
 def _warm_up() -> None:
     """Compile (or load from numba's cache) the kernels once per process, and time it."""
     from puzzlebox.engine._queens_kernels import walk_rows, walk_symmetric
+    from puzzlebox.engine.kernel_cache import announce
 
+    announce("n-queens", walk_rows)
     z = np.zeros(4, dtype=np.int64)
     walk_rows(np.int64(2), z + 3, np.int64(0), z.copy(), z.copy(), z.copy(), z.copy(),
               z.copy(), np.zeros(1, dtype=np.int64), np.int64(1), True)

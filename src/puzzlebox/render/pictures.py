@@ -22,6 +22,7 @@ Output is kept reproducible: fixed SVG id salt, no date in the metadata, text as
 from __future__ import annotations
 
 import io
+import textwrap
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -297,8 +298,9 @@ def _title_size(cell_px: int) -> float:
     return TITLE_PT / (cell_px * 72 / DPI)
 
 
-def _sheet(sections: list[tuple[list[_Panel], int | None]]) -> _Canvas:
-    """Lay out panels and paint them.
+def _sheet(sections: list[tuple[list[_Panel], int | None]], caption: str = "") -> _Canvas:
+    """Lay out panels and paint them, under ``caption`` (the puzzle's title, wrapped to the
+    sheet's width) when there is one.
 
     Each section is a list of panels and a number per row: with a number the panels sit on
     a grid of equal slots (a batch of boards), without one they flow in rows as wide as the
@@ -340,12 +342,20 @@ def _sheet(sections: list[tuple[list[_Panel], int | None]]) -> _Canvas:
         return title_h if any(p.title for p in row) else 0.0
 
     width = max(row_width(r, s) for r, s in ordered) + 2 * MARGIN
-    height = 2 * MARGIN + sum(max(p.height for p in r) + band(r) for r, _ in ordered)
+    title_size = _title_size(base_px)
+    # about 0.55 em per character of the sans-serif font: wrap the caption to the sheet
+    per_line = max(12, int((width - 2 * MARGIN) / (title_size * 0.55)))
+    caption_lines = textwrap.wrap(caption, per_line) if caption else []
+    caption_h = len(caption_lines) * title_h * 0.8 + (GAP / 2 if caption_lines else 0.0)
+    height = 2 * MARGIN + caption_h
+    height += sum(max(p.height for p in r) + band(r) for r, _ in ordered)
     height += GAP * (len(ordered) - 1)
     cell_px = base_px * min(1.0, MAX_WIDTH_PX / (width * base_px))
     canvas = _Canvas(width, height, cell_px)
-    title_size = _title_size(base_px)
-    y = MARGIN
+    for k, line in enumerate(caption_lines):
+        canvas.text(width / 2, MARGIN + (k + 0.5) * title_h * 0.8, line, title_size,
+                    color="#000000", fontweight="bold", gid=f"caption-{k}")
+    y = MARGIN + caption_h
     number = 0
     for row, slot in ordered:
         x = MARGIN
@@ -623,16 +633,20 @@ def _card(canvas: _Canvas, x: float, y: float, name: str, labels: Sequence[str],
     corners = [(x, y), (x + 1, y), (x + 1, y + 1), (x, y + 1)]
     toward = [(0, -1), (1, 0), (0, 1), (-1, 0)]
     thin = canvas.line_width(0.012)
-    widest = max(ink_box(s)[2] for s in labels)
-    label_size = min(0.2, 0.42 / widest, 0.2 / max(ink_box(s)[3] for s in labels))
+    # Each label runs along its own side (left and right ones read upwards), inside its
+    # triangle: at 0.34 of a card from the centre the triangle is 0.68 wide, so a label
+    # 0.6 long and 0.12 high fits; long labels get smaller type rather than being cut off.
+    widest = max(ink_box(s, "bold")[2] for s in labels)
+    label_size = min(0.2, 0.6 / widest, 0.12 / max(ink_box(s, "bold")[3] for s in labels))
     for side in range(4):
         fill = colors[labels[side]]
         canvas.polygon([corners[side], corners[(side + 1) % 4], (cx, cy)], facecolor=fill,
                        edgecolor="#FFFFFF", linewidth=thin, zorder=2,
                        gid=f"{gid}-{side}")
         dx, dy = toward[side]
-        canvas.centred(cx + 0.3 * dx, cy + 0.3 * dy, labels[side], label_size,
-                       color=ink_on(fill), fontweight="bold", zorder=4)
+        canvas.centred(cx + 0.34 * dx, cy + 0.34 * dy, labels[side], label_size,
+                       rotation=90 if dx else 0, color=ink_on(fill), fontweight="bold",
+                       zorder=4, gid=f"{gid}-label-{side}")
     canvas.rect(x, y, 1, 1, facecolor="none", edgecolor=OUTLINE,
                 linewidth=canvas.line_width(0.025), zorder=3)
     name_size = min(0.15, 0.2 / ink_box(name, "normal")[2])
@@ -726,15 +740,17 @@ def default_title(puzzle: Puzzle) -> str:
 
 
 def solutions_figure(items: Sequence[tuple[str, Puzzle, Solution]], per_row: int = 5) -> Figure:
-    """Several solutions on one sheet, ``per_row`` to a row, each with its title."""
+    """Several solutions on one sheet, ``per_row`` to a row, each with its title, under the
+    first puzzle's ``title`` (a file's own words, where it has them)."""
     if not items:
         raise ValueError("no solutions to draw")
     panels = [puzzle.solution_panel(solution, title) for title, puzzle, solution in items]
-    return _sheet([(panels, per_row)]).figure
+    return _sheet([(panels, per_row)], items[0][1].title).figure
 
 
 def solution_figure(puzzle: Puzzle, solution: Solution, title: str | None = None) -> Figure:
-    """One solution, titled with the puzzle's name unless told otherwise."""
+    """One solution, titled with the puzzle's name unless told otherwise, and captioned
+    with the puzzle's ``title``."""
     return solutions_figure([(default_title(puzzle) if title is None else title, puzzle,
                               solution)])
 
@@ -756,7 +772,7 @@ def puzzle_figure(puzzles: Sequence[Puzzle], per_row: int = 5) -> Figure:
     sections: list[tuple[list[_Panel], int | None]] = [(boards, per_row)]
     if pieces:
         sections.append((pieces, None))
-    return _sheet(sections).figure
+    return _sheet(sections, puzzles[0].title).figure
 
 
 _METADATA: dict[str, dict[str, Any]] = {
@@ -765,21 +781,41 @@ _METADATA: dict[str, dict[str, Any]] = {
 }
 
 
-def _save(figure: Figure, target: Any, fmt: str) -> None:
+@dataclass(frozen=True)
+class Resolution:
+    """How large a PNG is: ``dpi`` dots per inch (100: the sheet's natural size, 40 px a
+    polyomino cell), or ``width`` pixels across (the height follows). An SVG is vector and
+    scales without loss, so neither applies to it."""
+
+    dpi: float | None = None
+    width: int | None = None
+
+    def dpi_for(self, figure: Figure) -> float:
+        if self.width is not None:
+            return self.width / figure.get_figwidth()
+        return DPI if self.dpi is None else self.dpi
+
+
+NATURAL = Resolution()
+
+
+def _save(figure: Figure, target: Any, fmt: str, resolution: Resolution = NATURAL) -> None:
     import matplotlib
 
     if fmt not in FORMATS:
         raise ValueError(f"unknown picture format {fmt!r} (known: {', '.join(FORMATS)})")
     with matplotlib.rc_context({"svg.hashsalt": "puzzlebox", "svg.fonttype": "path",
                                 "hatch.color": HOLE_HATCH}):
-        figure.savefig(target, format=fmt, dpi=DPI, metadata=_METADATA[fmt])
+        figure.savefig(target, format=fmt, dpi=resolution.dpi_for(figure),
+                       metadata=_METADATA[fmt])
 
 
-def write_figure(figure: Figure, path: str | Path, fmt: str) -> None:
+def write_figure(figure: Figure, path: str | Path, fmt: str,
+                 resolution: Resolution = NATURAL) -> None:
     """Save as ``fmt`` (svg or png) at ``path``, making its folder if need be."""
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     with open(path, "wb") as out:
-        _save(figure, out, fmt)
+        _save(figure, out, fmt, resolution)
 
 
 def figure_bytes(figure: Figure, fmt: str) -> bytes:
@@ -805,7 +841,8 @@ def is_folder(out: str | Path) -> bool:
 
 
 def save_solutions(
-    found: Iterable[tuple[Puzzle, Solution]], fmt: str, out: str | Path, name: str
+    found: Iterable[tuple[Puzzle, Solution]], fmt: str, out: str | Path, name: str,
+    resolution: Resolution = NATURAL,
 ) -> list[Path]:
     """Write pictures of solutions and return the files written.
 
@@ -825,7 +862,7 @@ def save_solutions(
             numbers[board] = numbers.get(board, 0) + 1
             stem = file_component(f"{name}-{board}" if board else name)  # #18: no path from a file
             path = folder / f"{stem}-{numbers[board]:04d}.{fmt}"
-            write_figure(solution_figure(puzzle, solution), path, fmt)
+            write_figure(solution_figure(puzzle, solution), path, fmt, resolution)
             written.append(path)
         return written
     pairs = list(found)
@@ -843,5 +880,5 @@ def save_solutions(
         else:
             title = f"solution {k + 1}"
         items.append((title, puzzle, solution))
-    write_figure(solutions_figure(items), out, fmt)
+    write_figure(solutions_figure(items), out, fmt, resolution)
     return [Path(out)]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from puzzlebox.render.text import solution_lines
+from puzzlebox.words import noun_for, plural
 
 if TYPE_CHECKING:
     from puzzlebox.reports import CountReport, EstimateReport, OrderReport, SweepReport
@@ -15,12 +16,14 @@ def count_text(report: CountReport) -> list[str]:
     (else the impossibility proof, when there is one)."""
     result = report.result
     if report.interrupted:
-        return [f"{report.label}: {result.solutions} solutions, {result.distinct} distinct up "
-                f"to symmetry so far (partial: {report.done} of {report.total} subproblems)"]
+        return [f"{report.label}: {plural(result.solutions, 'solution')}, {result.distinct} "
+                f"distinct up to symmetry so far (partial: {report.done} of {report.total} "
+                f"{noun_for(report.total or 0, 'subproblem')})"]
     total = report.total or 0
-    parts = f", {total} subproblem{'' if total == 1 else 's'}" if report.split else ""
-    lines = [f"{report.label}: {result.solutions} solutions, {result.distinct} distinct up to "
-             f"symmetry ({result.seconds:.3f} s, {result.stats.nodes} nodes{parts})"]
+    parts = f", {plural(total, 'subproblem')}" if report.split else ""
+    lines = [f"{report.label}: {plural(result.solutions, 'solution')}, {result.distinct} "
+             f"distinct up to symmetry ({result.seconds:.3f} s, "
+             f"{plural(result.stats.nodes, 'node')}{parts})"]
     if result.reason and report.why is None:
         lines.append(f"  impossible: {result.reason}")
     if report.why is not None:
@@ -54,13 +57,14 @@ def sweep_text(report: SweepReport) -> list[str]:
 
     how = "each solved" if report.searched == report.choices else (
         f"{report.searched} solved, the others are symmetric to one of them")
-    cells = "cell" if report.uncover == 1 else "cells"
-    lines = [f"{report.label}: {report.choices} choices of {report.uncover} uncovered {cells}, "
+    cells = noun_for(report.uncover, "cell")
+    lines = [f"{report.label}: {plural(report.choices, 'choice')} of {report.uncover} uncovered "
+             f"{cells}, "
              f"{report.solvable} solvable ({how})"]
     for r in report.results:
         where = " ".join(f"({row},{col})" for row, col in r.uncovered) or "(none)"
         if report.counted:
-            answer = f"{r.solutions} solutions, {r.distinct} distinct"
+            answer = f"{plural(r.solutions or 0, 'solution')}, {r.distinct} distinct"
         else:
             answer = "solvable" if r.solvable else "no solution"
         if r.reason:
@@ -69,6 +73,9 @@ def sweep_text(report: SweepReport) -> list[str]:
     if report.uncover == 1:
         lines.append("")
         lines += count_grid(report.swept, report.results, report.counted)
+        lines.append("each cell: the number of solutions with that cell uncovered; . no cell"
+                     if report.counted else
+                     "o: solvable with that cell uncovered; -: not solvable; . no cell")
     return lines
 
 
@@ -79,7 +86,7 @@ def order_text(report: OrderReport) -> list[str]:
     if report.tried:
         for a in result.attempts:
             verdict = "tiled" if a.tiled else "no"
-            lines.append(f"  {a.rows}x{a.cols} ({a.copies} copies): {verdict} ({a.how}: "
+            lines.append(f"  {a.rows}x{a.cols} ({plural(a.copies, 'copy')}): {verdict} ({a.how}: "
                          f"{a.detail})")
     if result.puzzle is not None and result.solution is not None:
         lines += solution_lines(result.puzzle, result.solution, "outline")

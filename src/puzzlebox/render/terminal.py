@@ -24,8 +24,14 @@ def colored_solution(puzzle: Puzzle, solution: Solution) -> Text | None:
         return None
     from rich.text import Text
 
+    lines = puzzle.text_lines(solution, "text")
+    grid = lines[: len(owners)]
+    if len(grid) < len(owners) or any(len(a) != len(b) for a, b in zip(grid, owners,
+                                                                        strict=True)):
+        return None  # not one character per cell (outlines, for too many copies): no colours
     text = Text()
-    for line, row in zip(puzzle.text_lines(solution, "text"), owners, strict=False):
+    for i, line in enumerate(lines):
+        row = owners[i] if i < len(owners) else []  # lines under the grid: its legend
         for j, ch in enumerate(line):
             who = row[j] if j < len(row) else None
             if who is None:

@@ -56,12 +56,60 @@ def grid_lines(cells: dict[Cell, str], blank: str = HOLE) -> list[str]:
     return ["".join(cells.get((r, c), blank) for c in cols) for r in rows]
 
 
+def copy_symbols(puzzle: PolyominoPuzzle, solution: PolyominoSolution) -> list[str] | None:
+    """One character per placement, so that copies of one piece (which a piece's letter
+    would draw as one solid block) are told apart: each piece's copies take consecutive
+    symbols, in the order of the pieces, each piece's copies from the top left. None when
+    there are more placements than symbols."""
+    order = {p.name: i for i, p in enumerate(puzzle.pieces)}
+    ranked = sorted(range(len(solution.placements)),
+                    key=lambda i: (order[solution.placements[i].piece],
+                                   min(solution.placements[i].cells)))
+    if len(ranked) > len(SYMBOLS):
+        return None
+    symbols = [""] * len(ranked)
+    for symbol, i in zip(SYMBOLS, ranked, strict=False):
+        symbols[i] = symbol
+    return symbols
+
+
+def _copies_legend(solution: PolyominoSolution, symbols: list[str]) -> str:
+    """``A-J=Y`` for each piece: which symbols are its copies."""
+    by_piece: dict[str, list[str]] = {}
+    for placement, symbol in zip(solution.placements, symbols, strict=True):
+        by_piece.setdefault(placement.piece, []).append(symbol)
+    parts = []
+    for piece, marks in by_piece.items():
+        marks.sort(key=SYMBOLS.index)
+        shown = marks[0] if len(marks) == 1 else f"{marks[0]}-{marks[-1]}"
+        parts.append((SYMBOLS.index(marks[0]), f"{shown}={piece}"))
+    return " ".join(part for _, part in sorted(parts))
+
+
 def letter_lines(puzzle: PolyominoPuzzle, solution: PolyominoSolution) -> list[str]:
+    """The board with each cell drawn by the character of the placement covering it.
+
+    Each piece its own letter when every piece is placed once and named by one character;
+    otherwise each placement its own character and a legend line (``A-J=Y``) under the grid,
+    so copies of a piece stay apart; with more placements than characters, the outlines."""
+    counts: dict[str, int] = {}
+    for p in solution.placements:
+        counts[p.piece] = counts.get(p.piece, 0) + 1
     symbols = piece_symbols(puzzle)
-    cells = {cell: symbols[p.piece] for p in solution.placements for cell in p.cells}
+    if all(n == 1 for n in counts.values()) and legend(puzzle) is None:
+        marks = [symbols[p.piece] for p in solution.placements]
+        below: list[str] = []
+    else:
+        per_copy = copy_symbols(puzzle, solution)
+        if per_copy is None:
+            return outline_lines(puzzle, solution)
+        marks = per_copy
+        below = ["", _copies_legend(solution, per_copy)]
+    cells = {cell: mark for p, mark in zip(solution.placements, marks, strict=True)
+             for cell in p.cells}
     for cell in puzzle.board:
         cells.setdefault(cell, "?")  # a cell left uncovered (cannot happen in a solution)
-    return grid_lines(cells)
+    return grid_lines(cells) + below
 
 
 def outline_lines(puzzle: PolyominoPuzzle, solution: PolyominoSolution) -> list[str]:
@@ -97,7 +145,8 @@ def card_lines(puzzle: EdgeMatchingPuzzle, solution: EdgeMatchingSolution) -> li
     )
     from puzzlebox.puzzles.edge_matching import turned
 
-    cell = 2 * width + 3
+    names = max(len(name) for name in puzzle.cards) + (3 if puzzle.rotate else 0)
+    cell = 2 * width + names + 2
     lines = []
     for r in range(puzzle.rows):
         top, mid, bottom = [], [], []
@@ -106,10 +155,15 @@ def card_lines(puzzle: EdgeMatchingPuzzle, solution: EdgeMatchingSolution) -> li
             t, right, b, left = turned(puzzle.cards[p.card], p.turns)
             top.append(t.center(cell))
             name = p.card + ("'" * p.turns)
-            mid.append(f"{left.rjust(width)}{name.center(3)}{right.ljust(width)}")
+            mid.append(f"{left.rjust(width)} {name.center(names)} {right.ljust(width)}")
             bottom.append(b.center(cell))
         lines += ["|".join(top), "|".join(mid), "|".join(bottom), "-" * ((cell + 1) * puzzle.cols)]
-    return lines[:-1]
+    lines[-1:] = ["", CARD_KEY] if puzzle.rotate else []
+    return lines
+
+
+CARD_KEY = ("each card: its name, its edge labels around it as placed; a ' after the name "
+            "for each quarter turn clockwise it was given")
 
 
 def queens_lines(puzzle: QueensPuzzle, solution: QueensSolution) -> list[str]:
@@ -148,8 +202,11 @@ def describe(puzzle: Puzzle) -> list[str]:
 def describe_polyomino(puzzle: PolyominoPuzzle) -> list[str]:
     """A polyomino puzzle's board, its rules and its pieces with their counts."""
     label = f"board {puzzle.board_name}" if puzzle.board_name else "board"
+    marks = sorted(set(puzzle.board.values()))
+    cover = f"{', '.join(marks)}: a cell to cover" + (", by colour" if len(marks) > 1 else "")
     out = [f"{label} ({len(puzzle.board)} cells):"]
     out += ["  " + line for line in grid_lines(puzzle.board)]
+    out.append(f"  ({cover}; {HOLE}: no cell)")
     rules = [
         f"rotate={'yes' if puzzle.rotate else 'no'}",
         f"reflect={'yes' if puzzle.reflect else 'no'}",

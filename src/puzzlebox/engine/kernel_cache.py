@@ -1,0 +1,38 @@
+"""Say so, once, when the search kernels are about to be compiled (issue #16 item 2).
+
+numba compiles the kernels on their first call and keeps them in its cache (``cache=True``):
+the first run after installation is silent for several seconds while it does, later runs
+load them at once. Before a kernel module's warm-up this module asks numba's cache whether
+the kernel has an entry for its present source; where it has none, one line on standard
+error says what is happening and about how long it takes.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+# Seconds to compile each kernel module with an empty cache, on the shared 2-core machine:
+#   rm -rf /tmp/c; NUMBA_CACHE_DIR=/tmp/c /usr/bin/time -f %e puzzlebox count pentomino-6x10
+# (bitboard: 3.8 s whole process), then `count queens-8` (queens: 2.6 s) and
+# `estimate pentomino-6x10 --probes 10` (compiled: 8.2 s), less the warm run (1.5 s).
+SECONDS = {"tiling": 3, "exact-cover": 7, "n-queens": 2}
+
+
+def _cached(kernel: Any) -> bool:
+    """Whether numba's cache holds a compiled version of ``kernel``'s present source.
+
+    An index that exists but was written for other source (an upgrade) counts as empty,
+    as numba itself treats it. This reads numba's FunctionCache, which has no public API
+    for the question; a numba without these attributes raises AttributeError here, and
+    the tests (tests/test_first_run.py) say so."""
+    return bool(kernel._cache._cache_file._load_index())
+
+
+def announce(kind: str, kernel: Any) -> None:
+    """One line on stderr when ``kernel`` (the module's main kernel) must be compiled;
+    ``kind`` names the kernels for a user (a key of SECONDS)."""
+    if not _cached(kernel):
+        print(f"puzzlebox: compiling the {kind} search kernels once (about {SECONDS[kind]} s "
+              "on 2 cores); later runs load them from numba's cache", file=sys.stderr,
+              flush=True)
