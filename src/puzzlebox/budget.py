@@ -29,37 +29,9 @@ class TooBig(PuzzleboxError):
 
 
 def cover_entries_bound(puzzle: Puzzle) -> int | None:
-    """An upper bound on the entries (cells listed by every option, and the piece) of the
-    puzzle's cover problem, computed without making a placement; None for kinds it does
-    not bound.
-
-    Each orientation of a piece lies at most once on each board cell (by where its first
-    cell goes), and on a square grid at most once per shift of its bounding box inside the
-    board's; so a piece has at most ``orientations x min(those)`` placements. The bound is
-    exact for a rectangle without holes. An edge-matching card lies at most once per place
-    and turn, each option listing its place, its card and up to four edges."""
-    from puzzlebox.puzzles import EdgeMatchingPuzzle, PolyominoPuzzle
-
-    if isinstance(puzzle, EdgeMatchingPuzzle):
-        places = puzzle.rows * puzzle.cols
-        return sum(len(puzzle.turns_of(card)) for card in puzzle.cards) * places * 6
-    if not isinstance(puzzle, PolyominoPuzzle):
-        return None
-    cells = len(puzzle.board)
-    rows = {cell[0] for cell in puzzle.board}
-    cols = {cell[-1] for cell in puzzle.board}
-    height = max(rows) - min(rows) + 1
-    width = max(cols) - min(cols) + 1
-    total = 0
-    for piece in puzzle.pieces:
-        size = len(piece.shape)
-        for shape in puzzle.piece_orientations(piece):
-            shifts = cells - size + 1
-            h, w = getattr(shape, "height", None), getattr(shape, "width", None)
-            if isinstance(h, int) and isinstance(w, int):
-                shifts = min(shifts, max(height - h + 1, 0) * max(width - w + 1, 0))
-            total += max(shifts, 0) * (size + 1)
-    return total
+    """An upper bound on the entries of the puzzle's cover problem, from the puzzle alone
+    (each kind bounds its own: ``Puzzle.cover_entries_bound``); None where a kind gives none."""
+    return puzzle.cover_entries_bound()
 
 
 def check_cover_size(puzzle: Puzzle, label: str, most: int = MAX_ENTRIES) -> None:

@@ -15,13 +15,12 @@ from typing import Any
 
 from puzzlebox import catalog
 from puzzlebox.catalog import UnknownPuzzle
-from puzzlebox.engine.errors import EngineError
 from puzzlebox.engine.memo import MemoTooLarge, parse_memory
 from puzzlebox.engine.stats import SearchStats
 from puzzlebox.errors import PuzzleboxError
 from puzzlebox.formats import PuzzleFile
 from puzzlebox.parallel import Interrupted, SplitRun
-from puzzlebox.puzzles import CountResult, PolyominoPuzzle, Puzzle, Solution
+from puzzlebox.puzzles import CountResult, Puzzle, Solution
 from puzzlebox.puzzles.base import SINK
 from puzzlebox.render import describe, side_by_side, solution_json, solution_lines
 from puzzlebox.render.drawing import pictures
@@ -494,13 +493,21 @@ def _print_solution(puzzle: Puzzle, solution: Solution, style: str, colour: bool
 def _sink_solutions(args: argparse.Namespace, puzzle: Puzzle, stats: SearchStats) -> Any:
     """The sink search's one tiling, with its attempts reported on a terminal (a search
     that may take minutes and has no tree to show progress through)."""
-    if not isinstance(puzzle, PolyominoPuzzle):
-        raise EngineError(f"{puzzle.name}: the sink search tiles polyomino boards only")
+    from puzzlebox.engine.registry import EngineDeclined, get
+    from puzzlebox.engine.search import Job
+
+    # the registry's sink engine decides which puzzles it takes (the polyomino kind's own)
+    reason = get(SINK).accepts(Job(puzzle.problem, limit=1, seed=args.seed, puzzle=puzzle))
+    if reason is not None:
+        raise EngineDeclined(f"{puzzle.label}: {reason}")
+    # its attempts are reported as they go, in words, which the step-wise search's stats
+    # do not carry: the kind's own entry point takes the reporter
+    sink_solutions = getattr(puzzle, "sink_solutions")  # noqa: B009
     say = None
     if _showing(args):
         def say(line: str) -> None:
             print(printable(f"{puzzle.name}: {line}"), file=sys.stderr, flush=True)
-    return puzzle.sink_solutions(args.seed, stats, progress=say)
+    return sink_solutions(args.seed, stats, progress=say)
 
 
 def _solve_batch_sheet(pf: PuzzleFile, args: argparse.Namespace) -> int:

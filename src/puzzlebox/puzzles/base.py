@@ -152,6 +152,12 @@ class Puzzle(ABC):
     def puzzle_panels(self, title: str) -> tuple[Panel, list[Panel]]:
         """The empty board as a panel, and one panel per piece (or card; maybe none)."""
 
+    def cover_entries_bound(self) -> int | None:
+        """An upper bound on the entries of ``build_problem()`` (what every option lists),
+        computed without building it, so that a problem too big to build is refused first
+        (budget.py); None: the kind gives no bound."""
+        return None
+
     def text_owners(self, solution: Solution) -> list[list[int | None]] | None:
         """For each character of ``text_lines(solution)``, the number of the placement it
         shows (None for none), so that a terminal can colour pieces; None: not offered."""

@@ -186,6 +186,12 @@ class EdgeMatchingPuzzle(Puzzle):
             dtype=np.int64,
         )
 
+    def cover_entries_bound(self) -> int:
+        """A card lies at most once per place and turn; each option lists its place, its
+        card and up to four edges."""
+        places = self.rows * self.cols
+        return sum(len(self.turns_of(card)) for card in self.cards) * places * 6
+
     def proofs(self) -> Iterator[Proof]:
         if len(self.cards) != self.rows * self.cols:
             yield Proof(

@@ -250,6 +250,26 @@ class PolyominoPuzzle(Puzzle):
             return outline_lines(self, solution)
         return letter_lines(self, solution)
 
+    def cover_entries_bound(self) -> int:
+        """Each orientation of a piece lies at most once on each board cell (by where its
+        first cell goes), and at most once per shift of its bounding box inside the board's;
+        each placement lists its cells and the piece. Exact for a rectangle without holes."""
+        cells = len(self.board)
+        rows = {cell[0] for cell in self.board}
+        cols = {cell[-1] for cell in self.board}
+        height = max(rows) - min(rows) + 1
+        width = max(cols) - min(cols) + 1
+        total = 0
+        for piece in self.pieces:
+            size = len(piece.shape)
+            for shape in self.piece_orientations(piece):
+                shifts = min(
+                    cells - size + 1,
+                    max(height - shape.height + 1, 0) * max(width - shape.width + 1, 0),
+                )
+                total += max(shifts, 0) * (size + 1)
+        return total
+
     def text_owners(self, solution: Solution) -> list[list[int | None]] | None:
         assert isinstance(solution, PolyominoSolution)
         owner = solution.owner_grid()
