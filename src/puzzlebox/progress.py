@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from puzzlebox.cover.problem import CoverProblem
 from puzzlebox.engine.search import OnStep
 from puzzlebox.engine.stats import SearchStats
+from puzzlebox.words import plural
 
 if TYPE_CHECKING:
     from puzzlebox.engine.estimate import TreeEstimate
@@ -52,16 +53,12 @@ def _short(x: float) -> str:
 
 
 def solutions_text(stats: SearchStats) -> str:
-    """The solutions so far, named as the final line names them: a count up to symmetry
-    (engine/parts.py) says ``12 solutions, 3 distinct``, raw and distinct as its final line
-    does; any other search ``12 solutions``, the solutions it found."""
+    """The solutions so far, written and named as the final line writes them: a count up to
+    symmetry (engine/parts.py) says ``12 solutions, 3 distinct``, raw and distinct as its
+    final line does; any other search ``12 solutions``, the solutions it found."""
     if stats.raw is not None and stats.distinct is not None:
-        return f"{stats.raw:,} {noun(stats.raw)}, {stats.distinct:,} distinct"
-    return f"{stats.solutions:,} {noun(stats.solutions)}"
-
-
-def noun(n: int) -> str:
-    return "solution" if n == 1 else "solutions"
+        return f"{plural(stats.raw, 'solution')}, {stats.distinct} distinct"
+    return plural(stats.solutions, "solution")
 
 
 # How the bar's share of the run is read: off the path (the share of the tree walked, the
