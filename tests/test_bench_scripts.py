@@ -17,7 +17,8 @@ import pytest
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 SCRIPTS = sorted(p.stem for p in BENCH.glob("*.py"))
-WITH_MAIN = ["engines", "estimates", "hard", "kernel_ab", "memo", "parallel", "run"]
+WITH_MAIN = ["engines", "estimates", "hard", "kernel_ab", "memo", "parallel",
+             "progress_accuracy", "run"]
 
 
 def _load(name: str) -> ModuleType:
@@ -84,3 +85,13 @@ def test_estimates_table(monkeypatch, capsys):
     _load("estimates").main()
     row = capsys.readouterr().out.splitlines()[-1]
     assert row.startswith("| queens-10 | 11,578 | 724 |")  # nodes and solutions of a count
+
+
+def test_progress_accuracy_table(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "argv", ["bench/progress_accuracy.py", "queens-10:compiled",
+                                      "pentomino-3x20:bitboard:all"])
+    _load("progress_accuracy").main()
+    rows = capsys.readouterr().out.splitlines()[-2:]
+    assert rows[0].startswith("| queens-10:compiled | estimated | ")
+    assert rows[1].startswith("| pentomino-3x20:bitboard:all | walked | ")
+    assert all(row.count("|") == 8 for row in rows)

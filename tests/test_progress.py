@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 
 import numpy as np
 import pytest
@@ -19,6 +20,7 @@ from puzzlebox.engine.estimate import (
 )
 from puzzlebox.engine.registry import start
 from puzzlebox.engine.search import Job, Mode, count_all, each_solution
+from puzzlebox.engine.stats import SearchStats
 from puzzlebox.formats import read_text
 from puzzlebox.progress import duration_text, following, wanted
 
@@ -312,3 +314,80 @@ def test_durations_read_at_a_glance():
         "0.4 ms", "4.2 s", "1.5 min", "2 h", "3 days"]
     assert duration_text(float("inf")) == "unknown"
     assert duration_text(float(np.float64(12.0))) == "12 s"
+
+
+# -- the progress line: the final line's counts, and a time left only where it was measured ---
+
+
+def shown_fields(monkeypatch, puzzle, engine: str, problem=None, then=None) -> dict:
+    """The fields of the progress line after the last report of ``puzzle.count`` (and of
+    one more report, ``then``, when given)."""
+    from puzzlebox import progress
+
+    monkeypatch.setattr(progress, "REFRESH_SECONDS", 0.0)
+    with progress.SearchDisplay(True) as display, display.search("t", problem) as on_step:
+        assert on_step is not None
+        result = puzzle.count(engine=engine, on_step=on_step)
+        if problem is not None:
+            # the estimate (a background thread) is in: one more report shows it
+            for thread in threading.enumerate():
+                if thread.name == "puzzlebox-estimate":
+                    thread.join()
+            on_step(result.stats)
+        if then is not None:
+            on_step(then)
+        fields = dict(display._progress.tasks[0].fields)
+        columns = list(display._progress.columns)
+    fields["result"] = result
+    fields["columns"] = columns
+    return fields
+
+
+@pytest.mark.parametrize("engine", ["compiled", "bitboard"])
+def test_the_progress_line_names_the_final_lines_counts(monkeypatch, engine):
+    from puzzlebox.render.report_text import count_text
+    from puzzlebox.reports import count_report
+
+    # 18 tilings, 3 up to symmetry; the searches themselves find fewer than 18
+    text = '[board]\ngrid = "###/###/###"\n[pieces]\nA = "#"\nB = { shape = "##", count = 4 }\n'
+    puzzle = read_text(text, "t", "t").puzzles[0]
+    fields = shown_fields(monkeypatch, puzzle, engine)
+    result = fields["result"]
+    assert result.stats.solutions != result.solutions  # "sol" was this one
+    assert fields["solutions"] == "18 solutions, 3 distinct"
+    final = count_text(count_report(puzzle, result))[0]
+    assert final.startswith(f"t: {fields['solutions']} up to symmetry")
+
+
+def test_a_search_that_is_not_a_count_names_its_solutions():
+    from puzzlebox.progress import solutions_text
+
+    assert solutions_text(SearchStats(solutions=1)) == "1 solution"
+    assert solutions_text(SearchStats(solutions=1234)) == "1234 solutions"  # as the final line
+    assert solutions_text(SearchStats(solutions=5, raw=40, distinct=5)) == (
+        "40 solutions, 5 distinct")
+
+
+def test_no_time_left_where_it_was_not_measured_within_a_factor_of_two(monkeypatch):
+    from rich.progress import TimeRemainingColumn
+
+    from puzzlebox import progress
+
+    # measured in docs/estimates.md (bench/progress_accuracy.py): the share walked did not
+    # predict the time left within 2x from 20% of the run, nodes over the estimate did
+    assert progress.TIME_LEFT_SHOWN == {progress.WALKED: False, progress.ESTIMATED: True}
+    puzzle = puzzlebox.load("pentomino-5x12")
+    walked = shown_fields(monkeypatch, puzzle, "bitboard",
+                          then=SearchStats(engine="bitboard", nodes=5, walked=0.5))
+    early = shown_fields(monkeypatch, puzzle, "compiled", puzzle.search_problem,
+                         then=SearchStats(engine="compiled", nodes=1))
+    past = shown_fields(monkeypatch, puzzle, "compiled", puzzle.search_problem,
+                        then=SearchStats(engine="compiled", nodes=10**12))
+    for fields in (walked, early, past):
+        assert not any(isinstance(c, TimeRemainingColumn) for c in fields["columns"])
+    assert walked["left"] == ""  # the share walked: a bar, no time left
+    assert early["of"].startswith("/~") and early["left"].endswith(" left")
+    assert past["left"] == ""  # past the estimate: the time left is unknown
+    assert progress.left_text(progress.ESTIMATED, 10.0, 0.25) == "30 s left"
+    assert progress.left_text(progress.WALKED, 10.0, 0.25) == ""
+    assert progress.time_left(10.0, 0.0) is None and progress.time_left(4.0, 1.0) == 0.0

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from puzzlebox.cover.problem import CoverProblem
 from puzzlebox.engine.search import OnStep
 from puzzlebox.engine.stats import SearchStats
+from puzzlebox.words import plural
 
 if TYPE_CHECKING:
     from puzzlebox.engine.estimate import TreeEstimate
@@ -49,6 +50,42 @@ def _short(x: float) -> str:
         if abs(x) >= size:
             return f"{x / size:.3g}{suffix}"
     return f"{x:.0f}"
+
+
+def solutions_text(stats: SearchStats) -> str:
+    """The solutions so far, written and named as the final line writes them: a count up to
+    symmetry (engine/parts.py) says ``12 solutions, 3 distinct``, raw and distinct as its
+    final line does; any other search ``12 solutions``, the solutions it found."""
+    if stats.raw is not None and stats.distinct is not None:
+        return f"{plural(stats.raw, 'solution')}, {stats.distinct} distinct"
+    return plural(stats.solutions, "solution")
+
+
+# How the bar's share of the run is read: off the path (the share of the tree walked, the
+# bitboard and edge-matching engines), or as nodes over Knuth's estimate (the compiled
+# engine). A time left is shown only for a kind whose prediction was measured within a
+# factor of two of the truth from 20% of the run on the bench instances
+# (bench/progress_accuracy.py, docs/estimates.md): the estimate's was (until the search
+# passes the estimate, when none is shown), the share walked's was not (pentomino trees).
+WALKED = "walked"
+ESTIMATED = "estimated"
+TIME_LEFT_SHOWN: dict[str, bool] = {WALKED: False, ESTIMATED: True}
+
+
+def time_left(elapsed: float, share: float) -> float | None:
+    """The time left if the rest of the run goes at the speed so far: ``share`` of it done
+    in ``elapsed`` seconds. None before anything is done."""
+    if share <= 0:
+        return None
+    return elapsed * (1 - min(share, 1.0)) / share
+
+
+def left_text(kind: str, elapsed: float, share: float) -> str:
+    """The time left the bar shows: nothing for a kind of share not trusted for it."""
+    if not TIME_LEFT_SHOWN.get(kind, False):
+        return ""
+    left = time_left(elapsed, share)
+    return "" if left is None else f"{duration_text(left)} left"
 
 
 ProblemSource = CoverProblem | Callable[[], CoverProblem] | None
@@ -92,7 +129,6 @@ class SearchDisplay:
             TaskProgressColumn,
             TextColumn,
             TimeElapsedColumn,
-            TimeRemainingColumn,
         )
 
         self._progress = Progress(
@@ -100,11 +136,10 @@ class SearchDisplay:
             TextColumn("{task.description}"),
             BarColumn(bar_width=12),
             TaskProgressColumn(),
-            TextColumn("{task.fields[solutions]} sol {task.fields[nodes]}{task.fields[of]} "
+            TextColumn("{task.fields[solutions]}, {task.fields[nodes]}{task.fields[of]} "
                        "nodes {task.fields[rate]}/s"),
             TimeElapsedColumn(),
-            TextColumn("ETA"),
-            TimeRemainingColumn(),
+            TextColumn("{task.fields[left]}"),
             console=Console(stderr=True),
             transient=True,
             # printed solutions go above the display when both streams are the terminal
@@ -143,8 +178,8 @@ class SearchDisplay:
             now = time.perf_counter()
             compiled = stats.engine == "compiled"
             if not task:
-                task.append(bar.add_task(label, total=None, solutions="0", nodes="0", of="",
-                                         rate="?"))
+                task.append(bar.add_task(label, total=None, solutions=solutions_text(stats),
+                                         nodes="0", of="", rate="?", left=""))
                 if problem is not None and compiled:
                     estimator.append(_Estimator(problem if isinstance(problem, CoverProblem)
                                                 else problem()))
@@ -154,18 +189,19 @@ class SearchDisplay:
             last[0] = now
             nodes = stats.nodes
             fields: dict[str, Any] = {
-                "solutions": f"{stats.solutions:,}",
+                "solutions": solutions_text(stats),
                 "nodes": _short(nodes),
                 "rate": _short(nodes / max(now - began, 1e-9)),
                 "of": "/~?" if estimator else "",
+                "left": "",
             }
             total = None
             walked = stats.walked
             if not compiled:
                 fields["of"] = ""  # the estimate is of the compiled engine's tree, not this one
                 if walked is not None:
-                    # the share of the tree behind the current path: the bar and the time
-                    # left follow it (rich times the rate at which it grows)
+                    # the share of the tree behind the current path: the bar follows it
+                    fields["left"] = left_text(WALKED, now - began, walked)
                     bar.update(task[0], completed=walked * WALKED_STEPS, total=WALKED_STEPS,
                                **fields)  # fmt: skip
                     return
@@ -173,6 +209,8 @@ class SearchDisplay:
                 guess = estimator[0].result.nodes
                 fields["of"] = f"/~{_short(guess)}"
                 total = max(guess, nodes + 1)  # a bar past its end says nothing more
+                if nodes < guess:  # past the estimate, the time left is unknown: none shown
+                    fields["left"] = left_text(ESTIMATED, now - began, nodes / guess)
             elif estimator and estimator[0].error is not None:
                 fields["of"] = f" [{estimator[0].error}]"
             bar.update(task[0], completed=nodes, total=total, **fields)

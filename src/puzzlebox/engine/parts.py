@@ -111,6 +111,7 @@ class PartsCount:
             total.complete = False
             # the share walked of the first search says something; of a later one, nothing
             total.walked = current.walked if self._index == 0 else None
+        total.raw, total.distinct = self.raw, self.distinct
         self.stats = total
 
     def _end(self) -> Step:

@@ -20,6 +20,10 @@ class SearchStats:
     # the share of the tree searched, read off the current path (engines that can tell);
     # a progress display turns it into a bar and a time left
     walked: float | None = None
+    # a count up to symmetry (engine/parts.py): the raw and distinct solutions so far, as its
+    # final line reports them (``solutions`` counts the solutions of the cut-down searches)
+    raw: int | None = None
+    distinct: int | None = None
 
 
 def once_per_process(load: Callable[[], None]) -> Callable[[], float]:
