@@ -13,25 +13,7 @@ from puzzlebox.cli import main
 from puzzlebox.puzzles import PolyominoSolution
 from puzzlebox.render.drawing import PicturesUnavailable
 from puzzlebox.render.text import describe
-
-PENTOMINOES_3X20 = """
-title = "Pentominoes in a 3x20 rectangle"
-[board]
-grid = "####################/####################/####################"
-[pieces]
-F = ".##/##./.#."
-I = "#####"
-L = "####/#..."
-N = "##../.###"
-P = "##/##/#."
-T = "###/.#./.#."
-U = "#.#/###"
-V = "#../#../###"
-W = "#../##./.##"
-X = ".#./###/.#."
-Y = "####/.#.."
-Z = "##./.#./.##"
-"""
+from test_cli import PENTOMINOES_3X20
 
 
 def test_repr_names_the_puzzle_and_the_board_of_a_batch():

@@ -702,6 +702,18 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
 }
 
 
+def _counts_whole(engine: str) -> bool:
+    """A named engine that counts distinct solutions itself and cannot cut its tree (the
+    memo sweep): a split count of it would be one task, so splitting is refused."""
+    from puzzlebox.engine.registry import AUTO, get
+    from puzzlebox.engine.search import Capability
+
+    if engine == AUTO:
+        return False
+    spec = get(engine)
+    return spec.does(Capability.DISTINCT) and not spec.does(Capability.SPLIT)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args, unknown = parser.parse_known_args(argv)
@@ -713,8 +725,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     split = args.command == "count" and (
         args.jobs != 1 or args.cluster or args.checkpoint or args.split_depth is not None
     )
-    if split and args.engine == "memo":
-        parser.error("--engine memo counts in one process: drop --jobs, --cluster, "
+    if split and _counts_whole(args.engine):
+        parser.error(f"--engine {args.engine} counts in one process: drop --jobs, --cluster, "
                      "--checkpoint and --split-depth")
     try:
         return COMMANDS[args.command](args)

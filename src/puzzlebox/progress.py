@@ -14,6 +14,7 @@ the searches of one count (engine/parts.py).
 
 from __future__ import annotations
 
+import functools
 import sys
 import threading
 import time
@@ -89,6 +90,20 @@ def left_text(kind: str, elapsed: float, share: float) -> str:
 
 
 ProblemSource = CoverProblem | Callable[[], CoverProblem] | None
+
+
+@functools.cache
+def _probes_its_tree(engine: str) -> bool:
+    """Whether Knuth's estimate (engine/estimate.py) describes the tree of ``engine``: the
+    registry says which engine probes its own tree; names it does not know (wrappers such
+    as restarts) get no estimate."""
+    from puzzlebox.engine.registry import UnknownEngine, get
+    from puzzlebox.engine.search import Capability
+
+    try:
+        return get(engine).does(Capability.PROBE)
+    except UnknownEngine:
+        return False
 
 
 class _Estimator(threading.Thread):
@@ -176,7 +191,7 @@ class SearchDisplay:
 
         def report(stats: SearchStats) -> None:
             now = time.perf_counter()
-            compiled = stats.engine == "compiled"
+            compiled = _probes_its_tree(stats.engine)
             if not task:
                 task.append(bar.add_task(label, total=None, solutions=solutions_text(stats),
                                          nodes="0", of="", rate="?", left=""))

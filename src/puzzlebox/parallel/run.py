@@ -18,7 +18,7 @@ from types import TracebackType
 from typing import Any
 
 from puzzlebox.engine import SearchStats, registry
-from puzzlebox.engine.registry import EngineSpec
+from puzzlebox.engine.registry import AUTO, EngineSpec
 from puzzlebox.engine.search import Capability, Job
 from puzzlebox.formats import PuzzleFile
 from puzzlebox.parallel.backends import (
@@ -151,7 +151,7 @@ class SplitRun:
         pf: PuzzleFile,
         command: str = "count",
         *,
-        engine: str = "auto",
+        engine: str = AUTO,
         jobs: int = 1,
         cluster: str | None = None,
         checkpoint: str | Path | None = None,
@@ -204,7 +204,7 @@ class SplitRun:
     def _spec(self, puzzle: Puzzle) -> EngineSpec:
         """The engine that runs ``puzzle``'s subproblems; a named one must be able to."""
         need = Capability.COUNT if self.kind == COUNT else Capability.SOLVE
-        if self.engine == "auto":
+        if self.engine == AUTO:
             name = chosen_engine(puzzle, self.kind, split=self.split_depth is not None)
         else:
             name = self.engine
@@ -212,7 +212,7 @@ class SplitRun:
         if not spec.does(need):
             doing = "count" if self.kind == COUNT else "list"
             raise SplitOptionError(f"engine {name!r} does not {doing} solutions")
-        if self.engine != "auto":
+        if self.engine != AUTO:
             job = task_job(puzzle, self.kind, spec)
             reason = spec.accepts(job)
             if reason is not None:
@@ -294,8 +294,8 @@ class SplitRun:
             # An engine that cannot split counts the board whole, here: the memoised sweep
             # that auto chooses where it pays (many interchangeable pieces) counts faster
             # than any split of a search that enumerates.
-            whole = puzzle.count(engine=self.specs[board].name if self.engine != "auto"
-                                 else "auto")
+            whole = puzzle.count(engine=self.specs[board].name if self.engine != AUTO
+                                 else AUTO)
             return SplitCountResult(whole.solutions, whole.distinct, whole.seconds,
                                     whole.stats, whole.reason, done=1, total=1)
         subs = self.plan(board)
