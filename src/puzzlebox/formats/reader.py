@@ -21,7 +21,7 @@ from puzzlebox.formats.errors import PuzzleFileError
 from puzzlebox.formats.guard import nesting_problem
 from puzzlebox.formats.locate import key_line
 from puzzlebox.geometry import Shape, parse_grid
-from puzzlebox.geometry.symmetry import Cell
+from puzzlebox.geometry.lattice import Cell
 from puzzlebox.puzzles import KINDS as REGISTERED_KINDS
 from puzzlebox.puzzles import EdgeMatchingPuzzle, Piece, PolyominoPuzzle, Puzzle, QueensPuzzle
 

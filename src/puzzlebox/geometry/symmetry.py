@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-Cell = tuple[int, int]
+from puzzlebox.geometry.lattice import Cell
 
 
 @dataclass(frozen=True)
@@ -51,15 +51,3 @@ MIRROR = SYMMETRIES[4]
 _BY_MATRIX = {(s.a, s.b, s.c, s.d): s for s in SYMMETRIES}
 
 
-def allowed_symmetries(rotate: bool, reflect: bool) -> tuple[Symmetry, ...]:
-    """The orientations a piece may take under the puzzle's rules.
-
-    Without rotation, flipping a piece over means mirroring it left to right.
-    """
-    if rotate and reflect:
-        return SYMMETRIES
-    if rotate:
-        return ROTATIONS
-    if reflect:
-        return (IDENTITY, MIRROR)
-    return (IDENTITY,)

@@ -20,7 +20,7 @@ from math import isqrt
 from puzzlebox.engine import SearchStats
 from puzzlebox.engine.parts import representatives
 from puzzlebox.errors import PuzzleboxError
-from puzzlebox.geometry import Shape, parse_grid
+from puzzlebox.geometry import Cell, Shape, parse_grid
 from puzzlebox.puzzles.polyomino import Piece, PolyominoPuzzle, PolyominoSolution
 from puzzlebox.puzzles.proofs import components, impossibility_proof
 
@@ -113,7 +113,7 @@ def _extent(puzzle: PolyominoPuzzle) -> tuple[int, int]:
 def rectangle_puzzle(shape: Shape, rows: int, cols: int, reflect: bool = True) -> PolyominoPuzzle:
     """Copies of the shape, as many as fill it, in a rows x cols rectangle."""
     copies = rows * cols // len(shape)
-    board = {(r, c): "#" for r in range(rows) for c in range(cols)}
+    board: dict[Cell, str] = {(r, c): "#" for r in range(rows) for c in range(cols)}
     return PolyominoPuzzle(
         f"order-{rows}x{cols}",
         board,

@@ -19,7 +19,8 @@ from puzzlebox.engine.registry import EngineSpec, register
 from puzzlebox.engine.search import Capability, Job, Mode, Search
 from puzzlebox.engine.stats import SearchStats
 from puzzlebox.geometry import SYMMETRIES, Shape, Symmetry, normalize, orientations
-from puzzlebox.geometry.symmetry import Cell
+from puzzlebox.geometry.lattice import Cell
+from puzzlebox.geometry.square import SQUARE
 from puzzlebox.puzzles.base import SINK, Puzzle, Solution, register_kind
 from puzzlebox.puzzles.proofs import Proof
 
@@ -166,14 +167,15 @@ class PolyominoPuzzle(Puzzle):
         c0 = min(c for _, c in self.board)
         sets = {p.name: frozenset(self.piece_orientations(p)) for p in self.pieces}
         counts = {p.name: (p.lo, p.hi) for p in self.pieces}
-        result = []
+        result: list[tuple[Symmetry, Cell, dict[str, str]]] = []
         for sym in SYMMETRIES:
             moved = {sym(cell): color for cell, color in colored.items()}
             if normalize(moved) != home:
                 continue
             goes: dict[str, str] = {}
             for name, orients in sets.items():
-                image = frozenset(s.transformed(sym) for s in orients)
+                turn = SQUARE.group()[SYMMETRIES.index(sym)]
+                image = frozenset(SQUARE.transformed(s, turn) for s in orients)
                 if image == orients:
                     goes[name] = name
                     continue

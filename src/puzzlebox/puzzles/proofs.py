@@ -23,11 +23,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from puzzlebox.geometry.lattice import Cell
+
 if TYPE_CHECKING:
     from puzzlebox.puzzles.base import Puzzle
     from puzzlebox.puzzles.polyomino import Piece, PolyominoPuzzle
 
-Cell = tuple[int, int]
 MAX_STATES = 200_000  # beyond this many reachable count vectors the area check is skipped
 SHOWN_NAMES = 6  # piece names listed in a sentence before "and N more"
 

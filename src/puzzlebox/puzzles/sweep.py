@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from math import comb
 
 from puzzlebox.errors import PuzzleboxError
-from puzzlebox.geometry.symmetry import Cell
+from puzzlebox.geometry.lattice import Cell
 from puzzlebox.puzzles.base import Puzzle
 from puzzlebox.puzzles.polyomino import PolyominoPuzzle
 from puzzlebox.puzzles.proofs import impossibility_proof
@@ -53,7 +53,7 @@ def filled(puzzle: PolyominoPuzzle) -> PolyominoPuzzle:
         raise SweepError("the holes of a board whose colours must match have no colour to fill")
     rows = [r for r, _ in puzzle.board]
     cols = [c for _, c in puzzle.board]
-    board = {
+    board: dict[Cell, str] = {
         (r, c): "#"
         for r in range(min(rows), max(rows) + 1)
         for c in range(min(cols), max(cols) + 1)

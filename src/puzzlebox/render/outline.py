@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from puzzlebox.geometry.symmetry import Cell
+from puzzlebox.geometry.lattice import Cell
 
 Point = tuple[int, int]
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from puzzlebox.geometry.symmetry import Cell
+from puzzlebox.geometry.lattice import Cell
 from puzzlebox.render.outline import (
     CAP_HEIGHT,
     LabelSpot,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import string
 from typing import TYPE_CHECKING
 
-from puzzlebox.geometry.symmetry import Cell
+from puzzlebox.geometry.lattice import Cell
 
 if TYPE_CHECKING:
     from puzzlebox.puzzles import (

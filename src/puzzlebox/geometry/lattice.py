@@ -1,0 +1,277 @@
+"""The lattice interface: what a grid of cells must say so that puzzles can stand on it.
+
+A *lattice* is an infinite grid of congruent cells named by integer tuples. Everything
+outside geometry/ and render/ asks the lattice, never its name (#14): which cells touch,
+which maps of the grid keep it a grid (its symmetry group), where a shape may be moved
+(translations), the normal form of a shape, a two-colouring for parity proofs, and how a
+grid value in a puzzle file becomes cells.
+
+One module per lattice (square.py, triangle.py, hexagon.py, cube.py) defines one instance
+and registers it; :func:`lattice_named` is the only place a name becomes a lattice.
+
+Coordinates (../shared/docs/puzzle-format.md, "Other lattices"):
+
+* square ``(row, col)``; triangle ``(row, col)``, pointing up when ``row + col`` is even;
+  hexagon axial ``(row, q)``; cube ``(layer, row, col)``, layer 0 at the bottom.
+
+A *transform* is one element of the lattice's point group: a function from a cell to a cell
+that maps neighbours to neighbours. It need not fix the origin or keep shapes in the first
+quadrant: :meth:`Lattice.normalize` translates the image back. Transforms are compared and
+hashed by name, which is unique within a lattice.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+Cell = tuple[int, ...]
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Transform:
+    """One symmetry of a lattice, applied to a cell by calling it.
+
+    ``proper`` is False for the orientation-reversing ones (the mirror images): a puzzle
+    with ``reflect = false`` may use only the proper ones.
+    """
+
+    name: str
+    proper: bool
+    apply: Callable[[Cell], Cell] = field(compare=False, hash=False, repr=False)
+
+    def __call__(self, cell: Cell) -> Cell:
+        return self.apply(cell)
+
+
+@dataclass(frozen=True)
+class TwoColouring:
+    """A colouring of the cells in two classes such that every placement of a shape (every
+    allowed translation and every transform of the group) covers the same number of each
+    class up to exchanging them: the basis of the parity proofs in puzzles/proofs.py.
+
+    ``name`` goes into the proof's sentence (``"checkerboard"``); ``dark`` and ``light``
+    name the classes (``"dark"``/``"light"``, ``"up"``/``"down"``).
+    """
+
+    name: str
+    dark_word: str
+    light_word: str
+    is_dark: Callable[[Cell], bool] = field(compare=False, hash=False, repr=False)
+
+
+class Lattice(ABC):
+    """A grid of cells; one instance per lattice, registered by name."""
+
+    name: str  # as written in a puzzle file: "square", "triangle", "hexagon", "cube"
+    dimensions: int  # coordinates per cell: 2, or 3 for cube
+    cell_word: str  # "square", "triangle", "hexagon", "cube": for messages ("12 triangles")
+
+    # -- the graph ----------------------------------------------------------------------
+    @abstractmethod
+    def neighbours(self, cell: Cell) -> tuple[Cell, ...]:
+        """The cells that share a side (a face on cube) with ``cell``, on the whole lattice."""
+
+    # -- symmetry -----------------------------------------------------------------------
+    @abstractmethod
+    def group(self) -> tuple[Transform, ...]:
+        """The whole point group, the identity first: 8 (square), 12 (triangle, hexagon),
+        48 (cube). Board symmetries of a puzzle are searched among these."""
+
+    @abstractmethod
+    def orientation_transforms(self, rotate: bool, reflect: bool) -> tuple[Transform, ...]:
+        """The transforms a piece may undergo under the rules, the identity first.
+
+        ``rotate and reflect``: the whole group; ``rotate`` only: the proper ones (on cube
+        the 24 rotations, which turn flat pieces over); ``reflect`` only: the identity and
+        the mirror across a vertical axis of the picture; neither: the identity.
+        """
+
+    @abstractmethod
+    def can_translate(self, vector: Cell) -> bool:
+        """Whether moving every cell by ``vector`` (added coordinate-wise) maps the lattice
+        onto itself: always on square, hexagon and cube; on triangle only when the row and
+        column shifts have an even sum (an up triangle must stay up)."""
+
+    def normalize_offset(self, cells: Iterable[Cell]) -> Cell:
+        """The translation that puts ``cells`` in normal position: the smallest value of
+        each coordinate becomes 0, where the lattice allows (triangle may leave a column
+        of 1 to keep a triangle's direction). Added to every cell by :meth:`normalize`."""
+        cells = list(cells)
+        low = tuple(min(cell[i] for cell in cells) for i in range(self.dimensions))
+        return tuple(-v for v in low)
+
+    def normalize(self, cells: Mapping[Cell, str]) -> Shape:
+        """``cells`` (each with its colour character) translated into normal position, in
+        sorted order: two shapes are translates of each other exactly when their normal
+        forms are equal."""
+        if not cells:
+            raise ValueError("a shape needs at least one cell")
+        offset = self.normalize_offset(cells)
+        items = sorted(
+            (tuple(v + d for v, d in zip(cell, offset, strict=True)), color)
+            for cell, color in cells.items()
+        )
+        return Shape(tuple(cell for cell, _ in items), tuple(color for _, color in items))
+
+    def transformed(self, shape: Shape, transform: Transform) -> Shape:
+        """The shape moved by ``transform`` and put back in normal position."""
+        return self.normalize({transform(c): col for c, col in zip(shape.cells, shape.colors)})
+
+    def orientations(self, shape: Shape, rotate: bool = True, reflect: bool = True) -> list[Shape]:
+        """The distinct orientations of a shape under the rules, in a stable order (the
+        I pentomino has two on square, the X one)."""
+        seen: dict[Shape, None] = {}
+        for transform in self.orientation_transforms(rotate, reflect):
+            seen.setdefault(self.transformed(shape, transform), None)
+        return list(seen)
+
+    def is_connected(self, cells: Iterable[Cell]) -> bool:
+        """Whether the cells form one piece through shared sides (faces)."""
+        cells = set(cells)
+        if not cells:
+            return True
+        start = next(iter(cells))
+        seen = {start}
+        stack = [start]
+        while stack:
+            for near in self.neighbours(stack.pop()):
+                if near in cells and near not in seen:
+                    seen.add(near)
+                    stack.append(near)
+        return len(seen) == len(cells)
+
+    # -- proofs -------------------------------------------------------------------------
+    def two_colouring(self) -> TwoColouring | None:
+        """A colouring for parity proofs, or None where the lattice has none (hexagon)."""
+        return None
+
+    # -- puzzle files -------------------------------------------------------------------
+    @abstractmethod
+    def parse(self, value: Any) -> dict[Cell, str]:
+        """A grid value from a puzzle file (a string of rows on flat lattices, a list of
+        such strings from the bottom layer up on cube) as ``{cell: colour character}``.
+
+        Raises :class:`GridError` with a message fit for one line when the value has the
+        wrong shape for this lattice (a list of layers on a flat lattice, ragged layers).
+        An empty result is returned as is; the reader says that a grid has no cells."""
+
+    # -- drawing (render/ uses these; nothing else does) ---------------------------------
+    def polygon(self, cell: Cell) -> list[Point] | None:
+        """The cell's outline in picture units (x to the right, y down, one unit about a
+        cell's width), or None on a lattice that is not drawn flat (cube: render/ draws
+        its layers and an isometric view)."""
+        return None
+
+    def text_position(self, cell: Cell) -> tuple[int, int, int]:
+        """Where the cell's character goes in text output: ``(layer, line, column)``, the
+        same place as in the grid string it was read from (layer 0 on flat lattices)."""
+        if len(cell) == 3:
+            return (cell[0], cell[1], cell[2])
+        return (0, cell[0], cell[1])
+
+    def __repr__(self) -> str:
+        return f"<lattice {self.name}>"
+
+
+class GridError(ValueError):
+    """A grid value that cannot be read on this lattice; the message is one line."""
+
+
+@dataclass(frozen=True)
+class Shape:
+    """A set of cells, each with a colour character, in the normal position of its lattice.
+
+    Two shapes are equal when they have the same cells with the same colours, which is what
+    makes orientation de-duplication a set operation. A shape does not know its lattice:
+    the puzzle that holds it does (``puzzle.lattice``).
+    """
+
+    cells: tuple[Cell, ...]
+    colors: tuple[str, ...]
+
+    @staticmethod
+    def from_cells(
+        cells: Mapping[Cell, str] | Iterable[Cell], lattice: Lattice | None = None
+    ) -> Shape:
+        if not isinstance(cells, Mapping):
+            cells = {cell: "#" for cell in cells}
+        return (lattice or lattice_named("square")).normalize(cells)
+
+    def __len__(self) -> int:
+        return len(self.cells)
+
+    def color_map(self) -> dict[Cell, str]:
+        return dict(zip(self.cells, self.colors, strict=True))
+
+    @property
+    def height(self) -> int:
+        """Rows spanned (the second-last coordinate)."""
+        return 1 + max(cell[-2] for cell in self.cells) - min(cell[-2] for cell in self.cells)
+
+    @property
+    def width(self) -> int:
+        """Columns spanned (the last coordinate)."""
+        return 1 + max(cell[-1] for cell in self.cells) - min(cell[-1] for cell in self.cells)
+
+    @property
+    def depth(self) -> int:
+        """Layers spanned: 1 on flat lattices."""
+        if len(self.cells[0]) < 3:
+            return 1
+        return 1 + max(cell[0] for cell in self.cells) - min(cell[0] for cell in self.cells)
+
+    def to_text(self) -> str:
+        """The shape as grid rows (layers separated by a blank line), as a file writes it."""
+        layers: dict[int, dict[tuple[int, int], str]] = {}
+        for cell, color in zip(self.cells, self.colors):
+            layer = cell[0] if len(cell) == 3 else 0
+            layers.setdefault(layer, {})[(cell[-2], cell[-1])] = color
+        r0 = min(cell[-2] for cell in self.cells)
+        c0 = min(cell[-1] for cell in self.cells)
+        blocks = []
+        for layer in sorted(layers):
+            grid = [["."] * self.width for _ in range(self.height)]
+            for (r, c), color in layers[layer].items():
+                grid[r - r0][c - c0] = color
+            blocks.append("\n".join("".join(row) for row in grid))
+        return "\n\n".join(blocks)
+
+
+LATTICES: dict[str, Lattice] = {}
+
+
+def register_lattice(lattice: Lattice) -> Lattice:
+    """Add a lattice to the registry (each lattice module calls this once)."""
+    LATTICES[lattice.name] = lattice
+    return lattice
+
+
+def lattice_named(name: str) -> Lattice:
+    """The registered lattice called ``name``; KeyError names the known ones."""
+    _load_all()
+    try:
+        return LATTICES[name]
+    except KeyError:
+        known = ", ".join(f'"{n}"' for n in sorted(LATTICES))
+        raise KeyError(f"unknown lattice {name!r}; known: {known}") from None
+
+
+def lattice_names() -> Sequence[str]:
+    _load_all()
+    return sorted(LATTICES)
+
+
+def _load_all() -> None:
+    """Import every lattice module so it registers (cheap: no numpy, no numba)."""
+    import importlib
+
+    for module in ("square", "triangle", "hexagon", "cube"):
+        try:
+            importlib.import_module(f"puzzlebox.geometry.{module}")
+        except ModuleNotFoundError as error:  # a lattice not written yet
+            if error.name != f"puzzlebox.geometry.{module}":
+                raise
