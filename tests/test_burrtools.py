@@ -208,6 +208,55 @@ def test_a_cube_puzzle_reads_back_and_counts(tmp_path):  # pragma: no cover - af
     assert puzzle.count().solutions > 0
 
 
+# The Soma cube (Piet Hein): seven pieces, two of them mirror images of each other (A, B).
+SOMA = {
+    "V": {(0, 0, 0), (1, 0, 0), (0, 1, 0)},
+    "L": {(0, 0, 0), (1, 0, 0), (2, 0, 0), (0, 1, 0)},
+    "T": {(0, 0, 0), (1, 0, 0), (2, 0, 0), (1, 1, 0)},
+    "Z": {(0, 0, 0), (1, 0, 0), (1, 1, 0), (2, 1, 0)},
+    "A": {(0, 0, 0), (1, 0, 0), (0, 1, 0), (0, 1, 1)},
+    "B": {(0, 0, 0), (1, 0, 0), (0, 1, 0), (1, 0, 1)},
+    "P": {(0, 0, 0), (1, 0, 0), (0, 1, 0), (0, 0, 1)},
+}
+
+
+def test_the_soma_cube_keeps_its_mirror_pair_apart(tmp_path):
+    cube = {(x, y, z) for x in range(3) for y in range(3) for z in range(3)}
+    xml = puzzle_xml([shape_xml(cube, "cube")] + [shape_xml(v, n) for n, v in SOMA.items()],
+                     [problem_xml([(i, 1, 1) for i in range(1, 8)], 0)])
+    doc = tomllib.loads(bt.import_file(write(tmp_path, xml)))
+    assert doc["rules"]["reflect"] is False  # else A and B would be the same piece
+    assert doc["pieces"]["A"] == ["##/#.", "../#."] and doc["pieces"]["B"] == ["##/#.", ".#/.."]
+    if "cube" in lattice_names():  # pragma: no cover - after the merge
+        puzzle = read_text(bt.import_file(write(tmp_path, xml)), "soma", "soma").puzzles[0]
+        counted = puzzle.count()
+        # Berlekamp, Conway and Guy, Winning Ways: 240 solutions up to the cube's 48
+        # symmetries, 11,520 as placed
+        assert (counted.solutions, counted.distinct) == (11520, 240)
+
+
+def test_the_pentominoes_file_in_tests_data_is_the_catalog_puzzle():
+    """tests/data/pentominoes-6x10.xmpuzzle (written for the docs, pieces standing in all
+    three planes) imports as the catalog's pentomino-6x10, piece for piece up to turning
+    and flipping; docs/import-export.md counts it (9356 and 2339, as the catalog)."""
+    from puzzlebox import catalog
+    from puzzlebox.geometry import orientations
+
+    data = Path(__file__).parent / "data" / "pentominoes-6x10.xmpuzzle"
+    imported = read_text(bt.import_file(data), "x", "x").puzzles[0]
+    known = catalog.load("pentomino-6x10").puzzles[0]
+    assert sorted(imported.board) == sorted(known.board)
+    ours = {p.name: set(orientations(p.shape)) for p in imported.pieces}
+    assert ours == {p.name: set(orientations(p.shape)) for p in known.pieces}
+
+
+def test_a_piece_larger_than_the_result_is_refused_by_the_reader(tmp_path, capsys):
+    xml = puzzle_xml([shape_xml(flat("##")), shape_xml(flat("#")), shape_xml(flat("###"))],
+                     [problem_xml([(1, 2, 2), (2, 0, 1)], 0)])
+    code, _, err = run(capsys, "import", write(tmp_path, xml))
+    assert code == 2 and "reader refuses the result" in err and "more than the board" in err
+
+
 # -- triangular prisms: the triangle lattice ---------------------------------------------------
 
 

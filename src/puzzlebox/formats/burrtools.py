@@ -36,6 +36,7 @@ from __future__ import annotations
 import gzip
 import io
 import json
+import re
 import zlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -405,6 +406,17 @@ class Converted:
     colour_notes: list[str]
 
 
+def check_grid(puzzle: BtPuzzle, source: str) -> None:
+    """Refuse, naming it, a grid puzzlebox has no lattice for (before asking which
+    problem: no problem of such a file can be imported)."""
+    grid = puzzle.grid
+    if grid not in (0, 1):
+        what = GRID_NAMES.get(grid, f"unknown grid type {grid}")
+        raise BurrToolsError(source, None, f"BurrTools grid type {grid} ({what}) has no "
+                             "puzzlebox lattice yet; cubes (0) and flat triangular prisms "
+                             "(1) can be imported")
+
+
 def choose_problem(puzzle: BtPuzzle, wanted: str | None, source: str) -> BtProblem:
     """The problem to convert: the only one, or the one ``wanted`` names (its name, or its
     number counted from 1)."""
@@ -437,10 +449,7 @@ def convert(puzzle: BtPuzzle, problem: BtProblem, source: str, title: str) -> Co
         return BurrToolsError(source, str(line) if line else None, message)
 
     grid = puzzle.grid
-    if grid not in (0, 1):
-        what = GRID_NAMES.get(grid, f"unknown grid type {grid}")
-        raise fail(f"BurrTools grid type {grid} ({what}) has no puzzlebox lattice yet; "
-                   "cubes (0) and flat triangular prisms (1) can be imported")
+    check_grid(puzzle, source)
     if problem.result is None:
         raise fail("the problem has no <result> shape", problem.line)
     shapes = puzzle.shapes
@@ -650,6 +659,9 @@ def grid_value(cells: dict[Cell, str], lattice: str, one_line: bool = False) -> 
     return '"""\n' + "\n".join(drawn) + '\n"""'
 
 
+_BARE = re.compile(r"[A-Za-z0-9_-]+")  # a TOML bare key: written without quotes
+
+
 def _count(lo: int, hi: int) -> str:
     return str(lo) if lo == hi else f"[{lo}, {hi}]"
 
@@ -666,7 +678,7 @@ def to_toml(converted: Converted, header: str) -> str:
         lines.append(f"lattice = {toml_string(c.lattice)}")
     lines += ["", "[board]", f"grid = {grid_value(c.board, c.lattice)}", "", "[pieces]"]
     for name, cells, lo, hi in c.pieces:
-        key = toml_string(name)
+        key = name if _BARE.fullmatch(name) else toml_string(name)
         if lo == hi == 1:
             lines.append(f"{key} = {grid_value(cells, c.lattice, True)}")
         else:
@@ -682,6 +694,7 @@ def import_file(path: str | Path, problem: str | None = None) -> str:
     """Read a BurrTools file and return one of its problems as puzzlebox TOML text."""
     source = str(path)
     puzzle = read_puzzle(path)
+    check_grid(puzzle, source)
     chosen = choose_problem(puzzle, problem, source)
     title = chosen.name or Path(source).stem
     converted = convert(puzzle, chosen, source, title)
@@ -690,7 +703,26 @@ def import_file(path: str | Path, problem: str | None = None) -> str:
     header = (f"Imported by 'puzzlebox import' from {Path(source).name}, problem {number}"
               + (f" ({chosen.name})" if chosen.name else "")
               + f"; BurrTools grid {puzzle.grid} ({grid}) as lattice {converted.lattice}.")
-    return to_toml(converted, _safe_comment(header))
+    text = to_toml(converted, _safe_comment(header))
+    _check_readable(text, source, converted.lattice)
+    return text
+
+
+def _check_readable(text: str, source: str, lattice: str) -> None:
+    """Read the TOML back with puzzlebox's own reader, so that what ``import`` writes is a
+    file puzzlebox takes (a piece larger than the result, which BurrTools allows with a
+    count of 0, is one the reader refuses). On a lattice this installation does not have
+    yet the text cannot be read back; it is written as the contract describes it."""
+    from puzzlebox.formats.reader import read_text
+    from puzzlebox.geometry import lattice_names
+
+    if lattice != "square" and lattice not in lattice_names():
+        return
+    try:
+        read_text(text, "converted", "converted")
+    except PuzzleFileError as error:
+        raise BurrToolsError(source, None, "converted, but puzzlebox's reader refuses the "
+                             f"result: {error.message}") from None
 
 
 def _safe_comment(text: str) -> str:
