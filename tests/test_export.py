@@ -217,6 +217,48 @@ def test_pdftoppm_renders_the_sheet(tmp_path, capsys):
     assert 0 < sum(1 for p in pixels if p < 128) < len(pixels) // 4  # lines, not fills
 
 
+FLAT_LATTICES = {
+    "triangle": '[board]\ngrid = "######/######"\n[pieces]\nA = "######"\n'
+                'B = { shape = "###/###", count = 2 }\nH = "#/#"\n',
+    "hexagon": '[board]\ngrid = ".##/###/##."\n[pieces]\nA = "###"\n'
+               'B = { shape = "##/#.", count = 2 }\nR = ".##/###/##."\n',
+}
+
+
+@pytest.mark.parametrize("lattice", sorted(FLAT_LATTICES))
+def test_sheets_and_tiles_on_the_other_flat_lattices(tmp_path, capsys, lattice):
+    if lattice not in lattice_names():
+        pytest.skip(f"the {lattice} lattice is not on this branch yet")
+    from puzzlebox.geometry import lattice_named  # pragma: no cover - after the merge
+
+    puzzle = tmp_path / f"{lattice}.toml"
+    puzzle.write_text(f'lattice = "{lattice}"\n' + FLAT_LATTICES[lattice])
+    out = tmp_path / "sheet.svg"
+    assert run(capsys, "export", puzzle, "--sheet", out, "--cell-mm", 20)[0] == 0
+    shape = lattice_named(lattice)
+    pieces = {p.name: p for p in catalog.load(str(puzzle)).puzzles[0].pieces}
+    _, drawn = _svg_pieces(out)
+    assert Counter(name for name, _ in drawn) == {n: p.hi for n, p in pieces.items()}
+    boxes = []
+    for name, loops in drawn:
+        cells = sum(abs(sh._area(shape.polygon(c))) for c in pieces[name].shape.cells)
+        assert sum(sh._area(loop) for loop in loops) == pytest.approx(cells * 400, rel=1e-6)
+        boxes.append(_box(loops))
+    for a, b in itertools.combinations(boxes, 2):
+        assert max(b[0] - a[2], a[0] - b[2], b[1] - a[3], a[1] - b[3]) >= 5 - 1e-6
+    folder = tmp_path / "stl"
+    assert run(capsys, "export", puzzle, "--stl", folder, "--cell-mm", 20)[0] == 0
+    for name, piece in pieces.items():
+        triangles = [t for _, t in stl.read_stl((folder / f"{name}.stl").read_bytes())]
+        area = sum(abs(sh._area(shape.polygon(c))) for c in piece.shape.cells)
+        directed = Counter()
+        for t in triangles:
+            a, b, c = (tuple(round(v, 3) for v in p) for p in t)
+            directed.update([(a, b), (b, c), (c, a)])
+        assert all(directed[(b, a)] == n for (a, b), n in directed.items())
+        assert stl.signed_volume(triangles) == pytest.approx(area * 20 ** 3, rel=1e-4)
+
+
 # -- sheet errors --------------------------------------------------------------------------------
 
 
