@@ -16,6 +16,7 @@ from __future__ import annotations
 import gzip
 import os
 import random
+import time
 import tomllib
 from pathlib import Path
 
@@ -452,6 +453,8 @@ def test_latin1_text_without_a_declaration_is_read(tmp_path):
     ('<puzzle version="2"><shapes><voxel x="1" y="1" z="1" type="0">#</voxel></shapes>'
      '<problems><problem><shapes><shape id="0"/></shapes><result id="5"/></problem>'
      "</problems></puzzle>", "the result is shape 5, but the file has 1 shapes"),
+    ('<puzzle version="2"><shapes><voxel x="1" y="1" z="1" type="0">3#</voxel></shapes>'
+     "</puzzle>", "a colour number before the first voxel"),
     ("just text", "no XML: not a BurrTools file"),
 ])
 def test_malformed_files_are_one_line_and_exit_2(tmp_path, capsys, xml, words):
@@ -469,6 +472,20 @@ def test_a_gzip_bomb_stops_at_the_cap(tmp_path, capsys, monkeypatch):
     assert path.stat().st_size < 64 << 10
     code, _, err = run(capsys, "import", path)
     assert code == 2 and "decompresses to more than 1048576 bytes" in err
+
+
+def test_voxel_spaces_are_capped_for_the_whole_file(tmp_path, capsys):
+    empty = '<voxel x="100" y="100" z="100" type="0">' + "_" * 999_999 + "#</voxel>"
+    xml = '<puzzle version="2"><shapes>' + empty * 5 + "</shapes></puzzle>"
+    started = time.perf_counter()
+    code, _, err = run(capsys, "import", write(tmp_path, xml))
+    assert code == 2 and "the voxel spaces so far have 5000000 positions; the limit for a " \
+        "file is 4000000" in err
+    assert time.perf_counter() - started < 10  # 0.2 s on the shared 2-core machine
+    full = '<voxel x="1000" y="300" z="1" type="0">' + "#" * 300_000 + "</voxel>"
+    code, _, err = run(capsys, "import", write(tmp_path, '<puzzle version="2"><shapes>'
+                                               + full + "</shapes></puzzle>"))
+    assert code == 2 and "300000 filled voxels; the limit for a file is 200000" in err
 
 
 def test_truncated_and_corrupted_gzip_never_give_a_traceback(tmp_path, capsys):

@@ -380,6 +380,17 @@ def test_export_stl_writes_one_file_per_piece_named_safely(tmp_path, capsys):
         _check_solid(triangles, 4, 10.0)
 
 
+def test_hostile_names_make_a_well_formed_svg(tmp_path, capsys):
+    puzzle = tmp_path / "odd.toml"
+    puzzle.write_text('title = "<b>&\\u001b[31m\\uffff"\n[board]\ngrid = "####"\n'
+                      '[pieces]\n"a\\"<x/>&\\u000a" = "##"\n"\\ufffe" = "##"\n')
+    out = tmp_path / "s.svg"
+    assert run(capsys, "export", puzzle, "--sheet", out)[0] == 0
+    root, drawn = _svg_pieces(out)  # parses
+    assert {name for name, _ in drawn} == {'a"<x/>&\\n', "\\ufffe"}
+    assert "\x1b" not in out.read_text()
+
+
 def test_export_stl_into_a_file_is_refused(tmp_path, capsys):
     (tmp_path / "f").write_text("")
     code, _, err = run(capsys, "export", "pentomino-6x10", "--stl", tmp_path / "f")

@@ -51,6 +51,11 @@ MAX_XML_BYTES = 64 << 20  # the XML after decompression (a gzip bomb stops here)
 MAX_DEPTH = 64  # nested elements (recorded disassemblies nest one level per move)
 MAX_VOXELS = 1_000_000  # positions of one voxel space (x * y * z), filled or not
 MAX_SHAPES = 10_000  # shapes in one file
+MAX_TOTAL_VOXELS = 4_000_000  # positions of all voxel spaces (BurrTools' examples: 90,000)
+MAX_FILLED = 200_000  # filled voxels of all shapes together (BurrTools' examples: 3,000)
+
+_FILLED = re.compile(r"([#+])([0-9]*)")  # a filled or variable voxel and its colour
+_NOT_VOXEL = re.compile(r"^[0-9]|[^_#+0-9]")  # a colour first, or a foreign character
 
 GRID_NAMES = {
     0: "cubes",
@@ -179,6 +184,8 @@ class _Parser:
         self.voxel_line = 0
         self.problem: BtProblem | None = None
         self.grid_seen = False
+        self.positions = 0  # of all voxel spaces so far
+        self.filled = 0  # filled and variable voxels of all shapes so far
         self.parser = expat.ParserCreate(encoding)
         self.parser.StartElementHandler = self.start
         self.parser.EndElementHandler = self.end
@@ -316,51 +323,41 @@ class _Parser:
         if attrs.get("type", "0").strip() != "0":
             raise self.fail(f"voxel type {attrs.get('type', '')[:20]!r}: only type 0 is "
                             "defined", line)
+        self.positions += sx * sy * sz
+        if self.positions > MAX_TOTAL_VOXELS:
+            raise self.fail(f"the voxel spaces so far have {self.positions} positions; the "
+                            f"limit for a file is {MAX_TOTAL_VOXELS}", line)
+        text = text.strip()
+        bad = _NOT_VOXEL.search(text)
+        if bad:
+            ch = bad.group()
+            what = ("a colour number before the first voxel" if ch.isdigit()
+                    else f"unknown character {ch!r} in a voxel space (expected _, #, + and "
+                    "colour digits)")
+            raise self.fail(what, line)
+        count = text.count("_") + text.count("#") + text.count("+")
+        if count != sx * sy * sz:
+            raise self.fail(f"{count} voxels given for a {sx} x {sy} x {sz} space "
+                            f"({sx * sy * sz})", line)
+        self.filled += count - text.count("_")
+        if self.filled > MAX_FILLED:
+            raise self.fail(f"the shapes so far have {self.filled} filled voxels; the limit "
+                            f"for a file is {MAX_FILLED}", line)
         filled: dict[Voxel, int] = {}
         variable: set[Voxel] = set()
-        text = text.strip()
-        index = 0
-        state = ""
-        colour = ""
-
-        def close() -> None:
-            nonlocal colour
-            if not state:
-                return
-            number = int(colour) if colour else 0
-            if number > 63:
-                raise self.fail(f"colour {number} in a voxel space; BurrTools allows 0..63",
-                                line)
-            i = index - 1
+        i, at = 0, 0  # the voxel number, and where in the text its symbol is looked for
+        for match in _FILLED.finditer(text):  # only the filled ones: no list of empties
+            i += text.count("_", at, match.start())
+            state, colour = match.groups()
+            if len(colour) > 2 or int(colour or 0) > 63:
+                raise self.fail(f"colour {colour[:20]} in a voxel space; BurrTools allows "
+                                "0..63", line)
             cell = (i % sx, (i // sx) % sy, i // (sx * sy))
-            if state == "#":
-                filled[cell] = number
-            elif state == "+":
+            filled[cell] = int(colour or 0)
+            if state == "+":
                 variable.add(cell)
-                filled[cell] = number
-            colour = ""
-
-        for ch in text:
-            if ch in "_#+":
-                close()
-                index += 1
-                if index > sx * sy * sz:
-                    raise self.fail(f"more voxels than the {sx} x {sy} x {sz} space holds",
-                                    line)
-                state = ch
-            elif ch.isdigit() and ch.isascii():
-                if not state:
-                    raise self.fail("a colour number before the first voxel", line)
-                colour += ch
-                if len(colour) > 2:
-                    raise self.fail("a colour number of more than 2 digits", line)
-            else:
-                raise self.fail(f"unknown character {ch!r} in a voxel space (expected _, #, "
-                                "+ and colour digits)", line)
-        close()
-        if index != sx * sy * sz:
-            raise self.fail(f"{index} voxels given for a {sx} x {sy} x {sz} space "
-                            f"({sx * sy * sz})", line)
+            i += 1
+            at = match.end()
         name = attrs.get("name", "")
         return BtShape(len(self.puzzle.shapes), name, (sx, sy, sz), filled, variable, line)
 

@@ -231,6 +231,12 @@ def layout(copies: Sequence[tuple[str, list[Loop]]], cell_mm: float,
 # -- SVG -------------------------------------------------------------------------------------
 
 
+def _xml_text(text: str) -> str:
+    """A name for an SVG attribute or element: control characters escaped (printable),
+    and the two noncharacters XML 1.0 forbids as well."""
+    return printable(text).replace("\ufffe", "\\ufffe").replace("\uffff", "\\uffff")
+
+
 def _number(value: float) -> str:
     text = f"{value:.4f}".rstrip("0").rstrip(".")
     return "0" if text in ("-0", "") else text
@@ -256,12 +262,12 @@ def svg_text(sheet: Sheet, title: str) -> str:
         '<?xml version="1.0" encoding="UTF-8"?>',
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{_number(sheet.width)}mm" '
         f'height="{_number(total)}mm" viewBox="0 0 {_number(sheet.width)} {_number(total)}">',
-        f"<title>{escape(printable(title))}</title>",
+        f"<title>{escape(_xml_text(title))}</title>",
         f'<g fill="none" stroke="#000000" stroke-width="{STROKE_MM}">',
     ]
     for d, dy in drawn:
         path = _path(d.loops, lambda p, dy=dy: (p[0], p[1] + dy))
-        lines.append(f"<path data-piece={quoteattr(printable(d.name))} d=\"{path}\"/>")
+        lines.append(f"<path data-piece={quoteattr(_xml_text(d.name))} d=\"{path}\"/>")
     lines += ["</g>", "</svg>"]
     return "\n".join(lines) + "\n"
 
