@@ -263,11 +263,12 @@ def test_sheets_and_tiles_on_the_other_flat_lattices(tmp_path, capsys, lattice):
 
 
 @pytest.mark.parametrize("argv, words", [
-    (["--sheet", "x.png"], "must end in .svg or .pdf"),
-    (["--sheet", "x.svg", "--cell-mm", "80"], "larger than the 210 x 297 mm page"),
-    (["--sheet", "x.svg", "--cell-mm", "0"], "--cell-mm 0"),
+    (["--sheet", "x.png"], "x.png: a sheet's file name must end in .svg or .pdf"),
+    (["--sheet", "x.svg", "--cell-mm", "80"], "larger than the 210 x 297 mm page less its "
+     "margins (a smaller --cell-mm or a larger --page)"),
+    (["--sheet", "x.svg", "--cell-mm", "0"], "a cell of 0 mm"),
     (["--sheet", "x.svg", "--page", "B5"], "page 'B5'"),
-    (["--sheet", "x.svg", "--margin-mm", "-1"], "--margin-mm -1"),
+    (["--sheet", "x.svg", "--margin-mm", "-1"], "a margin of -1 mm"),
 ])
 def test_sheet_errors_are_one_line_exit_2(tmp_path, capsys, monkeypatch, argv, words):
     monkeypatch.chdir(tmp_path)
@@ -415,4 +416,4 @@ def test_export_stl_of_a_cube_puzzle(tmp_path, capsys):  # pragma: no cover - af
                for p in folder.iterdir()}
     assert volumes == pytest.approx({"L": 3 * 8000.0, "d": 2 * 8000.0})
     code, _, err = run(capsys, "export", puzzle, "--sheet", tmp_path / "s.svg")
-    assert code == 2 and "--stl" in err
+    assert code == 2 and err.strip().endswith("(export them with --stl DIR)")

@@ -48,9 +48,23 @@ HINTS: dict[type[PuzzleboxError], str] = {
 }
 
 
+def _late_hints() -> dict[type[PuzzleboxError], str]:
+    """Hints for the errors of modules imported only by the commands that use them
+    (import, export), so that no other command pays their start-up time."""
+    from puzzlebox.formats.burrtools import ProblemNeeded
+    from puzzlebox.render.sheet import PieceTooLarge, SolidPieces
+
+    return {
+        ProblemNeeded: "--problem NAME|N",
+        SolidPieces: "export them with --stl DIR",
+        PieceTooLarge: "a smaller --cell-mm or a larger --page",
+    }
+
+
 def error_line(error: PuzzleboxError) -> str:
     """The one line printed for ``error``, with the command line's hint when it has one."""
-    hint = next((h for kind, h in HINTS.items() if isinstance(error, kind)), None)
+    hints = HINTS | _late_hints()
+    hint = next((h for kind, h in hints.items() if isinstance(error, kind)), None)
     text = printable(str(error))
     return f"puzzlebox: {text} ({hint})" if hint else f"puzzlebox: {text}"
 

@@ -73,6 +73,11 @@ class BurrToolsError(PuzzleFileError):
     """A BurrTools file that cannot be read, or a puzzle in it that cannot be mapped."""
 
 
+class ProblemNeeded(BurrToolsError):
+    """A file of several problems, and none (or an unknown one) chosen: the command line
+    adds how to choose."""
+
+
 # -- the model of what was read ---------------------------------------------------------------
 
 Voxel = tuple[int, int, int]  # (x, y, z) as BurrTools numbers them
@@ -428,15 +433,15 @@ def choose_problem(puzzle: BtPuzzle, wanted: str | None, source: str) -> BtProbl
 
     if wanted is None:
         if len(problems) > 1:
-            raise BurrToolsError(source, None, f"the file has {len(problems)} problems: "
-                                 f"choose one with --problem ({listing()})")
+            raise ProblemNeeded(source, None, f"the file has {len(problems)} problems: "
+                                f"choose one ({listing()})")
         return problems[0]
     named = [p for p in problems if p.name == wanted]
     if len(named) == 1:
         return named[0]
     if wanted.isdigit() and 1 <= int(wanted) <= len(problems):
         return problems[int(wanted) - 1]
-    raise BurrToolsError(source, None, f"no problem {wanted!r} in the file ({listing()})")
+    raise ProblemNeeded(source, None, f"no problem {wanted!r} in the file ({listing()})")
 
 
 def convert(puzzle: BtPuzzle, problem: BtProblem, source: str, title: str) -> Converted:

@@ -23,7 +23,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from xml.sax.saxutils import escape, quoteattr
 
 from puzzlebox.errors import PuzzleboxError
 from puzzlebox.geometry.lattice import Cell
@@ -39,7 +38,15 @@ DIGITS = 9  # corners are rounded to this many decimals so that shared corners c
 
 
 class ExportError(PuzzleboxError):
-    """A puzzle or an option that a sheet or an STL cannot be made from."""
+    """A puzzle or a size that a sheet or an STL cannot be made from."""
+
+
+class SolidPieces(ExportError):
+    """Pieces that are solids (cube lattice): they have no flat outline, only an STL."""
+
+
+class PieceTooLarge(ExportError):
+    """A piece that does not fit on the page at the cell size asked for."""
 
 
 def parse_page(text: str) -> tuple[float, float]:
@@ -70,8 +77,8 @@ def cell_polygon(lattice: Any, cell: Cell) -> list[PointF]:
         return [(c, r), (c + 1, r), (c + 1, r + 1), (c, r + 1)]
     polygon = lattice.polygon(cell)
     if polygon is None:
-        raise ExportError(f"the {lattice.name} lattice's pieces are solids, not flat: "
-                          "export them with --stl DIR")
+        raise SolidPieces(f"the {lattice.name} lattice's pieces are solids, not flat "
+                          "outlines: they are made from STL files")
     return [(float(x), float(y)) for x, y in polygon]
 
 
@@ -205,10 +212,9 @@ def layout(copies: Sequence[tuple[str, list[Loop]]], cell_mm: float,
         boxes.append((name, mm, (max(xs) - x0) * cell_mm, (max(ys) - y0) * cell_mm))
     for name, _, w, h in boxes:
         if w > width - 2 * margin or h > height - 2 * margin:
-            raise ExportError(
-                f"piece {printable(name)} is {w:g} x {h:g} mm at --cell-mm {cell_mm:g}: "
-                f"larger than the {width:g} x {height:g} mm page less its margins (a smaller "
-                "--cell-mm, a larger --page)")
+            raise PieceTooLarge(
+                f"piece {printable(name)} is {w:g} x {h:g} mm with cells of {cell_mm:g} mm: "
+                f"larger than the {width:g} x {height:g} mm page less its margins")
     boxes.sort(key=lambda b: (-round(b[3], 6), -round(b[2], 6), b[0]))
     pages: list[list[Drawn]] = [[]]
     heights = []
@@ -252,6 +258,7 @@ def _path(loops: Iterable[Loop], point: Any = None) -> str:
 
 def svg_text(sheet: Sheet, title: str) -> str:
     """One SVG sheet in millimetres: all pages' rows one below the other."""
+    from xml.sax.saxutils import escape, quoteattr  # here: it costs the CLI's start 15 ms
     drawn: list[tuple[Drawn, float]] = []
     offset = 0.0
     for page, height in zip(sheet.pages, sheet.heights, strict=True):
@@ -322,9 +329,9 @@ def sheet_for(puzzles: Sequence[Any], cell_mm: float, page: tuple[float, float],
     if not puzzles:
         raise ExportError("the file has no puzzle")
     if not (0 < cell_mm <= 1000) or not math.isfinite(cell_mm):
-        raise ExportError(f"--cell-mm {cell_mm:g}: give a size above 0 and at most 1000 mm")
+        raise ExportError(f"a cell of {cell_mm:g} mm: give a size above 0 and at most 1000 mm")
     if not (0 <= margin <= 1000) or not math.isfinite(margin):
-        raise ExportError(f"--margin-mm {margin:g}: give 0 to 1000 mm")
+        raise ExportError(f"a margin of {margin:g} mm: give 0 to 1000 mm")
     return layout(piece_copies(puzzles[0]), cell_mm, page, margin)
 
 
@@ -333,7 +340,8 @@ def write_sheet(puzzles: Sequence[Any], out: str | Path, cell_mm: float,
     """Write the sheet to ``out``; its suffix (``.svg`` or ``.pdf``) says which."""
     suffix = Path(out).suffix.lower()
     if suffix not in (".svg", ".pdf"):
-        raise ExportError(f"--sheet {printable(str(out))}: the file must end in .svg or .pdf")
+        raise ExportError(f"{printable(str(out))}: a sheet's file name must end in .svg or "
+                          ".pdf")
     sheet = sheet_for(puzzles, cell_mm, page, margin)
     if suffix == ".svg":
         Path(out).write_text(svg_text(sheet, title), encoding="utf-8")

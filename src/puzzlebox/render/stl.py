@@ -166,14 +166,15 @@ def write_stls(puzzles: Sequence[Any], folder: str | Path, cell_mm: float) -> li
     """One STL per piece of the file's (first) puzzle in ``folder``, made if missing;
     file names come only from ``folder`` and the piece names made safe."""
     if not puzzles or getattr(puzzles[0], "pieces", None) is None:
-        raise ExportError("--stl makes solids of the pieces of a polyomino puzzle; this "
+        raise ExportError("STL solids are made of the pieces of a polyomino puzzle; this "
                           "puzzle has none")
     if not (0 < cell_mm <= 1000) or not math.isfinite(cell_mm):
-        raise ExportError(f"--cell-mm {cell_mm:g}: give a size above 0 and at most 1000 mm")
+        raise ExportError(f"a cell of {cell_mm:g} mm: give a size above 0 and at most 1000 mm")
     puzzle = puzzles[0]
     folder = Path(folder)
     if folder.exists() and not folder.is_dir():
-        raise ExportError(f"--stl {printable(str(folder))}: not a folder")
+        raise ExportError(f"{printable(str(folder))}: not a folder, so no STL files can be "
+                          "written into it")
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     for piece in puzzle.pieces:
