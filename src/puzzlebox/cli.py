@@ -48,9 +48,23 @@ HINTS: dict[type[PuzzleboxError], str] = {
 }
 
 
+def _late_hints() -> dict[type[PuzzleboxError], str]:
+    """Hints for the errors of modules imported only by the commands that use them
+    (import, export), so that no other command pays their start-up time."""
+    from puzzlebox.formats.burrtools import ProblemNeeded
+    from puzzlebox.render.sheet import PieceTooLarge, SolidPieces
+
+    return {
+        ProblemNeeded: "--problem NAME|N",
+        SolidPieces: "export them with --stl DIR",
+        PieceTooLarge: "a smaller --cell-mm or a larger --page",
+    }
+
+
 def error_line(error: PuzzleboxError) -> str:
     """The one line printed for ``error``, with the command line's hint when it has one."""
-    hint = next((h for kind, h in HINTS.items() if isinstance(error, kind)), None)
+    hints = HINTS | _late_hints()
+    hint = next((h for kind, h in hints.items() if isinstance(error, kind)), None)
     text = printable(str(error))
     return f"puzzlebox: {text} ({hint})" if hint else f"puzzlebox: {text}"
 
@@ -141,6 +155,7 @@ def build_parser() -> argparse.ArgumentParser:
     estimate.add_argument("--json", action="store_true", help="print one JSON object per board")
     _add_generate_parser(sub)
     _add_sweep_order_parsers(sub)
+    _add_import_export_parsers(sub)
     _remember_parsers(parser)
     return parser
 
@@ -690,6 +705,70 @@ def cmd_order(args: argparse.Namespace) -> int:
     return 0
 
 
+def _add_import_export_parsers(sub: Any) -> None:
+    """``import`` (BurrTools files to TOML) and ``export`` (piece sheets, STL): issue #17."""
+    imp = sub.add_parser(
+        "import", help="convert a BurrTools puzzle (.xmpuzzle) to a puzzlebox TOML file",
+        description="Read a BurrTools file (gzip or plain XML) and write one of its problems "
+        "as puzzlebox TOML (docs/import-export.md says what maps and what is refused).")
+    imp.add_argument("file", help="a BurrTools .xmpuzzle file")
+    imp.add_argument("-o", "--out", metavar="OUT.toml", help="write here instead of stdout")
+    imp.add_argument("--problem", metavar="NAME|N",
+                     help="which problem, by name or number from 1 (needed when there are "
+                     "several)")
+    exp = sub.add_parser(
+        "export", help="write the pieces at real size: a sheet (SVG, PDF) or STL solids",
+        description="Write every piece at real size: outlines on a sheet for printing or "
+        "laser cutting (--sheet), or one STL solid per piece for 3-D printing (--stl).")
+    exp.add_argument("puzzle", help="a catalog name or a .toml file")
+    what = exp.add_mutually_exclusive_group(required=True)
+    what.add_argument("--sheet", metavar="OUT.svg|OUT.pdf",
+                      help="piece outlines, packed in rows, in a .svg or .pdf file")
+    what.add_argument("--stl", metavar="DIR", help="one binary STL per piece in DIR")
+    exp.add_argument("--cell-mm", type=float, default=20.0, metavar="MM",
+                     help="the width of one cell in millimetres (default 20)")
+    exp.add_argument("--margin-mm", type=float, default=5.0, metavar="MM",
+                     help="sheet: space between pieces and around the page (default 5)")
+    exp.add_argument("--page", default="A4", metavar="SIZE",
+                     help="sheet: A4 (default), A3, letter or WIDTHxHEIGHT in mm")
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from puzzlebox.formats.burrtools import import_file
+
+    text = import_file(args.file, args.problem)
+    if args.out is None:
+        print(text, end="")
+        return 0
+
+    def write_text() -> None:
+        with open(args.out, "w", encoding="utf-8") as handle:
+            handle.write(text)
+
+    _write(args.out, write_text)
+    print(printable(args.out))
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from puzzlebox.render.sheet import parse_page, write_sheet
+    from puzzlebox.render.stl import write_stls
+
+    pf = catalog.load(args.puzzle)
+    if args.stl is not None:
+        written: list[Any] = []
+        _write(args.stl, lambda: written.extend(write_stls(pf.puzzles, args.stl,
+                                                           args.cell_mm)))
+        for path in written:
+            print(printable(str(path)))
+        return 0
+    page = parse_page(args.page)
+    _write(args.sheet, lambda: write_sheet(pf.puzzles, args.sheet, args.cell_mm, page,
+                                           args.margin_mm, pf.title or pf.name))
+    print(printable(args.sheet))
+    return 0
+
+
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "list": cmd_list,
     "show": cmd_show,
@@ -699,6 +778,8 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "generate": cmd_generate,
     "sweep": cmd_sweep,
     "order": cmd_order,
+    "import": cmd_import,
+    "export": cmd_export,
 }
 
 

@@ -1,0 +1,184 @@
+"""STL files of pieces, for 3-D printing: the outer surface of the piece's cells.
+
+``puzzlebox export PUZZLE --stl DIR --cell-mm 20`` writes one binary STL per piece into
+``DIR``, named only from ``DIR`` and :func:`puzzlebox.safety.file_component` of the piece
+name (a name like ``../x`` cannot write outside ``DIR``).
+
+What is written, and why it prints:
+
+* a piece of a ``cube`` puzzle (cells ``(layer, row, col)``) is the union of unit cubes;
+* a piece of a flat lattice is its cells' polygons extruded one cell high, the tile a
+  polyomino set is made of.
+
+Only the outside is kept: a face between two cells of the piece is dropped, so the mesh
+is the boundary of the solid. Every triangle is wound counter-clockwise seen from outside
+(its normal, written too, points out), which is what slicers expect. Units are
+millimetres: one cell is ``cell_mm`` wide. The axes: x along a layer's columns, y up the
+page of a layer's drawing (so a layer seen from above reads as it is written), z up
+through the layers.
+
+Where two cubes of a piece touch only along an edge (and the two cubes beside that edge
+are not in the piece), four triangles meet at that edge: the solid is still closed (every
+edge is matched by an edge running the other way), but not a 2-manifold there, as a solid
+of cubes meeting on an edge is not; slicers print such pieces as the two cubes they are.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from puzzlebox.geometry.lattice import Cell
+from puzzlebox.render.sheet import DIGITS, ExportError, cell_polygon
+from puzzlebox.safety import file_component, printable
+
+Vertex = tuple[float, float, float]
+Triangle = tuple[Vertex, Vertex, Vertex]
+
+# The six faces of the unit cube at the origin in (x, y, z), each as a neighbour offset in
+# (x, y, z) and its four corners counter-clockwise seen from outside.
+_FACES: tuple[tuple[tuple[int, int, int], tuple[Vertex, ...]], ...] = (
+    ((1, 0, 0), ((1, 0, 0), (1, 1, 0), (1, 1, 1), (1, 0, 1))),
+    ((-1, 0, 0), ((0, 0, 0), (0, 0, 1), (0, 1, 1), (0, 1, 0))),
+    ((0, 1, 0), ((0, 1, 0), (0, 1, 1), (1, 1, 1), (1, 1, 0))),
+    ((0, -1, 0), ((0, 0, 0), (1, 0, 0), (1, 0, 1), (0, 0, 1))),
+    ((0, 0, 1), ((0, 0, 1), (1, 0, 1), (1, 1, 1), (0, 1, 1))),
+    ((0, 0, -1), ((0, 0, 0), (0, 1, 0), (1, 1, 0), (1, 0, 0))),
+)
+
+
+def cube_surface(cells: Iterable[Cell], cell_mm: float = 1.0) -> list[Triangle]:
+    """The outer surface of the union of unit cubes at ``(layer, row, col)`` cells, as
+    triangles (two per exposed face) in millimetres."""
+    # (layer, row, col) -> (x, y, z) = (col, -row, layer): a layer seen from above reads
+    # as drawn (row 0 at the top), and the map keeps handedness for the reader's eye
+    voxels = {(c[2], -c[1], c[0]) for c in cells}
+    triangles: list[Triangle] = []
+    for x, y, z in sorted(voxels):
+        for (dx, dy, dz), corners in _FACES:
+            if (x + dx, y + dy, z + dz) in voxels:
+                continue
+            a, b, c, d = (((x + u) * cell_mm, (y + v) * cell_mm, (z + w) * cell_mm)
+                          for u, v, w in corners)
+            triangles.append((a, b, c))
+            triangles.append((a, c, d))
+    return triangles
+
+
+def prism_surface(polygons: Sequence[Sequence[tuple[float, float]]], cell_mm: float = 1.0,
+                  height: float = 1.0) -> list[Triangle]:
+    """The surface of flat cells (convex polygons in picture units, y down) extruded
+    ``height`` cells up: each cell's top and bottom as a fan of triangles, and a wall on
+    every edge that no other cell shares."""
+    top = height * cell_mm
+    triangles: list[Triangle] = []
+    edges: dict[tuple[tuple[float, float], tuple[float, float]], int] = {}
+    for polygon in polygons:
+        # picture (x, y down) -> space (x, -y): counter-clockwise seen from above
+        pts = [(round(x * cell_mm, DIGITS) + 0.0, round(-y * cell_mm, DIGITS) + 0.0)
+               for x, y in polygon]
+        if _area2(pts) < 0:
+            pts.reverse()
+        for i in range(1, len(pts) - 1):
+            p0, p1, p2 = pts[0], pts[i], pts[i + 1]
+            triangles.append(((*p0, top), (*p1, top), (*p2, top)))
+            triangles.append(((*p0, 0.0), (*p2, 0.0), (*p1, 0.0)))
+        for a, b in zip(pts, pts[1:] + pts[:1], strict=True):
+            if (b, a) in edges:
+                edges[(b, a)] -= 1
+                if not edges[(b, a)]:
+                    del edges[(b, a)]
+            else:
+                edges[(a, b)] = edges.get((a, b), 0) + 1
+    for (a, b), n in sorted(edges.items()):
+        for _ in range(n):  # a boundary edge a -> b, the inside on its left: the wall faces right
+            triangles.append(((*a, 0.0), (*b, 0.0), (*b, top)))
+            triangles.append(((*a, 0.0), (*b, top), (*a, top)))
+    return triangles
+
+
+def _area2(pts: Sequence[tuple[float, float]]) -> float:
+    n = len(pts)
+    return sum(pts[i][0] * pts[(i + 1) % n][1] - pts[(i + 1) % n][0] * pts[i][1]
+               for i in range(n))
+
+
+def normal(t: Triangle) -> Vertex:
+    """The unit normal of a triangle by the right-hand rule (outward when wound
+    counter-clockwise seen from outside)."""
+    (ax, ay, az), (bx, by, bz), (cx, cy, cz) = t
+    ux, uy, uz = bx - ax, by - ay, bz - az
+    vx, vy, vz = cx - ax, cy - ay, cz - az
+    nx, ny, nz = uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx
+    length = math.sqrt(nx * nx + ny * ny + nz * nz) or 1.0
+    return (nx / length, ny / length, nz / length)
+
+
+def stl_bytes(triangles: Sequence[Triangle], name: str) -> bytes:
+    """A binary STL: an 80-byte header (the piece's name, ASCII, never starting with
+    ``solid`` so that no reader takes it for ASCII STL), the triangle count, and per
+    triangle its normal, its three corners (32-bit floats) and two zero bytes."""
+    header = ("puzzlebox piece " + printable(name)).encode("ascii", "replace")[:80]
+    out = bytearray(header.ljust(80, b" "))
+    out += struct.pack("<I", len(triangles))
+    for t in triangles:
+        out += struct.pack("<12fH", *normal(t), *t[0], *t[1], *t[2], 0)
+    return bytes(out)
+
+
+def read_stl(data: bytes) -> list[tuple[Vertex, Triangle]]:
+    """The (normal, triangle) list of a binary STL (for checking what was written)."""
+    if len(data) < 84:
+        raise ValueError("shorter than a binary STL header")
+    (count,) = struct.unpack_from("<I", data, 80)
+    if len(data) != 84 + 50 * count:
+        raise ValueError(f"{len(data)} bytes for {count} triangles")
+    out = []
+    for i in range(count):
+        v = struct.unpack_from("<12f", data, 84 + 50 * i)
+        out.append(((v[0], v[1], v[2]), ((v[3], v[4], v[5]), (v[6], v[7], v[8]),
+                                          (v[9], v[10], v[11]))))
+    return out
+
+
+def signed_volume(triangles: Iterable[Triangle]) -> float:
+    """The volume enclosed (positive when the normals point out), by the divergence
+    theorem: the sum of the tetrahedra from the origin to each triangle."""
+    total = 0.0
+    for (ax, ay, az), (bx, by, bz), (cx, cy, cz) in triangles:
+        total += ax * (by * cz - bz * cy) - ay * (bx * cz - bz * cx) + az * (bx * cy - by * cx)
+    return total / 6.0
+
+
+def piece_surface(puzzle: Any, piece: Any, cell_mm: float) -> list[Triangle]:
+    """A piece's triangles: cubes on a 3-D lattice, extruded cells on a flat one."""
+    cells = list(piece.shape.cells)
+    if len(cells[0]) == 3:
+        return cube_surface(cells, cell_mm)
+    lattice = getattr(puzzle, "lattice", None)
+    return prism_surface([cell_polygon(lattice, cell) for cell in cells], cell_mm)
+
+
+def write_stls(puzzles: Sequence[Any], folder: str | Path, cell_mm: float) -> list[Path]:
+    """One STL per piece of the file's (first) puzzle in ``folder``, made if missing;
+    file names come only from ``folder`` and the piece names made safe."""
+    if not puzzles or getattr(puzzles[0], "pieces", None) is None:
+        raise ExportError("STL solids are made of the pieces of a polyomino puzzle; this "
+                          "puzzle has none")
+    if not (0 < cell_mm <= 1000) or not math.isfinite(cell_mm):
+        raise ExportError(f"a cell of {cell_mm:g} mm: give a size above 0 and at most 1000 mm")
+    puzzle = puzzles[0]
+    folder = Path(folder)
+    if folder.exists() and not folder.is_dir():
+        raise ExportError(f"{printable(str(folder))}: not a folder, so no STL files can be "
+                          "written into it")
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for piece in puzzle.pieces:
+        path = folder / (file_component(piece.name) + ".stl")
+        path.write_bytes(stl_bytes(piece_surface(puzzle, piece, cell_mm), piece.name))
+        written.append(path)
+    return written
