@@ -141,8 +141,29 @@ def build_parser() -> argparse.ArgumentParser:
     estimate.add_argument("--json", action="store_true", help="print one JSON object per board")
     _add_generate_parser(sub)
     _add_sweep_order_parsers(sub)
+    _add_serve_parser(sub)
     _remember_parsers(parser)
     return parser
+
+
+def _add_serve_parser(sub: Any) -> None:
+    serve = sub.add_parser(
+        "serve", help="the web page: design a puzzle, solve it, watch the search",
+        description="Serve the web page (extra 'web'): an editor of puzzle files, searches "
+        "with live progress and a Stop button, and the search animated step by step. Binds "
+        "to 127.0.0.1 (this machine only) unless --host says otherwise; Ctrl-C stops it.")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on (default 127.0.0.1: this machine only)")
+    serve.add_argument("--port", type=_at_least(1), default=8765, help="port (default 8765)")
+    serve.add_argument("--no-browser", action="store_true",
+                       help="do not open the page in a browser")
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from puzzlebox.web import serve
+
+    serve(args.host, args.port, open_browser=not args.no_browser)
+    return 0
 
 
 def _remember_parsers(parser: argparse.ArgumentParser) -> None:
@@ -699,6 +720,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "generate": cmd_generate,
     "sweep": cmd_sweep,
     "order": cmd_order,
+    "serve": cmd_serve,
 }
 
 
