@@ -113,11 +113,12 @@ def shot(driver, name: str) -> None:
 def drag(driver, cells) -> None:
     """Press on the first cell, move over the others, release: one stroke of drawing."""
     grid = driver.find_element(By.ID, "grid")
-    first = grid.find_element(By.CSS_SELECTOR, f'.cell[data-r="{cells[0][0]}"][data-c="{cells[0][1]}"]')
-    chain = ActionChains(driver).click_and_hold(first)
+    def cell(r: int, c: int):
+        return grid.find_element(By.CSS_SELECTOR, f'.cell[data-r="{r}"][data-c="{c}"]')
+
+    chain = ActionChains(driver).click_and_hold(cell(*cells[0]))
     for r, c in cells[1:]:
-        chain = chain.move_to_element(
-            grid.find_element(By.CSS_SELECTOR, f'.cell[data-r="{r}"][data-c="{c}"]'))
+        chain = chain.move_to_element(cell(r, c))
     chain.release().perform()
 
 
@@ -223,7 +224,8 @@ def test_open_file_and_bad_file(server, browser, tmp_path):
     good = tmp_path / "queens.toml"
     good.write_text('kind = "queens"\nn = 6\n', "utf-8")
     driver.find_element(By.ID, "file").send_keys(str(good))
-    wait(driver, lambda d: text(d, "error") == "" and d.find_elements(By.CSS_SELECTOR, "#puzzle-svg svg"))
+    wait(driver, lambda d: text(d, "error") == ""
+         and d.find_elements(By.CSS_SELECTOR, "#puzzle-svg svg"))
     assert not driver.find_element(By.ID, "not-editable").get_attribute("hidden")
     open_pane(driver, "solutions")
     driver.find_element(By.ID, "solve").click()

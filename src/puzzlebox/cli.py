@@ -160,9 +160,13 @@ def _add_serve_parser(sub: Any) -> None:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    import contextlib
+
     from puzzlebox.web import serve
 
-    serve(args.host, args.port, open_browser=not args.no_browser)
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C is how the server stops: no failure
+        serve(args.host, args.port, open_browser=not args.no_browser)
+    print("puzzlebox: server stopped", file=sys.stderr)
     return 0
 
 

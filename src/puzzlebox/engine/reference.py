@@ -105,10 +105,10 @@ class ReferenceSearch:
             for item, _ in self._options[k]:
                 if item in options_of:
                     options_of[item].append(k)
-        item: int | None = None
+        branching: int | None = None  # the item this node branches on (trace() shows it)
         if options_of:
-            item = min(options_of, key=lambda i: (len(options_of[i]), i))
-            branches = options_of[item]
+            branching = min(options_of, key=lambda i: (len(options_of[i]), i))
+            branches = options_of[branching]
             if not branches:
                 return  # an item that needs more cover has no option left
         else:
@@ -121,7 +121,7 @@ class ReferenceSearch:
             # include k; the options tried before it at this node are out of this branch
             apply_option(self._options[k], n_primary, counts, sec_color)
             chosen.append(k)
-            self._items.append(item)
+            self._items.append(branching)
             rest = [
                 j
                 for j in alive

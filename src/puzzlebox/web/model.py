@@ -127,14 +127,14 @@ def to_toml(model: dict[str, Any]) -> str:
     board = _cells(model.get("board", []), "board")
     if not board:
         raise ModelError("the board has no cells: draw some")
-    lines += ["", "[board]", f"grid = {_grid_value(board)}", "", "[pieces]"]
+    lines += ["", "[board]", f"grid = {_grid_value(board)}", ""]
     pieces = model.get("pieces", [])
     if not isinstance(pieces, list) or not pieces:
         raise ModelError("no pieces: draw one")
     if len(pieces) > MAX_PIECES:
         raise ModelError(f"{len(pieces)} pieces; the limit is {MAX_PIECES}")
-    tables = []
     seen: set[str] = set()
+    checked = []
     for piece in pieces:
         if not isinstance(piece, dict):
             raise ModelError("a piece must be an object")
@@ -147,13 +147,20 @@ def to_toml(model: dict[str, Any]) -> str:
         cells = _cells(piece.get("cells", []), f"piece {name!r}")
         if not cells:
             raise ModelError(f"piece {name!r} has no cells: draw some")
-        count = piece.get("count", 1)
-        if count == 1:
+        checked.append((name, cells, piece.get("count", 1)))
+    # pieces keep their order (it is the order of the search's options): one line each when
+    # every count is 1, else a table each
+    plain = all(count == 1 for _, _, count in checked)
+    if plain:
+        lines.append("[pieces]")
+    for name, cells, count in checked:
+        if plain:
             lines.append(f"{toml_key(name)} = {_grid_value(cells)}")
         else:
-            tables += ["", f"[pieces.{toml_key(name)}]", f"shape = {_grid_value(cells)}",
-                       f"count = {_count_value(count, name)}"]
-    lines += tables
+            lines += [f"[pieces.{toml_key(name)}]", f"shape = {_grid_value(cells)}",
+                      f"count = {_count_value(count, name)}", ""]
+    if not plain:
+        lines.pop()
     rules = model.get("rules", {})
     if not isinstance(rules, dict):
         raise ModelError("rules must be an object")
