@@ -6,6 +6,8 @@ Routes (all JSON unless said; every POST body is JSON of at most :data:`MAX_BODY
   step, nothing fetched from elsewhere);
 * ``GET /api/catalog``, ``GET /api/catalog/{name}``: the catalog, and one puzzle's TOML
   (only catalog names: no path from the page ever reaches the file system);
+* ``GET /api/lattices``, ``GET /api/cells/{lattice}?rows=&cols=``: the lattices the editor
+  draws, and the outlines of a window of cells (geometry/: the page draws no lattice itself);
 * ``POST /api/check``: TOML text, or the editor's model turned into TOML (web/model.py),
   read by the TOML reader: the puzzle's picture, the area sums and the impossibility proofs,
   or the reader's one-line error;
@@ -42,11 +44,12 @@ from puzzlebox.formats.reader import read_text
 from puzzlebox.puzzles import Puzzle
 from puzzlebox.render.json_out import solution_json
 from puzzlebox.safety import file_component
-from puzzlebox.web.model import ModelError, model_of, to_toml
+from puzzlebox.web.model import ModelError, cell_polygons, drawn_lattices, model_of, to_toml
 from puzzlebox.web.runs import Busy, Runs, UnknownTab, watch_frame
 
 MAX_BODY = 2 * MAX_FILE_BYTES + 65_536  # a puzzle file, or the editor's model of one
 TAB_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
+EDITOR_SIZE = 60  # rows or columns of the editor's window of cells
 EVENT_SECONDS = 0.2  # how often a progress stream looks for news
 DRAW = threading.Lock()  # matplotlib draws one picture at a time
 
@@ -197,9 +200,21 @@ class App:
         return JSONResponse({"name": name, "toml": catalog.path_of(name).read_text("utf-8")})
 
     async def lattices(self, request: Request) -> Response:
-        from puzzlebox.geometry import lattice_names
+        return JSONResponse(drawn_lattices())
 
-        return JSONResponse(list(lattice_names()))
+    async def cells(self, request: Request) -> Response:
+        """The outlines of a window of cells of a lattice the editor draws."""
+        name = request.path_params["lattice"]
+        if name not in drawn_lattices():
+            return error("the editor draws the lattices " + ", ".join(drawn_lattices()), 404)
+        try:
+            rows = int(request.query_params.get("rows", "8"))
+            cols = int(request.query_params.get("cols", "8"))
+        except ValueError:
+            return error("rows and cols are numbers")
+        if not (1 <= rows <= EDITOR_SIZE and 1 <= cols <= EDITOR_SIZE):
+            return error(f"rows and cols are 1 to {EDITOR_SIZE}")
+        return JSONResponse(cell_polygons(name, rows, cols))
 
     async def check(self, request: Request) -> Response:
         return await self._json(request, _check)
@@ -364,6 +379,7 @@ def create_app(runs: Runs | None = None) -> Starlette:
         Route("/api/catalog", app.catalog_list),
         Route("/api/catalog/{name}", app.catalog_one),
         Route("/api/lattices", app.lattices),
+        Route("/api/cells/{lattice}", app.cells),
         Route("/api/check", app.check, methods=["POST"]),
         Route("/api/solve", app.solve, methods=["POST"]),
         Route("/api/count", app.count, methods=["POST"]),

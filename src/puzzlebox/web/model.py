@@ -17,6 +17,8 @@ from typing import Any
 from puzzlebox.errors import PuzzleboxError
 from puzzlebox.formats import PuzzleFile
 from puzzlebox.formats.limits import MAX_CELLS, MAX_PIECES
+from puzzlebox.geometry.lattice import Lattice, lattice_named, lattice_names
+from puzzlebox.geometry.square import SQUARE
 from puzzlebox.puzzles import PolyominoPuzzle
 from puzzlebox.puzzles.polyomino import Piece
 
@@ -71,26 +73,28 @@ def _cells(value: Any, what: str) -> dict[tuple[int, int], str]:
         if not (isinstance(colour, str) and len(colour) == 1 and colour.isprintable()
                 and not colour.isspace() and colour != "."):
             raise ModelError(f"{what}: a cell's colour must be one visible character, not '.'")
+        if (r, c) in cells:
+            raise ModelError(f"{what}: cell [{r}, {c}] is given twice")
         cells[(r, c)] = colour
     return cells
 
 
-def grid_text(cells: dict[tuple[int, int], str]) -> str:
-    """Cells as the rows of a grid, shifted so that the top row and left column are 0."""
-    r0 = min(r for r, _ in cells)
-    c0 = min(c for _, c in cells)
-    r1 = max(r for r, _ in cells)
-    c1 = max(c for _, c in cells)
+def grid_text(cells: dict[tuple[int, int], str], lattice: Lattice = SQUARE) -> str:
+    """Cells of a flat lattice as the rows of a grid (row r, column c: the character of cell
+    ``(r, c)``), moved by the lattice's own normal translation (towards row and column 0,
+    as far as the lattice allows: a triangle keeps its direction)."""
+    dr, dc = lattice.normalize_offset(cells)
+    moved = {(r + dr, c + dc): ch for (r, c), ch in cells.items()}
     rows = []
-    for r in range(r0, r1 + 1):
-        row = "".join(cells.get((r, c), ".") for c in range(c0, c1 + 1))
+    for r in range(max(r for r, _ in moved) + 1):
+        row = "".join(moved.get((r, c), ".") for c in range(max(c for _, c in moved) + 1))
         rows.append(row.rstrip(".") or ".")
     return "\n".join(rows)
 
 
-def _grid_value(cells: dict[tuple[int, int], str]) -> str:
+def _grid_value(cells: dict[tuple[int, int], str], lattice: Lattice) -> str:
     """A grid as a multi-line basic string (one row a line, as the contract draws them)."""
-    body = grid_text(cells).replace("\\", "\\\\").replace('"', '\\"')
+    body = grid_text(cells, lattice).replace("\\", "\\\\").replace('"', '\\"')
     return '"""\n' + body + '\n"""'
 
 
@@ -119,15 +123,16 @@ def to_toml(model: dict[str, Any]) -> str:
             raise ModelError(f"{key} must be text")
         if value:
             lines.append(f"{key} = {toml_string(value)}")
-    lattice = model.get("lattice", "square")
-    if not isinstance(lattice, str) or not BARE_KEY.fullmatch(lattice):
-        raise ModelError("lattice must be a lattice's name")
-    if lattice != "square":
-        lines.append(f"lattice = {toml_string(lattice)}")
+    lattice_name = model.get("lattice", "square")
+    if lattice_name not in drawn_lattices():
+        raise ModelError(f"the editor draws the lattices {', '.join(drawn_lattices())}")
+    lattice = lattice_named(lattice_name)
+    if lattice_name != "square":
+        lines.append(f"lattice = {toml_string(lattice_name)}")
     board = _cells(model.get("board", []), "board")
     if not board:
         raise ModelError("the board has no cells: draw some")
-    lines += ["", "[board]", f"grid = {_grid_value(board)}", ""]
+    lines += ["", "[board]", f"grid = {_grid_value(board, lattice)}", ""]
     pieces = model.get("pieces", [])
     if not isinstance(pieces, list) or not pieces:
         raise ModelError("no pieces: draw one")
@@ -155,9 +160,9 @@ def to_toml(model: dict[str, Any]) -> str:
         lines.append("[pieces]")
     for name, cells, count in checked:
         if plain:
-            lines.append(f"{toml_key(name)} = {_grid_value(cells)}")
+            lines.append(f"{toml_key(name)} = {_grid_value(cells, lattice)}")
         else:
-            lines += [f"[pieces.{toml_key(name)}]", f"shape = {_grid_value(cells)}",
+            lines += [f"[pieces.{toml_key(name)}]", f"shape = {_grid_value(cells, lattice)}",
                       f"count = {_count_value(count, name)}", ""]
     if not plain:
         lines.pop()
@@ -173,6 +178,24 @@ def to_toml(model: dict[str, Any]) -> str:
     return "\n".join(lines).lstrip("\n") + "\n"
 
 
+def drawn_lattices() -> list[str]:
+    """The lattices the grid editor draws: the flat ones, whose cells are polygons."""
+    return [name for name in lattice_names() if lattice_named(name).polygon((0, 0)) is not None]
+
+
+def cell_polygons(name: str, rows: int, cols: int) -> list[list[Any]]:
+    """``[[row, col, [[x, y], ...]], ...]``: the outline of every cell of a window of the
+    lattice, in the lattice's picture units, for the editor to draw and click on."""
+    lattice = lattice_named(name)
+    out = []
+    for r in range(rows):
+        for c in range(cols):
+            polygon = lattice.polygon((r, c))
+            if polygon is not None:
+                out.append([r, c, [[round(x, 4), round(y, 4)] for x, y in polygon]])
+    return out
+
+
 def _count_of(piece: Piece) -> Any:
     if piece.hi is None:
         return "any"
@@ -181,13 +204,13 @@ def _count_of(piece: Piece) -> Any:
 
 def model_of(pf: PuzzleFile) -> dict[str, Any] | None:
     """The editor's model of a file read by the reader, or None when the grid editor does
-    not draw it (another kind, a batch of boards, a lattice other than the square one)."""
+    not draw it (another kind, a batch of boards, a lattice whose cells are not polygons)."""
     if pf.batch or len(pf.puzzles) != 1 or not isinstance(pf.puzzles[0], PolyominoPuzzle):
         return None
     puzzle = pf.puzzles[0]
     lattice = getattr(puzzle, "lattice", None)
     lattice_name = getattr(lattice, "name", "square") if lattice is not None else "square"
-    if lattice_name != "square" or any(len(cell) != 2 for cell in puzzle.board):
+    if lattice_name not in drawn_lattices() or any(len(cell) != 2 for cell in puzzle.board):
         return None
 
     def cells(mapping: dict[Any, str]) -> list[list[Any]]:

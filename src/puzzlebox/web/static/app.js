@@ -93,6 +93,7 @@ function showEditor() {
   $("toml-box").open = !editable;
   if (!editable) return;
   $("title").value = state.model.title || "";
+  $("lattice").value = state.model.lattice || "square";
   for (const rule of ["rotate", "reflect", "match_colors"]) $(rule).checked = !!state.model.rules[rule];
   const target = $("target");
   target.replaceChildren(new Option("the board", "board"),
@@ -125,42 +126,60 @@ function colourOf(ch) {
   return `hsl(${h} 55% 45%)`;
 }
 
-function drawGrid() {
-  if (!state.model) return;
-  const rows = Number($("grid-rows").value) || 1, cols = Number($("grid-cols").value) || 1;
-  const grid = $("grid");
-  grid.style.gridTemplateColumns = `repeat(${cols}, 22px)`;
-  const at = new Map(cellsOf().map((c) => [`${c[0]},${c[1]}`, c[2]]));
-  const children = [];
-  for (let r = 0; r < rows; r++) {
-    for (let c = 0; c < cols; c++) {
-      const div = document.createElement("div");
-      div.className = "cell";
-      div.dataset.r = r; div.dataset.c = c;
-      const ch = at.get(`${r},${c}`);
-      if (ch !== undefined) {
-        div.classList.add("on");
-        div.dataset.colour = ch;
-        const colour = colourOf(ch);
-        if (colour) { div.style.background = colour; div.textContent = ch; }
-      }
-      children.push(div);
-    }
+const SVG = "http://www.w3.org/2000/svg";
+const CELL_PX = 24;
+const outlines = new Map();  // "lattice rows cols" -> the server's cell outlines
+
+async function cellOutlines(lattice, rows, cols) {
+  const key = `${lattice} ${rows} ${cols}`;
+  if (!outlines.has(key)) {
+    const response = await fetch(`/api/cells/${encodeURIComponent(lattice)}?rows=${rows}&cols=${cols}`);
+    outlines.set(key, response.ok ? await response.json() : []);
   }
+  return outlines.get(key);
+}
+
+function fillCell(el, ch) {
+  el.classList.toggle("on", ch !== undefined);
+  if (ch === undefined) { delete el.dataset.colour; el.style.fill = ""; return; }
+  el.dataset.colour = ch;
+  el.style.fill = colourOf(ch) || "";
+  el.querySelector("title").textContent = `${el.dataset.r},${el.dataset.c} ${ch}`;
+}
+
+async function drawGrid() {
+  // the cells are the lattice's own polygons (geometry/, through the server): the page knows
+  // no lattice, it only fills and clicks the outlines it is given
+  if (!state.model) return;
+  const rows = Math.min(60, Number($("grid-rows").value) || 1), cols = Math.min(60, Number($("grid-cols").value) || 1);
+  const cells = await cellOutlines(state.model.lattice || "square", rows, cols);
+  const at = new Map(cellsOf().map((c) => [`${c[0]},${c[1]}`, c[2]]));
+  let width = 1, height = 1;
+  const children = cells.map(([r, c, points]) => {
+    const polygon = document.createElementNS(SVG, "polygon");
+    polygon.setAttribute("points", points.map(([x, y]) => `${x * CELL_PX + 1},${y * CELL_PX + 1}`).join(" "));
+    for (const [x, y] of points) { width = Math.max(width, x); height = Math.max(height, y); }
+    polygon.setAttribute("class", "cell");
+    polygon.dataset.r = r; polygon.dataset.c = c;
+    polygon.appendChild(document.createElementNS(SVG, "title")).textContent = `${r},${c}`;
+    fillCell(polygon, at.get(`${r},${c}`));
+    return polygon;
+  });
+  const grid = $("grid");
+  grid.setAttribute("width", Math.ceil(width * CELL_PX + 2));
+  grid.setAttribute("height", Math.ceil(height * CELL_PX + 2));
   grid.replaceChildren(...children);
 }
 
 let painting = null;  // "on" or "off" while the mouse button is down
-function paint(div) {
-  const r = Number(div.dataset.r), c = Number(div.dataset.c);
+function paint(el) {
+  const r = Number(el.dataset.r), c = Number(el.dataset.c);
   const cells = cellsOf();
   const i = cells.findIndex((x) => x[0] === r && x[1] === c);
   if (i >= 0) cells.splice(i, 1);
-  if (painting === "on") cells.push([r, c, $("colour").value || "#"]);
-  const colour = colourOf($("colour").value || "#");
-  div.classList.toggle("on", painting === "on");
-  div.style.background = painting === "on" && colour ? colour : "";
-  div.textContent = painting === "on" && colour ? $("colour").value : "";
+  const ch = $("colour").value || "#";
+  if (painting === "on") cells.push([r, c, ch]);
+  fillCell(el, painting === "on" ? ch : undefined);
 }
 
 $("grid").addEventListener("mousedown", (event) => {
@@ -180,6 +199,7 @@ window.addEventListener("mouseup", () => { if (painting) { painting = null; edit
 $("target").addEventListener("change", () => { state.target = $("target").value; showEditor(); });
 $("grid-rows").addEventListener("change", drawGrid);
 $("grid-cols").addEventListener("change", drawGrid);
+$("lattice").addEventListener("change", () => { state.model.lattice = $("lattice").value; drawGrid(); edited(); });
 $("title").addEventListener("change", () => { state.model.title = $("title").value; edited(); });
 for (const rule of ["rotate", "reflect", "match_colors"]) {
   $(rule).addEventListener("change", () => { state.model.rules[rule] = $(rule).checked; edited(); });
@@ -388,6 +408,8 @@ for (const button of document.querySelectorAll(".tabs button")) {
 }
 
 (async () => {
+  const lattices = await (await fetch("/api/lattices")).json();
+  $("lattice").replaceChildren(...lattices.map((name) => new Option(name, name)));
   const response = await fetch("/api/catalog");
   const entries = await response.json();
   for (const entry of entries) $("catalog").add(new Option(`${entry.name} (${entry.kind})`, entry.name));
