@@ -344,9 +344,16 @@ def test_serve_binds_locally_and_ctrl_c_stops_it():
                                "--port", str(port)], capture_output=True, text=True, timeout=60)
         assert busy.returncode == 2 and busy.stderr.count("\n") == 1
         assert busy.stderr.startswith(f"puzzlebox: cannot listen on 127.0.0.1:{port}")
-        proc.send_signal(signal.SIGINT)
-        assert proc.wait(timeout=20) == 0
-        assert proc.stderr.read().strip().splitlines()[-1] == "puzzlebox: server stopped"
+        # a long count followed by an open progress stream: Ctrl-C still ends everything
+        base = f"http://127.0.0.1:{port}"
+        httpx.post(f"{base}/api/count", json={"tab": TAB, "toml": QUEENS.format(n=18)})
+        with httpx.stream("GET", f"{base}/api/events/{TAB}", timeout=30) as stream:
+            next(stream.iter_lines())
+            proc.send_signal(signal.SIGINT)
+            assert proc.wait(timeout=20) == 0
+        err = proc.stderr.read()
+        assert err.strip().splitlines()[-1] == "puzzlebox: server stopped"
+        assert "Traceback" not in err and "ERROR" not in err
     finally:
         if proc.poll() is None:
             proc.kill()

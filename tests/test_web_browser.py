@@ -30,6 +30,7 @@ if CHROMIUM is None or CHROMEDRIVER is None:
     pytest.skip("no headless browser: install the Debian packages chromium and chromium-driver "
                 "(.ci/run does)", allow_module_level=True)
 
+from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
@@ -97,7 +98,8 @@ def browser(downloads):
 
 
 def wait(driver, condition, timeout=WAIT):
-    return WebDriverWait(driver, timeout).until(lambda d: condition(d))
+    return WebDriverWait(driver, timeout, ignored_exceptions=[StaleElementReferenceException]
+                         ).until(lambda d: condition(d))
 
 
 def text(driver, element_id: str) -> str:
@@ -250,10 +252,18 @@ def test_watch_the_search(server, browser):
     levels = driver.find_elements(By.CSS_SELECTOR, "#watch-levels li")
     assert levels and "->" in levels[0].text
     Select(driver.find_element(By.ID, "watch-nodes")).select_by_visible_text("10")
-    driver.execute_script("document.getElementById('speed').value = 30")
+    driver.execute_script("const s = document.getElementById('speed'); s.value = 30;"
+                          "s.dispatchEvent(new Event('input'))")
     driver.find_element(By.ID, "watch-play").click()
-    wait(driver, lambda d: "undone" in text(d, "watch-log"))  # a dead end was undone
+
+    def nodes(d) -> int:
+        return int(text(d, "watch-status").split()[0] or 0)
+
+    wait(driver, lambda d: nodes(d) >= 60 and "undone" in text(d, "watch-log"))  # dead ends
     driver.find_element(By.ID, "watch-play").click()  # pause
     assert driver.find_elements(By.CSS_SELECTOR, "#watch-svg svg path")
-    assert driver.find_element(By.CSS_SELECTOR, "#watch-svg svg").size["width"] > 200
+    time.sleep(0.5)  # a frame asked for before the pause may still arrive
+    width = driver.execute_script(
+        "return document.querySelector('#watch-svg svg').getBoundingClientRect().width")
+    assert width > 200
     shot(driver, "watch")

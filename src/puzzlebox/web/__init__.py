@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib.util
 import socket
+from typing import Any
 
 from puzzlebox.errors import PuzzleboxError
 
@@ -54,6 +55,17 @@ def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, open_browser: bool
         import webbrowser
 
         webbrowser.open(url)
-    config = uvicorn.Config(create_app(), host=host, port=port, log_level="warning",
-                            timeout_graceful_shutdown=2)
-    uvicorn.Server(config).run()
+    app = create_app()
+    web = app.state.app
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            # Ctrl-C: end the progress streams and stop the searches first, so that uvicorn's
+            # graceful shutdown finds no connection left open and nothing running
+            web.closing = True
+            web.runs.stop_all(wait=False)
+            super().handle_exit(sig, frame)
+
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning",
+                            timeout_graceful_shutdown=5)
+    Server(config).run()

@@ -184,6 +184,8 @@ class App:
             _, _, puzzle = _read(body)
             self.runs.open(tab_id, puzzle)
             self._sources[tab_id] = source
+            if len(self._sources) > 2 * self.runs.max_tabs:  # forget the tabs Runs forgot
+                self._sources = {k: v for k, v in self._sources.items() if self.runs.get(k)}
         return tab_id
 
     # -- the routes ------------------------------------------------------------------------

@@ -133,12 +133,13 @@ class Runs:
             tab.thread.join(timeout=10)
         return True
 
-    def stop_all(self) -> None:
+    def stop_all(self, wait: bool = True) -> None:
+        """Stop every search (``wait``: until their threads have ended)."""
         with self._lock:
             tabs = list(self._tabs.values())
         for tab in tabs:
             tab.stop.set()
-        for tab in tabs:
+        for tab in tabs if wait else ():
             if tab.thread is not None:
                 tab.thread.join(timeout=10)
 
