@@ -376,3 +376,36 @@ def test_a_drawing_on_every_lattice_the_editor_draws_reads_back(lattice):
     assert len(back["board"]) == len(board)
     (dr, dc) = (back["board"][0][0] - 2, back["board"][0][1] - 1)
     assert sorted(back["board"]) == sorted([[r + dr, c + dc, ch] for r, c, ch in board])
+
+
+def test_edge_matching_cards_open_solve_and_count(client):
+    tab = new_tab()
+    text = catalog.path_of("cards-3x3-corrected").read_text("utf-8")
+    checked = client.post("/api/check", json={"toml": text, "name": "cards"}).json()
+    assert checked["kind"] == "edge-matching" and checked["model"] is None  # edited as text
+    body = {"tab": tab, "toml": text}
+    client.post("/api/solve", json=body | {"index": 0})
+    follow(client, tab)
+    placed = json.loads(client.get(f"/api/solution/{tab}/0.json").text)["placements"]
+    puzzle = catalog.load("cards-3x3-corrected").puzzles[0]
+    assert len(placed) == puzzle.rows * puzzle.cols
+    assert "<svg" in client.get(f"/api/solution/{tab}/0.svg").text
+    client.post("/api/count", json=body)
+    done = follow(client, tab)[-1]
+    expected = puzzle.count(engine="reference")
+    assert (done["result"]["solutions"], done["result"]["distinct"]) == (
+        expected.solutions, expected.distinct)
+
+
+def test_a_batch_file_solves_the_board_chosen(client):
+    text = catalog.path_of("black-and-white").read_text("utf-8")
+    checked = client.post("/api/check", json={"toml": text}).json()
+    boards = [p.board_name for p in catalog.load("black-and-white").puzzles]
+    assert checked["boards"] == boards and checked["model"] is None
+    tab = new_tab()
+    client.post("/api/solve", json={"tab": tab, "toml": text, "board": 3, "index": 0})
+    follow(client, tab)
+    solved = json.loads(client.get(f"/api/solution/{tab}/0.json").text)
+    assert solved["board"] == boards[3]
+    assert client.post("/api/solve", json={"tab": tab, "toml": text, "board": 99}
+                       ).status_code == 400

@@ -51,6 +51,9 @@ def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, open_browser: bool
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{port}/"
     print(f"puzzlebox: serving {url} (Ctrl-C stops)", flush=True)
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        print(f"puzzlebox: listening on {host}: anyone who can reach this address can use the "
+              "page and run searches here", flush=True)
     if open_browser:
         import webbrowser
 
