@@ -20,13 +20,15 @@ async function post(path, body) {
 function showError(text) { $("error").textContent = text || ""; }
 
 // -- opening and checking --------------------------------------------------------------------
+let checkSeq = 0;  // answers to older checks (overtaken by a later edit) are dropped
 async function check(body) {
+  const seq = ++checkSeq;
   try {
     const data = await post("/api/check", Object.assign({name: state.name, board: 0}, body));
+    if (seq !== checkSeq) return null;
     showError("");
     state.toml = data.toml;
     $("toml").value = data.toml;
-    if (data.model) state.model = data.model;
     $("area").textContent = data.area;
     const proofs = $("proofs");
     proofs.replaceChildren(...data.proofs.map((p) => {
@@ -42,7 +44,7 @@ async function check(body) {
     boards.value = state.board;
     return data;
   } catch (error) {
-    showError(error.message);
+    if (seq === checkSeq) showError(error.message);
     return null;
   }
 }
@@ -70,14 +72,20 @@ function resetSolutions() {
   updateBrowse();
 }
 
-let pending = null;
+let pending = null, resolvePending = null;
 function edited() {
-  // the model changed: ask the server for the TOML, the picture and the proofs (debounced)
-  drawGrid();
+  // the model changed: ask the server for the TOML, the picture and the proofs (debounced;
+  // state.checking settles once the last edit's answer is in, and searches wait for it);
+  // the cells themselves were filled in place as they were drawn
   clearTimeout(pending);
-  state.checking = new Promise((resolve) => {
-    pending = setTimeout(async () => { await check({model: state.model}); resetSolutions(); resolve(); }, 200);
-  });
+  if (!resolvePending) state.checking = new Promise((resolve) => { resolvePending = resolve; });
+  pending = setTimeout(async () => {
+    const done = resolvePending;
+    resolvePending = null;
+    await check({model: state.model});
+    resetSolutions();
+    done();
+  }, 200);
 }
 
 // -- the grid editor -------------------------------------------------------------------------
