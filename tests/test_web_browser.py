@@ -211,6 +211,12 @@ def test_stop_a_long_count(server, browser):
     driver.find_element(By.ID, "stop").click()
     wait(driver, lambda d: text(d, "result").startswith("stopped"))
     assert app.runs.running_count() == 0  # the search really stopped in the server
+    # a tab that goes away stops its search too
+    driver.find_element(By.ID, "count").click()
+    wait(driver, lambda d: text(d, "progress").startswith("running"))
+    assert app.runs.running_count() == 1
+    driver.get("about:blank")
+    wait(driver, lambda d: app.runs.running_count() == 0, timeout=10)
 
 
 def test_open_file_and_bad_file(server, browser, tmp_path):
