@@ -196,22 +196,27 @@ def test_stop_a_long_count(server, browser):
     driver = browser
     driver.get(url)
     wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#catalog option")) > 5)
-    # 18-queens: minutes of counting, typed into the TOML box
+    # parallelogram-5-rotate: over a minute of counting, with the share of the tree walked
+    Select(driver.find_element(By.ID, "catalog")).select_by_value("parallelogram-5-rotate")
+    driver.find_element(By.ID, "open-catalog").click()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#puzzle-svg svg"))
+    open_pane(driver, "solutions")
+    driver.find_element(By.ID, "count").click()
+    wait(driver, lambda d: text(d, "progress").startswith("running")
+         and d.find_element(By.ID, "bar").is_displayed())
+    time.sleep(1.5)
+    shot(driver, "count")
+    driver.find_element(By.ID, "stop").click()
+    wait(driver, lambda d: text(d, "result").startswith("stopped"))
+    assert app.runs.running_count() == 0  # the search really stopped in the server
+    # a tab that goes away stops its search too: 18-queens, typed into the TOML box
     driver.find_element(By.CSS_SELECTOR, "#toml-box summary").click()
     box = driver.find_element(By.ID, "toml")
     box.clear()
     box.send_keys('kind = "queens"\nn = 18\n')
     driver.find_element(By.ID, "apply-toml").click()
-    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#puzzle-svg svg"))
-    open_pane(driver, "solutions")
-    driver.find_element(By.ID, "count").click()
-    wait(driver, lambda d: text(d, "progress").startswith("running"))
-    time.sleep(1.0)
-    shot(driver, "count")
-    driver.find_element(By.ID, "stop").click()
-    wait(driver, lambda d: text(d, "result").startswith("stopped"))
-    assert app.runs.running_count() == 0  # the search really stopped in the server
-    # a tab that goes away stops its search too
+    wait(driver, lambda d: "queens" in d.find_element(By.ID, "toml").get_attribute("value")
+         and text(d, "error") == "")
     driver.find_element(By.ID, "count").click()
     wait(driver, lambda d: text(d, "progress").startswith("running"))
     assert app.runs.running_count() == 1

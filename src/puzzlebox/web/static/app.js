@@ -296,6 +296,9 @@ function follow() {
 function showProgress(p) {
   const parts = [p.solutions_text || `${p.solutions} solutions`, `${p.nodes} nodes`, `${p.seconds} s`];
   if (p.engine) parts.push(`${p.engine} engine`);
+  if (p.share !== null && p.share !== undefined && p.state === "running") {
+    parts.push(`${(100 * p.share).toFixed(2)}% of the tree`);
+  }
   if (p.left) parts.push(p.left);
   $("progress").textContent = `${p.state}: ` + parts.join(", ");
   const bar = $("bar");
