@@ -156,8 +156,33 @@ def build_parser() -> argparse.ArgumentParser:
     _add_generate_parser(sub)
     _add_sweep_order_parsers(sub)
     _add_import_export_parsers(sub)
+    _add_serve_parser(sub)
     _remember_parsers(parser)
     return parser
+
+
+def _add_serve_parser(sub: Any) -> None:
+    serve = sub.add_parser(
+        "serve", help="the web page: design a puzzle, solve it, watch the search",
+        description="Serve the web page (extra 'web'): an editor of puzzle files, searches "
+        "with live progress and a Stop button, and the search animated step by step. Binds "
+        "to 127.0.0.1 (this machine only) unless --host says otherwise; Ctrl-C stops it.")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on (default 127.0.0.1: this machine only)")
+    serve.add_argument("--port", type=_at_least(1), default=8765, help="port (default 8765)")
+    serve.add_argument("--no-browser", action="store_true",
+                       help="do not open the page in a browser")
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    import contextlib
+
+    from puzzlebox.web import serve
+
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C is how the server stops: no failure
+        serve(args.host, args.port, open_browser=not args.no_browser)
+    print("puzzlebox: server stopped", file=sys.stderr)
+    return 0
 
 
 def _remember_parsers(parser: argparse.ArgumentParser) -> None:
@@ -780,6 +805,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "order": cmd_order,
     "import": cmd_import,
     "export": cmd_export,
+    "serve": cmd_serve,
 }
 
 

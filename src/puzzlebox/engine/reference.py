@@ -35,6 +35,18 @@ class ReferenceSearch:
         self._found = 0
         self._walk = self._start()
         self._done = self._limit is not None and self._limit <= 0
+        # the current partial solution, read between steps by trace(): the options on the
+        # search's stack and, for each, the item its level branched on
+        self._chosen: list[int] = []
+        self._items: list[int | None] = []
+
+    def trace(self) -> list[tuple[int | None, int]]:
+        """The search's current path, root first: one ``(item, option)`` pair per level, the
+        option placed there and the primary item that level branched on (None for a forced
+        option, or where every bound was already met). Read between two steps, for example
+        after ``step(1)``, it is what a "watch the search" display draws: a longer path
+        placed a piece, a shorter or changed one undid a dead end."""
+        return list(zip(self._items, self._chosen))
 
     def step(self, max_nodes: int) -> Step:
         if self._done:
@@ -62,12 +74,13 @@ class ReferenceSearch:
         p = self.problem
         counts = [0] * p.n_primary
         sec_color = [FREE] * (p.n_items - p.n_primary)
-        chosen: list[int] = []
+        chosen = self._chosen
         for k in self.forced:
             if k in self.excluded or not self._fits(k, counts, sec_color):
                 return  # the forced options contradict each other: no solution
             apply_option(self._options[k], p.n_primary, counts, sec_color)
             chosen.append(k)
+            self._items.append(None)
         alive = [
             k
             for k in range(p.n_options)
@@ -92,9 +105,10 @@ class ReferenceSearch:
             for item, _ in self._options[k]:
                 if item in options_of:
                     options_of[item].append(k)
+        branching: int | None = None  # the item this node branches on (trace() shows it)
         if options_of:
-            item = min(options_of, key=lambda i: (len(options_of[i]), i))
-            branches = options_of[item]
+            branching = min(options_of, key=lambda i: (len(options_of[i]), i))
+            branches = options_of[branching]
             if not branches:
                 return  # an item that needs more cover has no option left
         else:
@@ -107,6 +121,7 @@ class ReferenceSearch:
             # include k; the options tried before it at this node are out of this branch
             apply_option(self._options[k], n_primary, counts, sec_color)
             chosen.append(k)
+            self._items.append(branching)
             rest = [
                 j
                 for j in alive
@@ -114,6 +129,7 @@ class ReferenceSearch:
             ]
             yield from self._search(chosen, rest, counts, sec_color)
             chosen.pop()
+            self._items.pop()
             for it, _ in self._options[k]:
                 if it < n_primary:
                     counts[it] -= 1

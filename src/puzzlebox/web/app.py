@@ -1,0 +1,396 @@
+"""The web application: a Starlette app over puzzlebox's library (extra ``web``).
+
+Routes (all JSON unless said; every POST body is JSON of at most :data:`MAX_BODY` bytes):
+
+* ``GET /``, ``/static/...``: the page (HTML, CSS and JS shipped in the package, no build
+  step, nothing fetched from elsewhere);
+* ``GET /api/catalog``, ``GET /api/catalog/{name}``: the catalog, and one puzzle's TOML
+  (only catalog names: no path from the page ever reaches the file system);
+* ``GET /api/lattices``, ``GET /api/cells/{lattice}?rows=&cols=``: the lattices the editor
+  draws, and the outlines of a window of cells (geometry/: the page draws no lattice itself);
+* ``POST /api/check``: TOML text, or the editor's model turned into TOML (web/model.py),
+  read by the TOML reader: the puzzle's picture, the area sums and the impossibility proofs,
+  or the reader's one-line error;
+* ``POST /api/solve``, ``/api/count``, ``/api/stop``: one search per tab (web/runs.py);
+  ``GET /api/events/{tab}``: its progress as server-sent events (a client that goes away
+  stops the search it was following);
+* ``GET /api/solution/{tab}/{index}.{svg|png|json}``: a solution found, drawn by render/;
+* ``POST /api/watch``: the next frames of the reference engine's search, for the step mode.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import threading
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from importlib import resources
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from puzzlebox import catalog
+from puzzlebox.errors import PuzzleboxError
+from puzzlebox.formats import PuzzleFile
+from puzzlebox.formats.limits import MAX_FILE_BYTES
+from puzzlebox.formats.reader import read_text
+from puzzlebox.puzzles import Puzzle
+from puzzlebox.render.json_out import solution_json
+from puzzlebox.safety import file_component
+from puzzlebox.web.model import ModelError, cell_polygons, drawn_lattices, model_of, to_toml
+from puzzlebox.web.runs import Busy, Runs, UnknownTab, watch_frame
+
+MAX_BODY = 2 * MAX_FILE_BYTES + 65_536  # a puzzle file, or the editor's model of one
+TAB_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
+EDITOR_SIZE = 60  # rows or columns of the editor's window of cells
+EVENT_SECONDS = 0.2  # how often a progress stream looks for news
+DRAW = threading.Lock()  # matplotlib draws one picture at a time
+
+
+class BadRequest(PuzzleboxError):
+    """A request the page should never send (wrong shape, too large, unknown tab)."""
+
+
+def _static_dir() -> str:
+    return str(resources.files("puzzlebox.web").joinpath("static"))
+
+
+def error(message: str, status: int = 400) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+async def body_json(request: Request) -> dict[str, Any]:
+    """The request's JSON object, read up to :data:`MAX_BODY` bytes (more is refused
+    before it is all read)."""
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > MAX_BODY:
+        raise BadRequest(f"the request is larger than {MAX_BODY} bytes")
+    chunks = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise BadRequest(f"the request is larger than {MAX_BODY} bytes")
+        chunks.append(chunk)
+    try:
+        value = json.loads(b"".join(chunks) or b"{}")
+    except ValueError:
+        raise BadRequest("the request is not JSON") from None
+    if not isinstance(value, dict):
+        raise BadRequest("the request must be a JSON object")
+    return value
+
+
+def _tab_id(value: Any) -> str:
+    if not isinstance(value, str) or not TAB_ID.fullmatch(value):
+        raise BadRequest("a tab id is 8 to 64 letters, digits, '-' or '_'")
+    return value
+
+
+def _text(body: dict[str, Any]) -> tuple[str, str]:
+    """The TOML text of a request (given, or written from the editor's model) and its name."""
+    name = body.get("name") or "puzzle"
+    if not isinstance(name, str):
+        raise BadRequest("name must be text")
+    name = file_component(name)[:60] or "puzzle"
+    if body.get("model") is not None:
+        return to_toml(body["model"]), name
+    text = body.get("toml")
+    if not isinstance(text, str):
+        raise BadRequest("give the puzzle as TOML text or as the editor's model")
+    return text, name
+
+
+def _read(body: dict[str, Any]) -> tuple[PuzzleFile, str, Puzzle]:
+    """Read the request's puzzle with the reader (the only parser of uploaded text)."""
+    text, name = _text(body)
+    pf = read_text(text, f"{name}.toml", name)
+    board = body.get("board", 0)
+    if isinstance(board, bool) or not isinstance(board, int) or not 0 <= board < len(pf.puzzles):
+        raise BadRequest(f"board must be 0 to {len(pf.puzzles) - 1}")
+    return pf, text, pf.puzzles[board]
+
+
+def _svg_of(puzzle: Puzzle) -> str:
+    from puzzlebox.render.drawing import pictures
+
+    with DRAW:
+        return str(pictures().puzzle_svg(puzzle))
+
+
+def _area(model: dict[str, Any] | None) -> str:
+    """The area check of an editor model: the board's cells against what the pieces cover."""
+    if model is None:
+        return ""
+    board = len(model["board"])
+    lo = hi = 0
+    unbounded = False
+    for piece in model["pieces"]:
+        size = len(piece["cells"])
+        count = piece["count"]
+        if count == "any":
+            unbounded = True
+        elif isinstance(count, list):
+            lo += size * count[0]
+            hi += size * count[1]
+        else:
+            lo += size * count
+            hi += size * count
+    covers = (f"{lo} or more" if unbounded and lo else "any number of") if unbounded else (
+        f"{lo}" if lo == hi else f"{lo} to {hi}")
+    fits = (lo <= board and (unbounded or board <= hi))
+    verdict = "the areas can add up" if fits else "the areas cannot add up"
+    return f"board: {board} cells; pieces: {covers} cells ({verdict})"
+
+
+def _check(body: dict[str, Any]) -> dict[str, Any]:
+    pf, text, puzzle = _read(body)
+    model = model_of(pf)
+    proofs = [{"argument": p.argument, "sentence": p.sentence} for p in puzzle.proofs()]
+    return {
+        "toml": text,
+        "name": pf.name,
+        "title": pf.title,
+        "kind": puzzle.kind,
+        "boards": [p.board_name or pf.name for p in pf.puzzles],
+        "model": model,
+        "area": _area(model),
+        "proofs": proofs,
+        "svg": _svg_of(puzzle),
+    }
+
+
+class App:
+    """The routes, around one :class:`Runs` (every tab's puzzle and search)."""
+
+    def __init__(self, runs: Runs | None = None) -> None:
+        self.runs = runs or Runs()
+        self.closing = False
+        self._sources: dict[str, str] = {}  # tab -> the text and board its puzzle came from
+
+    def _open(self, body: dict[str, Any]) -> str:
+        """The tab of the request, opened on the request's puzzle when it changed."""
+        tab_id = _tab_id(body.get("tab"))
+        text, _ = _text(body)
+        source = f"{body.get('board', 0)}\n{text}"
+        if self.runs.get(tab_id) is None or self._sources.get(tab_id) != source:
+            _, _, puzzle = _read(body)
+            self.runs.open(tab_id, puzzle)
+            self._sources[tab_id] = source
+            if len(self._sources) > 2 * self.runs.max_tabs:  # forget the tabs Runs forgot
+                self._sources = {k: v for k, v in self._sources.items() if self.runs.get(k)}
+        return tab_id
+
+    # -- the routes ------------------------------------------------------------------------
+    async def index(self, request: Request) -> Response:
+        return FileResponse(f"{_static_dir()}/index.html")
+
+    async def catalog_list(self, request: Request) -> Response:
+        return JSONResponse(await run_in_threadpool(_catalog_entries))
+
+    async def catalog_one(self, request: Request) -> Response:
+        name = request.path_params["name"]
+        if name not in catalog.names():
+            return error("no such catalog puzzle", 404)
+        return JSONResponse({"name": name, "toml": catalog.path_of(name).read_text("utf-8")})
+
+    async def lattices(self, request: Request) -> Response:
+        return JSONResponse(drawn_lattices())
+
+    async def cells(self, request: Request) -> Response:
+        """The outlines of a window of cells of a lattice the editor draws."""
+        name = request.path_params["lattice"]
+        if name not in drawn_lattices():
+            return error("the editor draws the lattices " + ", ".join(drawn_lattices()), 404)
+        try:
+            rows = int(request.query_params.get("rows", "8"))
+            cols = int(request.query_params.get("cols", "8"))
+        except ValueError:
+            return error("rows and cols are numbers")
+        if not (1 <= rows <= EDITOR_SIZE and 1 <= cols <= EDITOR_SIZE):
+            return error(f"rows and cols are 1 to {EDITOR_SIZE}")
+        return JSONResponse(cell_polygons(name, rows, cols))
+
+    async def check(self, request: Request) -> Response:
+        return await self._json(request, _check)
+
+    async def solve(self, request: Request) -> Response:
+        def run(body: dict[str, Any]) -> dict[str, Any]:
+            tab_id = self._open(body)
+            index = body.get("index", 0)
+            if isinstance(index, bool) or not isinstance(index, int) or index < 0:
+                raise BadRequest("index must be a number from 0")
+            if not body.get("peek"):  # peek: where the search stands, without searching
+                self.runs.next_solution(tab_id, index)
+            return self._state(tab_id, index)
+
+        return await self._json(request, run)
+
+    async def count(self, request: Request) -> Response:
+        def run(body: dict[str, Any]) -> dict[str, Any]:
+            tab_id = self._open(body)
+            self.runs.count(tab_id)
+            return self._state(tab_id)
+
+        return await self._json(request, run)
+
+    async def stop(self, request: Request) -> Response:
+        def run(body: dict[str, Any]) -> dict[str, Any]:
+            tab_id = _tab_id(body.get("tab"))
+            stopped = self.runs.stop(tab_id, wait=True)
+            return {"stopped": stopped}
+
+        return await self._json(request, run)
+
+    async def watch(self, request: Request) -> Response:
+        def run(body: dict[str, Any]) -> dict[str, Any]:
+            if body.get("restart"):
+                tab = self.runs.get(_tab_id(body.get("tab")))
+                if tab is not None:
+                    tab.watch = None
+                    tab.watch_solutions = 0
+            tab_id = self._open(body)
+            tab = self.runs.get(tab_id)
+            assert tab is not None
+            nodes = body.get("nodes", 1)
+            if isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 1:
+                raise BadRequest("nodes must be a number from 1")
+            with DRAW:
+                return watch_frame(tab, nodes)
+
+        return await self._json(request, run)
+
+    async def events(self, request: Request) -> Response:
+        tab_id = request.path_params["tab"]
+        if not TAB_ID.fullmatch(tab_id) or self.runs.get(tab_id) is None:
+            return error("no such tab: open a puzzle first", 404)
+        return StreamingResponse(self._stream(tab_id), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store"})
+
+    async def _stream(self, tab_id: str) -> AsyncIterator[str]:
+        """The tab's progress until its search ends; if the client goes away first (a closed
+        tab, a dropped connection), the search it followed is stopped."""
+        tab = self.runs.get(tab_id)
+        assert tab is not None
+        last = -1
+        finished = False
+        try:
+            while not self.closing:
+                version, snapshot = tab.snapshot()
+                if version != last:
+                    last = version
+                    yield f"data: {json.dumps(snapshot)}\n\n"
+                if snapshot["state"] != "running" and not tab.running:
+                    finished = True
+                    yield "event: end\ndata: {}\n\n"
+                    return
+                await asyncio.sleep(EVENT_SECONDS)
+        finally:
+            if not finished and tab.running:
+                tab.stop.set()
+
+    async def solution(self, request: Request) -> Response:
+        tab_id = request.path_params["tab"]
+        tab = self.runs.get(tab_id) if TAB_ID.fullmatch(tab_id) else None
+        if tab is None:
+            return error("no such tab: open a puzzle first", 404)
+        index = request.path_params["index"]
+        fmt = request.path_params["fmt"]
+        if fmt not in ("svg", "png", "json"):
+            return error("a solution is downloaded as svg, png or json", 404)
+        if index >= len(tab.found):
+            return error("that solution has not been found (yet)", 404)
+        puzzle, found = tab.puzzle, tab.found[index]
+        filename = f"{file_component(puzzle.name)}-{index + 1}.{fmt}"
+        headers = {"Content-Disposition": f'attachment; filename="{filename}"'} \
+            if request.query_params.get("download") else {}
+        if fmt == "json":
+            return Response(solution_json(puzzle, found) + "\n", media_type="application/json",
+                            headers=headers)
+
+        def draw() -> bytes:
+            from puzzlebox.render.drawing import picture
+
+            with DRAW:
+                return picture(puzzle, found, fmt)
+
+        try:
+            data = await run_in_threadpool(draw)
+        except PuzzleboxError as failure:
+            return error(str(failure), 500)
+        media = "image/svg+xml" if fmt == "svg" else "image/png"
+        return Response(data, media_type=media, headers=headers)
+
+    # -- helpers ---------------------------------------------------------------------------
+    def _state(self, tab_id: str, index: int | None = None) -> dict[str, Any]:
+        tab = self.runs.get(tab_id)
+        assert tab is not None
+        _, snapshot = tab.snapshot()
+        snapshot["found"] = len(tab.found)
+        snapshot["exhausted"] = tab.exhausted
+        return snapshot
+
+    async def _json(self, request: Request,
+                    handler: Callable[[dict[str, Any]], dict[str, Any]]) -> Response:
+        try:
+            body = await body_json(request)
+        except BadRequest as failure:
+            status = 413 if "larger" in str(failure) else 400
+            return error(str(failure), status)
+        try:
+            return JSONResponse(await run_in_threadpool(handler, body))
+        except Busy as failure:
+            return error(str(failure), 429)
+        except UnknownTab as failure:
+            return error(str(failure), 404)
+        except (PuzzleboxError, ModelError) as failure:
+            # the reader's one line (file, line, what is wrong), or a model or request at fault
+            return error(str(failure), 400)
+
+
+def _catalog_entries() -> list[dict[str, str]]:
+    entries = []
+    for name in catalog.names():
+        try:
+            pf = catalog.load(name)
+        except PuzzleboxError:
+            continue
+        entries.append({"name": name, "title": pf.title, "kind": pf.puzzles[0].kind})
+    return entries
+
+
+def create_app(runs: Runs | None = None) -> Starlette:
+    """The application (``runs``: the tabs' state, a fresh one by default)."""
+    app = App(runs)
+
+    @asynccontextmanager
+    async def lifespan(_: Starlette) -> AsyncIterator[None]:
+        yield
+        app.closing = True  # streams end, searches stop: Ctrl-C leaves nothing running
+        app.runs.stop_all()
+
+    routes = [
+        Route("/", app.index),
+        Route("/api/catalog", app.catalog_list),
+        Route("/api/catalog/{name}", app.catalog_one),
+        Route("/api/lattices", app.lattices),
+        Route("/api/cells/{lattice}", app.cells),
+        Route("/api/check", app.check, methods=["POST"]),
+        Route("/api/solve", app.solve, methods=["POST"]),
+        Route("/api/count", app.count, methods=["POST"]),
+        Route("/api/stop", app.stop, methods=["POST"]),
+        Route("/api/watch", app.watch, methods=["POST"]),
+        Route("/api/events/{tab}", app.events),
+        Route("/api/solution/{tab}/{index:int}.{fmt:str}", app.solution),
+        Mount("/static", StaticFiles(directory=_static_dir()), name="static"),
+    ]
+    starlette = Starlette(routes=routes, lifespan=lifespan)
+    starlette.state.app = app
+    return starlette

@@ -1,0 +1,231 @@
+"""The editor's model of a puzzle, and the TOML the page saves.
+
+The page edits a polyomino puzzle as plain data (cells with their colour characters, pieces
+with counts, rules) and the server turns it into the contract's TOML text
+(docs/puzzle-format.md). That text is the only thing that is ever solved, checked or saved:
+it is read back by the same reader as a file given on the command line, so a file saved by
+the page reads back identically with the CLI, and a hand-written file opens in the page by
+the reverse path (:func:`model_of`). Kinds the grid editor does not draw (edge-matching cards,
+n-queens, batches of boards) are edited as text.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from puzzlebox.errors import PuzzleboxError
+from puzzlebox.formats import PuzzleFile
+from puzzlebox.formats.limits import MAX_CELLS, MAX_PIECES
+from puzzlebox.geometry.lattice import Lattice, lattice_named, lattice_names
+from puzzlebox.geometry.square import SQUARE
+from puzzlebox.puzzles import PolyominoPuzzle
+from puzzlebox.puzzles.polyomino import Piece
+
+BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+ROW_LIMIT = 200  # rows or columns of one grid in the editor's model
+
+
+class ModelError(PuzzleboxError):
+    """The page sent a model that cannot be written as a puzzle file (one line says why)."""
+
+
+def toml_string(text: str) -> str:
+    """``text`` as a TOML basic string: every character TOML forbids there escaped."""
+    out = ['"']
+    for ch in text:
+        code = ord(ch)
+        if ch == '"':
+            out.append('\\"')
+        elif ch == "\\":
+            out.append("\\\\")
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\t":
+            out.append("\\t")
+        elif code < 0x20 or code == 0x7F:
+            out.append(f"\\u{code:04X}")
+        else:
+            out.append(ch)
+    out.append('"')
+    return "".join(out)
+
+
+def toml_key(name: str) -> str:
+    return name if BARE_KEY.fullmatch(name) else toml_string(name)
+
+
+def _cells(value: Any, what: str) -> dict[tuple[int, int], str]:
+    """``[[row, col, colour], ...]`` checked: integers in range, one visible character."""
+    if not isinstance(value, list):
+        raise ModelError(f"{what}: cells must be a list")
+    if len(value) > MAX_CELLS:
+        raise ModelError(f"{what}: {len(value)} cells; the limit is {MAX_CELLS}")
+    cells: dict[tuple[int, int], str] = {}
+    for entry in value:
+        if not (isinstance(entry, list) and len(entry) == 3):
+            raise ModelError(f"{what}: a cell must be [row, col, colour]")
+        r, c, colour = entry
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in (r, c)):
+            raise ModelError(f"{what}: a cell's row and column must be integers")
+        if not (0 <= r < ROW_LIMIT and 0 <= c < ROW_LIMIT):
+            raise ModelError(f"{what}: cell [{r}, {c}] is outside 0..{ROW_LIMIT - 1}")
+        if not (isinstance(colour, str) and len(colour) == 1 and colour.isprintable()
+                and not colour.isspace() and colour != "."):
+            raise ModelError(f"{what}: a cell's colour must be one visible character, not '.'")
+        if (r, c) in cells:
+            raise ModelError(f"{what}: cell [{r}, {c}] is given twice")
+        cells[(r, c)] = colour
+    return cells
+
+
+def grid_text(cells: dict[tuple[int, int], str], lattice: Lattice = SQUARE) -> str:
+    """Cells of a flat lattice as the rows of a grid (row r, column c: the character of cell
+    ``(r, c)``), moved by the lattice's own normal translation (towards row and column 0,
+    as far as the lattice allows: a triangle keeps its direction)."""
+    dr, dc = lattice.normalize_offset(cells)
+    moved = {(r + dr, c + dc): ch for (r, c), ch in cells.items()}
+    rows = []
+    for r in range(max(r for r, _ in moved) + 1):
+        row = "".join(moved.get((r, c), ".") for c in range(max(c for _, c in moved) + 1))
+        rows.append(row.rstrip(".") or ".")
+    return "\n".join(rows)
+
+
+def _grid_value(cells: dict[tuple[int, int], str], lattice: Lattice) -> str:
+    """A grid as a multi-line basic string (one row a line, as the contract draws them)."""
+    body = grid_text(cells, lattice).replace("\\", "\\\\").replace('"', '\\"')
+    return '"""\n' + body + '\n"""'
+
+
+def _count_value(count: Any, name: str) -> str:
+    if count == "any":
+        return '"any"'
+    if isinstance(count, int) and not isinstance(count, bool):
+        return str(count)
+    if (isinstance(count, list) and len(count) == 2
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in count)):
+        return f"[{count[0]}, {count[1]}]"
+    raise ModelError(f"piece {name!r}: count must be an integer, [lo, hi] or \"any\"")
+
+
+def to_toml(model: dict[str, Any]) -> str:
+    """The contract's TOML for an editor model (checked; :class:`ModelError` says why not).
+
+    ``{"title", "notes", "lattice"?, "board": [[r, c, ch], ...], "pieces": [{"name",
+    "cells", "count"}], "rules": {"rotate", "reflect", "match_colors"}}``."""
+    if not isinstance(model, dict):
+        raise ModelError("the puzzle must be an object")
+    lines = []
+    for key in ("title", "notes"):
+        value = model.get(key, "")
+        if not isinstance(value, str):
+            raise ModelError(f"{key} must be text")
+        if value:
+            lines.append(f"{key} = {toml_string(value)}")
+    lattice_name = model.get("lattice", "square")
+    if lattice_name not in drawn_lattices():
+        raise ModelError(f"the editor draws the lattices {', '.join(drawn_lattices())}")
+    lattice = lattice_named(lattice_name)
+    if lattice_name != "square":
+        lines.append(f"lattice = {toml_string(lattice_name)}")
+    board = _cells(model.get("board", []), "board")
+    if not board:
+        raise ModelError("the board has no cells: draw some")
+    lines += ["", "[board]", f"grid = {_grid_value(board, lattice)}", ""]
+    pieces = model.get("pieces", [])
+    if not isinstance(pieces, list) or not pieces:
+        raise ModelError("no pieces: draw one")
+    if len(pieces) > MAX_PIECES:
+        raise ModelError(f"{len(pieces)} pieces; the limit is {MAX_PIECES}")
+    seen: set[str] = set()
+    checked = []
+    for piece in pieces:
+        if not isinstance(piece, dict):
+            raise ModelError("a piece must be an object")
+        name = piece.get("name")
+        if not isinstance(name, str) or not name or not name.isprintable() or len(name) > 40:
+            raise ModelError("a piece needs a name (up to 40 visible characters)")
+        if name in seen:
+            raise ModelError(f"piece name {name!r} is used twice")
+        seen.add(name)
+        cells = _cells(piece.get("cells", []), f"piece {name!r}")
+        if not cells:
+            raise ModelError(f"piece {name!r} has no cells: draw some")
+        checked.append((name, cells, piece.get("count", 1)))
+    # pieces keep their order (it is the order of the search's options): one line each when
+    # every count is 1, else a table each
+    plain = all(count == 1 for _, _, count in checked)
+    if plain:
+        lines.append("[pieces]")
+    for name, cells, count in checked:
+        if plain:
+            lines.append(f"{toml_key(name)} = {_grid_value(cells, lattice)}")
+        else:
+            lines += [f"[pieces.{toml_key(name)}]", f"shape = {_grid_value(cells, lattice)}",
+                      f"count = {_count_value(count, name)}", ""]
+    if not plain:
+        lines.pop()
+    rules = model.get("rules", {})
+    if not isinstance(rules, dict):
+        raise ModelError("rules must be an object")
+    lines += ["", "[rules]"]
+    for key, default in (("rotate", True), ("reflect", True), ("match_colors", False)):
+        value = rules.get(key, default)
+        if not isinstance(value, bool):
+            raise ModelError(f"rules.{key} must be true or false")
+        lines.append(f"{key} = {'true' if value else 'false'}")
+    return "\n".join(lines).lstrip("\n") + "\n"
+
+
+def drawn_lattices() -> list[str]:
+    """The lattices the grid editor draws: the flat ones, whose cells are polygons."""
+    return [name for name in lattice_names() if lattice_named(name).polygon((0, 0)) is not None]
+
+
+def cell_polygons(name: str, rows: int, cols: int) -> list[list[Any]]:
+    """``[[row, col, [[x, y], ...]], ...]``: the outline of every cell of a window of the
+    lattice, in the lattice's picture units, for the editor to draw and click on."""
+    lattice = lattice_named(name)
+    out = []
+    for r in range(rows):
+        for c in range(cols):
+            polygon = lattice.polygon((r, c))
+            if polygon is not None:
+                out.append([r, c, [[round(x, 4), round(y, 4)] for x, y in polygon]])
+    return out
+
+
+def _count_of(piece: Piece) -> Any:
+    if piece.hi is None:
+        return "any"
+    return piece.lo if piece.lo == piece.hi else [piece.lo, piece.hi]
+
+
+def model_of(pf: PuzzleFile) -> dict[str, Any] | None:
+    """The editor's model of a file read by the reader, or None when the grid editor does
+    not draw it (another kind, a batch of boards, a lattice whose cells are not polygons)."""
+    if pf.batch or len(pf.puzzles) != 1 or not isinstance(pf.puzzles[0], PolyominoPuzzle):
+        return None
+    puzzle = pf.puzzles[0]
+    lattice = getattr(puzzle, "lattice", None)
+    lattice_name = getattr(lattice, "name", "square") if lattice is not None else "square"
+    if lattice_name not in drawn_lattices() or any(len(cell) != 2 for cell in puzzle.board):
+        return None
+
+    def cells(mapping: dict[Any, str]) -> list[list[Any]]:
+        return [[r, c, ch] for (r, c), ch in sorted(mapping.items())]
+
+    return {
+        "title": puzzle.title,
+        "notes": puzzle.notes,
+        "lattice": lattice_name,
+        "board": cells(puzzle.board),
+        "pieces": [
+            {"name": p.name, "cells": cells(dict(zip(p.shape.cells, p.shape.colors))),
+             "count": _count_of(p)}
+            for p in puzzle.pieces
+        ],
+        "rules": {"rotate": puzzle.rotate, "reflect": puzzle.reflect,
+                  "match_colors": puzzle.match_colors},
+    }

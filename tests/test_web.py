@@ -1,0 +1,419 @@
+"""The web server at the HTTP level (Starlette's TestClient): what the page may ask for, what
+it gets, and what it cannot do. The page itself is tested in a browser (test_web_browser.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette", reason="the web extra (starlette) is not installed")
+pytest.importorskip("httpx", reason="httpx (Starlette's test client) is not installed")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from puzzlebox import catalog  # noqa: E402
+from puzzlebox.engine.reference import ReferenceSearch  # noqa: E402
+from puzzlebox.engine.search import Job, Mode  # noqa: E402
+from puzzlebox.formats import PuzzleFileError  # noqa: E402
+from puzzlebox.formats.reader import read_text  # noqa: E402
+from puzzlebox.geometry import lattice_named  # noqa: E402
+from puzzlebox.web.app import MAX_BODY, create_app  # noqa: E402
+from puzzlebox.web.model import drawn_lattices, model_of, to_toml  # noqa: E402
+from puzzlebox.web.runs import Runs  # noqa: E402
+
+STATIC = Path(__file__).parents[1] / "src" / "puzzlebox" / "web" / "static"
+QUEENS = 'kind = "queens"\nn = {n}\n'
+TAB = "testtab01"
+_tabs = itertools.count()
+
+
+def new_tab() -> str:
+    return f"tab{next(_tabs):06d}"
+
+
+@pytest.fixture
+def client():
+    app = create_app()
+    with TestClient(app) as c:
+        c.web = app.state.app
+        yield c
+
+
+def follow(client, tab: str) -> list[dict]:
+    """The progress events of the tab's search, to its end."""
+    events = []
+    with client.stream("GET", f"/api/events/{tab}") as stream:
+        for line in stream.iter_lines():
+            if line.startswith("data: ") and line != "data: {}":
+                events.append(json.loads(line[6:]))
+    return events
+
+
+def wait_idle(web, tab: str, seconds: float = 20) -> None:
+    deadline = time.time() + seconds
+    while web.runs.get(tab).running:
+        assert time.time() < deadline, "the search did not stop"
+        time.sleep(0.02)
+
+
+# -- the page and its files ------------------------------------------------------------------
+
+
+def test_the_page_is_served_and_fetches_nothing_from_elsewhere(client):
+    page = client.get("/")
+    assert page.status_code == 200 and "<title>puzzlebox</title>" in page.text
+    for name in ("app.js", "style.css"):
+        assert client.get(f"/static/{name}").status_code == 200
+    for path in STATIC.iterdir():  # no CDN, no font service: nothing leaves the machine
+        text = path.read_text("utf-8").replace('"http://www.w3.org/2000/svg"', "")  # a name
+        assert not re.search(r"(https?:)?//[a-z0-9.-]+\.[a-z]{2,}", text), path
+
+
+def test_catalog_names_only_never_a_path(client):
+    entries = client.get("/api/catalog").json()
+    assert [e["name"] for e in entries] == catalog.names()
+    one = client.get("/api/catalog/queens-8").json()
+    assert one["toml"] == catalog.path_of("queens-8").read_text("utf-8")
+    for sneaky in ("..%2F..%2Fpyproject", "%2Fetc%2Fpasswd", "queens-8.toml", "nothing"):
+        assert client.get(f"/api/catalog/{sneaky}").status_code == 404
+    assert client.get("/static/../pyproject.toml").status_code == 404
+
+
+# -- checking and the TOML contract ----------------------------------------------------------
+
+
+def test_the_editor_gets_cell_outlines_from_the_lattice(client):
+    from puzzlebox.geometry import lattice_named
+
+    names = client.get("/api/lattices").json()
+    assert "square" in names
+    for name in names:
+        cells = client.get(f"/api/cells/{name}?rows=2&cols=3").json()
+        assert [(r, c) for r, c, _ in cells] == [(r, c) for r in range(2) for c in range(3)]
+        for r, c, points in cells:
+            assert points == [[round(x, 4), round(y, 4)]
+                              for x, y in lattice_named(name).polygon((r, c))]
+    assert client.get("/api/cells/nowhere").status_code == 404
+    assert client.get("/api/cells/square?rows=1000").status_code == 400
+
+
+def test_a_bad_file_gets_the_readers_one_line(client):
+    text = '[board]\ngrid = "##"\n[pieces\n'
+    response = client.post("/api/check", json={"toml": text, "name": "broken"})
+    assert response.status_code == 400
+    with pytest.raises(PuzzleFileError) as expected:
+        read_text(text, "broken.toml", "broken")
+    assert response.json()["error"] == str(expected.value)
+    assert "\n" not in response.json()["error"]
+
+
+def test_check_gives_the_picture_the_area_and_the_proofs(client):
+    text = '[board]\ngrid = "####/####"\n[pieces]\nL = "#/#/##"\nT = "###/.#"\n'
+    data = client.post("/api/check", json={"toml": text}).json()
+    assert data["area"] == "board: 8 cells; pieces: 8 cells (the areas can add up)"
+    assert [p["argument"] for p in data["proofs"]] == ["checkerboard"]
+    assert data["svg"].lstrip().startswith("<?xml") and "<svg" in data["svg"]
+    data["model"]["pieces"][1]["cells"] = [[0, 0, "#"], [1, 0, "#"], [2, 0, "#"], [2, 1, "#"]]
+    fixed = client.post("/api/check", json={"model": data["model"]}).json()
+    assert fixed["proofs"] == [] and fixed["toml"].count('"""\n#\n#\n##\n"""') == 2
+
+
+@pytest.mark.parametrize("name", catalog.names())
+def test_a_saved_file_reads_back_identically(name):
+    """Every catalog puzzle the grid editor draws: its model written as TOML and read again
+    gives the same board, pieces and rules (so the CLI reads what the page saved)."""
+    pf = catalog.load(name)
+    model = model_of(pf)
+    if model is None:
+        assert pf.batch or pf.puzzles[0].kind != "polyomino"
+        return
+    again = read_text(to_toml(model), "saved.toml", name)
+    assert model_of(again) == model
+    a, b = pf.puzzles[0], again.puzzles[0]
+    assert (a.pieces, a.rotate, a.reflect, a.match_colors, a.title, a.notes) == (
+        b.pieces, b.rotate, b.reflect, b.match_colors, b.title, b.notes)
+    # the board is the same cells, moved at most by a translation of its lattice (a saved
+    # grid drops empty leading rows and columns); on the square lattice of the catalog so
+    # far, not moved at all
+    lattice = getattr(a, "lattice", None) or lattice_named("square")
+    assert lattice.normalize(a.board) == lattice.normalize(b.board)
+    if lattice.name == "square" and min(r for r, _ in a.board) == 0 == min(c for _, c in a.board):
+        assert a.board == b.board
+
+
+def test_names_titles_and_colours_that_need_escaping_survive():
+    model = {"title": 'a "quoted"\\title\twith\x7f and é', "notes": "two\nlines",
+             "board": [[0, 0, '"'], [0, 1, "\\"], [1, 0, "x"], [1, 1, "#"]],
+             "pieces": [{"name": "piece one", "cells": [[0, 0, '"'], [0, 1, "\\"]], "count": 1},
+                        {"name": "b", "cells": [[0, 0, "x"], [0, 1, "#"]], "count": [0, 2]},
+                        {"name": "c", "cells": [[0, 0, "#"]], "count": "any"}],
+             "rules": {"rotate": False, "reflect": True, "match_colors": True}}
+    pf = read_text(to_toml(model), "x.toml", "x")
+    back = model_of(pf)
+    assert back["title"] == model["title"] and back["notes"] == model["notes"]
+    assert back["board"] == sorted(model["board"]) and back["rules"] == model["rules"]
+    assert [(p["name"], p["count"]) for p in back["pieces"]] == [
+        ("piece one", 1), ("b", [0, 2]), ("c", "any")]
+
+
+def test_bad_models_and_requests_get_one_line(client):
+    for model, words in (({"board": [], "pieces": []}, "no cells"),
+                         ({"board": [[0, 0, "."]], "pieces": []}, "visible character"),
+                         ({"board": [[0, 0, "#"]], "pieces": [{"name": "", "cells": []}]},
+                          "needs a name")):
+        response = client.post("/api/check", json={"model": model})
+        assert response.status_code == 400 and words in response.json()["error"]
+    assert client.post("/api/check", content=b"not json").status_code == 400
+    assert client.post("/api/check", content=b"[1, 2]").status_code == 400
+    huge = b'{"toml": "' + b"#" * (MAX_BODY + 10) + b'"}'
+    assert client.post("/api/check", content=huge).status_code == 413
+    bad_tab = client.post("/api/solve", json={"tab": "../x", "toml": QUEENS.format(n=4)})
+    assert bad_tab.status_code == 400
+
+
+# -- searching -------------------------------------------------------------------------------
+
+
+def attacks(queens) -> bool:
+    return any(a[0] == b[0] or a[1] == b[1] or abs(a[0] - b[0]) == abs(a[1] - b[1])
+               for a, b in itertools.combinations(queens, 2))
+
+
+def test_solutions_are_browsed_lazily_and_downloaded(client):
+    tab = new_tab()
+    body = {"tab": tab, "toml": QUEENS.format(n=8), "name": "q8"}
+    client.post("/api/solve", json=body | {"index": 0})
+    follow(client, tab)
+    state = client.post("/api/solve", json=body | {"index": 0, "peek": True}).json()
+    assert 1 <= state["found"] < 92 and not state["exhausted"]  # not all 92 found first
+    client.post("/api/solve", json=body | {"index": 1})
+    follow(client, tab)
+    seen = []
+    for index in (0, 1):
+        placed = json.loads(client.get(f"/api/solution/{tab}/{index}.json").text)
+        queens = [(p["row"], p["col"]) for p in placed["placements"]]
+        assert len(queens) == 8 and not attacks(queens)
+        seen.append(sorted(queens))
+    assert seen[0] != seen[1]
+    svg = client.get(f"/api/solution/{tab}/1.svg?download=1")
+    assert svg.headers["content-type"].startswith("image/svg+xml") and "<svg" in svg.text
+    assert 'filename="q8-2.svg"' in svg.headers["content-disposition"]
+    png = client.get(f"/api/solution/{tab}/0.png")
+    assert png.content[:8] == b"\x89PNG\r\n\x1a\n"
+    assert client.get(f"/api/solution/{tab}/999.svg").status_code == 404
+    assert client.get(f"/api/solution/{tab}/0.exe").status_code == 404
+
+
+def test_every_solution_then_no_more(client):
+    tab = new_tab()
+    body = {"tab": tab, "toml": QUEENS.format(n=6)}
+    index = 0
+    while True:
+        client.post("/api/solve", json=body | {"index": index})
+        follow(client, tab)
+        state = client.post("/api/solve", json=body | {"index": index, "peek": True}).json()
+        if index >= state["found"]:
+            break
+        index += 1
+    assert state["exhausted"] and state["found"] == 4  # 6-queens: 4 solutions
+
+
+def test_count_streams_progress_to_the_published_answer(client):
+    tab = new_tab()
+    client.post("/api/count", json={"tab": tab, "toml": QUEENS.format(n=8)})
+    events = follow(client, tab)
+    assert events[-1]["state"] == "done"
+    assert events[-1]["result"]["solutions"] == 92 and events[-1]["result"]["distinct"] == 12
+
+
+def test_stop_stops_and_one_search_per_tab(client):
+    tab = new_tab()
+    body = {"tab": tab, "toml": QUEENS.format(n=18)}
+    assert client.post("/api/count", json=body).status_code == 200
+    again = client.post("/api/count", json=body)
+    assert again.status_code == 429 and "already runs" in again.json()["error"]
+    time.sleep(0.3)
+    assert client.post("/api/stop", json={"tab": tab}).json() == {"stopped": True}
+    assert not client.web.runs.get(tab).running
+    assert client.web.runs.get(tab).snapshot()[1]["state"] == "stopped"
+
+
+def test_a_cap_on_searches_running_at_once():
+    app = create_app(Runs(max_running=1))
+    with TestClient(app) as client:
+        first, second = new_tab(), new_tab()
+        assert client.post("/api/count", json={"tab": first, "toml": QUEENS.format(n=18)}
+                           ).status_code == 200
+        refused = client.post("/api/count", json={"tab": second, "toml": QUEENS.format(n=5)})
+        assert refused.status_code == 429 and "at once" in refused.json()["error"]
+        client.post("/api/stop", json={"tab": first})
+
+
+def test_a_client_that_goes_away_stops_its_search(client):
+    web = client.web
+    tab = new_tab()
+    client.post("/api/count", json={"tab": tab, "toml": QUEENS.format(n=18)})
+
+    async def read_one_then_leave():
+        stream = web._stream(tab)
+        first = await stream.__anext__()
+        await stream.aclose()  # what Starlette does when the connection drops
+        return first
+
+    assert asyncio.run(read_one_then_leave()).startswith("data: ")
+    wait_idle(web, tab)
+    assert web.runs.get(tab).snapshot()[1]["state"] == "stopped"
+    # and the server goes on serving
+    assert client.post("/api/check", json={"toml": QUEENS.format(n=4)}).status_code == 200
+
+
+# -- watching the search ---------------------------------------------------------------------
+
+
+def test_watch_frames_walk_the_reference_tree_to_every_solution(client):
+    tab = new_tab()
+    body = {"tab": tab, "toml": QUEENS.format(n=5), "nodes": 1}
+    frame = client.post("/api/watch", json=body | {"restart": True}).json()
+    frames = [frame]
+    while not frame["done"]:
+        frame = client.post("/api/watch", json=body).json()
+        frames.append(frame)
+        assert len(frames) < 10_000
+    assert frames[-1]["solutions"] == 10  # 5-queens: 10 solutions
+    assert any(f["undone"] for f in frames)  # dead ends were undone
+    assert all("<svg" in f["svg"] for f in frames[:3])
+    assert [f["nodes"] for f in frames[:3]] == [1, 2, 3]
+    deep = max(frames, key=lambda f: f["depth"])
+    assert deep["depth"] == 5 and all(level["item"] for level in deep["levels"])
+
+
+def test_reference_trace_is_the_partial_solution():
+    """Between steps of one node, the trace is the path of the search: its options never
+    clash, and when a solution is handed back the trace is that solution."""
+    pf = read_text('[board]\ngrid = "###/###/###"\n[pieces]\nL = "##/#."\nI = "###"\n'
+                   'D = "##"\nS = "##"\n', "t.toml", "t")
+    problem = pf.puzzles[0].problem
+    search = ReferenceSearch(Job(problem, Mode.SOLUTIONS))
+    found = 0
+    while True:
+        step = search.step(1)
+        chosen = [k for _, k in search.trace()]
+        cells = [item for k in chosen for item, _ in problem.option(k)]
+        assert len(cells) == len(set(cells))
+        for solution in step.solutions:
+            assert tuple(sorted(chosen)) == solution
+            found += 1
+        if step.done:
+            break
+    assert found == sum(1 for _ in pf.puzzles[0].solutions(engine="compiled"))
+
+
+# -- the command ---------------------------------------------------------------------------
+
+
+def _port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_serve_binds_locally_and_ctrl_c_stops_it():
+    port = _port()
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    proc = subprocess.Popen([sys.executable, "-m", "puzzlebox.cli", "serve", "--no-browser",
+                             "--port", str(port)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        line = proc.stdout.readline()
+        assert line.strip() == f"puzzlebox: serving http://127.0.0.1:{port}/ (Ctrl-C stops)"
+        import httpx
+
+        deadline = time.time() + 20
+        while True:
+            try:
+                assert httpx.get(f"http://127.0.0.1:{port}/").status_code == 200
+                break
+            except httpx.TransportError:
+                assert time.time() < deadline
+                time.sleep(0.1)
+        busy = subprocess.run([sys.executable, "-m", "puzzlebox.cli", "serve", "--no-browser",
+                               "--port", str(port)], capture_output=True, text=True, timeout=60)
+        assert busy.returncode == 2 and busy.stderr.count("\n") == 1
+        assert busy.stderr.startswith(f"puzzlebox: cannot listen on 127.0.0.1:{port}")
+        # a long count followed by an open progress stream: Ctrl-C still ends everything
+        base = f"http://127.0.0.1:{port}"
+        httpx.post(f"{base}/api/count", json={"tab": TAB, "toml": QUEENS.format(n=18)})
+        with httpx.stream("GET", f"{base}/api/events/{TAB}", timeout=30) as stream:
+            next(stream.iter_lines())
+            proc.send_signal(signal.SIGINT)
+            assert proc.wait(timeout=20) == 0
+        err = proc.stderr.read()
+        assert err.strip().splitlines()[-1] == "puzzlebox: server stopped"
+        assert "Traceback" not in err and "ERROR" not in err
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+
+
+@pytest.mark.parametrize("lattice", drawn_lattices())
+def test_a_drawing_on_every_lattice_the_editor_draws_reads_back(lattice):
+    """A board and a piece drawn on the lattice (as the page sends them, anywhere in its
+    window) are saved and read back as the same cells, moved only by a translation the
+    lattice allows (the board's count of solutions is the same)."""
+    board = [[r, c, "#"] for r in (2, 3) for c in range(1, 7)]
+    model = {"lattice": lattice, "board": board,
+             "pieces": [{"name": "A", "cells": [[5, 3, "#"], [5, 4, "#"]], "count": "any"}],
+             "rules": {"rotate": True, "reflect": True, "match_colors": False}}
+    pf = read_text(to_toml(model), "drawn.toml", "drawn")
+    back = model_of(pf)
+    assert back is not None and back["lattice"] == lattice
+    again = read_text(to_toml(back), "again.toml", "drawn")
+    assert model_of(again) == back
+    assert len(back["board"]) == len(board)
+    (dr, dc) = (back["board"][0][0] - 2, back["board"][0][1] - 1)
+    assert sorted(back["board"]) == sorted([[r + dr, c + dc, ch] for r, c, ch in board])
+
+
+def test_edge_matching_cards_open_solve_and_count(client):
+    tab = new_tab()
+    text = catalog.path_of("cards-3x3-corrected").read_text("utf-8")
+    checked = client.post("/api/check", json={"toml": text, "name": "cards"}).json()
+    assert checked["kind"] == "edge-matching" and checked["model"] is None  # edited as text
+    body = {"tab": tab, "toml": text}
+    client.post("/api/solve", json=body | {"index": 0})
+    follow(client, tab)
+    placed = json.loads(client.get(f"/api/solution/{tab}/0.json").text)["placements"]
+    puzzle = catalog.load("cards-3x3-corrected").puzzles[0]
+    assert len(placed) == puzzle.rows * puzzle.cols
+    assert "<svg" in client.get(f"/api/solution/{tab}/0.svg").text
+    client.post("/api/count", json=body)
+    done = follow(client, tab)[-1]
+    expected = puzzle.count(engine="reference")
+    assert (done["result"]["solutions"], done["result"]["distinct"]) == (
+        expected.solutions, expected.distinct)
+
+
+def test_a_batch_file_solves_the_board_chosen(client):
+    text = catalog.path_of("black-and-white").read_text("utf-8")
+    checked = client.post("/api/check", json={"toml": text}).json()
+    boards = [p.board_name for p in catalog.load("black-and-white").puzzles]
+    assert checked["boards"] == boards and checked["model"] is None
+    tab = new_tab()
+    client.post("/api/solve", json={"tab": tab, "toml": text, "board": 3, "index": 0})
+    follow(client, tab)
+    solved = json.loads(client.get(f"/api/solution/{tab}/0.json").text)
+    assert solved["board"] == boards[3]
+    assert client.post("/api/solve", json={"tab": tab, "toml": text, "board": 99}
+                       ).status_code == 400

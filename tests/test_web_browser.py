@@ -1,0 +1,280 @@
+"""The web page end to end: headless Chromium (Debian's chromium and chromium-driver, driven
+by Selenium) draws a board and pieces, solves, stops, browses, saves and watches, and each
+test checks what the screen shows (elements, the server's SVG in the page), not only HTTP.
+
+Skipped, with the reason, when Selenium, chromium or chromedriver is missing (.ci/run
+installs them). ``PUZZLEBOX_SCREENSHOTS=DIR`` also saves the screenshots of docs/images/.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette", reason="the web extra (starlette) is not installed")
+pytest.importorskip("uvicorn", reason="the web extra (uvicorn) is not installed")
+webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMEDRIVER = shutil.which("chromedriver")
+if CHROMIUM is None or CHROMEDRIVER is None:
+    pytest.skip("no headless browser: install the Debian packages chromium and chromium-driver "
+                "(.ci/run does)", allow_module_level=True)
+
+from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
+from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
+
+SHOTS = os.environ.get("PUZZLEBOX_SCREENSHOTS")
+WAIT = 30
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server():
+    import uvicorn
+
+    from puzzlebox.web.app import create_app
+
+    port = _free_port()
+    app = create_app()
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
+                            timeout_graceful_shutdown=1)
+    srv = uvicorn.Server(config)
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.time() + 20
+    while not srv.started and time.time() < deadline:
+        time.sleep(0.05)
+    assert srv.started, "the server did not start"
+    yield f"http://127.0.0.1:{port}", app.state.app
+    srv.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def downloads():
+    with tempfile.TemporaryDirectory() as folder:
+        yield Path(folder)
+
+
+@pytest.fixture(scope="module")
+def browser(downloads):
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+
+    profile = tempfile.mkdtemp(prefix="puzzlebox-chromium-")
+    options = Options()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
+                 "--window-size=1400,1000", f"--user-data-dir={profile}"):
+        options.add_argument(flag)
+    options.add_experimental_option("prefs", {
+        "download.default_directory": str(downloads),
+        "download.prompt_for_download": False,
+    })
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver.set_page_load_timeout(WAIT)
+    yield driver
+    driver.quit()
+    shutil.rmtree(profile, ignore_errors=True)
+
+
+def wait(driver, condition, timeout=WAIT):
+    return WebDriverWait(driver, timeout, ignored_exceptions=[StaleElementReferenceException]
+                         ).until(lambda d: condition(d))
+
+
+def text(driver, element_id: str) -> str:
+    return driver.find_element(By.ID, element_id).text
+
+
+def shot(driver, name: str) -> None:
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        driver.save_screenshot(str(Path(SHOTS) / f"web-{name}.png"))
+
+
+def drag(driver, cells) -> None:
+    """Press on the first cell, move over the others, release: one stroke of drawing."""
+    grid = driver.find_element(By.ID, "grid")
+    def cell(r: int, c: int):
+        return grid.find_element(By.CSS_SELECTOR, f'.cell[data-r="{r}"][data-c="{c}"]')
+
+    chain = ActionChains(driver).click_and_hold(cell(*cells[0]))
+    for r, c in cells[1:]:
+        chain = chain.move_to_element(cell(r, c))
+    chain.release().perform()
+
+
+def open_pane(driver, pane: str) -> None:
+    driver.find_element(By.CSS_SELECTOR, f'.tabs button[data-pane="{pane}"]').click()
+
+
+def test_draw_solve_browse_save(server, browser, downloads):
+    url, _ = server
+    driver = browser
+    driver.get(url)
+    wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#catalog option")) > 5)
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#grid .cell"))
+    # a 2x4 board drawn in two strokes
+    drag(driver, [(0, 0), (0, 1), (0, 2), (0, 3)])
+    drag(driver, [(1, 0), (1, 1), (1, 2), (1, 3)])
+    assert len(driver.find_elements(By.CSS_SELECTOR, "#grid .cell.on")) == 8
+    # two pieces: an L tetromino and a T tetromino
+    driver.find_element(By.ID, "add-piece").click()
+    drag(driver, [(0, 0), (1, 0), (2, 0), (2, 1)])
+    driver.find_element(By.ID, "add-piece").click()
+    drag(driver, [(0, 0), (1, 0), (2, 0)])
+    drag(driver, [(1, 1)])
+    # the area check and the proofs follow the edits: the areas add up, the colouring not
+    wait(driver, lambda d: "board: 8 cells; pieces: 8 cells" in text(d, "area"))
+    wait(driver, lambda d: "chessboard" in text(d, "proofs"))
+    # the server's picture of the puzzle is in the page
+    assert driver.find_elements(By.CSS_SELECTOR, "#puzzle-svg svg path")
+    shot(driver, "editor")
+    # the T made an L: the proof goes away
+    Select(driver.find_element(By.ID, "target")).select_by_index(2)
+    drag(driver, [(1, 1)])  # toggles (1, 1) off
+    drag(driver, [(2, 1)])
+    wait(driver, lambda d: d.find_element(By.ID, "toml").get_attribute("value")
+         .count('"""\n#\n#\n##\n"""') == 2)
+    wait(driver, lambda d: text(d, "proofs") == "")
+    toml = driver.find_element(By.ID, "toml").get_attribute("value")
+
+    open_pane(driver, "solutions")
+    driver.find_element(By.ID, "solve").click()
+    wait(driver, lambda d: "solution 1 of" in text(d, "position"))
+    assert driver.find_elements(By.CSS_SELECTOR, "#solution-svg svg path")
+    assert driver.find_element(By.CSS_SELECTOR, "#solution-svg svg").size["width"] > 100
+    first_svg = driver.find_element(By.ID, "solution-svg").get_attribute("innerHTML")
+    driver.find_element(By.ID, "next").click()
+    wait(driver, lambda d: "solution 2 of" in text(d, "position"))
+    assert driver.find_element(By.ID, "solution-svg").get_attribute("innerHTML") != first_svg
+    driver.find_element(By.ID, "prev").click()
+    wait(driver, lambda d: "solution 1 of" in text(d, "position"))
+    shot(driver, "solve")
+
+    # count: the answer the command line gives for the saved file
+    driver.find_element(By.ID, "count").click()
+    wait(driver, lambda d: "distinct" in text(d, "result"))
+    shown = text(driver, "result")
+
+    # save, and read the saved file back with the command line
+    driver.find_element(By.ID, "save").click()
+    saved = downloads / "my-puzzle.toml"
+    wait(driver, lambda d: saved.exists() and saved.stat().st_size > 0)
+    assert saved.read_text("utf-8") == toml
+    cli = subprocess.run([sys.executable, "-m", "puzzlebox.cli", "count", str(saved), "--json"],
+                         capture_output=True, text=True, timeout=120)
+    assert cli.returncode == 0, cli.stderr
+    import json
+
+    counted = json.loads(cli.stdout)
+    assert shown == f"{counted['solutions']} solutions, {counted['distinct']} distinct"
+
+
+def test_stop_a_long_count(server, browser):
+    url, app = server
+    driver = browser
+    driver.get(url)
+    wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#catalog option")) > 5)
+    # parallelogram-5-rotate: over a minute of counting, with the share of the tree walked
+    Select(driver.find_element(By.ID, "catalog")).select_by_value("parallelogram-5-rotate")
+    driver.find_element(By.ID, "open-catalog").click()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#puzzle-svg svg"))
+    open_pane(driver, "solutions")
+    driver.find_element(By.ID, "count").click()
+    wait(driver, lambda d: text(d, "progress").startswith("running")
+         and d.find_element(By.ID, "bar").is_displayed())
+    time.sleep(1.5)
+    shot(driver, "count")
+    driver.find_element(By.ID, "stop").click()
+    wait(driver, lambda d: text(d, "result").startswith("stopped"))
+    assert app.runs.running_count() == 0  # the search really stopped in the server
+    # a tab that goes away stops its search too: 18-queens, typed into the TOML box
+    driver.find_element(By.CSS_SELECTOR, "#toml-box summary").click()
+    box = driver.find_element(By.ID, "toml")
+    box.clear()
+    box.send_keys('kind = "queens"\nn = 18\n')
+    driver.find_element(By.ID, "apply-toml").click()
+    wait(driver, lambda d: "queens" in d.find_element(By.ID, "toml").get_attribute("value")
+         and text(d, "error") == "")
+    driver.find_element(By.ID, "count").click()
+    wait(driver, lambda d: text(d, "progress").startswith("running"))
+    assert app.runs.running_count() == 1
+    driver.get("about:blank")
+    wait(driver, lambda d: app.runs.running_count() == 0, timeout=10)
+
+
+def test_open_file_and_bad_file(server, browser, tmp_path):
+    url, _ = server
+    driver = browser
+    driver.get(url)
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#grid .cell"))
+    bad = tmp_path / "broken.toml"
+    bad.write_text("[board]\ngrid = \"##\"\n[pieces\n", "utf-8")
+    driver.find_element(By.ID, "file").send_keys(str(bad))
+    wait(driver, lambda d: "broken.toml:3" in text(d, "error"))
+    assert "not valid TOML" in text(driver, "error")
+    good = tmp_path / "queens.toml"
+    good.write_text('kind = "queens"\nn = 6\n', "utf-8")
+    driver.find_element(By.ID, "file").send_keys(str(good))
+    wait(driver, lambda d: text(d, "error") == ""
+         and d.find_elements(By.CSS_SELECTOR, "#puzzle-svg svg"))
+    assert not driver.find_element(By.ID, "not-editable").get_attribute("hidden")
+    open_pane(driver, "solutions")
+    driver.find_element(By.ID, "solve").click()
+    wait(driver, lambda d: "solution 1 of" in text(d, "position"))
+    driver.find_element(By.ID, "count").click()
+    wait(driver, lambda d: text(d, "result") == "4 solutions, 1 distinct")
+
+
+def test_watch_the_search(server, browser):
+    url, _ = server
+    driver = browser
+    driver.get(url)
+    wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#catalog option")) > 5)
+    Select(driver.find_element(By.ID, "catalog")).select_by_value("pentomino-6x10")
+    driver.find_element(By.ID, "open-catalog").click()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#puzzle-svg svg"))
+    open_pane(driver, "watch")
+    for _ in range(3):
+        driver.find_element(By.ID, "watch-step").click()
+        time.sleep(0.3)
+    wait(driver, lambda d: "3 nodes" in text(d, "watch-status"))
+    levels = driver.find_elements(By.CSS_SELECTOR, "#watch-levels li")
+    assert levels and "->" in levels[0].text
+    Select(driver.find_element(By.ID, "watch-nodes")).select_by_visible_text("10")
+    driver.execute_script("const s = document.getElementById('speed'); s.value = 30;"
+                          "s.dispatchEvent(new Event('input'))")
+    driver.find_element(By.ID, "watch-play").click()
+
+    def nodes(d) -> int:
+        return int(text(d, "watch-status").split()[0] or 0)
+
+    wait(driver, lambda d: nodes(d) >= 60 and "undone" in text(d, "watch-log"))  # dead ends
+    driver.find_element(By.ID, "watch-play").click()  # pause
+    assert driver.find_elements(By.CSS_SELECTOR, "#watch-svg svg path")
+    time.sleep(0.5)  # a frame asked for before the pause may still arrive
+    width = driver.execute_script(
+        "return document.querySelector('#watch-svg svg').getBoundingClientRect().width")
+    assert width > 200
+    shot(driver, "watch")
