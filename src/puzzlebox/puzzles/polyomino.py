@@ -284,26 +284,12 @@ class PolyominoPuzzle(Puzzle):
         return total
 
     def text_owners(self, solution: Solution) -> list[list[int | None]] | None:
-        """The owner of each character of the letter grid: each layer's rows over the
-        board's extent (``lattice.text_position``), layers one under another with an empty
-        line between them (one layer on flat lattices)."""
+        """The owner of each character of the letter drawing, as render/text.py lays it out
+        on this puzzle's lattice (offset hexagon rows, cube layers under headings)."""
+        from puzzlebox.render.text import letter_owners
+
         assert isinstance(solution, PolyominoSolution)
-        owner = solution.owner_grid()
-        place = {self.lattice.text_position(cell): cell for cell in self.board}
-        layers = sorted({layer for layer, _, _ in place})
-        lines = range(min(p[1] for p in place), max(p[1] for p in place) + 1)
-        columns = range(min(p[2] for p in place), max(p[2] for p in place) + 1)
-        out: list[list[int | None]] = []
-        for k, layer in enumerate(layers):
-            if k:
-                out.append([])
-            for line in lines:
-                row: list[int | None] = []
-                for column in columns:
-                    cell = place.get((layer, line, column))
-                    row.append(None if cell is None else owner.get(cell))
-                out.append(row)
-        return out
+        return letter_owners(self, solution)
 
     def describe_lines(self) -> list[str]:
         from puzzlebox.render.text import describe_polyomino
