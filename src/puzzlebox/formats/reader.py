@@ -130,10 +130,8 @@ class _Reader:
 
     def grid(self, value: Any, path: tuple, lattice: Lattice) -> dict[Cell, str]:
         """A board or piece grid read on ``lattice`` (``lattice.parse``): a string of rows,
-        or on a 3-D lattice a list of layers from the bottom up (a plain string there is
-        one layer). Its size is checked before any cell is made."""
-        if lattice.dimensions == 3 and isinstance(value, str):
-            value = [value]  # one layer: a flat piece, which may lie in any plane
+        or on cube a list of layers from the bottom up (a plain string there is one layer).
+        Its size is checked before any cell is made."""
         if isinstance(value, list):
             size = sum(_cell_count(layer) for layer in value if isinstance(layer, str))
         elif isinstance(value, str):

@@ -93,15 +93,23 @@ def sweep_json(report: SweepReport) -> list[str]:
 
 
 def order_json(report: OrderReport) -> str:
-    """``{"shape", "order", "max_area", ["rows", "cols", "placements"], ["tried"]}``."""
+    """``{"shape", "order", "max_area", ["rows", "cols", "placements"], ["tried"]}``; on a
+    lattice other than square also ``"lattice"``, and ``"layers"`` on cube (the rows and
+    columns are then each layer's)."""
     result = report.result
-    obj: dict[str, Any] = {"shape": result.shape.to_text().replace("\n", "/"),
+    shape = result.shape.to_text().replace("\n\n", "|").replace("\n", "/")  # layers: |
+    obj: dict[str, Any] = {"shape": shape,
                            "order": result.order, "max_area": result.max_area}
+    if result.lattice.name != "square":
+        obj["lattice"] = result.lattice.name
     if result.puzzle is not None and result.solution is not None:
-        rows = 1 + max(r for r, _ in result.puzzle.board)
-        cols = 1 + max(c for _, c in result.puzzle.board)
+        rows = 1 + max(cell[-2] for cell in result.puzzle.board)
+        cols = 1 + max(cell[-1] for cell in result.puzzle.board)
+        if result.puzzle.lattice.dimensions == 3:
+            obj["layers"] = 1 + max(cell[0] for cell in result.puzzle.board)
         obj.update(rows=rows, cols=cols, placements=result.solution.placements_json())
     if report.tried:
-        obj["tried"] = [{"rows": a.rows, "cols": a.cols, "tiled": a.tiled, "how": a.how,
+        obj["tried"] = [{**({"layers": a.dims[0]} if len(a.dims) == 3 else {}),
+                         "rows": a.rows, "cols": a.cols, "tiled": a.tiled, "how": a.how,
                          "detail": a.detail} for a in result.attempts]
     return json.dumps(obj)
