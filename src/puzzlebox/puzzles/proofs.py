@@ -260,7 +260,7 @@ def _checkerboard_sentence(
 ) -> str:
     d, li = colouring.dark_word, colouring.light_word
     return (
-        f"split the board's cells into two classes ({colouring.name}): it has {dark} {d} and "
+        f"colour the board's cells in two colours ({colouring.name}): it has {dark} {d} and "
         f"{light} {li} cells. "
         f"{_imbalance_text(puzzle, colouring)}, so no choice of how many pieces are used and "
         f"where they lie covers {dark} {d} and {light} {li} cells"
@@ -282,7 +282,7 @@ def _imbalance_text(puzzle: PolyominoPuzzle, colouring: TwoColouring) -> str:
             )
         else:
             each = " each" if len(pieces) > 1 else ""
-            parts.append(f"{who} {verb}{each} {step} more of one class than of the other")
+            parts.append(f"{who} {verb}{each} {step} more of one colour than of the other")
     text = "; ".join(parts)
     return text[0].upper() + text[1:]
 
