@@ -21,7 +21,7 @@ from puzzlebox.formats import read_text
 from puzzlebox.geometry import lattice_named
 from puzzlebox.geometry.square import SQUARE
 from puzzlebox.puzzles.polyomino import Placement, PolyominoSolution
-from puzzlebox.render.isometric import SIDES, exposed_faces, visible_faces
+from puzzlebox.render.isometric import SIDES, exposed_faces, piece_edges, visible_faces
 from puzzlebox.render.outline import (
     boundary_loops,
     cell_loops,
@@ -203,6 +203,16 @@ def test_a_cube_shows_three_faces_and_a_box_shows_only_its_outside():
     assert len(faces) == 2 * 3 + 2 * 2 + 3 * 2  # top, front and right of a 2x3x2 box
     # a cube right in front of another (one step up, forward and right) hides it entirely
     assert {f.cell for f in visible_faces([(0, 0, 0), (1, 1, 1)])} == {(1, 1, 1)}
+
+
+def test_bold_lines_outline_each_piece_as_seen():
+    one = {(0, 0, 0): 0}
+    assert len(piece_edges(one)) == 6  # a single cube's silhouette: a hexagon of six sides
+    box = {(k, r, c): 0 for k in range(2) for r in range(2) for c in range(2)}
+    assert len(piece_edges(box)) == 12  # the same hexagon, sides two long
+    halves = {cell: cell[2] for cell in box}  # left and right halves of the box
+    # the seam shows on the top (2 sides) and the front (2 sides)
+    assert len(piece_edges(halves)) == 12 + 4
 
 
 cube_sets = st.sets(st.tuples(st.integers(0, 2), st.integers(0, 2), st.integers(0, 2)),

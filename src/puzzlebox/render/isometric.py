@@ -105,6 +105,25 @@ def exposed_faces(cells: Iterable[Cell]) -> list[Face]:
     return faces
 
 
+def _owners(faces: list[Face]) -> dict[Point, tuple[float, int, tuple[Point, Point, Point]]]:
+    """For each screen triangle that some face covers (keyed by its rounded centroid): how
+    near the nearest such face is, its index in ``faces`` and the triangle's corners."""
+    owner: dict[Point, tuple[float, int, tuple[Point, Point, Point]]] = {}
+    for index, face in enumerate(faces):
+        for tri in _triangles(face.corners):
+            x = sum(p[0] for p in tri) / 3
+            y = sum(p[1] for p in tri) / 3
+            near = _nearness(face, x, y)
+            key = _round(x, y)
+            if key not in owner or near > owner[key][0] + 1e-9:
+                owner[key] = (near, index, tri)
+    return owner
+
+
+def _round(x: float, y: float) -> Point:
+    return (round(x, 6) + 0.0, round(y, 6) + 0.0)
+
+
 def visible_faces(cells: Iterable[Cell]) -> list[Face]:
     """The faces of the solid that the viewer sees at least in part, in painter's order
     (back to front; drawn in this order, nearer faces cover farther ones).
@@ -113,18 +132,32 @@ def visible_faces(cells: Iterable[Cell]) -> list[Face]:
     least one triangle of the screen's triangle grid; faces hidden entirely behind nearer
     cubes are left out, so a picture has no face the viewer cannot see."""
     faces = exposed_faces(cells)
-    owner: dict[Point, tuple[float, int]] = {}
-    for index, face in enumerate(faces):
-        for tri in _triangles(face.corners):
-            x = sum(p[0] for p in tri) / 3
-            y = sum(p[1] for p in tri) / 3
-            key = (round(x, 6) + 0.0, round(y, 6) + 0.0)
-            near = _nearness(face, x, y)
-            if key not in owner or near > owner[key][0] + 1e-9:
-                owner[key] = (near, index)
-    seen = {index for _, index in owner.values()}
+    seen = {index for _, index, _ in _owners(faces).values()}
     kept = [face for index, face in enumerate(faces) if index in seen]
     return sorted(kept, key=lambda f: (f.depth, f.cell, SIDES.index(f.side)))
+
+
+def piece_edges(groups: dict[Cell, int]) -> list[tuple[Point, Point]]:
+    """The lines of the view where what is seen changes from one group (placed piece) to
+    another or to the background: the outline of each piece as it is seen, drawn bolder
+    than the edges between faces of one piece. Found on the screen's triangle grid: a side
+    of a seen triangle is on such a line when the triangle across it is seen on another
+    group's face, or on none."""
+    faces = exposed_faces(groups)
+    owner = _owners(faces)
+    lines: set[tuple[Point, Point]] = set()
+    for _, index, tri in owner.values():
+        mine = groups[faces[index].cell]
+        cx = sum(p[0] for p in tri) / 3
+        cy = sum(p[1] for p in tri) / 3
+        for i in range(3):
+            a, b = tri[i], tri[(i + 1) % 3]
+            mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
+            across = owner.get(_round(2 * mx - cx, 2 * my - cy))
+            if across is None or groups[faces[across[1]].cell] != mine:
+                ka, kb = _round(*a), _round(*b)
+                lines.add((min(ka, kb), max(ka, kb)))
+    return sorted(lines)
 
 
 def view_extent(cells: Iterable[Cell]) -> tuple[float, float, float, float]:

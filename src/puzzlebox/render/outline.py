@@ -365,8 +365,9 @@ def polygon_label_spot(polygons: Sequence[Sequence[Sequence[float]]], width: flo
     Candidates are the cells' centres, the midpoints of the sides two cells share and the
     corners inside the union (where six triangles meet, the roomiest spot of a hexagon of
     triangles); the room at a point is its distance to the outline, and the label's box
-    must fit in the circle of that radius. Ties go to the spot nearest the centroid, then
-    to the first in reading order."""
+    must fit in the circle of that radius. Ties go to more room (a letter in the middle of
+    a hexagon rather than on the notch between two), then to the spot nearest the
+    centroid, then to the first in reading order."""
     keyed = [_clockwise(p) for p in polygons]
     outer, inner = polygon_edges(keyed)
     on_outline = {p for edge in outer for p in edge}
@@ -386,7 +387,7 @@ def polygon_label_spot(polygons: Sequence[Sequence[Sequence[float]]], width: flo
         room = min(_distance(point, a, b) for a, b in outer)
         fit = min(0.9 * 2 * room / max(diagonal, 1e-9), largest)
         dist = (point[0] - cx) ** 2 + (point[1] - cy) ** 2
-        return (round(fit, 6), -round(dist, 6), -point[1], -point[0])
+        return (round(fit, 6), round(room, 6), -round(dist, 6), -point[1], -point[0])
 
     best = max(candidates, key=rank)
     return LabelSpot(best[0], best[1], 0, rank(best)[0])

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from puzzlebox.geometry.lattice import Cell, Lattice
 from puzzlebox.geometry.square import SQUARE
-from puzzlebox.render.isometric import view_extent, visible_faces
+from puzzlebox.render.isometric import piece_edges, view_extent, visible_faces
 from puzzlebox.render.outline import (
     CAP_HEIGHT,
     FPoint,
@@ -649,8 +649,8 @@ def _iso_size(cells: Iterable[Cell],
 def _paint_iso(canvas: _Canvas, groups: Sequence[tuple[Sequence[Cell], str]], x0: float,
                y0: float, gid: str, scale: float = ISO_SCALE) -> None:
     """The solid made of ``groups`` (cells and a colour each) seen from the front right and
-    above, its visible faces drawn back to front, each face outlined; ``gid-i-k`` names the
-    k-th face of group i."""
+    above, its visible faces drawn back to front, each face outlined thinly and each group's
+    outline as seen drawn bold; ``gid-i-k`` names the k-th face of group i."""
     color_of: dict[Cell, tuple[int, str]] = {}
     for i, (cells, color) in enumerate(groups):
         for cell in cells:
@@ -666,6 +666,11 @@ def _paint_iso(canvas: _Canvas, groups: Sequence[tuple[Sequence[Cell], str]], x0
         canvas.polygon(points, facecolor=_face_fill(color, face.side), edgecolor=OUTLINE,
                        linewidth=thin, joinstyle="round", zorder=2,
                        gid=canvas.gid(f"{gid}-{i}-{k}"))
+    groups_of = {cell: i for cell, (i, _) in color_of.items()}
+    segs = [((x0 + ax * scale - vx, y0 + ay * scale - vy), (x0 + bx * scale - vx,
+                                                           y0 + by * scale - vy))
+            for (ax, ay), (bx, by) in piece_edges(groups_of)]
+    canvas.segments(segs, OUTLINE, canvas.line_width(0.07), 3)
 
 
 def _components(cells: Iterable[tuple[int, int]]) -> list[list[tuple[int, int]]]:
@@ -697,8 +702,16 @@ def _layers_size(board: Iterable[Cell]) -> tuple[int, int, list[int], float, flo
     rows = 1 + max(c[1] for c in cells) - min(c[1] for c in cells)
     cols = 1 + max(c[2] for c in cells) - min(c[2] for c in cells)
     layers = sorted({c[0] for c in cells})
-    width = len(layers) * cols + (len(layers) - 1) * LAYER_GAP
+    width = len(layers) * _layer_slot(cols, layers) + (len(layers) - 1) * LAYER_GAP
     return rows, cols, layers, width, rows + _title_size(POLYOMINO_PX) * 1.4
+
+
+def _layer_slot(cols: int, layers: list[int]) -> float:
+    """The width given to one layer: its columns, or its heading where that is wider
+    (about 0.55 em per character)."""
+    size = LEGEND_PT / TITLE_PT * _title_size(POLYOMINO_PX)
+    longest = max(len(layer_heading(layer, layers)) for layer in layers)
+    return max(float(cols), longest * size * 0.55)
 
 
 def _paint_layers(canvas: _Canvas, board: Iterable[Cell],
@@ -713,8 +726,9 @@ def _paint_layers(canvas: _Canvas, board: Iterable[Cell],
     c0 = min(c[2] for c in board)
     head = _title_size(POLYOMINO_PX) * 1.4
     lw = canvas.line_width(0.06)
+    slot = _layer_slot(cols, layers)
     for n, layer in enumerate(layers):
-        lx = x0 + n * (cols + LAYER_GAP)
+        lx = x0 + n * (slot + LAYER_GAP) + (slot - cols) / 2
         heading = layer_heading(layer, layers)
         canvas.text(lx + cols / 2, y0 + head * 0.45, heading,
                     LEGEND_PT / TITLE_PT * _title_size(POLYOMINO_PX), color="#333333")
