@@ -28,8 +28,12 @@ HEAD = """# Gallery
 A solution of every puzzle in the catalog, as `puzzlebox solve NAME --format svg --out
 FILE` draws it: each placed piece is one polygon in its own colour, labelled with its name;
 colour-matched boards show their dark squares as a shade over the pieces; holes in a board
-are hatched. A puzzle without a solution is shown as `puzzlebox show NAME --format svg`
-draws it: the empty board and every piece. Made by `docs/make_gallery.py`.
+are hatched. Polyiamonds and polyhexes are drawn as triangles and hexagons, each piece one
+outline; a polycube solution is an isometric view of the assembled solid (each piece in its
+colour, faces shaded by the way they face, each piece outlined as seen) beside its layers,
+bottom first, where every cube shows its piece's colour and name. A puzzle without a
+solution is shown as `puzzlebox show NAME --format svg` draws it: the empty board and every
+piece. Made by `docs/make_gallery.py`.
 """
 
 

@@ -383,3 +383,11 @@ def test_the_command_line_draws_every_lattice(pictures, tmp_path, capsys):
         assert main(["show", str(source), "--format", "svg", "--out", str(out)]) == 0
         assert main(["solve", str(source)]) == 0
     capsys.readouterr()
+
+
+def test_notebooks_draw_every_lattice(pictures):
+    for text in (TRI, HEX, CUBE_TEXT):
+        puzzle = load(text)
+        solution = next(iter(puzzle.solutions()))
+        for drawn in (puzzle._repr_svg_(), solution._repr_svg_()):
+            assert drawn is not None and _groups(drawn)
