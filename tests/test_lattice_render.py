@@ -391,3 +391,14 @@ def test_notebooks_draw_every_lattice(pictures):
         solution = next(iter(puzzle.solutions()))
         for drawn in (puzzle._repr_svg_(), solution._repr_svg_()):
             assert drawn is not None and _groups(drawn)
+
+
+def test_a_colour_matched_solid_shows_its_colours_in_the_layers(pictures):
+    text = ('lattice = "cube"\n[board]\ngrid = ["bw/wb", "wb/bw"]\n[pieces]\nL = "bw/w."\n'
+            'M = "wb/b."\nD = "bw"\n[rules]\nmatch_colors = true\n')
+    puzzle = load(text)
+    solution = next(iter(puzzle.solutions()))
+    found = _groups(pictures.solution_svg(puzzle, solution))
+    for layer in (0, 1):  # the darker colour ('b') veiled in each layer: its 2 cells
+        (d,) = _paths(found[f"p0-layer{layer}-color-0"])
+        assert len(_points(d)) == 2

@@ -468,7 +468,7 @@ def _piece_index(puzzle: PolyominoPuzzle) -> dict[str, int]:
 
 def _color_tints(canvas: _Canvas, lattice: Lattice, colored: dict[Cell, str],
                  darkness: dict[str, float], x0: float, y0: float, fx: float,
-                 fy: float) -> None:
+                 fy: float, name: str = "color") -> None:
     """Board (or piece) colours as a dark veil over the cells of each darker colour: the
     piece keeps its hue, and the board's pattern shows through as light and dark."""
     for number, (color, dark) in enumerate(sorted(darkness.items())):
@@ -476,7 +476,7 @@ def _color_tints(canvas: _Canvas, lattice: Lattice, colored: dict[Cell, str],
         if dark <= 0 or not cells:
             continue
         canvas.loops(_moved(cell_loops(lattice, cells), fx, fy), x0, y0,
-                     gid=canvas.gid(f"color-{number}"), facecolor="#000000",
+                     gid=canvas.gid(f"{name}-{number}"), facecolor="#000000",
                      alpha=0.5 * dark, edgecolor="none", linewidth=0, zorder=3)
 
 
@@ -716,11 +716,14 @@ def _layer_slot(cols: int, layers: list[int]) -> float:
 
 def _paint_layers(canvas: _Canvas, board: Iterable[Cell],
                   groups: Sequence[tuple[Sequence[Cell], str, str | None]], x0: float,
-                  y0: float, labeller: _Labeller | None) -> None:
+                  y0: float, labeller: _Labeller | None,
+                  colors: dict[Cell, str] | None = None) -> None:
     """Each layer of the board as a square grid, bottom layer first, left to right: each
     group's cells in that layer as one outlined shape (gid ``layerK-piece-i``) in its
-    colour, named inside where a group has a name."""
+    colour, named inside where a group has a name; ``colors`` (a colour-matched board) as
+    a dark veil over the darker colours' cells, as on flat boards."""
     board = list(board)
+    darkness = color_darkness(colors.values()) if colors else {}
     _, cols, layers, _, _ = _layers_size(board)
     r0 = min(c[1] for c in board)
     c0 = min(c[2] for c in board)
@@ -748,7 +751,13 @@ def _paint_layers(canvas: _Canvas, board: Iterable[Cell],
                 continue
             for part in _components(mine):
                 text, x, y, rot, size = labeller.place(name, part)
-                _label(canvas, text, lx + x - c0, ly + y - r0, rot, size, color, False)
+                _label(canvas, text, lx + x - c0, ly + y - r0, rot, size, color,
+                       colors is not None)
+        if colors:
+            tints: dict[Cell, str] = {(c[1], c[2]): ch for c, ch in colors.items()
+                                      if c[0] == layer}
+            _color_tints(canvas, SQUARE, tints, darkness, lx, ly, c0, r0,
+                         f"layer{layer}-color")
         canvas.loops(_moved(cell_loops(SQUARE, flat), c0, r0), lx, ly,
                      gid=canvas.gid(f"layer{layer}-board"), facecolor="none",
                      edgecolor=OUTLINE, linewidth=2 * lw, zorder=4)
@@ -756,7 +765,7 @@ def _paint_layers(canvas: _Canvas, board: Iterable[Cell],
 
 def _solid_panel(kind: str, title: str, board: Sequence[Cell],
                  groups: Sequence[tuple[Sequence[Cell], str, str | None]],
-                 names: list[str]) -> _Panel:
+                 names: list[str], colors: dict[Cell, str] | None = None) -> _Panel:
     """The isometric view of ``groups`` on the left, the board's layers on the right."""
     _, _, iso_w, iso_h = _iso_size(board)
     _, _, _, layers_w, layers_h = _layers_size(board)
@@ -769,7 +778,7 @@ def _solid_panel(kind: str, title: str, board: Sequence[Cell],
         _paint_iso(canvas, [(cells, color) for cells, color, _ in groups], x0,
                    y0 + (height - iso_h) / 2, "iso")
         _paint_layers(canvas, board, groups, x0 + iso_w + gap, y0 + (height - layers_h) / 2,
-                      labeller)
+                      labeller, colors)
 
     return _Panel(kind, title, width, height, paint, POLYOMINO_PX, POLYOMINO_FLOW)
 
@@ -782,13 +791,15 @@ def solid_solution_panel(puzzle: PolyominoPuzzle, solution: PolyominoSolution,
     groups = [(p.cells, fill, p.piece)
               for p, fill in zip(solution.placements, fills, strict=True)]
     return _solid_panel("solution", title, list(puzzle.board), groups,
-                        [p.name for p in puzzle.pieces])
+                        [p.name for p in puzzle.pieces],
+                        puzzle.board if puzzle.match_colors else None)
 
 
 def solid_board_panel(puzzle: PolyominoPuzzle, title: str) -> _Panel:
     """An empty polycube board: its solid in grey and its layers."""
     board = list(puzzle.board)
-    return _solid_panel("board", title, board, [(board, SOLID_BOARD, None)], [])
+    return _solid_panel("board", title, board, [(board, SOLID_BOARD, None)], [],
+                        puzzle.board if puzzle.match_colors else None)
 
 
 def solid_piece_panels(puzzle: PolyominoPuzzle) -> list[_Panel]:
