@@ -76,6 +76,22 @@ def draw(name: str, timeout: float) -> str:
     return f"No solution: {reason}." if reason else "No solution."
 
 
+def lattice_index(names: list[str]) -> str:
+    """A line per lattice naming its puzzles (with links), so the few puzzles on triangles,
+    hexagons and cubes are found among the many on squares; puzzles that stand on no
+    lattice (cards, queens) are left out."""
+    by_lattice: dict[str, list[str]] = {}
+    for name in names:
+        lattice = getattr(catalog.load(name).puzzles[0], "lattice", None)
+        if lattice is not None:
+            by_lattice.setdefault(f"{lattice.name} ({lattice.cell_word}s)", []).append(name)
+    lines = ["By lattice:", ""]
+    for label in sorted(by_lattice, key=lambda k: (len(by_lattice[k]), k)):
+        links = ", ".join(f"[{n}](#{n})" for n in by_lattice[label])
+        lines.append(f"- {label}: {links}")
+    return "\n".join(lines) + "\n"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--timeout", type=float, default=120.0,
@@ -97,7 +113,7 @@ def main() -> None:
         if old.stem not in catalog.names():  # a puzzle that left the catalog
             old.unlink()
     NOTES.write_text(json.dumps({n: notes[n] for n in names}, indent=1) + "\n")
-    parts = [HEAD]
+    parts = [HEAD, lattice_index(names)]
     for name in names:
         title = catalog.load(name).title
         parts.append(f"## {name}\n\n{title}\n\n![{name}](gallery/{name}.svg)\n\n{notes[name]}\n")
