@@ -93,15 +93,17 @@ def blocks(
     rows <= columns)."""
     size = len(shape)
     fits = {_spans(s.cells) for s in lattice.orientations(shape, True, reflect)}
-    seen: set[Shape] = set()
+    seen: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
     for area in range(size, max_area + 1, size):
         for dims in _factorisations(area, lattice.dimensions):
             if not any(all(f <= d for f, d in zip(fit, dims, strict=True)) for fit in fits):
                 continue
-            form = _canonical(lattice, block_cells(dims))
-            if form in seen:
+            # a map of the lattice keeps the lengths of a block's sides: only a block with
+            # the same extents in another order can be the same question
+            like = seen.setdefault(tuple(sorted(dims)), [])
+            if any(_same_block(lattice, dims, other) for other in like):
                 continue
-            seen.add(form)
+            like.append(dims)
             yield dims
 
 
@@ -130,12 +132,20 @@ def _factorisations(area: int, parts: int) -> Iterator[tuple[int, ...]]:
                 yield (first, *rest)
 
 
-def _canonical(lattice: Lattice, cells: dict[Cell, str]) -> Shape:
-    """The least normal form of the cells' images under the lattice's group."""
-    return min(
-        (lattice.normalize({turn(c): col for c, col in cells.items()}) for turn in lattice.group()),
-        key=lambda form: form.cells,
-    )
+def _same_block(lattice: Lattice, dims: tuple[int, ...], other: tuple[int, ...]) -> bool:
+    """Whether some map of the lattice's group takes the block ``dims`` onto ``other``
+    (up to a translation the lattice allows)."""
+    cells = list(block_cells(dims))
+    target = set(block_cells(other))
+    for turn in lattice.group():
+        image = [turn(cell) for cell in cells]
+        if _spans(tuple(image)) != other:
+            continue
+        shift = lattice.normalize_offset(image)
+        moved = {tuple(v + d for v, d in zip(cell, shift, strict=True)) for cell in image}
+        if moved == target:
+            return True
+    return False
 
 
 def _spans(cells: tuple[Cell, ...]) -> tuple[int, ...]:
