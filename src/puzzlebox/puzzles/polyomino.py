@@ -368,6 +368,8 @@ def _sink_accepts(job: Job) -> str | None:
         return "the sink search finds one tiling: use 'solve' (one solution)"
     if job.forced or job.excluded:
         return "the sink search tiles whole boards, not subproblems"
+    if puzzle.lattice.dimensions != 2:
+        return "the sink search re-packs windows of rows and columns: flat boards only"
     if not sink_takes(puzzle):
         return "the sink search needs pieces with exact counts that fill the board"
     return None
