@@ -84,7 +84,7 @@ def lattice_index(names: list[str]) -> str:
     for name in names:
         lattice = getattr(catalog.load(name).puzzles[0], "lattice", None)
         if lattice is not None:
-            by_lattice.setdefault(f"{lattice.name} ({lattice.cell_word}s)", []).append(name)
+            by_lattice.setdefault(lattice.name, []).append(name)
     lines = ["By lattice:", ""]
     for label in sorted(by_lattice, key=lambda k: (len(by_lattice[k]), k)):
         links = ", ".join(f"[{n}](#{n})" for n in by_lattice[label])

@@ -379,7 +379,7 @@ def describe_polyomino(puzzle: PolyominoPuzzle) -> list[str]:
         headings = len({lattice.text_position(cell)[0] for cell in shape}) > 1
         blocks.append([f"{piece.name} x{count}"] + layout_lines(lattice, shape,
                                                                 headings=headings))
-    out += ["  " + line for line in side_by_side(blocks, per_row=6)]
+    out += [("  " + line).rstrip() for line in side_by_side(blocks, per_row=6)]
     return out
 
 
