@@ -402,3 +402,16 @@ def test_a_colour_matched_solid_shows_its_colours_in_the_layers(pictures):
     for layer in (0, 1):  # the darker colour ('b') veiled in each layer: its 2 cells
         (d,) = _paths(found[f"p0-layer{layer}-color-0"])
         assert len(_points(d)) == 2
+
+
+def test_a_ring_of_hexagons_is_one_compound_path_round_its_hole(pictures):
+    text = ('lattice = "hexagon"\n[board]\ngrid = ".##/###/##."\n[pieces]\n'
+            'O = ".##/#.#/##."\nm = "#"\n')
+    puzzle = load(text)
+    solution = next(iter(puzzle.solutions()))
+    found = _groups(pictures.solution_svg(puzzle, solution))
+    ring = next(i for i, p in enumerate(solution.placements) if p.piece == "O")
+    (d,) = _paths(found[f"p0-piece-{ring}"])
+    assert sorted(len(loop) for loop in _points(d)) == [6, 18]  # the hole and the outside
+    unit = _area(_paths(found["p0-board"])[0]) / 7
+    assert _area(d) / unit == pytest.approx(6, rel=0.01)  # the hole is not filled
