@@ -593,6 +593,7 @@ def test_batches_and_json_cells_on_the_new_lattices(capsys, tmp_path):
                     'D = { shape = "##", count = 2 }\n')
     assert main(["solve", str(cube), "--json"]) == 0
     obj = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert obj["lattice"] == "cube"
     cells = sorted(tuple(c) for p in obj["placements"] for c in p["cells"])
     assert cells == [(0, 0, 0), (0, 0, 1), (1, 0, 0), (1, 0, 1)]
 
@@ -655,3 +656,31 @@ def test_one_layer_string_is_a_flat_piece_that_stands_up():
     assert puzzle.count().solutions > 0
     slab = {(z, 0, c) for z in range(3) for c in range(2)}
     assert check("cube", slab, {"L": ({(0, 0, 0), (0, 0, 1), (0, 1, 0)}, 2)})[0] > 0
+
+
+def test_polyforms_on_every_lattice_match_the_published_counts():
+    """puzzles/families.py grows polyforms through the lattice interface; the numbers are
+    OEIS's: free and one-sided polyominoes (A000105, A000988), polyiamonds (A000577,
+    A006534), polyhexes (A000228, A006535), polycubes with and without mirror images
+    (A038119, A000162). The oracle's own growth agrees shape for shape."""
+    from puzzlebox.geometry import lattice_named
+    from puzzlebox.puzzles.families import polyforms as grown
+
+    published = {
+        "square": ([1, 1, 2, 5, 12, 35], [1, 1, 2, 7, 18, 60]),
+        "triangle": ([1, 1, 1, 3, 4, 12], [1, 1, 1, 4, 6, 19]),
+        "hexagon": ([1, 1, 3, 7, 22], [1, 1, 3, 10, 33]),
+        "cube": ([1, 1, 2, 7, 23], [1, 1, 2, 8, 29]),
+    }
+    for name, (free, one_sided) in published.items():
+        lattice = lattice_named(name)
+        assert [len(grown(lattice, n)) for n in range(1, len(free) + 1)] == free
+        assert [len(grown(lattice, n, reflect=False))
+                for n in range(1, len(one_sided) + 1)] == one_sided
+        grid = GRIDS[name]
+        for n in (3, 4):
+            mine = {min((grid.norm(g(c) for c in s) for g in grid.allowed(True, True)), key=sorted)
+                    for s in polyforms(grid, n)}
+            theirs = {min((grid.norm(g(c) for c in s.cells) for g in grid.allowed(True, True)),
+                          key=sorted) for s in grown(lattice, n)}
+            assert mine == theirs

@@ -23,7 +23,12 @@ def _with_board(obj: dict[str, Any], puzzle: Puzzle) -> dict[str, Any]:
 
 
 def solution_json(puzzle: Puzzle, solution: Solution) -> str:
+    """``{"puzzle", ["board"], ["lattice"], "placements"}``: ``lattice`` for a puzzle on a
+    lattice other than square, which says what the placements' coordinates are."""
     obj = _with_board({"puzzle": puzzle.name}, puzzle)
+    lattice = getattr(puzzle, "lattice", None)
+    if lattice is not None and lattice.name != "square":
+        obj["lattice"] = lattice.name
     obj["placements"] = solution.placements_json()
     return json.dumps(obj)
 
