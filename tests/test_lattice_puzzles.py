@@ -684,3 +684,17 @@ def test_polyforms_on_every_lattice_match_the_published_counts():
             theirs = {min((grid.norm(g(c) for c in s.cells) for g in grid.allowed(True, True)),
                           key=sorted) for s in grown(lattice, n)}
             assert mine == theirs
+
+
+def test_a_split_count_and_its_checkpoint_on_a_lattice(capsys, tmp_path):
+    """Puzzles on other lattices travel to worker processes (the lattice pickles by name)
+    and a checkpoint resumes them: MacMahon's 20 lozenge tilings of the hexagon of side 2."""
+    path = tmp_path / "loz.toml"
+    path.write_text('lattice = "triangle"\n[board]\ngrid = "..#####/.#######/.#######/..#####"\n'
+                    '[pieces]\nD = { shape = "##", count = 12 }\n')
+    saved = tmp_path / "check.json"
+    for _ in range(2):
+        assert main(["count", str(path), "--jobs", "2", "--split-depth", "3",
+                     "--checkpoint", str(saved), "--json", "--quiet"]) == 0
+        obj = json.loads(capsys.readouterr().out)
+        assert (obj["solutions"], obj["distinct"]) == (20, 6)
