@@ -182,7 +182,7 @@ def count_grid(puzzle: PolyominoPuzzle, results: list[SweepResult], count: bool)
     """For a sweep with one uncovered cell: the board with each cell showing its count (or
     ``o`` where the puzzle is solvable with that cell uncovered, ``-`` where it is not),
     each cell where text output puts it (``lattice.text_position``: layers one under
-    another, an empty line between them)."""
+    another under their headings, as ``show`` draws them, an empty line between them)."""
     shown: dict[Cell, str] = {}
     for res in results:
         if len(res.uncovered) != 1:
@@ -196,10 +196,15 @@ def count_grid(puzzle: PolyominoPuzzle, results: list[SweepResult], count: bool)
     at = [puzzle.lattice.text_position(cell) for cell in puzzle.board]
     lines = range(min(p[1] for p in at), max(p[1] for p in at) + 1)
     columns = range(min(p[2] for p in at), max(p[2] for p in at) + 1)
+    layers = sorted({p[0] for p in at})
     out: list[str] = []
-    for k, layer in enumerate(sorted({p[0] for p in at})):
+    for k, layer in enumerate(layers):
         if k:
             out.append("")
+        if puzzle.lattice.dimensions == 3:
+            from puzzlebox.render.text import layer_heading
+
+            out.append(layer_heading(layer, layers))
         out += [
             " ".join(place.get((layer, line, col), ".").rjust(width) for col in columns).rstrip()
             for line in lines
