@@ -15,6 +15,7 @@ import json
 import math
 from collections.abc import Callable, Iterable
 from itertools import permutations, product
+from pathlib import Path
 
 import pytest
 
@@ -698,3 +699,20 @@ def test_a_split_count_and_its_checkpoint_on_a_lattice(capsys, tmp_path):
                      "--checkpoint", str(saved), "--json", "--quiet"]) == 0
         obj = json.loads(capsys.readouterr().out)
         assert (obj["solutions"], obj["distinct"]) == (20, 6)
+
+
+def test_nothing_outside_geometry_and_render_asks_a_lattices_name():
+    """#14: kinds, proofs, engines and the reader ask the lattice, never its name."""
+    import re
+
+    import puzzlebox
+
+    root = Path(puzzlebox.__file__).parent
+    asks = re.compile(r"lattice\.name\s*(==|!=|in\b)|lattice\s*(==|!=)|"
+                      r"(==|!=)\s*[\"'](square|triangle|hexagon|cube)[\"']|"
+                      r"\bis (SQUARE|TRIANGLE|HEXAGON|CUBE)\b")
+    found = [f"{path.relative_to(root)}:{n}: {line.strip()}"
+             for path in sorted(root.rglob("*.py"))
+             if path.parent.name not in ("geometry", "render")
+             for n, line in enumerate(path.read_text().splitlines(), 1) if asks.search(line)]
+    assert found == []
