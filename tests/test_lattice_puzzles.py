@@ -22,7 +22,7 @@ import pytest
 from puzzlebox.cli import main
 from puzzlebox.formats.reader import read_text
 from puzzlebox.puzzles import PolyominoPuzzle
-from puzzlebox.puzzles.order import blocks, parse_shape, polyomino_order
+from puzzlebox.puzzles.order import parse_shape, polyomino_order, regions_to_try
 from puzzlebox.puzzles.sweep import sweep
 
 Cell = tuple[int, ...]
@@ -615,26 +615,75 @@ def test_sweep_on_a_box():
 
 @pytest.mark.parametrize(("lattice", "shape"), [
     ("cube", "##/#."), ("cube", "##/##|#./.."), ("cube", "##/#.|#./.."), ("hexagon", "##/#."),
-    ("hexagon", "###/#.."), ("triangle", "..#/.###"), ("triangle", "###/#.."),
+    ("hexagon", "###/#.."), ("hexagon", "#/##/.#"), ("triangle", "..#/.###"),
+    ("triangle", "###/#.."), ("triangle", "#####"),
 ])
 def test_order_on_every_lattice_against_the_oracle(lattice, shape):
-    """Every block tried before the answer has no tiling, and the answer has one (by the
-    oracle); the big triangle of four tiles no block of the triangle grid's rows and
-    columns up to area 40."""
+    """Every region tried before the answer has no tiling, and the answer has one (by the
+    oracle); where there is no answer up to area 40, no region tried has one."""
     from puzzlebox.geometry import lattice_named
 
     lat = lattice_named(lattice)
     piece = parse_shape(shape, lat)
     result = polyomino_order(piece, 40, lattice=lat)
-    tiled = [a.dims for a in result.attempts if a.tiled]
-    assert (result.order is None) == (not tiled)
+    assert (result.order is None) == (result.region is None)
     grid = GRIDS[lattice]
-    for dims in blocks(piece, 40, lat):
-        board = _block(*dims)
-        oracle = Oracle(grid, _plain(board), {"A": (_plain(piece.cells), len(board) // len(piece))})
-        assert bool(oracle.solutions()) == (dims in tiled), dims
-        if dims in tiled:
+    for region in regions_to_try(piece, 40, lat):
+        board = _plain(region.cells)
+        oracle = Oracle(grid, board, {"A": (_plain(piece.cells), len(board) // len(piece))})
+        assert bool(oracle.solutions()) == (region == result.region), region.label
+        if region == result.region:
             break
+
+
+def test_the_regions_of_each_lattice_are_what_they_say():
+    """Checked with the oracle's geometry: each region is connected, has the area its
+    measures give, and its symmetries (as a board) are those of its shape: 12 for a
+    hexagon, 6 for a triangle, 4 for a rhombus of hexagons or triangles and for a row of
+    hexagons (2 for another parallelogram), 8 for a square; regions of one area are never
+    congruent."""
+    from puzzlebox.geometry import lattice_named
+    from puzzlebox.geometry.regions import regions
+
+    expected = {"hexagon": 12, "triangle": 6}
+    for name in ("square", "triangle", "hexagon", "cube"):
+        grid = GRIDS[name]
+        for area in range(1, 49):
+            found = list(regions(lattice_named(name), area))
+            forms = set()
+            for region in found:
+                cells = set(region.cells)
+                assert len(cells) == area and _connected(grid, cells), region
+                group = len(Oracle(grid, _plain(cells), {}).symmetries())
+                sides = region.measures
+                if name == "hexagon" and area == 1:
+                    assert group == 12  # one hexagon
+                elif region.kind == "parallelogram":
+                    bar = name == "hexagon" and sides[0] == 1  # a straight row of hexagons
+                    assert group == (4 if sides[0] == sides[1] or bar else 2), region
+                elif region.kind == "rectangle":
+                    assert group == (8 if sides[0] == sides[1] else 4), region
+                elif region.kind == "box":
+                    assert group == {1: 48, 2: 16, 3: 8}[len(set(sides))], region
+                else:
+                    assert group == expected[region.kind], region
+                forms.add(min((grid.norm(g(c) for c in cells) for g, _ in grid.group),
+                              key=sorted))
+            assert len(forms) == len(found), (name, area)
+    assert {len(r.cells) for r in regions(lattice_named("triangle"), 24)} == {24}
+    hexagon = next(r for r in regions(lattice_named("triangle"), 24) if r.kind == "hexagon")
+    assert GRIDS["triangle"].norm(hexagon.cells) == GRIDS["triangle"].norm(TRIANGLE_HEXAGON)
+
+
+def _connected(grid: Grid, cells: set[Cell]) -> bool:
+    start = min(cells)
+    seen, todo = {start}, [start]
+    while todo:
+        for n in grid.neighbours(todo.pop()):
+            if n in cells and n not in seen:
+                seen.add(n)
+                todo.append(n)
+    return seen == cells
 
 
 def test_cli_order_takes_a_lattice(capsys):

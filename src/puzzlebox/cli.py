@@ -642,8 +642,8 @@ def _add_sweep_order_parsers(sub: Any) -> None:
                        f"cell, '.' a gap) or a pentomino letter ({''.join(PENTOMINOES)})")
     order.add_argument("--lattice", default="square", metavar="NAME",
                        help="the shape's lattice: square (default), triangle, hexagon or cube "
-                       "(layers split by '|', bottom first); blocks of its coordinates are "
-                       "tried: rectangles, boxes, parallelograms of hexagons")
+                       "(layers split by '|', bottom first); its regions are tried: "
+                       "rectangles, boxes, parallelograms, triangles and hexagons")
     order.add_argument("--max-area", type=_at_least(1), default=DEFAULT_MAX_AREA, metavar="N",
                        help=f"try rectangles up to this area (default {DEFAULT_MAX_AREA}); "
                        "beyond it the answer is 'no rectangle up to area N'")

@@ -1,30 +1,29 @@
-"""The order of a polyform: the fewest copies of it that tile some rectangle (or box).
+"""The order of a polyform: the fewest copies of it that tile some rectangle (or box, or
+parallelogram, triangle or hexagon on the grids that have them).
 
-Regions are *blocks* of the lattice's coordinates: every cell whose coordinates lie in
-``range(n_1) x ... x range(n_d)``. On square these are the rectangles, on cube the boxes,
-on hexagon (axial coordinates) the parallelograms, on triangle the blocks of rows and
-columns of the file's grid. They are tried by increasing area. Only areas that are
-multiples of the piece's area can be tiled, and some orientation of the piece must fit
-inside the block; two blocks that a symmetry of the lattice maps onto each other (a 2x3 and
-a 3x2 rectangle) are the same question, asked once. Each block is first put to the proofs
-of puzzles/proofs.py (the X pentomino cannot cover a corner, the T tetromino breaks the
-chessboard balance of a 2x4) and only then searched, on the problem cut down by the
-block's symmetries.
+The regions are the lattice's own (geometry/regions.py): rectangles on square, boxes on
+cube, parallelograms and hexagons on hexagon, parallelograms, triangles and hexagons on
+triangle, each once per congruence class (a 2x3 rectangle, never also a 3x2). They are
+tried by increasing area. Only areas that are multiples of the piece's area can be tiled,
+and some orientation of the piece must fit inside the region's extent. Each region is
+first put to the proofs of puzzles/proofs.py (the X pentomino cannot cover a corner, the T
+tetromino breaks the chessboard balance of a 2x4) and only then searched, on the problem
+cut down by the region's symmetries.
 
-A shape that tiles no block up to the bound is reported as such: "no rectangle up to
-area N" is a statement about the blocks tried, never a claim that the order is larger.
+A shape that tiles no region up to the bound is reported as such: "no rectangle up to
+area N" is a statement about the regions tried, never a claim that the order is larger.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from itertools import product
 
 from puzzlebox.engine import SearchStats
 from puzzlebox.engine.parts import representatives
 from puzzlebox.errors import PuzzleboxError
 from puzzlebox.geometry.lattice import Cell, GridError, Lattice, Shape
+from puzzlebox.geometry.regions import Region, block, region_noun, regions
 from puzzlebox.geometry.square import SQUARE
 from puzzlebox.puzzles.polyomino import Piece, PolyominoPuzzle, PolyominoSolution
 from puzzlebox.puzzles.proofs import impossibility_proof
@@ -84,32 +83,34 @@ def parse_shape(text: str, lattice: Lattice = SQUARE) -> Shape:
     return lattice.normalize({cell: "#" for cell in cells})
 
 
+def regions_to_try(
+    shape: Shape, max_area: int, lattice: Lattice = SQUARE, reflect: bool = True
+) -> Iterator[Region]:
+    """Every region of the lattice (geometry/regions.py: rectangles, boxes, parallelograms,
+    triangles, hexagons) that could hold copies of the shape exactly, by increasing area:
+    its area a multiple of the shape's, and some orientation of the shape inside the
+    region's extent along every coordinate."""
+    size = len(shape)
+    fits = {_spans(tuple(s.cells)) for s in lattice.orientations(shape, True, reflect)}
+    for area in range(size, max_area + 1, size):
+        for region in regions(lattice, area):
+            extent = _spans(tuple(region.cells))
+            if any(all(f <= d for f, d in zip(fit, extent, strict=True)) for fit in fits):
+                yield region
+
+
 def blocks(
     shape: Shape, max_area: int, lattice: Lattice = SQUARE, reflect: bool = True
 ) -> Iterator[tuple[int, ...]]:
-    """Every block (its extent along each coordinate) that could hold copies of the shape
-    exactly, by increasing area, then in lexicographic order of the extents; of blocks
-    that a symmetry of the lattice maps onto each other only the first (on square:
-    rows <= columns)."""
-    size = len(shape)
-    fits = {_spans(s.cells) for s in lattice.orientations(shape, True, reflect)}
-    seen: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
-    for area in range(size, max_area + 1, size):
-        for dims in _factorisations(area, lattice.dimensions):
-            if not any(all(f <= d for f, d in zip(fit, dims, strict=True)) for fit in fits):
-                continue
-            # a map of the lattice keeps the lengths of a block's sides: only a block with
-            # the same extents in another order can be the same question
-            like = seen.setdefault(tuple(sorted(dims)), [])
-            if any(_same_block(lattice, dims, other) for other in like):
-                continue
-            like.append(dims)
-            yield dims
+    """The measures of :func:`regions_to_try`: (rows, cols) of each rectangle on square,
+    (layers, rows, cols) of each box on cube."""
+    for region in regions_to_try(shape, max_area, lattice, reflect):
+        yield region.measures
 
 
 def rectangles(shape: Shape, max_area: int) -> Iterator[tuple[int, int]]:
     """Every rectangle (rows <= columns) that could hold copies of the square-grid shape
-    exactly, by increasing area, then by fewer rows (:func:`blocks` on square)."""
+    exactly, by increasing area, then by fewer rows (:func:`regions_to_try` on square)."""
     for dims in blocks(shape, max_area):
         rows, cols = dims
         yield rows, cols
@@ -117,35 +118,7 @@ def rectangles(shape: Shape, max_area: int) -> Iterator[tuple[int, int]]:
 
 def block_cells(dims: tuple[int, ...]) -> dict[Cell, str]:
     """Every cell whose coordinates lie in ``range(dims[0]) x range(dims[1]) x ...``."""
-    return {cell: "#" for cell in product(*(range(d) for d in dims))}
-
-
-def _factorisations(area: int, parts: int) -> Iterator[tuple[int, ...]]:
-    """Every tuple of ``parts`` positive integers whose product is ``area``, in
-    lexicographic order."""
-    if parts == 1:
-        yield (area,)
-        return
-    for first in range(1, area + 1):
-        if area % first == 0:
-            for rest in _factorisations(area // first, parts - 1):
-                yield (first, *rest)
-
-
-def _same_block(lattice: Lattice, dims: tuple[int, ...], other: tuple[int, ...]) -> bool:
-    """Whether some map of the lattice's group takes the block ``dims`` onto ``other``
-    (up to a translation the lattice allows)."""
-    cells = list(block_cells(dims))
-    target = set(block_cells(other))
-    for turn in lattice.group():
-        image = [turn(cell) for cell in cells]
-        if _spans(tuple(image)) != other:
-            continue
-        shift = lattice.normalize_offset(image)
-        moved = {tuple(v + d for v, d in zip(cell, shift, strict=True)) for cell in image}
-        if moved == target:
-            return True
-    return False
+    return dict.fromkeys(block(dims), "#")
 
 
 def _spans(cells: tuple[Cell, ...]) -> tuple[int, ...]:
@@ -157,8 +130,9 @@ def _spans(cells: tuple[Cell, ...]) -> tuple[int, ...]:
 
 @dataclass
 class Attempt:
-    """One block tried: how it ended and why (``rows`` and ``cols`` are its last two
-    extents; ``dims`` all of them, the layers first on cube)."""
+    """One region tried: how it ended and why (``rows`` and ``cols`` are its extent along
+    the last two coordinates; ``dims`` its measures: the layers first on cube, one side for
+    a triangle or a hexagon; ``name`` how it is shown)."""
 
     rows: int
     cols: int
@@ -168,11 +142,12 @@ class Attempt:
     detail: str  # the proof's sentence, or the nodes searched
     seconds: float = 0.0
     dims: tuple[int, ...] = ()
+    name: str = ""
 
     @property
     def size(self) -> str:
-        """``2x3`` (``2x3x4`` on cube)."""
-        return "x".join(map(str, self.dims or (self.rows, self.cols)))
+        """``2x3`` (``2x3x4`` on cube; ``hexagon of side 2``)."""
+        return self.name or "x".join(map(str, self.dims or (self.rows, self.cols)))
 
 
 @dataclass
@@ -183,54 +158,39 @@ class OrderResult:
     puzzle: PolyominoPuzzle | None = None  # the rectangle that was tiled
     solution: PolyominoSolution | None = None
     attempts: list[Attempt] = field(default_factory=list)
-
     lattice: Lattice = SQUARE
+    region: Region | None = None  # the region that was tiled
 
     def summary(self) -> str:
-        noun = block_noun(self.lattice)
-        if self.order is None or self.puzzle is None:
-            return f"no {noun} up to area {self.max_area}"
-        size = "x".join(map(str, _extent(self.puzzle)))
+        if self.order is None or self.region is None:
+            return f"no {region_noun(self.lattice)} up to area {self.max_area}"
         copies = "copy" if self.order == 1 else "copies"
-        return f"order {self.order}: {self.order} {copies} tile a {size} {noun}"
+        return f"order {self.order}: {self.order} {copies} tile a {self.region.label}"
 
 
-def block_noun(lattice: Lattice) -> str:
-    """What a block is called: a box in 3-D, a rectangle where cells have four sides, a
-    block of the lattice's cells elsewhere (a parallelogram of hexagons)."""
-    if lattice.dimensions == 3:
-        return "box"
-    if len(lattice.neighbours((0,) * lattice.dimensions)) == 4:
-        return "rectangle"
-    return f"block of {lattice.cell_word}s"
-
-
-def _extent(puzzle: PolyominoPuzzle) -> tuple[int, ...]:
-    dimensions = puzzle.lattice.dimensions
-    return tuple(1 + max(cell[i] for cell in puzzle.board) for i in range(dimensions))
-
-
-def block_puzzle(
-    shape: Shape, dims: tuple[int, ...], reflect: bool = True, lattice: Lattice = SQUARE
+def region_puzzle(
+    shape: Shape, region: Region, reflect: bool = True, lattice: Lattice = SQUARE
 ) -> PolyominoPuzzle:
-    """Copies of the shape, as many as fill it, in the block ``dims``."""
-    board = block_cells(dims)
+    """Copies of the shape, as many as fill it, in ``region`` (moved to the lattice's normal
+    position, as a file's grid would place it)."""
+    normal = lattice.normalize(dict.fromkeys(region.cells, "#"))
+    board = dict.fromkeys(normal.cells, "#")
     copies = len(board) // len(shape)
-    size = "x".join(map(str, dims))
     return PolyominoPuzzle(
-        f"order-{size}",
+        f"order-{region.label.replace(' ', '-')}",
         board,
         [Piece("A", shape, copies, copies)],
         rotate=True,
         reflect=reflect,
-        title=f"{copies} copies in a {size} {block_noun(lattice)}",
+        title=f"{copies} copies in a {region.label}",
         lattice=lattice,
     )
 
 
 def rectangle_puzzle(shape: Shape, rows: int, cols: int, reflect: bool = True) -> PolyominoPuzzle:
     """Copies of the shape, as many as fill it, in a rows x cols rectangle."""
-    return block_puzzle(shape, (rows, cols), reflect)
+    dims = (rows, cols)
+    return region_puzzle(shape, Region("rectangle", dims, block(dims)), reflect)
 
 
 def polyomino_order(
@@ -241,19 +201,20 @@ def polyomino_order(
     progress: Callable[[Attempt], None] | None = None,
     lattice: Lattice = SQUARE,
 ) -> OrderResult:
-    """Search blocks by increasing area for the first that copies of ``shape`` tile."""
+    """Search regions by increasing area for the first that copies of ``shape`` tile."""
     import time
 
     result = OrderResult(shape, max_area, lattice=lattice)
-    for dims in blocks(shape, max_area, lattice, reflect):
+    for region in regions_to_try(shape, max_area, lattice, reflect):
         began = time.perf_counter()
-        puzzle = block_puzzle(shape, dims, reflect, lattice)
+        puzzle = region_puzzle(shape, region, reflect, lattice)
         copies = len(puzzle.board) // len(shape)
-        rows, cols = dims[-2:]
+        rows, cols = _spans(tuple(region.cells))[-2:]
+        dims, name = region.measures, region.size
         proof = impossibility_proof(puzzle)
         if proof is not None:
             attempt = Attempt(rows, cols, copies, False, proof.argument, proof.sentence,
-                              dims=dims)
+                              dims=dims, name=name)
         else:
             stats = SearchStats()
             found = representatives(puzzle.symmetry_breaking, engine, limit=1, stats=stats)
@@ -262,9 +223,10 @@ def polyomino_order(
             if solution is not None:
                 assert isinstance(solution, PolyominoSolution)
                 result.order, result.puzzle, result.solution = copies, puzzle, solution
+                result.region = region
             attempt = Attempt(
                 rows, cols, copies, solution is not None, "search", f"{stats.nodes} nodes",
-                dims=dims,
+                dims=dims, name=name,
             )
         attempt.seconds = time.perf_counter() - began
         result.attempts.append(attempt)

@@ -107,11 +107,17 @@ def order_json(report: OrderReport) -> str:
                            "order": result.order, "max_area": result.max_area}
     if result.lattice.name != "square":
         obj["lattice"] = result.lattice.name
+        if result.region is not None:
+            obj["region"] = result.region.label
     if result.puzzle is not None and result.solution is not None:
-        rows = 1 + max(cell[-2] for cell in result.puzzle.board)
-        cols = 1 + max(cell[-1] for cell in result.puzzle.board)
+        board = result.puzzle.board
+
+        def extent(i: int) -> int:
+            return 1 + max(cell[i] for cell in board) - min(cell[i] for cell in board)
+
+        rows, cols = extent(-2), extent(-1)
         if result.puzzle.lattice.dimensions == 3:
-            obj["layers"] = 1 + max(cell[0] for cell in result.puzzle.board)
+            obj["layers"] = extent(0)
         obj.update(rows=rows, cols=cols, placements=result.solution.placements_json())
     if report.tried:
         obj["tried"] = [{**({"layers": a.dims[0]} if len(a.dims) == 3 else {}),
