@@ -28,8 +28,12 @@ HEAD = """# Gallery
 A solution of every puzzle in the catalog, as `puzzlebox solve NAME --format svg --out
 FILE` draws it: each placed piece is one polygon in its own colour, labelled with its name;
 colour-matched boards show their dark squares as a shade over the pieces; holes in a board
-are hatched. A puzzle without a solution is shown as `puzzlebox show NAME --format svg`
-draws it: the empty board and every piece. Made by `docs/make_gallery.py`.
+are hatched. Polyiamonds and polyhexes are drawn as triangles and hexagons, each piece one
+outline; a polycube solution is an isometric view of the assembled solid (each piece in its
+colour, faces shaded by the way they face, each piece outlined as seen) beside its layers,
+bottom first, where every cube shows its piece's colour and name. A puzzle without a
+solution is shown as `puzzlebox show NAME --format svg` draws it: the empty board and every
+piece. Made by `docs/make_gallery.py`.
 """
 
 
@@ -72,6 +76,22 @@ def draw(name: str, timeout: float) -> str:
     return f"No solution: {reason}." if reason else "No solution."
 
 
+def lattice_index(names: list[str]) -> str:
+    """A line per lattice naming its puzzles (with links), so the few puzzles on triangles,
+    hexagons and cubes are found among the many on squares; puzzles that stand on no
+    lattice (cards, queens) are left out."""
+    by_lattice: dict[str, list[str]] = {}
+    for name in names:
+        lattice = getattr(catalog.load(name).puzzles[0], "lattice", None)
+        if lattice is not None:
+            by_lattice.setdefault(lattice.name, []).append(name)
+    lines = ["By lattice:", ""]
+    for label in sorted(by_lattice, key=lambda k: (len(by_lattice[k]), k)):
+        links = ", ".join(f"[{n}](#{n})" for n in by_lattice[label])
+        lines.append(f"- {label}: {links}")
+    return "\n".join(lines) + "\n"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--timeout", type=float, default=120.0,
@@ -93,7 +113,7 @@ def main() -> None:
         if old.stem not in catalog.names():  # a puzzle that left the catalog
             old.unlink()
     NOTES.write_text(json.dumps({n: notes[n] for n in names}, indent=1) + "\n")
-    parts = [HEAD]
+    parts = [HEAD, lattice_index(names)]
     for name in names:
         title = catalog.load(name).title
         parts.append(f"## {name}\n\n{title}\n\n![{name}](gallery/{name}.svg)\n\n{notes[name]}\n")

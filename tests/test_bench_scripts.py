@@ -17,7 +17,7 @@ import pytest
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 SCRIPTS = sorted(p.stem for p in BENCH.glob("*.py"))
-WITH_MAIN = ["engines", "estimates", "hard", "kernel_ab", "memo", "parallel",
+WITH_MAIN = ["engines", "estimates", "hard", "kernel_ab", "lattices", "memo", "parallel",
              "progress_accuracy", "run"]
 
 
@@ -95,3 +95,9 @@ def test_progress_accuracy_table(monkeypatch, capsys):
     assert rows[0].startswith("| queens-10:compiled | estimated | ")
     assert rows[1].startswith("| pentomino-3x20:bitboard:all | walked | ")
     assert all(row.count("|") == 8 for row in rows)
+
+
+def test_lattices_sample_counts_the_same_parts_with_xcover_and_bitboard():
+    pytest.importorskip("xcover")
+    out = _load("lattices").worker("sample", "soma-cube")
+    assert out["sampled"] == 3 and out["total"] > 3 and out["raw"] == out["ours_raw"] > 0

@@ -680,6 +680,10 @@ def _add_sweep_order_parsers(sub: Any) -> None:
         "one tiling.")
     order.add_argument("shape", help="a grid such as '####/.#..' (rows split by '/', '#' a "
                        f"cell, '.' a gap) or a pentomino letter ({''.join(PENTOMINOES)})")
+    order.add_argument("--lattice", default="square", metavar="NAME",
+                       help="the shape's lattice: square (default), triangle, hexagon or cube "
+                       "(layers split by '|', bottom first); its regions are tried: "
+                       "rectangles, boxes, parallelograms, triangles and hexagons")
     order.add_argument("--max-area", type=_at_least(1), default=DEFAULT_MAX_AREA, metavar="N",
                        help=f"try rectangles up to this area (default {DEFAULT_MAX_AREA}); "
                        "beyond it the answer is 'no rectangle up to area N'")
@@ -709,10 +713,11 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 
 
 def cmd_order(args: argparse.Namespace) -> int:
-    from puzzlebox.puzzles.order import parse_shape, polyomino_order, rectangles
+    from puzzlebox.puzzles.order import blocks, parse_shape, polyomino_order, read_lattice
 
-    shape = parse_shape(args.shape)
-    total = sum(1 for _ in rectangles(shape, args.max_area))
+    lattice = read_lattice(args.lattice)
+    shape = parse_shape(args.shape, lattice)
+    total = sum(1 for _ in blocks(shape, args.max_area, lattice, not args.no_reflect))
     bar = _Bar(f"order of {args.shape}", _showing(args))
     tried: list[object] = []
 
@@ -722,7 +727,7 @@ def cmd_order(args: argparse.Namespace) -> int:
 
     try:
         result = polyomino_order(shape, args.max_area, args.engine,
-                                 reflect=not args.no_reflect, progress=step)
+                                 reflect=not args.no_reflect, progress=step, lattice=lattice)
     finally:
         bar.close()
     report = OrderReport(result, tried=args.why)

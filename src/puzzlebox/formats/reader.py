@@ -20,8 +20,8 @@ from puzzlebox.formats import limits
 from puzzlebox.formats.errors import PuzzleFileError
 from puzzlebox.formats.guard import nesting_problem
 from puzzlebox.formats.locate import key_line
-from puzzlebox.geometry import Shape, parse_grid
-from puzzlebox.geometry.lattice import Cell
+from puzzlebox.geometry.lattice import Cell, GridError, Lattice, lattice_named, lattice_names
+from puzzlebox.geometry.square import SQUARE
 from puzzlebox.puzzles import KINDS as REGISTERED_KINDS
 from puzzlebox.puzzles import EdgeMatchingPuzzle, Piece, PolyominoPuzzle, Puzzle, QueensPuzzle
 
@@ -128,15 +128,24 @@ class _Reader:
             raise self.fail(path + (key,), f"must be a string, not {shown(value)}")
         return value
 
-    def grid(self, value: Any, path: tuple) -> dict[Cell, str]:
-        if not isinstance(value, str):
+    def grid(self, value: Any, path: tuple, lattice: Lattice) -> dict[Cell, str]:
+        """A board or piece grid read on ``lattice`` (``lattice.parse``): a string of rows,
+        or on cube a list of layers from the bottom up (a plain string there is one layer).
+        Its size is checked before any cell is made."""
+        if isinstance(value, list):
+            size = sum(_cell_count(layer) for layer in value if isinstance(layer, str))
+        elif isinstance(value, str):
+            size = _cell_count(value)
+        else:
             raise self.fail(path, f"a grid must be a string of rows, not {shown(value)}")
-        size = _cell_count(value)
         if size > limits.MAX_CELLS:
             raise self.fail(
                 path, f"the grid has {size} cells; the limit is {limits.MAX_CELLS}"
             )
-        cells, _ = parse_grid(value)
+        try:
+            cells = lattice.parse(value)
+        except GridError as error:
+            raise self.fail(path, str(error)) from None
         if not cells:
             raise self.fail(path, "the grid has no cells (only '.', spaces or nothing)")
         return cells
@@ -254,10 +263,35 @@ def _count_bounds(r: _Reader, value: Any, path: tuple) -> tuple[int, int | None]
     raise r.fail(path, f"count must be an integer, [lo, hi] or \"any\", not {shown(value)}")
 
 
+def _lattice(r: _Reader, doc: dict[str, Any]) -> Lattice:
+    """The top-level ``lattice`` key (default ``"square"``) as a registered lattice.
+
+    A file that names its lattice (any, ``"square"`` included) has every piece checked to
+    be connected on it; a file that names none reads as files did before lattices came
+    (#14), where a piece in several parts is allowed (tests/test_hostile.py packs random
+    ones)."""
+    if "lattice" not in doc:
+        return SQUARE
+    value = doc["lattice"]
+    if not isinstance(value, str):
+        raise r.fail(("lattice",), f"must be a string ({_known_lattices()}), not {shown(value)}")
+    try:
+        return lattice_named(value)
+    except KeyError:
+        raise r.fail(
+            ("lattice",), f"unknown lattice {shown(value)} (known: {_known_lattices()})"
+        ) from None
+
+
+def _known_lattices() -> str:
+    return ", ".join(f'"{n}"' for n in lattice_names())
+
+
 def _read_polyomino(
     r: _Reader, doc: dict[str, Any], name: str, title: str, notes: str
 ) -> PuzzleFile:
-    r.check_keys(doc, COMMON_KEYS | {"board", "boards", "pieces", "rules"}, ())
+    r.check_keys(doc, COMMON_KEYS | {"lattice", "board", "boards", "pieces", "rules"}, ())
+    lattice = _lattice(r, doc)
     rules = doc.get("rules", {})
     if not isinstance(rules, dict):
         raise r.fail(("rules",), "must be a table")
@@ -291,7 +325,7 @@ def _read_polyomino(
             seen_names.add(board_name)
             if "grid" not in entry:
                 raise r.fail(("boards", i, "grid"), "is missing")
-            boards.append((board_name, r.grid(entry["grid"], ("boards", i, "grid"))))
+            boards.append((board_name, r.grid(entry["grid"], ("boards", i, "grid"), lattice)))
             total += len(boards[-1][1])
             if total > limits.MAX_TOTAL_CELLS:
                 raise r.fail(("boards", i, "grid"), f"the boards so far have {total} cells; "
@@ -301,7 +335,7 @@ def _read_polyomino(
         r.check_keys(board, {"grid"}, ("board",))
         if "grid" not in board:
             raise r.fail(("board", "grid"), "is missing")
-        boards.append((None, r.grid(board["grid"], ("board", "grid"))))
+        boards.append((None, r.grid(board["grid"], ("board", "grid"), lattice)))
 
     table = r.table(doc, "pieces", ())
     if not table:
@@ -315,16 +349,22 @@ def _read_polyomino(
             r.check_keys(spec, {"shape", "count"}, path)
             if "shape" not in spec:
                 raise r.fail(path + ("shape",), "is missing")
-            cells = r.grid(spec["shape"], path + ("shape",))
+            where: tuple[Any, ...] = path + ("shape",)
+            cells = r.grid(spec["shape"], where, lattice)
             lo, hi = _count_bounds(r, spec.get("count", 1), path + ("count",))
         else:
-            cells = r.grid(spec, path)
+            where = path
+            cells = r.grid(spec, path, lattice)
             lo, hi = 1, 1
+        if "lattice" in doc and not lattice.is_connected(cells):
+            raise r.fail(where, f"the piece is not connected: its {lattice.cell_word}s must "
+                         f"form one piece, each touching another by a "
+                         f"{'face' if lattice.dimensions == 3 else 'side'}")
         if len(cells) > largest:
             raise r.fail(
                 path, f"the piece has {len(cells)} cells, more than the board's {largest}"
             )
-        pieces.append(Piece(piece_name, Shape.from_cells(cells), lo, hi))
+        pieces.append(Piece(piece_name, lattice.normalize(cells), lo, hi))
 
     puzzles: list[Puzzle] = [
         PolyominoPuzzle(
@@ -337,6 +377,7 @@ def _read_polyomino(
             title=title,
             notes=notes,
             board_name=board_name,
+            lattice=lattice,
         )
         for board_name, cells in boards
     ]

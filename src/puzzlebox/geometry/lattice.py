@@ -266,12 +266,9 @@ def lattice_names() -> Sequence[str]:
 
 
 def _load_all() -> None:
-    """Import every lattice module so it registers (cheap: no numpy, no numba)."""
+    """Import every lattice module so it registers (cheap: no numpy, no numba). A module that
+    fails to import is an error, never a lattice quietly missing from the registry."""
     import importlib
 
     for module in ("square", "triangle", "hexagon", "cube"):
-        try:
-            importlib.import_module(f"puzzlebox.geometry.{module}")
-        except ModuleNotFoundError as error:  # a lattice not written yet
-            if error.name != f"puzzlebox.geometry.{module}":
-                raise
+        importlib.import_module(f"puzzlebox.geometry.{module}")

@@ -14,6 +14,13 @@ Here a parallelogram polyomino is built column by column: the columns are interv
 column to the next, and each column overlaps the one before it. That is the same region as
 the one between the two paths: the upper path is the tops' staircase, the lower path the
 bottoms', and they only meet at the corners because neighbouring columns overlap.
+
+Polyforms
+---------
+Every polyform of ``n`` cells on a lattice (polyominoes, polyiamonds, polyhexes,
+polycubes), grown cell by cell through the lattice's neighbours and told apart up to its
+group (:func:`polyforms`): the 12 hexiamonds, the 7 tetrahexes, the 8 one-sided tetracubes
+of which the Soma cube's six are made. Only the lattice interface is asked.
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ from collections.abc import Iterator
 from math import comb
 
 from puzzlebox.geometry import Cell, Shape, normalize
+from puzzlebox.geometry.lattice import Lattice
 
 
 def catalan(n: int) -> int:
@@ -75,3 +83,28 @@ def parallelogram_polyominoes(semiperimeter: int) -> list[Shape]:
 def family_board_side(semiperimeter: int) -> int:
     """The side of the square whose area equals the family's total area."""
     return 2 ** (semiperimeter - 2)
+
+
+def polyforms(lattice: Lattice, size: int, reflect: bool = True) -> list[Shape]:
+    """Every polyform of ``size`` cells on ``lattice``, one per class under its rotations
+    (and mirror images with ``reflect``: free; without: one-sided), each in the least of its
+    orientations, sorted by their cells. Grown from one cell, a neighbour at a time: each
+    polyform of ``size`` cells is a polyform of ``size - 1`` cells and one neighbour."""
+    if size < 1:
+        raise ValueError("a polyform has at least one cell")
+    origin: Cell = (0,) * lattice.dimensions
+    grown = {lattice.normalize({origin: "#"})}
+    for _ in range(size - 1):
+        bigger: set[Shape] = set()
+        for shape in grown:
+            cells = set(shape.cells)
+            for cell in cells:
+                for near in lattice.neighbours(cell):
+                    if near not in cells:
+                        bigger.add(lattice.normalize(dict.fromkeys(cells | {near}, "#")))
+        grown = {_least(lattice, shape, reflect) for shape in bigger}
+    return sorted(grown, key=lambda shape: shape.cells)
+
+
+def _least(lattice: Lattice, shape: Shape, reflect: bool) -> Shape:
+    return min(lattice.orientations(shape, True, reflect), key=lambda s: s.cells)

@@ -1,28 +1,32 @@
-"""The order of a polyomino: the fewest copies of it that tile some rectangle.
+"""The order of a polyform: the fewest copies of it that tile some rectangle (or box, or
+parallelogram, triangle or hexagon on the grids that have them).
 
-Rectangles are tried by increasing area. Only areas that are multiples of the piece's area
-can be tiled, and a rectangle must be at least as large as the piece's bounding box in both
-directions (the smaller side at least the piece's smaller extent, the larger side at least
-its larger one). Each rectangle is first put to the proofs of puzzles/proofs.py (the X
-pentomino cannot cover a corner, the T tetromino breaks the chessboard balance of a 2x4)
-and only then searched, on the problem cut down by the rectangle's symmetries.
+The regions are the lattice's own (geometry/regions.py): rectangles on square, boxes on
+cube, parallelograms and hexagons on hexagon, parallelograms, triangles and hexagons on
+triangle, each once per congruence class (a 2x3 rectangle, never also a 3x2). They are
+tried by increasing area. Only areas that are multiples of the piece's area can be tiled,
+and some orientation of the piece must fit inside the region's extent. Each region is
+first put to the proofs of puzzles/proofs.py (the X pentomino cannot cover a corner, the T
+tetromino breaks the chessboard balance of a 2x4) and only then searched, on the problem
+cut down by the region's symmetries.
 
-A shape that tiles no rectangle up to the bound is reported as such: "no rectangle up to
-area N" is a statement about the rectangles tried, never a claim that the order is larger.
+A shape that tiles no region up to the bound is reported as such: "no rectangle up to
+area N" is a statement about the regions tried, never a claim that the order is larger.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from math import isqrt
 
 from puzzlebox.engine import SearchStats
 from puzzlebox.engine.parts import representatives
 from puzzlebox.errors import PuzzleboxError
-from puzzlebox.geometry import Cell, Shape, parse_grid
+from puzzlebox.geometry.lattice import Cell, GridError, Lattice, Shape
+from puzzlebox.geometry.regions import Region, block, region_noun, regions
+from puzzlebox.geometry.square import SQUARE
 from puzzlebox.puzzles.polyomino import Piece, PolyominoPuzzle, PolyominoSolution
-from puzzlebox.puzzles.proofs import components, impossibility_proof
+from puzzlebox.puzzles.proofs import impossibility_proof
 
 # The twelve pentominoes, by their usual letters.
 PENTOMINOES: dict[str, str] = {
@@ -46,39 +50,89 @@ class ShapeError(PuzzleboxError):
     """A shape given on the command line that is not a polyomino."""
 
 
-def parse_shape(text: str) -> Shape:
-    """A pentomino letter, or a grid like ``"####/.#.."`` (rows split by ``/`` or newlines),
-    as a shape; it must be one piece (cells joined by their sides)."""
+def read_lattice(name: str) -> Lattice:
+    """The lattice named on the command line; ShapeError (one line) names the known ones."""
+    from puzzlebox.geometry.lattice import lattice_named
+
+    try:
+        return lattice_named(name)
+    except KeyError as error:
+        raise ShapeError(str(error.args[0])) from None
+
+
+def parse_shape(text: str, lattice: Lattice = SQUARE) -> Shape:
+    """A pentomino letter, or a grid like ``"####/.#.."`` (rows split by ``/`` or newlines;
+    layers split by ``|`` on cube, bottom first), as a shape on ``lattice``; it must be one
+    piece (cells joined by their sides, or faces). A letter is a flat pentomino, read as
+    its grid on the lattice: on square and cube the pentomino itself."""
     letter = text.strip()
     if len(letter) == 1 and letter.isalpha():
         if letter.upper() not in PENTOMINOES:
             known = ", ".join(PENTOMINOES)
             raise ShapeError(f"{letter!r} is not a pentomino letter (one of {known})")
         text = PENTOMINOES[letter.upper()]
-    grid = text
-    cells, _ = parse_grid(grid)
+    layers = text.split("|")
+    try:
+        cells = lattice.parse(layers if len(layers) > 1 else text)
+    except GridError as error:
+        raise ShapeError(f"shape {text!r}: {error}") from None
     if not cells:
         raise ShapeError(f"shape {text!r} has no cells (use '#' for cells, '.' for gaps)")
-    shape = Shape.from_cells(set(cells))
-    if len(components(set(shape.cells))) != 1:
+    if not lattice.is_connected(cells):
         raise ShapeError(f"shape {text!r} is not one piece: its cells must touch by their sides")
-    return shape
+    return lattice.normalize({cell: "#" for cell in cells})
+
+
+def regions_to_try(
+    shape: Shape, max_area: int, lattice: Lattice = SQUARE, reflect: bool = True
+) -> Iterator[Region]:
+    """Every region of the lattice (geometry/regions.py: rectangles, boxes, parallelograms,
+    triangles, hexagons) that could hold copies of the shape exactly, by increasing area:
+    its area a multiple of the shape's, and some orientation of the shape inside the
+    region's extent along every coordinate."""
+    size = len(shape)
+    fits = {_spans(tuple(s.cells)) for s in lattice.orientations(shape, True, reflect)}
+    for area in range(size, max_area + 1, size):
+        for region in regions(lattice, area):
+            extent = _spans(tuple(region.cells))
+            if any(all(f <= d for f, d in zip(fit, extent, strict=True)) for fit in fits):
+                yield region
+
+
+def blocks(
+    shape: Shape, max_area: int, lattice: Lattice = SQUARE, reflect: bool = True
+) -> Iterator[tuple[int, ...]]:
+    """The measures of :func:`regions_to_try`: (rows, cols) of each rectangle on square,
+    (layers, rows, cols) of each box on cube."""
+    for region in regions_to_try(shape, max_area, lattice, reflect):
+        yield region.measures
 
 
 def rectangles(shape: Shape, max_area: int) -> Iterator[tuple[int, int]]:
-    """Every rectangle (rows <= columns) that could hold copies of the shape exactly, by
-    increasing area, then by fewer rows."""
-    small, large = sorted((shape.height, shape.width))
-    size = len(shape)
-    for area in range(size, max_area + 1, size):
-        for rows in range(small, isqrt(area) + 1):
-            if area % rows == 0 and area // rows >= large:
-                yield rows, area // rows
+    """Every rectangle (rows <= columns) that could hold copies of the square-grid shape
+    exactly, by increasing area, then by fewer rows (:func:`regions_to_try` on square)."""
+    for dims in blocks(shape, max_area):
+        rows, cols = dims
+        yield rows, cols
+
+
+def block_cells(dims: tuple[int, ...]) -> dict[Cell, str]:
+    """Every cell whose coordinates lie in ``range(dims[0]) x range(dims[1]) x ...``."""
+    return dict.fromkeys(block(dims), "#")
+
+
+def _spans(cells: tuple[Cell, ...]) -> tuple[int, ...]:
+    return tuple(
+        1 + max(cell[i] for cell in cells) - min(cell[i] for cell in cells)
+        for i in range(len(cells[0]))
+    )
 
 
 @dataclass
 class Attempt:
-    """One rectangle tried: how it ended and why."""
+    """One region tried: how it ended and why (``rows`` and ``cols`` are its extent along
+    the last two coordinates; ``dims`` its measures: the layers first on cube, one side for
+    a triangle or a hexagon; ``name`` how it is shown)."""
 
     rows: int
     cols: int
@@ -87,6 +141,13 @@ class Attempt:
     how: str  # the proof's argument, or "search"
     detail: str  # the proof's sentence, or the nodes searched
     seconds: float = 0.0
+    dims: tuple[int, ...] = ()
+    name: str = ""
+
+    @property
+    def size(self) -> str:
+        """``2x3`` (``2x3x4`` on cube; ``hexagon of side 2``)."""
+        return self.name or "x".join(map(str, self.dims or (self.rows, self.cols)))
 
 
 @dataclass
@@ -97,31 +158,39 @@ class OrderResult:
     puzzle: PolyominoPuzzle | None = None  # the rectangle that was tiled
     solution: PolyominoSolution | None = None
     attempts: list[Attempt] = field(default_factory=list)
+    lattice: Lattice = SQUARE
+    region: Region | None = None  # the region that was tiled
 
     def summary(self) -> str:
-        if self.order is None or self.puzzle is None:
-            return f"no rectangle up to area {self.max_area}"
-        rows, cols = _extent(self.puzzle)
+        if self.order is None or self.region is None:
+            return f"no {region_noun(self.lattice)} up to area {self.max_area}"
         copies = "copy" if self.order == 1 else "copies"
-        return f"order {self.order}: {self.order} {copies} tile a {rows}x{cols} rectangle"
+        return f"order {self.order}: {self.order} {copies} tile a {self.region.label}"
 
 
-def _extent(puzzle: PolyominoPuzzle) -> tuple[int, int]:
-    return 1 + max(r for r, _ in puzzle.board), 1 + max(c for _, c in puzzle.board)
-
-
-def rectangle_puzzle(shape: Shape, rows: int, cols: int, reflect: bool = True) -> PolyominoPuzzle:
-    """Copies of the shape, as many as fill it, in a rows x cols rectangle."""
-    copies = rows * cols // len(shape)
-    board: dict[Cell, str] = {(r, c): "#" for r in range(rows) for c in range(cols)}
+def region_puzzle(
+    shape: Shape, region: Region, reflect: bool = True, lattice: Lattice = SQUARE
+) -> PolyominoPuzzle:
+    """Copies of the shape, as many as fill it, in ``region`` (moved to the lattice's normal
+    position, as a file's grid would place it)."""
+    normal = lattice.normalize(dict.fromkeys(region.cells, "#"))
+    board = dict.fromkeys(normal.cells, "#")
+    copies = len(board) // len(shape)
     return PolyominoPuzzle(
-        f"order-{rows}x{cols}",
+        f"order-{region.label.replace(' ', '-')}",
         board,
         [Piece("A", shape, copies, copies)],
         rotate=True,
         reflect=reflect,
-        title=f"{copies} copies in a {rows}x{cols} rectangle",
+        title=f"{copies} copies in a {region.label}",
+        lattice=lattice,
     )
+
+
+def rectangle_puzzle(shape: Shape, rows: int, cols: int, reflect: bool = True) -> PolyominoPuzzle:
+    """Copies of the shape, as many as fill it, in a rows x cols rectangle."""
+    dims = (rows, cols)
+    return region_puzzle(shape, Region("rectangle", dims, block(dims)), reflect)
 
 
 def polyomino_order(
@@ -130,18 +199,22 @@ def polyomino_order(
     engine: str = "auto",
     reflect: bool = True,
     progress: Callable[[Attempt], None] | None = None,
+    lattice: Lattice = SQUARE,
 ) -> OrderResult:
-    """Search rectangles by increasing area for the first that copies of ``shape`` tile."""
+    """Search regions by increasing area for the first that copies of ``shape`` tile."""
     import time
 
-    result = OrderResult(shape, max_area)
-    for rows, cols in rectangles(shape, max_area):
+    result = OrderResult(shape, max_area, lattice=lattice)
+    for region in regions_to_try(shape, max_area, lattice, reflect):
         began = time.perf_counter()
-        puzzle = rectangle_puzzle(shape, rows, cols, reflect)
-        copies = rows * cols // len(shape)
+        puzzle = region_puzzle(shape, region, reflect, lattice)
+        copies = len(puzzle.board) // len(shape)
+        rows, cols = _spans(tuple(region.cells))[-2:]
+        dims, name = region.measures, region.size
         proof = impossibility_proof(puzzle)
         if proof is not None:
-            attempt = Attempt(rows, cols, copies, False, proof.argument, proof.sentence)
+            attempt = Attempt(rows, cols, copies, False, proof.argument, proof.sentence,
+                              dims=dims, name=name)
         else:
             stats = SearchStats()
             found = representatives(puzzle.symmetry_breaking, engine, limit=1, stats=stats)
@@ -150,8 +223,10 @@ def polyomino_order(
             if solution is not None:
                 assert isinstance(solution, PolyominoSolution)
                 result.order, result.puzzle, result.solution = copies, puzzle, solution
+                result.region = region
             attempt = Attempt(
-                rows, cols, copies, solution is not None, "search", f"{stats.nodes} nodes"
+                rows, cols, copies, solution is not None, "search", f"{stats.nodes} nodes",
+                dims=dims, name=name,
             )
         attempt.seconds = time.perf_counter() - began
         result.attempts.append(attempt)

@@ -3,11 +3,15 @@
 Items: one per board cell (covered exactly once) and one per piece whose count limits it
 (covered ``lo..hi`` times). Options: every distinct orientation of every piece at every
 position where it lies on board cells (of matching colours, when colours matter).
+
+The cells stand on a lattice (``puzzle.lattice``: square by default, or triangle, hexagon,
+cube; geometry/lattice.py). Everything here asks the lattice, never its name (#14): which
+cells touch, which maps are symmetries, which translations keep the grid.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -18,8 +22,7 @@ from puzzlebox.engine.memo import SweepPlan
 from puzzlebox.engine.registry import EngineSpec, register
 from puzzlebox.engine.search import Capability, Job, Mode, Search
 from puzzlebox.engine.stats import SearchStats
-from puzzlebox.geometry import SYMMETRIES, Shape, Symmetry, normalize, orientations
-from puzzlebox.geometry.lattice import Cell
+from puzzlebox.geometry.lattice import Cell, Lattice, Shape, Transform
 from puzzlebox.geometry.square import SQUARE
 from puzzlebox.puzzles.base import SINK, Puzzle, Solution, register_kind
 from puzzlebox.puzzles.proofs import Proof
@@ -84,8 +87,10 @@ class PolyominoPuzzle(Puzzle):
         title: str = "",
         notes: str = "",
         board_name: str | None = None,
+        lattice: Lattice = SQUARE,
     ) -> None:
         super().__init__(name, title, notes)
+        self.lattice = lattice
         self.board = dict(board)
         self.pieces = list(pieces)
         self.rotate = rotate
@@ -99,23 +104,31 @@ class PolyominoPuzzle(Puzzle):
         return shape if self.match_colors else Shape(shape.cells, ("#",) * len(shape))
 
     def piece_orientations(self, piece: Piece) -> list[Shape]:
-        return orientations(self._plain(piece.shape), self.rotate, self.reflect)
+        return self.lattice.orientations(self._plain(piece.shape), self.rotate, self.reflect)
 
     def placements_of(self, piece: Piece) -> list[tuple[Cell, ...]]:
-        """Every set of board cells the piece can cover, each once."""
+        """Every set of board cells the piece can cover, each once: each orientation moved so
+        that its first cell lands on each board cell, where the lattice allows that
+        translation (on triangle an up triangle must stay up). Board cells in sorted order
+        make the translations, and so the options, come in a stable order."""
         board = self.board
-        rows = [r for r, _ in board]
-        cols = [c for _, c in board]
+        can_translate = self.lattice.can_translate
         found: dict[tuple[Cell, ...], None] = {}
+        targets = sorted(board)
         for shape in self.piece_orientations(piece):
-            for dr in range(min(rows), max(rows) - shape.height + 2):
-                for dc in range(min(cols), max(cols) - shape.width + 2):
-                    cells = tuple((r + dr, c + dc) for r, c in shape.cells)
-                    if all(
-                        cell in board and (not self.match_colors or board[cell] == color)
-                        for cell, color in zip(cells, shape.colors)
-                    ):
-                        found.setdefault(cells, None)
+            anchor = shape.cells[0]
+            for target in targets:
+                shift = tuple(t - a for t, a in zip(target, anchor, strict=True))
+                if not can_translate(shift):
+                    continue
+                cells = tuple(
+                    tuple(v + d for v, d in zip(cell, shift, strict=True)) for cell in shape.cells
+                )
+                if all(
+                    cell in board and (not self.match_colors or board[cell] == color)
+                    for cell, color in zip(cells, shape.colors)
+                ):
+                    found.setdefault(cells, None)
         return list(found)
 
     def build_problem(self) -> CoverProblem:
@@ -123,8 +136,7 @@ class PolyominoPuzzle(Puzzle):
         area = len(self.board)
         for cell in sorted(self.board):
             builder.primary(("cell", *cell))
-            r, c = cell
-            near = [(r - 1, c), (r, c - 1), (r, c + 1), (r + 1, c)]
+            near = self.lattice.neighbours(cell)
             builder.neighbours(("cell", *cell), [("cell", *n) for n in near if n in self.board])
         limited = set()
         for piece in self.pieces:
@@ -148,34 +160,36 @@ class PolyominoPuzzle(Puzzle):
         return [(p.piece, p.cells) for p in solution.placements]
 
     # -- symmetry --------------------------------------------------------------------------
-    def grid_symmetries(self) -> list[tuple[Symmetry, Cell, dict[str, str]]]:
-        """The grid symmetries that are symmetries of the whole puzzle, the identity first,
-        each with the offset that puts the moved cells back in place and where each piece
-        goes (its own name, or the piece it exchanges with): what :meth:`build_symmetries`
-        turns into option permutations, the one form everything else uses.
+    def grid_symmetries(self) -> list[tuple[Transform, Cell, dict[str, str]]]:
+        """The lattice's symmetries that are symmetries of the whole puzzle, the identity
+        first, each with the translation that puts the moved cells back in place and where
+        each piece goes (its own name, or the piece it exchanges with): what
+        :meth:`build_symmetries` turns into option permutations, the one form everything
+        else uses. The maps are the lattice's whole point group (8 on square, 12 on
+        triangle and hexagon, 48 on cube), mirrors included whatever the rules say.
 
         A map is a symmetry when it keeps the board (and its colours, when they must match)
         and sends each piece's set of allowed orientations onto the set of a piece with the
         same count: the piece itself where it can, otherwise the one differently named piece
-        whose set it is. So a mirror exchanges a one-sided piece and its mirror image, and a
-        quarter turn exchanges ``h = "##"`` and ``v = "#/#"`` under ``rotate = false``; two
-        differently named pieces of one shape are never exchanged (puzzle-format.md).
+        whose set it is. So a mirror exchanges a one-sided piece and its mirror image (and
+        the two chiral pieces of the Soma cube), and a quarter turn exchanges ``h = "##"``
+        and ``v = "#/#"`` under ``rotate = false``; two differently named pieces of one shape
+        are never exchanged (puzzle-format.md).
         """
+        lattice = self.lattice
         colored = self.board if self.match_colors else {c: "#" for c in self.board}
-        home = normalize(colored)
-        r0 = min(r for r, _ in self.board)
-        c0 = min(c for _, c in self.board)
+        home = lattice.normalize(colored)
+        back = lattice.normalize_offset(colored)
         sets = {p.name: frozenset(self.piece_orientations(p)) for p in self.pieces}
         counts = {p.name: (p.lo, p.hi) for p in self.pieces}
-        result: list[tuple[Symmetry, Cell, dict[str, str]]] = []
-        for sym in SYMMETRIES:
-            moved = {sym(cell): color for cell, color in colored.items()}
-            if normalize(moved) != home:
+        result: list[tuple[Transform, Cell, dict[str, str]]] = []
+        for turn in lattice.group():
+            moved = {turn(cell): color for cell, color in colored.items()}
+            if lattice.normalize(moved) != home:
                 continue
             goes: dict[str, str] = {}
             for name, orients in sets.items():
-                turn = SQUARE.group()[SYMMETRIES.index(sym)]
-                image = frozenset(SQUARE.transformed(s, turn) for s in orients)
+                image = frozenset(lattice.transformed(s, turn) for s in orients)
                 if image == orients:
                     goes[name] = name
                     continue
@@ -185,9 +199,9 @@ class PolyominoPuzzle(Puzzle):
                 goes[name] = others[0]
             else:
                 if len(set(goes.values())) == len(goes):
-                    r1 = min(r for r, _ in moved)
-                    c1 = min(c for _, c in moved)
-                    result.append((sym, (r0 - r1, c0 - c1), goes))
+                    there = lattice.normalize_offset(moved)
+                    shift = tuple(t - h for t, h in zip(there, back, strict=True))
+                    result.append((turn, shift, goes))
         return result
 
     def build_symmetries(self) -> np.ndarray:
@@ -201,14 +215,14 @@ class PolyominoPuzzle(Puzzle):
         number = {p.name: i for i, p in enumerate(self.pieces)}
         tags = np.array([number[label[0]] for label in problem.labels], dtype=np.int64)
         perms = []
-        for sym, (dr, dc), goes in self.grid_symmetries():
+        for turn, shift, goes in self.grid_symmetries():
             item_perm = np.arange(problem.n_items)
             for cell in self.board:
-                r, c = sym(cell)
-                item_perm[index[("cell", *cell)]] = index[("cell", r + dr, c + dc)]
-            for name, image in goes.items():
+                image = tuple(v + d for v, d in zip(turn(cell), shift, strict=True))
+                item_perm[index[("cell", *cell)]] = index[("cell", *image)]
+            for name, image_piece in goes.items():
                 if ("piece", name) in index:  # a piece with the same count is limited alike
-                    item_perm[index[("piece", name)]] = index[("piece", image)]
+                    item_perm[index[("piece", name)]] = index[("piece", image_piece)]
             tag_perm = np.array([number[goes[p.name]] for p in self.pieces], dtype=np.int64)
             perms.append(options_by_items(problem, item_perm, tags, tag_perm))
         return np.array(perms, dtype=np.int64).reshape(len(perms), problem.n_options)
@@ -225,14 +239,14 @@ class PolyominoPuzzle(Puzzle):
 
     # -- counting by sweeping --------------------------------------------------------------
     def sweep_plan(self) -> SweepPlan:
-        """Cells along the board's long side, so the sweep's frontier is its short side; the
-        symmetries as (item, option) permutations."""
+        """Cells along the board's longest axis, so the sweep's frontier is a cross-section
+        (the short side of a rectangle, the smallest face of a box); the symmetries as
+        (item, option) permutations. Ties go to the later axis (columns before rows)."""
         problem = self.problem
         index = {name: i for i, name in enumerate(problem.item_names)}
-        rows = [r for r, _ in self.board]
-        cols = [c for _, c in self.board]
-        tall = max(rows) - min(rows) > max(cols) - min(cols)
-        cells = sorted(self.board) if tall else sorted(self.board, key=lambda rc: rc[::-1])
+        spans = _spans(self.board)
+        axes = sorted(range(len(spans)), key=lambda i: (-spans[i], -i))
+        cells = sorted(self.board, key=lambda cell: tuple(cell[i] for i in axes))
         order = tuple(index[("cell", *cell)] for cell in cells)
         return SweepPlan(order, self.symmetry_pairs)
 
@@ -254,30 +268,28 @@ class PolyominoPuzzle(Puzzle):
 
     def cover_entries_bound(self) -> int:
         """Each orientation of a piece lies at most once on each board cell (by where its
-        first cell goes), and at most once per shift of its bounding box inside the board's;
-        each placement lists its cells and the piece. Exact for a rectangle without holes."""
+        first cell goes), and at most once per shift of its bounding box inside the board's
+        (coordinate by coordinate, on any lattice); each placement lists its cells and the
+        piece. Exact for a rectangle or a box without holes."""
         cells = len(self.board)
-        rows = {cell[0] for cell in self.board}
-        cols = {cell[-1] for cell in self.board}
-        height = max(rows) - min(rows) + 1
-        width = max(cols) - min(cols) + 1
+        spans = _spans(self.board)
         total = 0
         for piece in self.pieces:
             size = len(piece.shape)
             for shape in self.piece_orientations(piece):
-                shifts = min(
-                    cells - size + 1,
-                    max(height - shape.height + 1, 0) * max(width - shape.width + 1, 0),
-                )
-                total += max(shifts, 0) * (size + 1)
+                boxes = 1
+                for board_span, shape_span in zip(spans, _spans(shape.cells), strict=True):
+                    boxes *= max(board_span - shape_span + 1, 0)
+                total += max(min(cells - size + 1, boxes), 0) * (size + 1)
         return total
 
     def text_owners(self, solution: Solution) -> list[list[int | None]] | None:
+        """The owner of each character of the letter drawing, as render/text.py lays it out
+        on this puzzle's lattice (offset hexagon rows, cube layers under headings)."""
+        from puzzlebox.render.text import letter_owners
+
         assert isinstance(solution, PolyominoSolution)
-        owner = solution.owner_grid()
-        rows = range(min(r for r, _ in self.board), max(r for r, _ in self.board) + 1)
-        cols = range(min(c for _, c in self.board), max(c for _, c in self.board) + 1)
-        return [[owner.get((r, c)) for c in cols] for r in rows]
+        return letter_owners(self, solution)
 
     def describe_lines(self) -> list[str]:
         from puzzlebox.render.text import describe_polyomino
@@ -333,6 +345,16 @@ class PolyominoPuzzle(Puzzle):
             yield solution
 
 
+def _spans(cells: Iterable[Cell]) -> list[int]:
+    """How many values each coordinate takes between its least and greatest (the extent of
+    the bounding box, axis by axis)."""
+    cells = list(cells)
+    return [
+        1 + max(cell[i] for cell in cells) - min(cell[i] for cell in cells)
+        for i in range(len(cells[0]))
+    ]
+
+
 # -- the kind's own search, in the engine registry ----------------------------------------------
 
 
@@ -346,6 +368,8 @@ def _sink_accepts(job: Job) -> str | None:
         return "the sink search finds one tiling: use 'solve' (one solution)"
     if job.forced or job.excluded:
         return "the sink search tiles whole boards, not subproblems"
+    if puzzle.lattice.dimensions != 2:
+        return "the sink search re-packs windows of rows and columns: flat boards only"
     if not sink_takes(puzzle):
         return "the sink search needs pieces with exact counts that fill the board"
     return None

@@ -4,14 +4,20 @@ Each proof is a necessary condition that a solution must meet, checked from coun
 
 * **area**: the board's cells must be a sum of the pieces' areas under their counts (58
   cells cannot be filled with pentominoes); with colours, for every colour at once;
-* **checkerboard**: colour the board like a chessboard. A piece covers the same number of
-  dark and light cells wherever it lies, up to swapping the two, so each copy adds a fixed
-  difference with a free sign; the board's difference must be reachable (the 31 dominoes
-  and the mutilated chessboard, the five tetrominoes and 4x5, the 35 hexominoes);
+* **checkerboard**: colour the board with the lattice's two-colouring (a chessboard on
+  square, up and down triangles on triangle, the 3-D checkerboard on cube; hexagon has
+  none). A piece covers the same number of cells of each colour wherever it lies, up to
+  swapping the two, so each copy adds a fixed difference with a free sign; the board's
+  difference must be reachable (the 31 dominoes and the mutilated chessboard, the five
+  tetrominoes and 4x5, the 35 hexominoes);
 * **placement**: every cell needs a placement that covers it (no X pentomino covers a
   rectangle's corner), and every piece that must be used needs somewhere to lie;
-* **region**: each connected region of the board (cells joined by sides, split off by its
-  holes) must be filled by the pieces that fit inside it.
+* **region**: each connected region of the board (cells joined by sides, or faces on cube:
+  the lattice's neighbours, split off by its holes) must be filled by the pieces that fit
+  inside it.
+
+Every proof asks the puzzle's lattice (``puzzle.lattice``), never its name, and each is
+linear in the board (#18).
 
 A proof that cannot follow its states (more than ``MAX_STATES``) makes no claim.
 """
@@ -23,7 +29,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from puzzlebox.geometry.lattice import Cell
+from puzzlebox.geometry.lattice import Cell, Lattice, TwoColouring
 
 if TYPE_CHECKING:
     from puzzlebox.puzzles.base import Puzzle
@@ -153,21 +159,29 @@ def _count_text(piece: Piece) -> str:
 
 
 # -- checkerboard ---------------------------------------------------------------------------
-def _dark(cell: Cell) -> bool:
-    return (cell[0] + cell[1]) % 2 == 0
+def _square_colouring() -> TwoColouring:
+    from puzzlebox.geometry.square import SQUARE
+
+    colouring = SQUARE.two_colouring()
+    assert colouring is not None  # the chessboard
+    return colouring
 
 
-def imbalance(cells: list[Cell]) -> int:
-    """|dark - light| of a set of cells coloured like a chessboard: the same for every
-    position and orientation of a piece, since a shift or a turn at most swaps the colours."""
-    dark = sum(_dark(c) for c in cells)
+def imbalance(cells: list[Cell], colouring: TwoColouring | None = None) -> int:
+    """|dark - light| of a set of cells under a two-colouring (default: the chessboard):
+    the same for every position and orientation of a piece, since a shift or a turn at
+    most swaps the colours (what makes a :class:`TwoColouring` one)."""
+    is_dark = (colouring or _square_colouring()).is_dark
+    dark = sum(1 for c in cells if is_dark(c))
     return abs(2 * dark - len(cells))
 
 
 EXACT_WORK = 200_000  # (areas followed) x (copies tried) up to which both are followed
 
 
-def _differences(puzzle: PolyominoPuzzle, area: int, wanted: int) -> bool | None:
+def _differences(
+    puzzle: PolyominoPuzzle, colouring: TwoColouring, area: int, wanted: int
+) -> bool | None:
     """Can some choice of counts (within bounds, areas ignored) and of each copy's sign make
     the difference ``wanted``? None when the sums are too wide to follow (no claim).
 
@@ -175,7 +189,7 @@ def _differences(puzzle: PolyominoPuzzle, area: int, wanted: int) -> bool | None
     the board where following areas and differences together is quadratic (#18)."""
     parts = []
     for piece in puzzle.pieces:
-        step = imbalance(list(piece.shape.cells))
+        step = imbalance(list(piece.shape.cells), colouring)
         lo, hi = piece.lo, piece.max_copies(area)
         if lo > hi:
             return False
@@ -201,19 +215,23 @@ def checkerboard_impossibility(puzzle: PolyominoPuzzle) -> str | None:
     quadratic in the board, so beyond :data:`EXACT_WORK` only the differences are followed
     (:func:`_differences`), a weaker but still sound argument, linear in the board.
     """
+    colouring = puzzle.lattice.two_colouring()
+    if colouring is None:
+        return None  # no colouring on this lattice (hexagon): no claim
     area = len(puzzle.board)
-    dark = sum(_dark(c) for c in puzzle.board)
+    is_dark = colouring.is_dark
+    dark = sum(1 for c in puzzle.board if is_dark(c))
     light = area - dark
     work = (area + 1) * sum(piece.max_copies(area) + 1 for piece in puzzle.pieces)
     if work > EXACT_WORK:
-        if _differences(puzzle, area, dark - light) is not False:
+        if _differences(puzzle, colouring, area, dark - light) is not False:
             return None
-        return _checkerboard_sentence(puzzle, dark, light)
+        return _checkerboard_sentence(puzzle, colouring, dark, light)
     offset = area  # bit ``offset + d`` stands for the difference d; |d| never exceeds area
     states: dict[int, int] = {0: 1 << offset}
     for piece in puzzle.pieces:
         size = len(piece.shape)
-        step = imbalance(list(piece.shape.cells))
+        step = imbalance(list(piece.shape.cells), colouring)
         reached: dict[int, int] = {}
         layer = states
         for k in range(piece.max_copies(area) + 1):
@@ -234,27 +252,34 @@ def checkerboard_impossibility(puzzle: PolyominoPuzzle) -> str | None:
     full = states.get(area)
     if full is None or full >> (offset + dark - light) & 1:
         return None
-    return _checkerboard_sentence(puzzle, dark, light)
+    return _checkerboard_sentence(puzzle, colouring, dark, light)
 
 
-def _checkerboard_sentence(puzzle: PolyominoPuzzle, dark: int, light: int) -> str:
+def _checkerboard_sentence(
+    puzzle: PolyominoPuzzle, colouring: TwoColouring, dark: int, light: int
+) -> str:
+    d, li = colouring.dark_word, colouring.light_word
     return (
-        f"colour the board like a chessboard: it has {dark} dark and {light} light cells. "
-        f"{_imbalance_text(puzzle)}, so no choice of how many pieces are used and where they "
-        f"lie covers {dark} dark and {light} light cells"
+        f"colour the board's cells in two colours ({colouring.name}): it has {dark} {d} and "
+        f"{light} {li} cells. "
+        f"{_imbalance_text(puzzle, colouring)}, so no choice of how many pieces are used and "
+        f"where they lie covers {dark} {d} and {light} {li} cells"
     )
 
 
-def _imbalance_text(puzzle: PolyominoPuzzle) -> str:
+def _imbalance_text(puzzle: PolyominoPuzzle, colouring: TwoColouring) -> str:
     groups: dict[int, list[Piece]] = {}
     for piece in puzzle.pieces:
-        groups.setdefault(imbalance(list(piece.shape.cells)), []).append(piece)
+        groups.setdefault(imbalance(list(piece.shape.cells), colouring), []).append(piece)
     parts = []
     for step, pieces in sorted(groups.items()):
         who = _names(pieces)
         verb = "cover" if len(pieces) > 1 else "covers"
         if step == 0:
-            parts.append(f"{who} {verb} as many dark cells as light ones")
+            parts.append(
+                f"{who} {verb} as many {colouring.dark_word} cells as {colouring.light_word} "
+                "ones"
+            )
         else:
             each = " each" if len(pieces) > 1 else ""
             parts.append(f"{who} {verb}{each} {step} more of one colour than of the other")
@@ -281,8 +306,14 @@ def _names(pieces: list[Piece]) -> str:
 
 
 # -- regions --------------------------------------------------------------------------------
-def components(cells: set[Cell]) -> list[list[Cell]]:
-    """The board's connected regions (cells joined by a side), each sorted, in board order."""
+def components(cells: set[Cell], lattice: Lattice | None = None) -> list[list[Cell]]:
+    """The board's connected regions (cells joined by a side, or a face: the lattice's
+    neighbours; default the square lattice), each sorted, in board order."""
+    if lattice is None:
+        from puzzlebox.geometry.square import SQUARE
+
+        lattice = SQUARE
+    neighbours = lattice.neighbours
     seen: set[Cell] = set()
     out = []
     for start in sorted(cells):
@@ -292,8 +323,7 @@ def components(cells: set[Cell]) -> list[list[Cell]]:
         region = [start]
         frontier = [start]
         while frontier:
-            r, c = frontier.pop()
-            for nb in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            for nb in neighbours(frontier.pop()):
                 if nb in cells and nb not in seen:
                     seen.add(nb)
                     region.append(nb)
@@ -320,15 +350,20 @@ def placement_impossibility(puzzle: PolyominoPuzzle) -> str | None:
     covered = {cell for spots in placements.values() for cells in spots for cell in cells}
     for cell in sorted(puzzle.board):
         if cell not in covered:
-            r, c = cell
-            return f"no piece can cover the cell at row {r}, column {c}"
+            return f"no piece can cover the cell at {_where(cell)}"
     return None
+
+
+def _where(cell: Cell) -> str:
+    """A cell as a sentence names it: "row 2, column 3" ("layer 1, row 2, column 3" in 3-D)."""
+    *layer, r, c = cell
+    return "".join(f"layer {v}, " for v in layer) + f"row {r}, column {c}"
 
 
 def region_impossibility(puzzle: PolyominoPuzzle) -> str | None:
     """A sentence naming a region (cells joined by sides, split off by holes) that the
     pieces fitting inside it cannot fill, whatever their number; else None."""
-    regions = components(set(puzzle.board))
+    regions = components(set(puzzle.board), puzzle.lattice)
     if len(regions) == 1:
         return None  # the whole board: the area proof has spoken
     area = len(puzzle.board)
@@ -353,8 +388,7 @@ def region_impossibility(puzzle: PolyominoPuzzle) -> str | None:
         ]
         if _reachable((len(region),), parts):
             continue
-        r, c = region[0]
-        place = f"the region of {len(region)} cells that begins at row {r}, column {c}"
+        place = f"the region of {len(region)} cells that begins at {_where(region[0])}"
         if not fits:
             return f"no piece fits inside {place}"
         sizes = sorted({len(p.shape) for p in fits})

@@ -48,16 +48,15 @@ def sweepable(puzzle: Puzzle) -> PolyominoPuzzle:
 
 
 def filled(puzzle: PolyominoPuzzle) -> PolyominoPuzzle:
-    """The puzzle with its board's holes filled in: its whole bounding rectangle."""
+    """The puzzle with its board's holes filled in: every cell of its bounding box in the
+    lattice's coordinates (a rectangle on square, a box on cube)."""
     if puzzle.match_colors:
         raise SweepError("the holes of a board whose colours must match have no colour to fill")
-    rows = [r for r, _ in puzzle.board]
-    cols = [c for _, c in puzzle.board]
-    board: dict[Cell, str] = {
-        (r, c): "#"
-        for r in range(min(rows), max(rows) + 1)
-        for c in range(min(cols), max(cols) + 1)
-    }
+    spans = [
+        range(min(cell[i] for cell in puzzle.board), max(cell[i] for cell in puzzle.board) + 1)
+        for i in range(puzzle.lattice.dimensions)
+    ]
+    board: dict[Cell, str] = {cell: "#" for cell in itertools.product(*spans)}
     return _with_board(puzzle, board, puzzle.board_name)
 
 
@@ -74,6 +73,7 @@ def _with_board(
         title=puzzle.title,
         notes=puzzle.notes,
         board_name=name,
+        lattice=puzzle.lattice,
     )
 
 
@@ -144,7 +144,7 @@ def _solve_one(
     """The answer for one choice; None when ``search`` is off and no proof settles it."""
     gone = set(uncovered)
     board = {cell: color for cell, color in puzzle.board.items() if cell not in gone}
-    name = " ".join(f"{r},{c}" for r, c in uncovered) or "none"
+    name = " ".join(",".join(map(str, cell)) for cell in uncovered) or "none"
     one = _with_board(puzzle, board, f"uncover {name}")
     proof = impossibility_proof(one)
     if proof is not None:
@@ -180,7 +180,9 @@ def _first(puzzle: PolyominoPuzzle, engine: str) -> tuple[bool, int]:
 
 def count_grid(puzzle: PolyominoPuzzle, results: list[SweepResult], count: bool) -> list[str]:
     """For a sweep with one uncovered cell: the board with each cell showing its count (or
-    ``o`` where the puzzle is solvable with that cell uncovered, ``-`` where it is not)."""
+    ``o`` where the puzzle is solvable with that cell uncovered, ``-`` where it is not),
+    each cell where text output puts it (``lattice.text_position``: layers one under
+    another under their headings, as ``show`` draws them, an empty line between them)."""
     shown: dict[Cell, str] = {}
     for res in results:
         if len(res.uncovered) != 1:
@@ -190,11 +192,21 @@ def count_grid(puzzle: PolyominoPuzzle, results: list[SweepResult], count: bool)
         else:
             shown[res.uncovered[0]] = "o" if res.solvable else "-"
     width = max(len(text) for text in shown.values())
-    rows = [r for r, _ in puzzle.board]
-    cols = [c for _, c in puzzle.board]
-    return [
-        " ".join(
-            shown.get((r, c), ".").rjust(width) for c in range(min(cols), max(cols) + 1)
-        ).rstrip()
-        for r in range(min(rows), max(rows) + 1)
-    ]
+    place = {puzzle.lattice.text_position(cell): text for cell, text in shown.items()}
+    at = [puzzle.lattice.text_position(cell) for cell in puzzle.board]
+    lines = range(min(p[1] for p in at), max(p[1] for p in at) + 1)
+    columns = range(min(p[2] for p in at), max(p[2] for p in at) + 1)
+    layers = sorted({p[0] for p in at})
+    out: list[str] = []
+    for k, layer in enumerate(layers):
+        if k:
+            out.append("")
+        if puzzle.lattice.dimensions == 3:
+            from puzzlebox.render.text import layer_heading
+
+            out.append(layer_heading(layer, layers))
+        out += [
+            " ".join(place.get((layer, line, col), ".").rjust(width) for col in columns).rstrip()
+            for line in lines
+        ]
+    return out

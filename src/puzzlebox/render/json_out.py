@@ -23,7 +23,12 @@ def _with_board(obj: dict[str, Any], puzzle: Puzzle) -> dict[str, Any]:
 
 
 def solution_json(puzzle: Puzzle, solution: Solution) -> str:
+    """``{"puzzle", ["board"], ["lattice"], "placements"}``: ``lattice`` for a puzzle on a
+    lattice other than square, which says what the placements' coordinates are."""
     obj = _with_board({"puzzle": puzzle.name}, puzzle)
+    lattice = getattr(puzzle, "lattice", None)
+    if lattice is not None and lattice.name != "square":
+        obj["lattice"] = lattice.name
     obj["placements"] = solution.placements_json()
     return json.dumps(obj)
 
@@ -93,15 +98,29 @@ def sweep_json(report: SweepReport) -> list[str]:
 
 
 def order_json(report: OrderReport) -> str:
-    """``{"shape", "order", "max_area", ["rows", "cols", "placements"], ["tried"]}``."""
+    """``{"shape", "order", "max_area", ["rows", "cols", "placements"], ["tried"]}``; on a
+    lattice other than square also ``"lattice"``, and ``"layers"`` on cube (the rows and
+    columns are then each layer's)."""
     result = report.result
-    obj: dict[str, Any] = {"shape": result.shape.to_text().replace("\n", "/"),
+    shape = result.shape.to_text().replace("\n\n", "|").replace("\n", "/")  # layers: |
+    obj: dict[str, Any] = {"shape": shape,
                            "order": result.order, "max_area": result.max_area}
+    if result.lattice.name != "square":
+        obj["lattice"] = result.lattice.name
+        if result.region is not None:
+            obj["region"] = result.region.label
     if result.puzzle is not None and result.solution is not None:
-        rows = 1 + max(r for r, _ in result.puzzle.board)
-        cols = 1 + max(c for _, c in result.puzzle.board)
+        board = result.puzzle.board
+
+        def extent(i: int) -> int:
+            return 1 + max(cell[i] for cell in board) - min(cell[i] for cell in board)
+
+        rows, cols = extent(-2), extent(-1)
+        if result.puzzle.lattice.dimensions == 3:
+            obj["layers"] = extent(0)
         obj.update(rows=rows, cols=cols, placements=result.solution.placements_json())
     if report.tried:
-        obj["tried"] = [{"rows": a.rows, "cols": a.cols, "tiled": a.tiled, "how": a.how,
+        obj["tried"] = [{**({"layers": a.dims[0]} if len(a.dims) == 3 else {}),
+                         "rows": a.rows, "cols": a.cols, "tiled": a.tiled, "how": a.how,
                          "detail": a.detail} for a in result.attempts]
     return json.dumps(obj)

@@ -7,10 +7,11 @@ Pure Python (no matplotlib), so it is cheap to test. Points are grid corners ``(
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from puzzlebox.geometry.lattice import Cell
+from puzzlebox.geometry.lattice import Cell, Lattice
 
 Point = tuple[int, int]
 
@@ -195,3 +196,207 @@ def short_names(names: list[str]) -> dict[str, str]:
         else:
             result[name] = name
     return result
+
+
+# -- any lattice: cells as polygons --------------------------------------------------------
+#
+# The square functions above walk unit edges of the grid. Other flat lattices (triangle,
+# hexagon) give each cell as a polygon (``Lattice.polygon``); the functions below merge such
+# polygons the same way, so one piece is one outline on every lattice. On the square lattice
+# they return the same loops as :func:`boundary_loops` (as floats); a test checks that.
+
+FPoint = tuple[float, float]
+_EPS = 1e-9
+
+
+def _key(point: Sequence[float]) -> FPoint:
+    """A corner as a dictionary key: corners shared by two cells are computed twice (with
+    square roots on triangle and hexagon), so they are rounded to match; ``+ 0.0`` turns -0.0
+    into 0.0."""
+    return (round(point[0], 6) + 0.0, round(point[1], 6) + 0.0)
+
+
+def _clockwise(points: Sequence[Sequence[float]]) -> list[FPoint]:
+    """The polygon's corners as keys, turned to run clockwise on screen (positive area)."""
+    keyed = [_key(p) for p in points]
+    return keyed if signed_area(keyed) > 0 else keyed[::-1]
+
+
+def polygon_edges(polygons: Iterable[Sequence[Sequence[float]]]) -> tuple[
+        list[tuple[FPoint, FPoint]], list[tuple[FPoint, FPoint]]]:
+    """The boundary edges of the union of ``polygons`` (cells that share whole sides), each
+    directed with the interior on its right, and the inner edges (a side two cells share),
+    each once, sorted so that output is stable.
+
+    Why by cancellation: two cells of a lattice that share a side walk it in opposite
+    directions when both run clockwise, so an edge whose reverse is also there is inside."""
+    directed: dict[tuple[FPoint, FPoint], int] = {}
+    for polygon in polygons:
+        corners = _clockwise(polygon)
+        for i, a in enumerate(corners):
+            b = corners[(i + 1) % len(corners)]
+            directed[(a, b)] = directed.get((a, b), 0) + 1
+    outer, inner = [], []
+    for (a, b), n in directed.items():
+        back = directed.get((b, a), 0)
+        outer += [(a, b)] * max(0, n - back)
+        if back and a < b:
+            inner.append((a, b))
+    return sorted(outer), sorted(inner)
+
+
+def polygon_loops(polygons: Iterable[Sequence[Sequence[float]]]) -> list[list[FPoint]]:
+    """The outline of the union of ``polygons`` as closed loops, as :func:`boundary_loops`
+    draws it on squares: outer boundaries clockwise on screen, holes counter-clockwise,
+    turning as far right as possible where loops touch at a corner, collinear corners
+    dropped, each loop from its smallest corner."""
+    outer, _ = polygon_edges(polygons)
+    out: dict[FPoint, list[FPoint]] = {}
+    for a, b in outer:
+        out.setdefault(a, []).append(b)
+    loops: list[list[FPoint]] = []
+    while out:
+        start = min(out)
+        loop = [start]
+        prev, cur = start, _take_turning(out, start, None)
+        while cur != start:
+            loop.append(cur)
+            prev, cur = cur, _take_turning(out, cur, (cur[0] - prev[0], cur[1] - prev[1]))
+        kept = _drop_straight(loop)
+        if len(kept) >= 3:
+            loops.append(kept)
+    return loops
+
+
+def _take_turning(out: dict[FPoint, list[FPoint]], at: FPoint,
+                  came: tuple[float, float] | None) -> FPoint:
+    """Remove and return the next corner from ``at``, turning as far right as possible (the
+    largest clockwise angle on a screen whose y grows downwards)."""
+    ends = out[at]
+    if came is None or len(ends) == 1:
+        end = ends[0]
+    else:
+        def turn(e: FPoint) -> float:
+            dx, dy = e[0] - at[0], e[1] - at[1]
+            return math.atan2(came[0] * dy - came[1] * dx, came[0] * dx + came[1] * dy)
+
+        end = max(ends, key=turn)
+    ends.remove(end)
+    if not ends:
+        del out[at]
+    return end
+
+
+def _drop_straight(loop: list[FPoint]) -> list[FPoint]:
+    n = len(loop)
+    kept = []
+    for i, p in enumerate(loop):
+        a, b = loop[i - 1], loop[(i + 1) % n]
+        if abs((p[0] - a[0]) * (b[1] - p[1]) - (p[1] - a[1]) * (b[0] - p[0])) > _EPS:
+            kept.append(p)
+    if not kept:
+        return kept
+    start = kept.index(min(kept))
+    return kept[start:] + kept[:start]
+
+
+def cell_polygons(lattice: Lattice, cells: Iterable[Cell]) -> list[list[FPoint]]:
+    """Each cell's polygon in picture units; ValueError on a lattice not drawn flat."""
+    polygons = []
+    for cell in cells:
+        polygon = lattice.polygon(cell)
+        if polygon is None:
+            raise ValueError(f"the {lattice.name} lattice is not drawn flat")
+        polygons.append([(float(x), float(y)) for x, y in polygon])
+    return polygons
+
+
+def cell_loops(lattice: Lattice, cells: Iterable[Cell]) -> list[list[FPoint]]:
+    """The outline of a set of cells on a flat lattice, as :func:`polygon_loops` traces it."""
+    return polygon_loops(cell_polygons(lattice, cells))
+
+
+def inner_edges(lattice: Lattice, cells: Iterable[Cell]) -> list[tuple[FPoint, FPoint]]:
+    """The sides shared by two cells of the set (thin lines inside a piece or a board)."""
+    return polygon_edges(cell_polygons(lattice, cells))[1]
+
+
+def extent(lattice: Lattice, cells: Iterable[Cell]) -> tuple[float, float, float, float]:
+    """``(x0, y0, width, height)`` of the cells' polygons in picture units."""
+    points = [p for polygon in cell_polygons(lattice, cells) for p in polygon]
+    xs = [x for x, _ in points]
+    ys = [y for _, y in points]
+    return min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)
+
+
+def enclosed_cells(lattice: Lattice, cells: Iterable[Cell]) -> set[Cell]:
+    """Cells not in the set but cut off from the outside by it, on any lattice: the holes of
+    a board. The search runs over the set's bounding box in cell coordinates, widened by two
+    on every side (on triangle one column does not connect a column's cells; two do)."""
+    cellset = set(cells)
+    if not cellset:
+        return set()
+    dims = len(next(iter(cellset)))
+    low = [min(cell[i] for cell in cellset) - 2 for i in range(dims)]
+    high = [max(cell[i] for cell in cellset) + 2 for i in range(dims)]
+
+    def inside(cell: Cell) -> bool:
+        return all(lo <= v <= hi for v, lo, hi in zip(cell, low, high, strict=True))
+
+    start = tuple(low)
+    outside = {start}
+    todo = [start]
+    while todo:
+        for near in lattice.neighbours(todo.pop()):
+            if inside(near) and near not in cellset and near not in outside:
+                outside.add(near)
+                todo.append(near)
+    box: list[Cell] = [()]
+    for lo, hi in zip(low, high, strict=True):
+        box = [cell + (v,) for cell in box for v in range(lo, hi + 1)]
+    return {cell for cell in box if cell not in cellset and cell not in outside}
+
+
+def polygon_label_spot(polygons: Sequence[Sequence[Sequence[float]]], width: float,
+                       height: float = CAP_HEIGHT, largest: float = 0.6) -> LabelSpot:
+    """The roomiest place for a label ``width`` by ``height`` ems inside the union of
+    ``polygons`` (cells of a triangle or hexagon lattice); never turned.
+
+    Candidates are the cells' centres, the midpoints of the sides two cells share and the
+    corners inside the union (where six triangles meet, the roomiest spot of a hexagon of
+    triangles); the room at a point is its distance to the outline, and the label's box
+    must fit in the circle of that radius. Ties go to more room (a letter in the middle of
+    a hexagon rather than on the notch between two), then to the spot nearest the
+    centroid, then to the first in reading order."""
+    keyed = [_clockwise(p) for p in polygons]
+    outer, inner = polygon_edges(keyed)
+    on_outline = {p for edge in outer for p in edge}
+    candidates: list[FPoint] = []
+    for polygon in keyed:
+        candidates.append((sum(x for x, _ in polygon) / len(polygon),
+                           sum(y for _, y in polygon) / len(polygon)))
+    for a, b in inner:
+        candidates.append(((a[0] + b[0]) / 2, (a[1] + b[1]) / 2))
+        candidates += [p for p in (a, b) if p not in on_outline]
+    area = sum(signed_area(p) for p in keyed)
+    cx = sum(signed_area(p) * sum(x for x, _ in p) / len(p) for p in keyed) / area
+    cy = sum(signed_area(p) * sum(y for _, y in p) / len(p) for p in keyed) / area
+    diagonal = math.hypot(width, height)
+
+    def rank(point: FPoint) -> tuple[float, ...]:
+        room = min(_distance(point, a, b) for a, b in outer)
+        fit = min(0.9 * 2 * room / max(diagonal, 1e-9), largest)
+        dist = (point[0] - cx) ** 2 + (point[1] - cy) ** 2
+        return (round(fit, 6), round(room, 6), -round(dist, 6), -point[1], -point[0])
+
+    best = max(candidates, key=rank)
+    return LabelSpot(best[0], best[1], 0, rank(best)[0])
+
+
+def _distance(p: FPoint, a: FPoint, b: FPoint) -> float:
+    """From ``p`` to the segment ``a``-``b``."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length = dx * dx + dy * dy
+    t = 0.0 if length == 0 else max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy)
+                                             / length))
+    return math.hypot(p[0] - a[0] - t * dx, p[1] - a[1] - t * dy)

@@ -62,7 +62,7 @@ def sweep_text(report: SweepReport) -> list[str]:
              f"{cells}, "
              f"{report.solvable} solvable ({how})"]
     for r in report.results:
-        where = " ".join(f"({row},{col})" for row, col in r.uncovered) or "(none)"
+        where = " ".join(f"({','.join(map(str, cell))})" for cell in r.uncovered) or "(none)"
         if report.counted:
             answer = f"{plural(r.solutions or 0, 'solution')}, {r.distinct} distinct"
         else:
@@ -86,7 +86,7 @@ def order_text(report: OrderReport) -> list[str]:
     if report.tried:
         for a in result.attempts:
             verdict = "tiled" if a.tiled else "no"
-            lines.append(f"  {a.rows}x{a.cols} ({plural(a.copies, 'copy')}): {verdict} ({a.how}: "
+            lines.append(f"  {a.size} ({plural(a.copies, 'copy')}): {verdict} ({a.how}: "
                          f"{a.detail})")
     if result.puzzle is not None and result.solution is not None:
         lines += solution_lines(result.puzzle, result.solution, "outline")

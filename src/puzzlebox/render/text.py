@@ -8,9 +8,10 @@ The functions for one kind are pure and are called by that kind's own drawing me
 from __future__ import annotations
 
 import string
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from puzzlebox.geometry.lattice import Cell
+from puzzlebox.geometry.lattice import Cell, Lattice
 
 if TYPE_CHECKING:
     from puzzlebox.puzzles import (
@@ -51,9 +52,102 @@ def _extent(cells: set[Cell]) -> tuple[range, range]:
 
 
 def grid_lines(cells: dict[Cell, str], blank: str = HOLE) -> list[str]:
-    """Draw ``{cell: character}`` over its bounding box, ``blank`` elsewhere."""
+    """Draw ``{cell: character}`` over its bounding box, ``blank`` elsewhere (square grid)."""
     rows, cols = _extent(set(cells))
     return ["".join(cells.get((r, c), blank) for c in cols) for r in rows]
+
+
+# -- any lattice ---------------------------------------------------------------------------
+#
+# Where a cell's character goes comes from ``lattice.text_position``: the place it had in
+# the grid string it was read from, so a letter drawing reads like the file. Two choices:
+#
+# * hexagon: row r is moved r half-cells to the right and the cells of a row stand two
+#   columns apart (``2 * q + r``). Axial rows written flush left shear the picture (a
+#   straight line of hexagons down-left looks like a diagonal, one down-right like a
+#   column); offset, each character sits where its hexagon's centre is, so the seven-cell
+#   hexagon ``.##/###/##.`` prints as `` A A / B A C / B C`` and reads as a hexagon. The
+#   price: a drawing is not a grid string to paste into a file (``show`` says so).
+# * cube: each layer is drawn as a square grid over the whole board's rows and columns,
+#   layers one under another from the bottom one (as a file lists them), each under a
+#   ``layer k`` heading, an empty line between.
+
+Place = tuple[int, int, int]
+
+
+def _offset_rows(lattice: Lattice) -> bool:
+    """Whether rows are drawn offset by half a cell per row (hexagon, see above)."""
+    return lattice.name == "hexagon"
+
+
+def text_places(lattice: Lattice, cells: Iterable[Cell]) -> dict[Cell, Place]:
+    """``(layer, line, column)`` of each cell's character, lines and columns counted from
+    the cells' smallest ones."""
+    places = {cell: lattice.text_position(cell) for cell in cells}
+    if _offset_rows(lattice):
+        places = {cell: (k, line, 2 * col + line) for cell, (k, line, col) in places.items()}
+    line0 = min(p[1] for p in places.values())
+    col0 = min(p[2] for p in places.values())
+    return {cell: (k, line - line0, col - col0) for cell, (k, line, col) in places.items()}
+
+
+def layer_heading(layer: int, layers: Sequence[int]) -> str:
+    where = " (bottom)" if layer == layers[0] else " (top)" if layer == layers[-1] else ""
+    return f"layer {layer}{where if len(layers) > 1 else ''}"
+
+
+def layout(lattice: Lattice, marks: dict[Cell, str], blank: str = HOLE,
+           headings: bool = True) -> tuple[list[str], list[list[Cell | None]]]:
+    """``{cell: character}`` drawn as lines of text on its lattice, and for each line the
+    cell under each character (None for a blank, a spacer or a heading).
+
+    Positions inside the drawing that are not cells of ``marks`` get ``blank``; on hexagon
+    the positions between two cells of a row are spaces, and trailing spaces are cut. On
+    cube each layer gets a ``layer k`` heading when ``headings``."""
+    places = text_places(lattice, marks)
+    at = {place: cell for cell, place in places.items()}
+    layers = sorted({p[0] for p in places.values()})
+    lines_n = 1 + max(p[1] for p in places.values())
+    cols_n = 1 + max(p[2] for p in places.values())
+    offset = _offset_rows(lattice)
+    parity = {(p[1] + p[2]) % 2 for p in places.values()}.pop() if offset else 0
+    text: list[str] = []
+    owners: list[list[Cell | None]] = []
+    solid = lattice.dimensions == 3
+    for n, layer in enumerate(layers):
+        if solid:
+            if n:
+                text.append("")
+                owners.append([])
+            if headings:
+                heading = layer_heading(layer, layers)
+                text.append(heading)
+                owners.append([None] * len(heading))
+        for line in range(lines_n):
+            chars: list[str] = []
+            cells: list[Cell | None] = []
+            for col in range(cols_n):
+                cell = at.get((layer, line, col))
+                cells.append(cell)
+                if cell is not None:
+                    chars.append(marks[cell])
+                elif offset and (line + col) % 2 != parity:
+                    chars.append(" ")
+                else:
+                    chars.append(blank)
+            if offset:
+                while chars and chars[-1] == " ":
+                    chars.pop()
+                    cells.pop()
+            text.append("".join(chars))
+            owners.append(cells)
+    return text, owners
+
+
+def layout_lines(lattice: Lattice, marks: dict[Cell, str], blank: str = HOLE,
+                 headings: bool = True) -> list[str]:
+    """The lines of :func:`layout`."""
+    return layout(lattice, marks, blank, headings)[0]
 
 
 def copy_symbols(puzzle: PolyominoPuzzle, solution: PolyominoSolution) -> list[str] | None:
@@ -86,34 +180,89 @@ def _copies_legend(solution: PolyominoSolution, symbols: list[str]) -> str:
     return " ".join(part for _, part in sorted(parts))
 
 
-def letter_lines(puzzle: PolyominoPuzzle, solution: PolyominoSolution) -> list[str]:
-    """The board with each cell drawn by the character of the placement covering it.
+def _marks(puzzle: PolyominoPuzzle, solution: PolyominoSolution,
+           per_copy: bool) -> tuple[list[str], list[str]] | None:
+    """The character of each placement and the lines under the drawing (a legend).
 
-    Each piece its own letter when every piece is placed once and named by one character;
-    otherwise each placement its own character and a legend line (``A-J=Y``) under the grid,
-    so copies of a piece stay apart; with more placements than characters, the outlines."""
+    Each piece its own letter when every piece is placed once and named by one character
+    (and ``per_copy`` is not asked for); otherwise each placement its own character and a
+    legend line (``A-J=Y``) under the grid, so copies of a piece stay apart. None when there
+    are more placements than characters."""
     counts: dict[str, int] = {}
     for p in solution.placements:
         counts[p.piece] = counts.get(p.piece, 0) + 1
     symbols = piece_symbols(puzzle)
-    if all(n == 1 for n in counts.values()) and legend(puzzle) is None:
-        marks = [symbols[p.piece] for p in solution.placements]
-        below: list[str] = []
-    else:
-        per_copy = copy_symbols(puzzle, solution)
-        if per_copy is None:
-            return outline_lines(puzzle, solution)
-        marks = per_copy
-        below = ["", _copies_legend(solution, per_copy)]
+    if not per_copy and all(n == 1 for n in counts.values()) and legend(puzzle) is None:
+        return [symbols[p.piece] for p in solution.placements], []
+    marks = copy_symbols(puzzle, solution)
+    if marks is None:
+        return None
+    return marks, ["", _copies_legend(solution, marks)]
+
+
+def _piece_marks(puzzle: PolyominoPuzzle, solution: PolyominoSolution) -> tuple[list[str],
+                                                                                 list[str]]:
+    """Each placement drawn by its piece's character (copies look alike), with the legend
+    of piece characters where they are not the names."""
+    symbols = piece_symbols(puzzle)
+    said = legend(puzzle)
+    return [symbols[p.piece] for p in solution.placements], ["", said] if said else []
+
+
+def _letters(puzzle: PolyominoPuzzle, solution: PolyominoSolution, per_copy: bool
+             ) -> tuple[list[str], list[list[Cell | None]]] | None:
+    found = _marks(puzzle, solution, per_copy)
+    if found is None:
+        if puzzle.lattice.name == "square":
+            return None
+        found = _piece_marks(puzzle, solution)
+    marks, below = found
     cells = {cell: mark for p, mark in zip(solution.placements, marks, strict=True)
              for cell in p.cells}
     for cell in puzzle.board:
         cells.setdefault(cell, "?")  # a cell left uncovered (cannot happen in a solution)
-    return grid_lines(cells) + below
+    text, owners = layout(puzzle.lattice, cells)
+    return text + below, owners
+
+
+def letter_lines(puzzle: PolyominoPuzzle, solution: PolyominoSolution) -> list[str]:
+    """The board with each cell drawn by the character of the placement covering it, on
+    its lattice (:func:`layout`).
+
+    Each piece its own letter when every piece is placed once and named by one character;
+    otherwise each placement its own character and a legend line (``A-J=Y``) under the grid,
+    so copies of a piece stay apart. With more placements than characters: the outlines on
+    squares; elsewhere each piece's character for all its copies (there is no outline
+    drawing there, see :func:`outline_lines`)."""
+    found = _letters(puzzle, solution, per_copy=False)
+    if found is None:
+        return outline_lines(puzzle, solution)
+    return found[0]
+
+
+def letter_owners(puzzle: PolyominoPuzzle,
+                  solution: PolyominoSolution) -> list[list[int | None]] | None:
+    """Which placement each character of :func:`letter_lines`'s drawing shows (None for
+    blanks, spacers, headings), line by line; None when the drawing is the outlines."""
+    found = _letters(puzzle, solution, per_copy=False)
+    if found is None:
+        return None
+    owner = solution.owner_grid()
+    return [[None if cell is None else owner.get(cell) for cell in line] for line in found[1]]
 
 
 def outline_lines(puzzle: PolyominoPuzzle, solution: PolyominoSolution) -> list[str]:
-    """Piece boundaries drawn with ``_`` and ``|``, two characters per cell."""
+    """Piece boundaries drawn with ``_`` and ``|``, two characters per cell, on squares.
+
+    On other lattices there is no such drawing: triangles and hexagons have slanted sides
+    that ``/`` and ``\\`` draw only at a size where a piece no longer reads as a whole, and
+    a solid's layers are squares whose pieces run across layers. What an outline is for,
+    seeing where each placed piece ends, is given there by letters: each placement its own
+    character (``A-J=Y`` under the drawing), even when every piece is placed once."""
+    if puzzle.lattice.name != "square":
+        found = _letters(puzzle, solution, per_copy=True)
+        assert found is not None  # _letters falls back to piece letters off squares
+        return found[0]
     owner = solution.owner_grid()
     rows, cols = _extent(set(puzzle.board))
 
@@ -204,9 +353,13 @@ def describe_polyomino(puzzle: PolyominoPuzzle) -> list[str]:
     label = f"board {puzzle.board_name}" if puzzle.board_name else "board"
     marks = sorted(set(puzzle.board.values()))
     cover = f"{', '.join(marks)}: a cell to cover" + (", by colour" if len(marks) > 1 else "")
+    lattice = puzzle.lattice
     out = [f"{label} ({len(puzzle.board)} cells):"]
-    out += ["  " + line for line in grid_lines(puzzle.board)]
+    out += [("  " + line).rstrip() for line in layout_lines(lattice, puzzle.board)]
     out.append(f"  ({cover}; {HOLE}: no cell)")
+    if _offset_rows(lattice):
+        out.append("  (each row drawn half a cell right of the one above, as the hexagons "
+                   "lie; a file writes rows flush left)")
     rules = [
         f"rotate={'yes' if puzzle.rotate else 'no'}",
         f"reflect={'yes' if puzzle.reflect else 'no'}",
@@ -222,8 +375,11 @@ def describe_polyomino(puzzle: PolyominoPuzzle) -> list[str]:
             count = str(piece.lo)
         else:
             count = f"{piece.lo}-{piece.hi}"
-        blocks.append([f"{piece.name} x{count}"] + piece.shape.to_text().splitlines())
-    out += ["  " + line for line in side_by_side(blocks, per_row=6)]
+        shape = piece.shape.color_map()
+        headings = len({lattice.text_position(cell)[0] for cell in shape}) > 1
+        blocks.append([f"{piece.name} x{count}"] + layout_lines(lattice, shape,
+                                                                headings=headings))
+    out += [("  " + line).rstrip() for line in side_by_side(blocks, per_row=6)]
     return out
 
 
