@@ -622,8 +622,12 @@ def _add_sweep_order_parsers(sub: Any) -> None:
         "(where may the hole of a one-hole puzzle go?). Choices that a symmetry of the "
         "puzzle maps onto each other are solved once.")
     _add_puzzle_arg(sweep)
-    sweep.add_argument("--uncover", type=_at_least(0), required=True, metavar="K",
+    sweep.add_argument("--uncover", type=_at_least(0), metavar="K",
                        help="how many board cells each choice leaves uncovered")
+    sweep.add_argument("--uncover-groups", metavar="GROUP,...",
+                       help="leave one label of each named group of [board.labels] uncovered "
+                       "(as 'month,day') and count each combination; with neither this nor "
+                       "--uncover, the sweep the file declares ([sweep] uncover = [...])")
     sweep.add_argument("--count", action="store_true",
                        help="count the solutions of each choice (default: only say whether "
                        "it has one, one search each)")
@@ -654,6 +658,10 @@ def _add_sweep_order_parsers(sub: Any) -> None:
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
+    if args.uncover is None:
+        return _label_sweep(args)
+    if args.uncover_groups is not None:
+        raise CommandError("--uncover K and --uncover-groups ask for different sweeps")
     for puzzle in _load(args.puzzle).puzzles:
         bar = _Bar(f"{label(puzzle)}: sweep", _showing(args))
         try:
@@ -665,6 +673,27 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         if report.solvable == 0 and not args.fill_holes and report.holes_left:
             print(f"puzzlebox: {report.label}: no choice is solvable; --fill-holes sweeps the "
                   "whole rectangle, holes included", file=sys.stderr)
+    return 0
+
+
+def _label_sweep(args: argparse.Namespace) -> int:
+    """``sweep`` by labels (puzzles/labels.py): the groups named, or the file's own sweep."""
+    from puzzlebox.puzzles.labels import label_sweep_report
+    from puzzlebox.render.json_out import label_sweep_json
+    from puzzlebox.render.report_text import label_sweep_text
+
+    groups = None
+    if args.uncover_groups is not None:
+        groups = tuple(g.strip() for g in args.uncover_groups.split(",") if g.strip())
+        if not groups:
+            raise CommandError("--uncover-groups needs at least one group name")
+    for puzzle in _load(args.puzzle).puzzles:
+        bar = _Bar(f"{label(puzzle)}: sweep", _showing(args))
+        try:
+            report = label_sweep_report(puzzle, groups, args.engine, bar)
+        finally:
+            bar.close()
+        _say(label_sweep_json(report) if args.json else label_sweep_text(report))
     return 0
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from puzzlebox.formats import limits
+from puzzlebox.formats import designer, limits
 from puzzlebox.formats.errors import PuzzleFileError
 from puzzlebox.formats.guard import nesting_problem
 from puzzlebox.formats.locate import key_line
@@ -26,6 +26,7 @@ from puzzlebox.puzzles import KINDS as REGISTERED_KINDS
 from puzzlebox.puzzles import EdgeMatchingPuzzle, Piece, PolyominoPuzzle, Puzzle, QueensPuzzle
 
 COMMON_KEYS = {"kind", "title", "notes"}
+DESIGNER_KEYS = {"givens", "sweep"}  # formats/designer.py
 SHOWN = 40  # characters of a value or key quoted in an error message
 
 
@@ -257,7 +258,7 @@ def _count_bounds(r: _Reader, value: Any, path: tuple) -> tuple[int, int | None]
 def _read_polyomino(
     r: _Reader, doc: dict[str, Any], name: str, title: str, notes: str
 ) -> PuzzleFile:
-    r.check_keys(doc, COMMON_KEYS | {"board", "boards", "pieces", "rules"}, ())
+    r.check_keys(doc, COMMON_KEYS | {"board", "boards", "pieces", "rules"} | DESIGNER_KEYS, ())
     rules = doc.get("rules", {})
     if not isinstance(rules, dict):
         raise r.fail(("rules",), "must be a table")
@@ -298,7 +299,7 @@ def _read_polyomino(
                              f"the limit for a batch is {limits.MAX_TOTAL_CELLS}")
     else:
         board = r.table(doc, "board", ())
-        r.check_keys(board, {"grid"}, ("board",))
+        r.check_keys(board, {"grid", "labels"}, ("board",))
         if "grid" not in board:
             raise r.fail(("board", "grid"), "is missing")
         boards.append((None, r.grid(board["grid"], ("board", "grid"))))
@@ -312,7 +313,7 @@ def _read_polyomino(
     for piece_name, spec in table.items():
         path = ("pieces", piece_name)
         if isinstance(spec, dict):
-            r.check_keys(spec, {"shape", "count"}, path)
+            r.check_keys(spec, {"shape", "count"} | designer.PIECE_KEYS, path)
             if "shape" not in spec:
                 raise r.fail(path + ("shape",), "is missing")
             cells = r.grid(spec["shape"], path + ("shape",))
@@ -326,6 +327,10 @@ def _read_polyomino(
             )
         pieces.append(Piece(piece_name, Shape.from_cells(cells), lo, hi))
 
+    pieces = designer.own_rules(r, table, pieces)  # a designer's keys (#17): formats/designer.py
+    givens, given_paths = designer.read_givens(r, doc, table, pieces)
+    labels = designer.read_labels(r, doc, doc.get("board", {}), boards[0][1] if
+                                  "board" in doc else None)
     puzzles: list[Puzzle] = [
         PolyominoPuzzle(
             name,
@@ -334,12 +339,16 @@ def _read_polyomino(
             rotate=rotate,
             reflect=reflect,
             match_colors=match_colors,
+            givens=tuple(givens),
+            labels=labels,
             title=title,
             notes=notes,
             board_name=board_name,
         )
         for board_name, cells in boards
     ]
+    for puzzle in puzzles:
+        designer.check(r, puzzle, given_paths)  # type: ignore[arg-type]
     return PuzzleFile(name, title, puzzles, batch="boards" in doc, source=r.source)
 
 

@@ -22,6 +22,8 @@ from puzzlebox.geometry import SYMMETRIES, Shape, Symmetry, normalize, orientati
 from puzzlebox.geometry.lattice import Cell
 from puzzlebox.geometry.square import SQUARE
 from puzzlebox.puzzles.base import SINK, Puzzle, Solution, register_kind
+from puzzlebox.puzzles.givens import Given, around_givens, keeping_givens, piece_rules
+from puzzlebox.puzzles.labels import Labels
 from puzzlebox.puzzles.proofs import Proof
 
 if TYPE_CHECKING:
@@ -36,6 +38,8 @@ class Piece:
     shape: Shape
     lo: int = 1
     hi: int | None = 1
+    rotate: bool | None = None  # the piece's own rule (puzzles/givens.py); None: [rules]
+    reflect: bool | None = None
 
     def max_copies(self, board_area: int) -> int:
         fit = board_area // len(self.shape)
@@ -81,6 +85,8 @@ class PolyominoPuzzle(Puzzle):
         rotate: bool = True,
         reflect: bool = True,
         match_colors: bool = False,
+        givens: tuple[Given, ...] = (),
+        labels: Labels | None = None,
         title: str = "",
         notes: str = "",
         board_name: str | None = None,
@@ -92,6 +98,8 @@ class PolyominoPuzzle(Puzzle):
         self.reflect = reflect
         self.match_colors = match_colors
         self.board_name = board_name
+        self.givens = tuple(givens)  # pieces fixed in place (puzzles/givens.py)
+        self.labels = labels  # named cells and groups of cells (puzzles/labels.py)
 
     # -- placements ------------------------------------------------------------------------
     def _plain(self, shape: Shape) -> Shape:
@@ -99,7 +107,8 @@ class PolyominoPuzzle(Puzzle):
         return shape if self.match_colors else Shape(shape.cells, ("#",) * len(shape))
 
     def piece_orientations(self, piece: Piece) -> list[Shape]:
-        return orientations(self._plain(piece.shape), self.rotate, self.reflect)
+        rotate, reflect = piece_rules(self, piece)
+        return orientations(self._plain(piece.shape), rotate, reflect)
 
     def placements_of(self, piece: Piece) -> list[tuple[Cell, ...]]:
         """Every set of board cells the piece can cover, each once."""
@@ -134,7 +143,7 @@ class PolyominoPuzzle(Puzzle):
                 limited.add(piece.name)
         for piece in self.pieces:
             head = [("piece", piece.name)] if piece.name in limited else []
-            for cells in self.placements_of(piece):
+            for cells in around_givens(self, piece, self.placements_of(piece)):
                 builder.option(head + [("cell", *c) for c in cells], (piece.name, cells))
         return builder.build()
 
@@ -188,7 +197,7 @@ class PolyominoPuzzle(Puzzle):
                     r1 = min(r for r, _ in moved)
                     c1 = min(c for _, c in moved)
                     result.append((sym, (r0 - r1, c0 - c1), goes))
-        return result
+        return keeping_givens(self, result)
 
     def build_symmetries(self) -> np.ndarray:
         """Each board symmetry moved onto placements as whole arrays: a placement is its

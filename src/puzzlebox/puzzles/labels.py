@@ -1,0 +1,177 @@
+"""Labelled cells, and sweeps asked in their terms ("leave one month and one day open").
+
+A board may name its cells: ``[board.labels]`` holds *groups* (``month``, ``day``), each a
+set of *labels* (``Jan``, ``31``), each naming one cell or several. A labelled sweep leaves,
+for each combination of one label per group, exactly those labels' cells uncovered and
+counts the solutions of what is left: the calendar puzzle's "which dates, and how many
+solutions each". A file may declare its usual sweep (``[sweep] uncover = [...]``) and which
+combinations it is about (``skip`` some, or ``only`` some: the 366 real dates are the
+12 x 31 pairs less six); docs/puzzle-format.md is the contract.
+
+Each combination is solved by the sweep machinery of puzzles/sweep.py (proofs first, then a
+count); combinations that a symmetry of the puzzle maps onto each other are counted once.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from puzzlebox.errors import PuzzleboxError
+from puzzlebox.geometry.lattice import Cell
+
+if TYPE_CHECKING:
+    from puzzlebox.puzzles.base import Puzzle
+    from puzzlebox.puzzles.polyomino import PolyominoPuzzle
+    from puzzlebox.puzzles.sweep import SweepResult
+
+Combination = tuple[str, ...]
+
+
+class LabelSweepError(PuzzleboxError):
+    """A labelled sweep that cannot be set up (a group the board does not name)."""
+
+
+@dataclass(frozen=True, eq=False)
+class Labels:
+    """The board's groups of labels, in the file's order, and its usual sweep.
+
+    ``groups[group][label]`` is the tuple of cells the label names. ``uncover`` is the usual
+    sweep's groups (empty: none declared); ``only`` the combinations it is limited to (None:
+    all), ``skip`` those it leaves out, each a tuple of labels in the order of ``uncover``.
+    """
+
+    groups: dict[str, dict[str, tuple[Cell, ...]]]
+    uncover: tuple[str, ...] = ()
+    only: tuple[Combination, ...] | None = None
+    skip: frozenset[Combination] = field(default_factory=frozenset)
+
+    def text_of(self, cell: Cell) -> str | None:
+        """The label drawn on ``cell``: every label naming it, joined by ``/`` (None: none)."""
+        names = [
+            label
+            for labels in self.groups.values()
+            for label, cells in labels.items()
+            if cell in cells
+        ]
+        return "/".join(names) if names else None
+
+    def cell_texts(self) -> dict[Cell, str]:
+        """Every labelled cell with the text drawn on it."""
+        cells = {cell for labels in self.groups.values() for c in labels.values() for cell in c}
+        return {cell: text for cell in cells if (text := self.text_of(cell)) is not None}
+
+    def combinations(self, groups: tuple[str, ...]) -> list[Combination]:
+        """One label of each group, in the groups' order and each group's label order. The
+        declared ``only`` and ``skip`` apply when ``groups`` is the declared sweep's."""
+        for group in groups:
+            if group not in self.groups:
+                known = ", ".join(self.groups) or "none"
+                raise LabelSweepError(f"the board has no label group {group!r} (it has: {known})")
+        if len(set(groups)) != len(groups):
+            raise LabelSweepError(f"a group is named twice in {', '.join(groups)}")
+        if groups == self.uncover and self.only is not None:
+            return [combo for combo in self.only if combo not in self.skip]
+        every = itertools.product(*(list(self.groups[g]) for g in groups))
+        declared = groups == self.uncover
+        return [combo for combo in every if not (declared and combo in self.skip)]
+
+    def cells_of(self, groups: tuple[str, ...], combo: Combination) -> tuple[Cell, ...]:
+        """The cells a combination leaves uncovered, sorted."""
+        cells = {cell for group, label in zip(groups, combo) for cell in self.groups[group][label]}
+        return tuple(sorted(cells))
+
+
+@dataclass(frozen=True)
+class LabelResult:
+    """The answer for one combination of labels."""
+
+    labels: dict[str, str]  # group -> label
+    result: SweepResult
+
+
+@dataclass(frozen=True)
+class LabelSweepReport:
+    """A labelled sweep of one board: every combination answered, with its count."""
+
+    puzzle: str
+    board: str | None
+    label: str
+    groups: tuple[str, ...]
+    results: list[LabelResult]
+
+    @property
+    def solvable(self) -> int:
+        return sum(r.result.solvable for r in self.results)
+
+    @property
+    def solutions(self) -> int:
+        return sum(r.result.solutions or 0 for r in self.results)
+
+    @property
+    def searched(self) -> int:
+        """Combinations counted themselves (the others copy a symmetric one's answer)."""
+        return sum(1 for r in self.results if r.result.same_as is None)
+
+
+def labels_of(puzzle: PolyominoPuzzle) -> Labels:
+    if puzzle.labels is None or not puzzle.labels.groups:
+        raise LabelSweepError(f"{puzzle.label}: the board names no cells ([board.labels])")
+    return puzzle.labels
+
+
+def label_sweep(
+    puzzle: PolyominoPuzzle,
+    groups: tuple[str, ...],
+    engine: str = "auto",
+    progress: Callable[[int, int], None] | None = None,
+) -> Iterator[LabelResult]:
+    """Count the board with each combination of one label per group left uncovered.
+
+    A combination whose labels name a cell twice (groups that overlap) is left out: it
+    would leave fewer cells open than it says."""
+    from puzzlebox.puzzles.sweep import SweepResult, _solve_one
+
+    labels = labels_of(puzzle)
+    combos = labels.combinations(groups)
+    maps = puzzle.board_maps()
+    solved: dict[tuple[Cell, ...], SweepResult] = {}
+    for done, combo in enumerate(combos, start=1):
+        cells = labels.cells_of(groups, combo)
+        named = sum(len(labels.groups[g][label]) for g, label in zip(groups, combo))
+        if len(cells) == named:
+            leader = min([cells] + [tuple(sorted(m[c] for c in cells)) for m in maps])
+            if leader not in solved:
+                found = _solve_one(puzzle, leader, True, engine)
+                assert found is not None  # a search always answers
+                solved[leader] = found
+            answer = solved[leader]
+            if leader != cells:
+                answer = SweepResult(cells, answer.solvable, answer.solutions, answer.distinct,
+                                     answer.proof, answer.reason, 0, same_as=leader)
+            yield LabelResult(dict(zip(groups, combo)), answer)
+        if progress is not None:
+            progress(done, len(combos))
+
+
+def label_sweep_report(
+    puzzle: Puzzle,
+    groups: tuple[str, ...] | None = None,
+    engine: str = "auto",
+    progress: Callable[[int, int], None] | None = None,
+) -> LabelSweepReport:
+    """Sweep ``puzzle`` over ``groups`` (None: the file's declared sweep)."""
+    from puzzlebox.puzzles.sweep import sweepable
+    from puzzlebox.reports import label
+
+    board = sweepable(puzzle)
+    labels = labels_of(board)
+    if groups is None:
+        if not labels.uncover:
+            raise LabelSweepError(f"{board.label}: the file declares no sweep ([sweep] uncover "
+                                  "= [...]): give --uncover K or --uncover-groups GROUP,...")
+        groups = labels.uncover
+    results = list(label_sweep(board, groups, engine, progress))
+    return LabelSweepReport(puzzle.name, puzzle.board_name, label(puzzle), groups, results)
