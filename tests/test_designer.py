@@ -475,3 +475,63 @@ def test_combinations_are_products_in_order():
     assert len(labels.combinations(("day", "month"))) == 31 * 12
     assert list(itertools.islice(labels.combinations(("month",)), 3)) == [
         ("Jan",), ("Feb",), ("Mar",)]
+
+
+# -- labels shown, and one combination solved ----------------------------------------------------
+
+
+class _Recorder:
+    """A canvas that records the text painted on it and ignores everything else."""
+
+    def __init__(self) -> None:
+        self.texts: list[tuple[float, float, str]] = []
+
+    def text(self, x: float, y: float, s: str, size: float, **style: object) -> None:
+        self.texts.append((x, y, s))
+
+    def __getattr__(self, name: str):
+        return lambda *args, **kwargs: 0.5
+
+
+def test_show_draws_the_board_with_its_labels_and_the_declared_sweep():
+    lines = calendar().describe_lines()
+    at = lines.index("labels (month, day):")
+    assert lines[at + 1].split() == ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "."]
+    assert lines[at + 7].split() == ["29", "30", "31", ".", ".", ".", "."]
+    assert lines[-1] == "sweep: one label of each of month, day left open (366 combinations)"
+    rules = ours('[board]\ngrid = "###/###"\n[pieces.d]\nshape = "##"\ncount = 3\n'
+                 'rotate = false\nat = [[0, 0], [0, 1]]\n').describe_lines()
+    assert "own rules: d (rotate=no)" in rules and "given: d on [0, 0] [0, 1]" in rules
+
+
+def test_pictures_write_each_label_in_its_cell():
+    """The empty board: every label at its cell's centre; a solution of one date: only the
+    two open cells' labels (the covered ones are under pieces)."""
+    from puzzlebox.puzzles.labels import opened
+
+    pytest.importorskip("matplotlib")
+    puzzle = calendar()
+    board = _Recorder()
+    puzzle.puzzle_panels("calendar")[0].paint(board, 0.0, 0.0)  # type: ignore[arg-type]
+    assert len(board.texts) == 43
+    assert (0.5, 0.5, "Jan") in board.texts and (2.5, 6.5, "31") in board.texts
+    one = opened(puzzle, ["Nov", "24"])
+    solution = one.solve()
+    assert solution is not None
+    drawn = _Recorder()
+    one.solution_panel(solution, "Nov 24").paint(drawn, 0.0, 0.0)  # type: ignore[arg-type]
+    assert sorted(drawn.texts) == [(2.5, 5.5, "24"), (4.5, 1.5, "Nov")]  # (x, y): col, row
+
+
+def test_solve_open_leaves_the_named_labels_uncovered(capsys):
+    assert main(["solve", "calendar", "--open", "Nov,24", "--quiet"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "calendar open Nov 24: solution 1"
+    assert "open: Nov [1, 4], 24 [5, 2]" in out
+    grid = out[1:8]
+    assert grid[1][4] == "." and grid[5][2] == "." and sum(row.count(".") for row in grid) == 8
+    assert main(["count", "calendar", "--open", "month=May,day=1", "--json", "--quiet"]) == 0
+    row = json.loads(capsys.readouterr().out)
+    assert (row["board"], row["solutions"]) == ("open month=May day=1", 57)
+    assert main(["count", "calendar", "--open", "Maj", "--quiet"]) == 2
+    assert "no label 'Maj'" in capsys.readouterr().err

@@ -22,6 +22,7 @@ from puzzlebox.formats import PuzzleFile
 from puzzlebox.parallel import Interrupted, SplitRun
 from puzzlebox.puzzles import CountResult, Puzzle, Solution
 from puzzlebox.puzzles.base import SINK
+from puzzlebox.puzzles.labels import NoDeclaredSweep
 from puzzlebox.render import describe, side_by_side, solution_json, solution_lines
 from puzzlebox.render.drawing import pictures
 from puzzlebox.render.json_out import count_json, estimate_json, order_json, sweep_json
@@ -45,6 +46,7 @@ class CommandError(PuzzleboxError):
 HINTS: dict[type[PuzzleboxError], str] = {
     UnknownPuzzle: "see 'puzzlebox list'",
     MemoTooLarge: "--max-memory SIZE",
+    NoDeclaredSweep: "--uncover K, or --uncover-groups GROUP,...",
 }
 
 
@@ -119,6 +121,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="one solution of each symmetry class (searched on the problem cut "
                        "down by the puzzle's symmetries)")
     solve.add_argument("--why", action="store_true", help=WHY_HELP)
+    _add_open_arg(solve)
 
     count = sub.add_parser("count", help="count solutions, raw and distinct up to symmetry",
                            description="Count every solution, as placed and up to symmetry.")
@@ -129,6 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
                        "'--engine memo' counts by sweeping the board instead of enumerating")
     _add_split_args(count)
     count.add_argument("--why", action="store_true", help=WHY_HELP)
+    _add_open_arg(count)
 
     estimate = sub.add_parser(
         "estimate", help="estimate the search tree's size and the time to search it",
@@ -246,11 +250,32 @@ def _write(out: str, write: Callable[[], object]) -> None:
         raise CommandError(f"cannot write {out}: {error.strerror or error}") from None
 
 
-def _load(name: str) -> PuzzleFile:
-    """A puzzle file to work on: refused at once when its cover problem would not fit."""
+def _add_open_arg(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--open", metavar="LABEL,...",
+                        help="leave the cells of these labels of [board.labels] uncovered "
+                        "(as 'Jan,1' on the calendar; 'group=label' where groups share one)")
+
+
+def _opened(pf: PuzzleFile, names: str | None) -> PuzzleFile:
+    """The file's boards with the labels named by ``--open`` left uncovered."""
+    if names is None:
+        return pf
+    from dataclasses import replace
+
+    from puzzlebox.puzzles.labels import opened
+
+    wanted = [n.strip() for n in names.split(",") if n.strip()]
+    if not wanted:
+        raise CommandError("--open needs at least one label")
+    return replace(pf, puzzles=[opened(puzzle, wanted) for puzzle in pf.puzzles])
+
+
+def _load(name: str, open_labels: str | None = None) -> PuzzleFile:
+    """A puzzle file to work on (with the labels of ``--open`` left uncovered): refused at
+    once when its cover problem would not fit."""
     from puzzlebox.budget import check_cover_size
 
-    pf = catalog.load(name)
+    pf = _opened(catalog.load(name), open_labels)
     for puzzle in pf.puzzles:
         check_cover_size(puzzle, printable(puzzle.label))
     return pf
@@ -317,6 +342,9 @@ def _split_run(args: argparse.Namespace, pf: PuzzleFile, command: str) -> SplitR
     """A split run when an option asks for one; None for a plain search in this process."""
     if args.jobs == 1 and not (args.cluster or args.checkpoint or args.split_depth is not None):
         return None
+    if getattr(args, "open", None):  # workers rebuild the puzzle from the file's text
+        raise CommandError("--open works in one process: drop --jobs, --cluster, --checkpoint "
+                           "and --split-depth")
     show = _showing(args)
     return SplitRun(
         pf, command, engine=args.engine, jobs=args.jobs, cluster=args.cluster,
@@ -420,7 +448,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
             raise CommandError(f"--json and --format {args.format} ask for different outputs")
         args.format = "json"
     _check_resolution(args)
-    pf = _load(args.puzzle)
+    pf = _load(args.puzzle, args.open)
     limit = None if args.all else max(args.limit, 0)
     if args.format in ("svg", "png"):
         if args.distinct:
@@ -597,7 +625,7 @@ def cmd_estimate(args: argparse.Namespace) -> int:
 
 
 def cmd_count(args: argparse.Namespace) -> int:
-    pf = _load(args.puzzle)
+    pf = _load(args.puzzle, args.open)
     run = _split_run(args, pf, "count")
     for board, puzzle in enumerate(pf.puzzles):
         result = _count_one(args, run, board, puzzle)

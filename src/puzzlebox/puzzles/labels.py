@@ -15,7 +15,7 @@ count); combinations that a symmetry of the puzzle maps onto each other are coun
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -32,6 +32,10 @@ Combination = tuple[str, ...]
 
 class LabelSweepError(PuzzleboxError):
     """A labelled sweep that cannot be set up (a group the board does not name)."""
+
+
+class NoDeclaredSweep(LabelSweepError):
+    """A labelled sweep asked of a file that declares none, without naming groups."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -167,11 +171,42 @@ def label_sweep_report(
     from puzzlebox.reports import label
 
     board = sweepable(puzzle)
-    labels = labels_of(board)
     if groups is None:
-        if not labels.uncover:
-            raise LabelSweepError(f"{board.label}: the file declares no sweep ([sweep] uncover "
-                                  "= [...]): give --uncover K or --uncover-groups GROUP,...")
-        groups = labels.uncover
+        if board.labels is None or not board.labels.uncover:
+            raise NoDeclaredSweep(f"{board.label}: the file declares no sweep ([sweep] uncover "
+                                  "= [...]): name the groups to leave open")
+        groups = board.labels.uncover
     results = list(label_sweep(board, groups, engine, progress))
     return LabelSweepReport(puzzle.name, puzzle.board_name, label(puzzle), groups, results)
+
+
+def opened(puzzle: Puzzle, names: Sequence[str]) -> PolyominoPuzzle:
+    """The puzzle with the cells of the named labels left open (its board without them):
+    ``Jan`` names a label of whichever group has it, ``month=Jan`` one group's. What
+    ``solve --open Jan,1`` solves: one date of the calendar."""
+    from puzzlebox.puzzles.sweep import _with_board, sweepable
+
+    board = sweepable(puzzle)
+    labels = labels_of(board)
+    gone: set[Cell] = set()
+    for name in names:
+        group, _, label = name.rpartition("=")
+        if group and group not in labels.groups:
+            raise LabelSweepError(f"{board.label}: no label group {group!r} (it has: "
+                                  f"{', '.join(labels.groups)})")
+        found = [g for g in ([group] if group else labels.groups) if label in labels.groups[g]]
+        if not found:
+            raise LabelSweepError(f"{board.label}: no label {label!r}"
+                                  + (f" in group {group!r}" if group else ""))
+        if len(found) > 1:
+            raise LabelSweepError(f"{board.label}: label {label!r} is in groups "
+                                  f"{', '.join(found)}: write group={label}")
+        gone |= set(labels.groups[found[0]][label])
+    for given in board.givens:
+        if gone.intersection(given.cells):
+            raise LabelSweepError(f"{board.label}: the given piece {given.piece} covers a "
+                                  "cell to leave open")
+    cells = {cell: color for cell, color in board.board.items() if cell not in gone}
+    if not cells:
+        raise LabelSweepError(f"{board.label}: that leaves no cell to cover")
+    return _with_board(board, cells, " ".join(["open", *names]))

@@ -254,12 +254,13 @@ class PolyominoPuzzle(Puzzle):
     # -- drawing ---------------------------------------------------------------------------
     def text_lines(self, solution: Solution, style: str = "text") -> list[str]:
         """Letters (``text``) or piece outlines (``outline``)."""
+        from puzzlebox.render.labels import open_label_lines
         from puzzlebox.render.text import letter_lines, outline_lines
 
         assert isinstance(solution, PolyominoSolution)
         if style == "outline":
-            return outline_lines(self, solution)
-        return letter_lines(self, solution)
+            return outline_lines(self, solution) + open_label_lines(self, solution)
+        return letter_lines(self, solution) + open_label_lines(self, solution)
 
     def cover_entries_bound(self) -> int:
         """Each orientation of a piece lies at most once on each board cell (by where its
@@ -289,9 +290,10 @@ class PolyominoPuzzle(Puzzle):
         return [[owner.get((r, c)) for c in cols] for r in rows]
 
     def describe_lines(self) -> list[str]:
+        from puzzlebox.render.labels import designer_lines
         from puzzlebox.render.text import describe_polyomino
 
-        return describe_polyomino(self)
+        return describe_polyomino(self) + designer_lines(self)
 
     def solution_panel(self, solution: Solution, title: str) -> Panel:
         from puzzlebox.render.pictures import polyomino_solution_panel
