@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from puzzlebox.errors import PuzzleboxError
-from puzzlebox.geometry.lattice import Cell
+from puzzlebox.geometry.lattice import Cell, Lattice
 
 if TYPE_CHECKING:
     from puzzlebox.puzzles.base import Puzzle
@@ -141,12 +141,18 @@ def label_sweep(
     labels = labels_of(puzzle)
     combos = labels.combinations(groups)
     maps = puzzle.board_maps()
+    tally = _tally(puzzle, groups, engine)
     solved: dict[tuple[Cell, ...], SweepResult] = {}
     for done, combo in enumerate(combos, start=1):
         cells = labels.cells_of(groups, combo)
         named = sum(len(labels.groups[g][label]) for g, label in zip(groups, combo))
         if len(cells) == named:
             leader = min([cells] + [tuple(sorted(m[c] for c in cells)) for m in maps])
+            quick = None
+            if leader not in solved and tally is not None:
+                quick = _from_tally(puzzle, leader, tally.get(leader, 0), engine)
+            if quick is not None:
+                solved[leader] = quick
             if leader not in solved:
                 found = _solve_one(puzzle, leader, True, engine)
                 assert found is not None  # a search always answers
@@ -158,6 +164,80 @@ def label_sweep(
             yield LabelResult(dict(zip(groups, combo)), answer)
         if progress is not None:
             progress(done, len(combos))
+
+
+def _tally(
+    puzzle: PolyominoPuzzle, groups: tuple[str, ...], engine: str
+) -> dict[tuple[Cell, ...], int] | None:
+    """Every combination's number of solutions from one search: the puzzle's problem with,
+    for each group, one more item that exactly one *hole* option covers, a hole being one
+    label's cells. A solution of that problem is a combination (its holes) and a solution
+    of the board with the combination's cells open, and back, so counting the solutions by
+    their holes counts every combination at once. None where it does not apply: givens
+    (a hole must not take a given's cell; each combination is solved alone, which says
+    so), or an engine named that cannot list solutions."""
+    from puzzlebox.cover.problem import CoverBuilder
+    from puzzlebox.engine.registry import AUTO, resolve
+    from puzzlebox.engine.search import Job, Mode, each_solution
+
+    if puzzle.givens or engine != AUTO:
+        return None
+    labels = labels_of(puzzle)
+    problem = puzzle.problem
+    names = problem.item_names
+    builder = CoverBuilder()
+    for i in range(problem.n_primary):
+        builder.primary(names[i], int(problem.lo[i]), int(problem.hi[i]))
+    for name in names[problem.n_primary:]:
+        builder.secondary(name)
+    for group in groups:
+        builder.primary(("open", group))
+    for k in range(problem.n_options):  # colours keep their numbers (0: none)
+        option = problem.option(k)
+        builder.option([names[i] for i, _ in option], problem.labels[k],
+                       [c or None for _, c in option])
+    holes: dict[int, tuple[Cell, ...]] = {}
+    for group in groups:
+        for label, cells in labels.groups[group].items():
+            holes[problem.n_options + len(holes)] = cells
+            builder.option([("open", group)] + [("cell", *c) for c in cells],
+                           ("open", group, label))
+    extended = builder.build()
+    job = Job(extended, Mode.SOLUTIONS)
+    tally: dict[tuple[Cell, ...], int] = {}
+    for chosen in each_solution(resolve(job, engine).start(job)):
+        opened = tuple(sorted(c for k in chosen if k in holes for c in holes[k]))
+        tally[opened] = tally.get(opened, 0) + 1
+    return tally
+
+
+def _from_tally(
+    puzzle: PolyominoPuzzle, cells: tuple[Cell, ...], solutions: int, engine: str
+) -> SweepResult | None:
+    """The answer for the board with ``cells`` open, given its number of solutions: none
+    has a proof's reason where one settles it; a board that no map of the grid but the
+    identity keeps has as many distinct solutions as solutions. None: a board with a
+    symmetry, counted alone (its distinct count needs its own group)."""
+    from puzzlebox.puzzles.sweep import SweepResult, _solve_one
+
+    if solutions == 0:
+        proved = _solve_one(puzzle, cells, True, engine, search=False)
+        return proved if proved is not None else SweepResult(cells, False, 0, 0)
+    board = {cell: "#" for cell in puzzle.board if cell not in set(cells)}
+    lattice = _lattice(puzzle)
+    home = lattice.normalize(board)
+    for turn in lattice.group()[1:]:
+        if lattice.normalize({turn(cell): "#" for cell in board}) == home:
+            return None
+    return SweepResult(cells, True, solutions, solutions)
+
+
+def _lattice(puzzle: PolyominoPuzzle) -> Lattice:
+    """The grid the puzzle stands on: its ``lattice`` (#14, another branch), square before."""
+    from puzzlebox.geometry.square import SQUARE
+
+    lattice: Lattice = getattr(puzzle, "lattice", SQUARE)
+    return lattice
 
 
 def label_sweep_report(
