@@ -560,3 +560,13 @@ def test_solve_open_leaves_the_named_labels_uncovered(capsys):
     assert (row["board"], row["solutions"]) == ("open month=May day=1", 57)
     assert main(["count", "calendar", "--open", "Maj", "--quiet"]) == 2
     assert "no label 'Maj'" in capsys.readouterr().err
+
+
+def test_a_sweep_of_too_many_combinations_is_refused_in_one_line():
+    from puzzlebox.puzzles.labels import MAX_COMBINATIONS, Labels
+
+    wide = Labels({"a": {str(i): ((0, i),) for i in range(1001)},
+                   "b": {str(i): ((1, i),) for i in range(1000)}})
+    with pytest.raises(LabelSweepError, match=f"1001 x 1000 = 1001000 combinations; a sweep "
+                       f"takes at most {MAX_COMBINATIONS}"):
+        wide.combinations(("a", "b"))

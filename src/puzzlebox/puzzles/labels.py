@@ -15,6 +15,7 @@ count); combinations that a symmetry of the puzzle maps onto each other are coun
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
     from puzzlebox.puzzles.sweep import SweepResult
 
 Combination = tuple[str, ...]
+MAX_COMBINATIONS = 1_000_000  # combinations one sweep lists (each a line of output)
 
 
 class LabelSweepError(PuzzleboxError):
@@ -76,6 +78,11 @@ class Labels:
                 raise LabelSweepError(f"the board has no label group {group!r} (it has: {known})")
         if len(set(groups)) != len(groups):
             raise LabelSweepError(f"a group is named twice in {', '.join(groups)}")
+        many = math.prod(len(self.groups[g]) for g in groups)
+        if many > MAX_COMBINATIONS:
+            raise LabelSweepError(f"{' x '.join(str(len(self.groups[g])) for g in groups)} = "
+                                  f"{many} combinations; a sweep takes at most "
+                                  f"{MAX_COMBINATIONS}")
         if groups == self.uncover and self.only is not None:
             return [combo for combo in self.only if combo not in self.skip]
         every = itertools.product(*(list(self.groups[g]) for g in groups))
