@@ -239,7 +239,7 @@ def _read_sweep(
             labels = tuple(str(v) if isinstance(v, int) and not isinstance(v, bool) else v
                            for v in combo)
             for group, label in zip(uncover, labels):
-                if label not in groups[group]:
+                if not isinstance(label, str) or label not in groups[group]:
                     raise r.fail(("sweep", key), f"group {group!r} has no label "
                                  f"{_shown(label)}")
             out.append(labels)

@@ -68,20 +68,32 @@ def open_label_lines(puzzle: PolyominoPuzzle, solution: PolyominoSolution) -> li
     return ["open: " + ", ".join(f"{texts[c]} [{c[0]}, {c[1]}]" for c in open_cells)]
 
 
-def paint_labels(canvas: Any, puzzle: PolyominoPuzzle, x0: float, y0: float, r0: int,
-                 c0: int, open_only: bool) -> None:
-    """Each label written in its cell: on the empty board every board cell's, and on a
-    solution (``open_only``) the open cells' (labelled cells off its board) inside the
-    picture's extent. The text shrinks to fit a cell."""
+def paint_labels(canvas: Any, puzzle: PolyominoPuzzle, ox: float, oy: float,
+                 open_only: bool) -> None:
+    """Each label written in its cell, at the centre of the cell's outline on the puzzle's
+    lattice moved by (``ox``, ``oy``): on the empty board every board cell's, and on a
+    solution (``open_only``) the open cells' (labelled cells off its board) that lie within
+    the board's extent. The text shrinks to fit a cell."""
+    from puzzlebox.puzzles.labels import _lattice
+
     labels = puzzle.labels
     if labels is None:
         return
-    rows = [r for r, _ in puzzle.board]
-    cols = [c for _, c in puzzle.board]
-    for (r, c), text in sorted(labels.cell_texts().items()):
-        on_board = (r, c) in puzzle.board
-        if on_board == open_only or not (r0 <= r <= max(rows) and c0 <= c <= max(cols)):
+    lattice = _lattice(puzzle)
+    outline = [lattice.polygon(cell) for cell in puzzle.board]
+    points = [p for polygon in outline if polygon for p in polygon]
+    if not points:
+        return  # a lattice not drawn flat (cube)
+    left, right = min(x for x, _ in points), max(x for x, _ in points)
+    top, bottom = min(y for _, y in points), max(y for _, y in points)
+    for cell, text in sorted(labels.cell_texts().items()):
+        polygon = lattice.polygon(cell)
+        if polygon is None or (cell in puzzle.board) == open_only:
+            continue
+        cx = sum(x for x, _ in polygon) / len(polygon)
+        cy = sum(y for _, y in polygon) / len(polygon)
+        if not (left <= cx <= right and top <= cy <= bottom):
             continue
         size = min(0.36, 0.75 / max(len(text), 1))
-        canvas.text(x0 + c - c0 + 0.5, y0 + r - r0 + 0.5, text, size, color=LABEL_INK,
-                    zorder=6, fontweight="bold" if open_only else "normal")
+        canvas.text(ox + cx, oy + cy, text, size, color=LABEL_INK, zorder=6,
+                    fontweight="bold" if open_only else "normal")
