@@ -45,12 +45,14 @@ def own_rules(r: _Reader, table: dict[str, Any], pieces: list[Piece]) -> list[Pi
 
 
 def _cell(r: _Reader, value: Any, path: tuple[Any, ...]) -> Cell:
+    """``[row, col]`` (``[layer, row, col]`` on a solid lattice): a cell as the board names
+    it; one that is not on the board is refused where the board is known."""
     if (
         isinstance(value, list)
-        and len(value) == 2
+        and len(value) in (2, 3)
         and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
     ):
-        return (value[0], value[1])
+        return tuple(value)
     raise r.fail(path, f"a cell is [row, col], not {_shown(value)}")
 
 
@@ -186,7 +188,7 @@ def read_labels(
                 named = _cells(r, where, here) if many else (_cell(r, where, here),)
                 for cell in named:
                     if cell not in cells:
-                        raise r.fail(here, f"[{cell[0]}, {cell[1]}] is not a board cell")
+                        raise r.fail(here, f"{list(cell)} is not a board cell")
                 labels[label] = named
         else:
             raise r.fail(path, "a group is a grid of labels (a string) or a table of "
@@ -195,7 +197,7 @@ def read_labels(
         for label, named in labels.items():
             for cell in named:
                 if cell in seen and seen[cell] != label:
-                    raise r.fail(path, f"[{cell[0]}, {cell[1]}] is named both "
+                    raise r.fail(path, f"{list(cell)} is named both "
                                  f"{seen[cell]!r} and {label!r}")
                 seen[cell] = label
         groups[group] = labels

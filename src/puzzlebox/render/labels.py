@@ -44,11 +44,15 @@ def designer_lines(puzzle: PolyominoPuzzle) -> list[str]:
             parts.append(f"{p.name} ({', '.join(rules)})")
         out.append("own rules: " + "; ".join(parts))
     for given in puzzle.givens:
-        out.append(f"given: {given.piece} on " + " ".join(f"[{r}, {c}]" for r, c in given.cells))
+        out.append(f"given: {given.piece} on " + " ".join(str(list(c)) for c in given.cells))
     labels = puzzle.labels
     if labels is not None:
         out.append(f"labels ({', '.join(labels.groups)}):")
-        out += ["  " + line for line in label_grid_lines(labels.cell_texts(), set(puzzle.board))]
+        texts = labels.cell_texts()
+        if all(len(cell) == 2 for cell in puzzle.board):
+            out += ["  " + line for line in label_grid_lines(texts, set(puzzle.board))]
+        else:  # a solid board: each label with its cell
+            out += [f"  {list(cell)} {text}" for cell, text in sorted(texts.items())]
         if labels.uncover:
             many = len(labels.combinations(labels.uncover))
             out.append(f"sweep: one label of each of {', '.join(labels.uncover)} left open "
@@ -65,7 +69,7 @@ def open_label_lines(puzzle: PolyominoPuzzle, solution: PolyominoSolution) -> li
     texts = labels.cell_texts()
     if not open_cells:
         return []
-    return ["open: " + ", ".join(f"{texts[c]} [{c[0]}, {c[1]}]" for c in open_cells)]
+    return ["open: " + ", ".join(f"{texts[c]} {list(c)}" for c in open_cells)]
 
 
 def paint_labels(canvas: Any, puzzle: PolyominoPuzzle, ox: float, oy: float,
