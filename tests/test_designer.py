@@ -383,6 +383,9 @@ def test_label_sweep_on_the_command_line(capsys, tmp_path):
     assert main(["sweep", str(path), "--uncover-groups", "week", "--quiet"]) == 2
     err = capsys.readouterr().err
     assert "no label group 'week'" in err and err.count("\n") == 1
+    for wrong in (["--uncover", "1", "--uncover-groups", "col"], ["--fill-holes"]):
+        assert main(["sweep", str(path), *wrong, "--quiet"]) == 2
+        assert capsys.readouterr().err.count("\n") == 1
 
 
 @pytest.mark.parametrize(

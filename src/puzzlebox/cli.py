@@ -658,7 +658,7 @@ def _add_sweep_order_parsers(sub: Any) -> None:
                        "--uncover, the sweep the file declares ([sweep] uncover = [...])")
     sweep.add_argument("--count", action="store_true",
                        help="count the solutions of each choice (default: only say whether "
-                       "it has one, one search each)")
+                       "it has one, one search each; a sweep of labels always counts)")
     sweep.add_argument("--fill-holes", action="store_true",
                        help="first fill the board's holes: sweep its whole bounding rectangle")
     sweep.add_argument("--json", action="store_true",
@@ -710,6 +710,9 @@ def _label_sweep(args: argparse.Namespace) -> int:
     from puzzlebox.render.json_out import label_sweep_json
     from puzzlebox.render.report_text import label_sweep_text
 
+    if args.fill_holes:
+        raise CommandError("--fill-holes goes with --uncover K: a sweep of labels leaves "
+                           "labelled board cells open")
     groups = None
     if args.uncover_groups is not None:
         groups = tuple(g.strip() for g in args.uncover_groups.split(",") if g.strip())
