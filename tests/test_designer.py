@@ -580,3 +580,30 @@ def test_a_sweep_of_too_many_combinations_is_refused_in_one_line():
     with pytest.raises(LabelSweepError, match=f"1001 x 1000 = 1001000 combinations; a sweep "
                        f"takes at most {MAX_COMBINATIONS}"):
         wide.combinations(("a", "b"))
+
+
+def test_givens_stand_on_every_board_of_a_batch_and_must_fit_each():
+    text = ('[[boards]]\nname = "a"\ngrid = "###/###"\n[[boards]]\nname = "b"\n'
+            'grid = "####/##.."\n[pieces.d]\nshape = "##"\ncount = 3\n'
+            '[[givens]]\npiece = "d"\ncells = [[0, 0], [1, 0]]\n')
+    boards = read_text(text, "x.toml", "x").puzzles
+    assert [(p.count().solutions, p.count().distinct) for p in boards] == [(2, 2), (1, 1)]
+    with pytest.raises(PuzzleFileError, match=r"x.toml:15: givens.1.cells: the cell \[1, 2\] is "
+                       r"not on the board \(board b\)"):
+        read_text(text.replace("[1, 0]]", "[1, 0]]\n[[givens]]\npiece = \"d\"\n"
+                               "cells = [[1, 1], [1, 2]]"), "x.toml", "x")
+
+
+def test_a_given_on_a_coloured_board_must_match_its_colours():
+    text = ('[board]\ngrid = "ab/ab"\n[rules]\nmatch_colors = true\n'
+            '[pieces.d]\nshape = "ab"\ncount = 2\nat = [[0, 0], [0, 1]]\n')
+    assert ours(text).count().solutions == 1
+    with pytest.raises(PuzzleFileError, match="on cells of its colours"):
+        read_text(text.replace("at = [[0, 0], [0, 1]]", "at = [[0, 0], [1, 0]]"), "x.toml", "x")
+
+
+def test_a_declared_sweep_may_list_its_only_combinations():
+    text = SMALL.replace('skip = [["SE", "c"]]', 'only = [["SE", "a"], ["pair", "c"]]')
+    report = label_sweep_report(ours(text))
+    assert [r.labels for r in report.results] == [{"corner": "SE", "col": "a"},
+                                                  {"corner": "pair", "col": "c"}]
