@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
-from puzzlebox.geometry.lattice import Cell
+from puzzlebox.geometry.lattice import Cell, Lattice
 
 if TYPE_CHECKING:
     from puzzlebox.puzzles.polyomino import Piece, PolyominoPuzzle
@@ -115,7 +115,7 @@ def check_givens(puzzle: PolyominoPuzzle) -> None:
             raise GivenError(i, f"the cell {list(off[0])} is not on the board")
         if len(set(given.cells)) != len(given.cells):
             raise GivenError(i, "a cell is given twice")
-        if given.cells not in {tuple(sorted(c)) for c in puzzle.placements_of(piece)}:
+        if not _is_placement(puzzle, piece, given.cells):
             rotate, reflect = piece_rules(puzzle, piece)
             what = "turned" if rotate else "as drawn"
             what += " or flipped" if reflect else ""
@@ -131,6 +131,23 @@ def check_givens(puzzle: PolyominoPuzzle) -> None:
                 raise GivenError(i, f"the cell {list(cell)} is covered by the given "
                                  f"{other!r} too")
             owner[cell] = i
+
+
+def lattice_of(puzzle: PolyominoPuzzle) -> Lattice:
+    """The grid the puzzle stands on: its ``lattice`` (#14, on another branch), else square."""
+    from puzzlebox.geometry.square import SQUARE
+
+    lattice: Lattice = getattr(puzzle, "lattice", SQUARE)
+    return lattice
+
+
+def _is_placement(puzzle: PolyominoPuzzle, piece: Piece, cells: tuple[Cell, ...]) -> bool:
+    """Whether ``cells`` (all on the board) are the piece in an orientation its rules allow,
+    on cells of its colours where colours must match: the cells, with the board's colours
+    or plain, put in normal position are one of the piece's orientations. Cheap (no
+    placements are listed), so a file of many givens on a big board is checked at once."""
+    colored = {cell: puzzle.board[cell] if puzzle.match_colors else "#" for cell in cells}
+    return lattice_of(puzzle).normalize(colored) in set(puzzle.piece_orientations(piece))
 
 
 def oriented_cells(

@@ -240,11 +240,9 @@ def _from_tally(
 
 
 def _lattice(puzzle: PolyominoPuzzle) -> Lattice:
-    """The grid the puzzle stands on: its ``lattice`` (#14, another branch), square before."""
-    from puzzlebox.geometry.square import SQUARE
+    from puzzlebox.puzzles.givens import lattice_of
 
-    lattice: Lattice = getattr(puzzle, "lattice", SQUARE)
-    return lattice
+    return lattice_of(puzzle)
 
 
 def label_sweep_report(
