@@ -456,6 +456,21 @@ def test_may_1_has_the_published_57_solutions():
     assert (result.result.solutions, result.result.distinct) == (57, 57)
 
 
+def test_too_many_solutions_to_list_fall_back_to_one_count_each(monkeypatch):
+    """Past TALLY_MOST solutions the one search gives up and each combination is counted
+    alone: the same answers."""
+    from puzzlebox.puzzles import labels
+
+    puzzle = ours(SMALL)
+    listed = [r.result for r in label_sweep(puzzle, ("col",))]
+    monkeypatch.setattr(labels, "TALLY_MOST", 2)
+    assert labels._tally(puzzle, ("col",), "auto") is None
+    counted = [r.result for r in label_sweep(puzzle, ("col",))]
+    assert [(r.uncovered, r.solutions, r.distinct) for r in listed] == [
+        (r.uncovered, r.solutions, r.distinct) for r in counted]
+    assert [r.solutions for r in counted] == [2, 1, 2]
+
+
 def test_one_search_for_all_combinations_agrees_with_one_count_each():
     """The sweep counts every combination from one search of the board with a hole per
     group (puzzles/labels.py: _tally); a named engine counts each combination's board

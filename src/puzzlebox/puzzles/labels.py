@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
 Combination = tuple[str, ...]
 MAX_COMBINATIONS = 1_000_000  # combinations one sweep lists (each a line of output)
+TALLY_MOST = 1_000_000  # solutions listed by the one search of a sweep before it gives up
 
 
 class LabelSweepError(PuzzleboxError):
@@ -182,7 +183,9 @@ def _tally(
     of the board with the combination's cells open, and back, so counting the solutions by
     their holes counts every combination at once. None where it does not apply: givens
     (a hole must not take a given's cell; each combination is solved alone, which says
-    so), or an engine named that cannot list solutions."""
+    so), an engine named (it may not list solutions), or more than :data:`TALLY_MOST`
+    solutions in all (listing them one by one would be slower than counting each
+    combination with an engine that counts without listing)."""
     from puzzlebox.cover.problem import CoverBuilder
     from puzzlebox.engine.registry import AUTO, resolve
     from puzzlebox.engine.search import Job, Mode, each_solution
@@ -210,9 +213,11 @@ def _tally(
             builder.option([("open", group)] + [("cell", *c) for c in cells],
                            ("open", group, label))
     extended = builder.build()
-    job = Job(extended, Mode.SOLUTIONS)
+    job = Job(extended, Mode.SOLUTIONS, limit=TALLY_MOST + 1)
     tally: dict[tuple[Cell, ...], int] = {}
-    for chosen in each_solution(resolve(job, engine).start(job)):
+    for n, chosen in enumerate(each_solution(resolve(job, engine).start(job))):
+        if n == TALLY_MOST:
+            return None  # too many to list one by one: a counting engine per combination
         opened = tuple(sorted(c for k in chosen if k in holes for c in holes[k]))
         tally[opened] = tally.get(opened, 0) + 1
     return tally
