@@ -26,7 +26,6 @@ from oracle import polyomino_solutions
 from puzzlebox.cli import main
 from puzzlebox.formats import burrtools as bt
 from puzzlebox.formats import read_text
-from puzzlebox.geometry import lattice_names
 
 Voxel = tuple[int, int, int]
 
@@ -200,9 +199,7 @@ def test_layers_are_z_rows_y_columns_x(tmp_path):
     assert doc["pieces"]["S2"] == ["###/..#", ".../..#"]
 
 
-@pytest.mark.skipif("cube" not in lattice_names(),
-                    reason="the cube lattice (geometry/cube.py) is not on this branch yet")
-def test_a_cube_puzzle_reads_back_and_counts(tmp_path):  # pragma: no cover - after the merge
+def test_a_cube_puzzle_reads_back_and_counts(tmp_path):
     text = bt.import_file(write(tmp_path, _cube_problem()))
     puzzle = read_text(text, "imported", "imported").puzzles[0]
     assert sum(len(p.shape) * p.hi for p in puzzle.pieces) == len(puzzle.board) == 8
@@ -228,12 +225,11 @@ def test_the_soma_cube_keeps_its_mirror_pair_apart(tmp_path):
     doc = tomllib.loads(bt.import_file(write(tmp_path, xml)))
     assert doc["rules"]["reflect"] is False  # else A and B would be the same piece
     assert doc["pieces"]["A"] == ["##/#.", "../#."] and doc["pieces"]["B"] == ["##/#.", ".#/.."]
-    if "cube" in lattice_names():  # pragma: no cover - after the merge
-        puzzle = read_text(bt.import_file(write(tmp_path, xml)), "soma", "soma").puzzles[0]
-        counted = puzzle.count()
-        # Berlekamp, Conway and Guy, Winning Ways: 240 solutions up to the cube's 48
-        # symmetries, 11,520 as placed
-        assert (counted.solutions, counted.distinct) == (11520, 240)
+    puzzle = read_text(bt.import_file(write(tmp_path, xml)), "soma", "soma").puzzles[0]
+    counted = puzzle.count()
+    # Berlekamp, Conway and Guy, Winning Ways: 240 solutions up to the cube's 48
+    # symmetries, 11,520 as placed
+    assert (counted.solutions, counted.distinct) == (11520, 240)
 
 
 def test_the_pentominoes_file_in_tests_data_is_the_catalog_puzzle():
@@ -522,10 +518,9 @@ def test_burrtools_examples(capsys):  # pragma: no cover - needs the files
     assert doc["lattice"] == "cube" and len(doc["board"]["grid"]) == 5
     assert {name: (v["count"] if isinstance(v, dict) else 1)
             for name, v in doc["pieces"].items()} == {"Box": 1, "S2": 4, "S3": 4, "S4": 4}
-    if "cube" in lattice_names():
-        # BurrTools recorded one assembly (up to symmetry) for it: puzzlebox finds one too
-        counted = read_text(bt.import_file(folder / "AlPackino.xmpuzzle"), "al", "al")
-        assert counted.puzzles[0].count().distinct == 1
+    # BurrTools recorded one assembly (up to symmetry) for it: puzzlebox finds one too
+    counted = read_text(bt.import_file(folder / "AlPackino.xmpuzzle"), "al", "al")
+    assert counted.puzzles[0].count().distinct == 1
     # every example either converts or is refused in one line (grids, '+' voxels, choices)
     for path in sorted(folder.glob("*.xmpuzzle")):
         code, out, err = run(capsys, "import", path)

@@ -24,7 +24,6 @@ import pytest
 
 from puzzlebox import catalog
 from puzzlebox.cli import main
-from puzzlebox.geometry import lattice_names
 from puzzlebox.render import sheet as sh
 from puzzlebox.render import stl
 from puzzlebox.render.outline import boundary_loops
@@ -227,9 +226,7 @@ FLAT_LATTICES = {
 
 @pytest.mark.parametrize("lattice", sorted(FLAT_LATTICES))
 def test_sheets_and_tiles_on_the_other_flat_lattices(tmp_path, capsys, lattice):
-    if lattice not in lattice_names():
-        pytest.skip(f"the {lattice} lattice is not on this branch yet")
-    from puzzlebox.geometry import lattice_named  # pragma: no cover - after the merge
+    from puzzlebox.geometry import lattice_named
 
     puzzle = tmp_path / f"{lattice}.toml"
     puzzle.write_text(f'lattice = "{lattice}"\n' + FLAT_LATTICES[lattice])
@@ -403,9 +400,7 @@ def test_binary_stl_layout():
     assert len(data) == 84 + 12 * 50 and struct.unpack_from("<I", data, 80) == (12,)
 
 
-@pytest.mark.skipif("cube" not in lattice_names(),
-                    reason="the cube lattice (geometry/cube.py) is not on this branch yet")
-def test_export_stl_of_a_cube_puzzle(tmp_path, capsys):  # pragma: no cover - after the merge
+def test_export_stl_of_a_cube_puzzle(tmp_path, capsys):
     puzzle = tmp_path / "cubes.toml"
     puzzle.write_text('lattice = "cube"\n[board]\ngrid = ["##/##", "##/##"]\n[pieces]\n'
                       'L = { shape = ["##/#."], count = 2 }\nd = ["#", "#"]\n')

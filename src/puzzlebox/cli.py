@@ -22,6 +22,7 @@ from puzzlebox.formats import PuzzleFile
 from puzzlebox.parallel import Interrupted, SplitRun
 from puzzlebox.puzzles import CountResult, Puzzle, Solution
 from puzzlebox.puzzles.base import SINK
+from puzzlebox.puzzles.labels import NoDeclaredSweep
 from puzzlebox.render import describe, side_by_side, solution_json, solution_lines
 from puzzlebox.render.drawing import pictures
 from puzzlebox.render.json_out import count_json, estimate_json, order_json, sweep_json
@@ -45,6 +46,7 @@ class CommandError(PuzzleboxError):
 HINTS: dict[type[PuzzleboxError], str] = {
     UnknownPuzzle: "see 'puzzlebox list'",
     MemoTooLarge: "--max-memory SIZE",
+    NoDeclaredSweep: "--uncover K, or --uncover-groups GROUP,...",
 }
 
 
@@ -133,6 +135,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="one solution of each symmetry class (searched on the problem cut "
                        "down by the puzzle's symmetries)")
     solve.add_argument("--why", action="store_true", help=WHY_HELP)
+    _add_open_arg(solve)
 
     count = sub.add_parser("count", help="count solutions, raw and distinct up to symmetry",
                            description="Count every solution, as placed and up to symmetry.")
@@ -143,6 +146,7 @@ def build_parser() -> argparse.ArgumentParser:
                        "'--engine memo' counts by sweeping the board instead of enumerating")
     _add_split_args(count)
     count.add_argument("--why", action="store_true", help=WHY_HELP)
+    _add_open_arg(count)
 
     estimate = sub.add_parser(
         "estimate", help="estimate the search tree's size and the time to search it",
@@ -286,11 +290,32 @@ def _write(out: str, write: Callable[[], object]) -> None:
         raise CommandError(f"cannot write {out}: {error.strerror or error}") from None
 
 
-def _load(name: str) -> PuzzleFile:
-    """A puzzle file to work on: refused at once when its cover problem would not fit."""
+def _add_open_arg(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--open", metavar="LABEL,...",
+                        help="leave the cells of these labels of [board.labels] uncovered "
+                        "(as 'Jan,1' on the calendar; 'group=label' where groups share one)")
+
+
+def _opened(pf: PuzzleFile, names: str | None) -> PuzzleFile:
+    """The file's boards with the labels named by ``--open`` left uncovered."""
+    if names is None:
+        return pf
+    from dataclasses import replace
+
+    from puzzlebox.puzzles.labels import opened
+
+    wanted = [n.strip() for n in names.split(",") if n.strip()]
+    if not wanted:
+        raise CommandError("--open needs at least one label")
+    return replace(pf, puzzles=[opened(puzzle, wanted) for puzzle in pf.puzzles])
+
+
+def _load(name: str, open_labels: str | None = None) -> PuzzleFile:
+    """A puzzle file to work on (with the labels of ``--open`` left uncovered): refused at
+    once when its cover problem would not fit."""
     from puzzlebox.budget import check_cover_size
 
-    pf = catalog.load(name)
+    pf = _opened(catalog.load(name), open_labels)
     for puzzle in pf.puzzles:
         check_cover_size(puzzle, printable(puzzle.label))
     return pf
@@ -357,6 +382,9 @@ def _split_run(args: argparse.Namespace, pf: PuzzleFile, command: str) -> SplitR
     """A split run when an option asks for one; None for a plain search in this process."""
     if args.jobs == 1 and not (args.cluster or args.checkpoint or args.split_depth is not None):
         return None
+    if getattr(args, "open", None):  # workers rebuild the puzzle from the file's text
+        raise CommandError("--open works in one process: drop --jobs, --cluster, --checkpoint "
+                           "and --split-depth")
     show = _showing(args)
     return SplitRun(
         pf, command, engine=args.engine, jobs=args.jobs, cluster=args.cluster,
@@ -460,7 +488,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
             raise CommandError(f"--json and --format {args.format} ask for different outputs")
         args.format = "json"
     _check_resolution(args)
-    pf = _load(args.puzzle)
+    pf = _load(args.puzzle, args.open)
     limit = None if args.all else max(args.limit, 0)
     if args.format in ("svg", "png"):
         if args.distinct:
@@ -637,7 +665,7 @@ def cmd_estimate(args: argparse.Namespace) -> int:
 
 
 def cmd_count(args: argparse.Namespace) -> int:
-    pf = _load(args.puzzle)
+    pf = _load(args.puzzle, args.open)
     run = _split_run(args, pf, "count")
     for board, puzzle in enumerate(pf.puzzles):
         result = _count_one(args, run, board, puzzle)
@@ -662,11 +690,15 @@ def _add_sweep_order_parsers(sub: Any) -> None:
         "(where may the hole of a one-hole puzzle go?). Choices that a symmetry of the "
         "puzzle maps onto each other are solved once.")
     _add_puzzle_arg(sweep)
-    sweep.add_argument("--uncover", type=_at_least(0), required=True, metavar="K",
+    sweep.add_argument("--uncover", type=_at_least(0), metavar="K",
                        help="how many board cells each choice leaves uncovered")
+    sweep.add_argument("--uncover-groups", metavar="GROUP,...",
+                       help="leave one label of each named group of [board.labels] uncovered "
+                       "(as 'month,day') and count each combination; with neither this nor "
+                       "--uncover, the sweep the file declares ([sweep] uncover = [...])")
     sweep.add_argument("--count", action="store_true",
                        help="count the solutions of each choice (default: only say whether "
-                       "it has one, one search each)")
+                       "it has one, one search each; a sweep of labels always counts)")
     sweep.add_argument("--fill-holes", action="store_true",
                        help="first fill the board's holes: sweep its whole bounding rectangle")
     sweep.add_argument("--json", action="store_true",
@@ -698,6 +730,10 @@ def _add_sweep_order_parsers(sub: Any) -> None:
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
+    if args.uncover is None:
+        return _label_sweep(args)
+    if args.uncover_groups is not None:
+        raise CommandError("--uncover K and --uncover-groups ask for different sweeps")
     for puzzle in _load(args.puzzle).puzzles:
         bar = _Bar(f"{label(puzzle)}: sweep", _showing(args))
         try:
@@ -709,6 +745,30 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         if report.solvable == 0 and not args.fill_holes and report.holes_left:
             print(f"puzzlebox: {report.label}: no choice is solvable; --fill-holes sweeps the "
                   "whole rectangle, holes included", file=sys.stderr)
+    return 0
+
+
+def _label_sweep(args: argparse.Namespace) -> int:
+    """``sweep`` by labels (puzzles/labels.py): the groups named, or the file's own sweep."""
+    from puzzlebox.puzzles.labels import label_sweep_report
+    from puzzlebox.render.json_out import label_sweep_json
+    from puzzlebox.render.report_text import label_sweep_text
+
+    if args.fill_holes:
+        raise CommandError("--fill-holes goes with --uncover K: a sweep of labels leaves "
+                           "labelled board cells open")
+    groups = None
+    if args.uncover_groups is not None:
+        groups = tuple(g.strip() for g in args.uncover_groups.split(",") if g.strip())
+        if not groups:
+            raise CommandError("--uncover-groups needs at least one group name")
+    for puzzle in _load(args.puzzle).puzzles:
+        bar = _Bar(f"{label(puzzle)}: sweep", _showing(args))
+        try:
+            report = label_sweep_report(puzzle, groups, args.engine, bar)
+        finally:
+            bar.close()
+        _say(label_sweep_json(report) if args.json else label_sweep_text(report))
     return 0
 
 

@@ -45,6 +45,7 @@ from xml.parsers import expat
 
 from puzzlebox.formats import limits
 from puzzlebox.formats.errors import PuzzleFileError
+from puzzlebox.geometry.lattice import lattice_named
 
 MAX_COMPRESSED_BYTES = 16 << 20  # an .xmpuzzle as stored; BurrTools' examples: 160 KB at most
 MAX_XML_BYTES = 64 << 20  # the XML after decompression (a gzip bomb stops here)
@@ -647,7 +648,7 @@ def grid_value(cells: dict[Cell, str], lattice: str, one_line: bool = False) -> 
     """The TOML value of a grid: a multi-line string of rows (or, ``one_line``, the rows
     joined by ``/``), or on ``cube`` an array of layers (bottom first), each a one-line
     string of rows joined by ``/``, all layers of the same rows and columns."""
-    if lattice == "cube":
+    if lattice_named(lattice).dimensions == 3:
         layers = 1 + max(c[0] for c in cells)
         rows = 1 + max(c[1] for c in cells)
         cols = 1 + max(c[2] for c in cells)
@@ -713,13 +714,9 @@ def import_file(path: str | Path, problem: str | None = None) -> str:
 def _check_readable(text: str, source: str, lattice: str) -> None:
     """Read the TOML back with puzzlebox's own reader, so that what ``import`` writes is a
     file puzzlebox takes (a piece larger than the result, which BurrTools allows with a
-    count of 0, is one the reader refuses). On a lattice this installation does not have
-    yet the text cannot be read back; it is written as the contract describes it."""
+    count of 0, is one the reader refuses)."""
     from puzzlebox.formats.reader import read_text
-    from puzzlebox.geometry import lattice_names
 
-    if lattice != "square" and lattice not in lattice_names():
-        return
     try:
         read_text(text, "converted", "converted")
     except PuzzleFileError as error:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from puzzlebox.formats import limits
+from puzzlebox.formats import designer, limits
 from puzzlebox.formats.errors import PuzzleFileError
 from puzzlebox.formats.guard import nesting_problem
 from puzzlebox.formats.locate import key_line
@@ -26,6 +26,7 @@ from puzzlebox.puzzles import KINDS as REGISTERED_KINDS
 from puzzlebox.puzzles import EdgeMatchingPuzzle, Piece, PolyominoPuzzle, Puzzle, QueensPuzzle
 
 COMMON_KEYS = {"kind", "title", "notes"}
+DESIGNER_KEYS = {"givens", "sweep"}  # formats/designer.py
 SHOWN = 40  # characters of a value or key quoted in an error message
 
 
@@ -290,7 +291,8 @@ def _known_lattices() -> str:
 def _read_polyomino(
     r: _Reader, doc: dict[str, Any], name: str, title: str, notes: str
 ) -> PuzzleFile:
-    r.check_keys(doc, COMMON_KEYS | {"lattice", "board", "boards", "pieces", "rules"}, ())
+    known = COMMON_KEYS | {"lattice", "board", "boards", "pieces", "rules"} | DESIGNER_KEYS
+    r.check_keys(doc, known, ())
     lattice = _lattice(r, doc)
     rules = doc.get("rules", {})
     if not isinstance(rules, dict):
@@ -332,7 +334,7 @@ def _read_polyomino(
                              f"the limit for a batch is {limits.MAX_TOTAL_CELLS}")
     else:
         board = r.table(doc, "board", ())
-        r.check_keys(board, {"grid"}, ("board",))
+        r.check_keys(board, {"grid", "labels"}, ("board",))
         if "grid" not in board:
             raise r.fail(("board", "grid"), "is missing")
         boards.append((None, r.grid(board["grid"], ("board", "grid"), lattice)))
@@ -346,7 +348,7 @@ def _read_polyomino(
     for piece_name, spec in table.items():
         path = ("pieces", piece_name)
         if isinstance(spec, dict):
-            r.check_keys(spec, {"shape", "count"}, path)
+            r.check_keys(spec, {"shape", "count"} | designer.PIECE_KEYS, path)
             if "shape" not in spec:
                 raise r.fail(path + ("shape",), "is missing")
             where: tuple[Any, ...] = path + ("shape",)
@@ -366,6 +368,10 @@ def _read_polyomino(
             )
         pieces.append(Piece(piece_name, lattice.normalize(cells), lo, hi))
 
+    pieces = designer.own_rules(r, table, pieces)  # a designer's keys (#17): formats/designer.py
+    givens, given_paths = designer.read_givens(r, doc, table, pieces, lattice)
+    labels = designer.read_labels(r, doc, doc.get("board", {}), boards[0][1] if
+                                  "board" in doc else None)
     puzzles: list[Puzzle] = [
         PolyominoPuzzle(
             name,
@@ -374,6 +380,8 @@ def _read_polyomino(
             rotate=rotate,
             reflect=reflect,
             match_colors=match_colors,
+            givens=tuple(givens),
+            labels=labels,
             title=title,
             notes=notes,
             board_name=board_name,
@@ -381,6 +389,8 @@ def _read_polyomino(
         )
         for board_name, cells in boards
     ]
+    for puzzle in puzzles:
+        designer.check(r, puzzle, given_paths)  # type: ignore[arg-type]
     return PuzzleFile(name, title, puzzles, batch="boards" in doc, source=r.source)
 
 

@@ -87,6 +87,9 @@ class HexagonLattice(Lattice):
             return (_GROUP[0], _GROUP[6])
         return (_GROUP[0],)
 
+    def turn(self) -> Transform:
+        return self.group()[1]  # a quarter (square) or sixth (triangle, hexagon) turn clockwise
+
     def can_translate(self, vector: Cell) -> bool:
         return True
 

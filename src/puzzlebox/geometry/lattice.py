@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 Cell = tuple[int, ...]
+DEFAULT_LATTICE = "square"  # what a file without a `lattice` key stands on
 Point = tuple[float, float]
 
 
@@ -89,6 +90,12 @@ class Lattice(ABC):
         the 24 rotations, which turn flat pieces over); ``reflect`` only: the identity and
         the mirror across a vertical axis of the picture; neither: the identity.
         """
+
+    def turn(self) -> Transform | None:
+        """The smallest clockwise turn of the picture, whose powers a given's ``turns``
+        counts (``[[givens]]`` with ``at``, ``turns`` and ``flip``), or None where the
+        rotations are not the powers of one turn (cube: a given there lists its cells)."""
+        return None
 
     @abstractmethod
     def can_translate(self, vector: Cell) -> bool:

@@ -60,6 +60,9 @@ class SquareLattice(Lattice):
             return (_GROUP[0], _BY_NAME["mirror"])
         return (_GROUP[0],)
 
+    def turn(self) -> Transform:
+        return self.group()[1]  # a quarter (square) or sixth (triangle, hexagon) turn clockwise
+
     def can_translate(self, vector: Cell) -> bool:
         return True
 

@@ -116,6 +116,9 @@ class TriangleLattice(Lattice):
             return (_GROUP[0], _GROUP[6])
         return (_GROUP[0],)
 
+    def turn(self) -> Transform:
+        return self.group()[1]  # a quarter (square) or sixth (triangle, hexagon) turn clockwise
+
     def can_translate(self, vector: Cell) -> bool:
         return (vector[0] + vector[1]) % 2 == 0
 

@@ -25,6 +25,8 @@ from puzzlebox.engine.stats import SearchStats
 from puzzlebox.geometry.lattice import Cell, Lattice, Shape, Transform
 from puzzlebox.geometry.square import SQUARE
 from puzzlebox.puzzles.base import SINK, Puzzle, Solution, register_kind
+from puzzlebox.puzzles.givens import Given, around_givens, keeping_givens, piece_rules
+from puzzlebox.puzzles.labels import Labels
 from puzzlebox.puzzles.proofs import Proof
 
 if TYPE_CHECKING:
@@ -39,6 +41,8 @@ class Piece:
     shape: Shape
     lo: int = 1
     hi: int | None = 1
+    rotate: bool | None = None  # the piece's own rule (puzzles/givens.py); None: [rules]
+    reflect: bool | None = None
 
     def max_copies(self, board_area: int) -> int:
         fit = board_area // len(self.shape)
@@ -84,6 +88,8 @@ class PolyominoPuzzle(Puzzle):
         rotate: bool = True,
         reflect: bool = True,
         match_colors: bool = False,
+        givens: tuple[Given, ...] = (),
+        labels: Labels | None = None,
         title: str = "",
         notes: str = "",
         board_name: str | None = None,
@@ -97,6 +103,8 @@ class PolyominoPuzzle(Puzzle):
         self.reflect = reflect
         self.match_colors = match_colors
         self.board_name = board_name
+        self.givens = tuple(givens)  # pieces fixed in place (puzzles/givens.py)
+        self.labels = labels  # named cells and groups of cells (puzzles/labels.py)
 
     # -- placements ------------------------------------------------------------------------
     def _plain(self, shape: Shape) -> Shape:
@@ -104,7 +112,8 @@ class PolyominoPuzzle(Puzzle):
         return shape if self.match_colors else Shape(shape.cells, ("#",) * len(shape))
 
     def piece_orientations(self, piece: Piece) -> list[Shape]:
-        return self.lattice.orientations(self._plain(piece.shape), self.rotate, self.reflect)
+        rotate, reflect = piece_rules(self, piece)
+        return self.lattice.orientations(self._plain(piece.shape), rotate, reflect)
 
     def placements_of(self, piece: Piece) -> list[tuple[Cell, ...]]:
         """Every set of board cells the piece can cover, each once: each orientation moved so
@@ -146,7 +155,7 @@ class PolyominoPuzzle(Puzzle):
                 limited.add(piece.name)
         for piece in self.pieces:
             head = [("piece", piece.name)] if piece.name in limited else []
-            for cells in self.placements_of(piece):
+            for cells in around_givens(self, piece, self.placements_of(piece)):
                 builder.option(head + [("cell", *c) for c in cells], (piece.name, cells))
         return builder.build()
 
@@ -202,7 +211,7 @@ class PolyominoPuzzle(Puzzle):
                     there = lattice.normalize_offset(moved)
                     shift = tuple(t - h for t, h in zip(there, back, strict=True))
                     result.append((turn, shift, goes))
-        return result
+        return keeping_givens(self, result)
 
     def build_symmetries(self) -> np.ndarray:
         """Each board symmetry moved onto placements as whole arrays: a placement is its
@@ -259,12 +268,13 @@ class PolyominoPuzzle(Puzzle):
     # -- drawing ---------------------------------------------------------------------------
     def text_lines(self, solution: Solution, style: str = "text") -> list[str]:
         """Letters (``text``) or piece outlines (``outline``)."""
+        from puzzlebox.render.labels import open_label_lines
         from puzzlebox.render.text import letter_lines, outline_lines
 
         assert isinstance(solution, PolyominoSolution)
         if style == "outline":
-            return outline_lines(self, solution)
-        return letter_lines(self, solution)
+            return outline_lines(self, solution) + open_label_lines(self, solution)
+        return letter_lines(self, solution) + open_label_lines(self, solution)
 
     def cover_entries_bound(self) -> int:
         """Each orientation of a piece lies at most once on each board cell (by where its
@@ -292,9 +302,10 @@ class PolyominoPuzzle(Puzzle):
         return letter_owners(self, solution)
 
     def describe_lines(self) -> list[str]:
+        from puzzlebox.render.labels import designer_lines
         from puzzlebox.render.text import describe_polyomino
 
-        return describe_polyomino(self)
+        return describe_polyomino(self) + designer_lines(self)
 
     def solution_panel(self, solution: Solution, title: str) -> Panel:
         from puzzlebox.render.pictures import polyomino_solution_panel

@@ -23,6 +23,7 @@ is checked as a cover of the whole puzzle before it is returned.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -134,7 +135,7 @@ def _units(puzzle: PolyominoPuzzle) -> list[Piece]:
     for piece in puzzle.pieces:
         if piece.hi is None or piece.lo != piece.hi:
             raise ValueError(f"the sink search needs an exact count for piece {piece.name!r}")
-        units += [Piece(piece.name, piece.shape, 1, 1) for _ in range(piece.lo)]
+        units += [dataclasses.replace(piece, lo=1, hi=1) for _ in range(piece.lo)]
     return units
 
 
@@ -157,6 +158,8 @@ def sink_takes(puzzle: PolyominoPuzzle) -> bool:
     their areas adding up to the board's (it tiles a board; it does not pack loosely)."""
     if any(piece.hi is None or piece.lo != piece.hi for piece in puzzle.pieces):
         return False
+    if puzzle.givens:  # it moves every piece; a given must stay where it is
+        return False
     return sum(piece.lo * len(piece.shape) for piece in puzzle.pieces) == len(puzzle.board)
 
 
@@ -173,12 +176,13 @@ class _Packing:
         by_shape: dict[object, np.ndarray] = {}
         self.placements: list[np.ndarray] = []
         for unit in self.units:
-            if unit.shape not in by_shape:
+            kind = (unit.shape, unit.rotate, unit.reflect)  # a piece's own rules count too
+            if kind not in by_shape:
                 rows = [sorted(index[c] for c in cells) for cells in puzzle.placements_of(unit)]
                 if not rows:
                     raise ValueError(f"piece {unit.name!r} fits nowhere on the board")
-                by_shape[unit.shape] = np.array(rows, dtype=np.int64)
-            self.placements.append(by_shape[unit.shape])
+                by_shape[kind] = np.array(rows, dtype=np.int64)
+            self.placements.append(by_shape[kind])
         self.area = np.array([len(u.shape) for u in self.units])
         if int(self.area.sum()) != len(self.cells):
             raise ValueError("the pieces' areas do not add up to the board's")

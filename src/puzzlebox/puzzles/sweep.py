@@ -70,6 +70,8 @@ def _with_board(
         rotate=puzzle.rotate,
         reflect=puzzle.reflect,
         match_colors=puzzle.match_colors,
+        givens=puzzle.givens,
+        labels=puzzle.labels,
         title=puzzle.title,
         notes=puzzle.notes,
         board_name=name,
@@ -143,6 +145,11 @@ def _solve_one(
 ) -> SweepResult | None:
     """The answer for one choice; None when ``search`` is off and no proof settles it."""
     gone = set(uncovered)
+    held = next((g for g in puzzle.givens if gone.intersection(g.cells)), None)
+    if held is not None:  # a given piece is never moved: that choice has no solution
+        where = ",".join(map(str, min(gone.intersection(held.cells))))
+        return SweepResult(uncovered, False, 0 if count else None, 0 if count else None,
+                           "given", f"the given piece {held.piece} covers {where}")
     board = {cell: color for cell, color in puzzle.board.items() if cell not in gone}
     name = " ".join(",".join(map(str, cell)) for cell in uncovered) or "none"
     one = _with_board(puzzle, board, f"uncover {name}")

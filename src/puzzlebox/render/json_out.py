@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from puzzlebox.puzzles import Puzzle, Solution
 
 if TYPE_CHECKING:
+    from puzzlebox.puzzles.labels import LabelSweepReport
     from puzzlebox.reports import CountReport, EstimateReport, OrderReport, SweepReport
 
 
@@ -91,6 +92,24 @@ def sweep_json(report: SweepReport) -> list[str]:
         obj["solvable"] = r.solvable
         if report.counted:
             obj.update(solutions=r.solutions, distinct=r.distinct)
+        if r.reason:
+            obj.update(proof=r.proof, reason=r.reason)
+        lines.append(json.dumps(obj))
+    return lines
+
+
+def label_sweep_json(report: LabelSweepReport) -> list[str]:
+    """One object per combination of labels: ``{"puzzle", ["board"], "labels": {group:
+    label}, "uncovered", "solvable", "solutions", "distinct", ["proof", "reason"]}``."""
+    lines = []
+    for one in report.results:
+        r = one.result
+        obj: dict[str, Any] = {"puzzle": report.puzzle}
+        if report.board is not None:
+            obj["board"] = report.board
+        obj["labels"] = dict(one.labels)
+        obj["uncovered"] = [list(cell) for cell in r.uncovered]
+        obj.update(solvable=r.solvable, solutions=r.solutions, distinct=r.distinct)
         if r.reason:
             obj.update(proof=r.proof, reason=r.reason)
         lines.append(json.dumps(obj))

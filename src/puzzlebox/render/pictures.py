@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 from puzzlebox.geometry.lattice import Cell, Lattice
 from puzzlebox.geometry.square import SQUARE
 from puzzlebox.render.isometric import piece_edges, view_extent, visible_faces
+from puzzlebox.render.labels import paint_labels
 from puzzlebox.render.outline import (
     CAP_HEIGHT,
     FPoint,
@@ -539,6 +540,7 @@ def polyomino_solution_panel(puzzle: PolyominoPuzzle, solution: PolyominoSolutio
                      linewidth=2 * lw, zorder=4)
         for (text, x, y, rot, size), fill in zip(spots, fills, strict=True):
             _label(canvas, text, x0 + x - fx, y0 + y - fy, rot, size, fill, puzzle.match_colors)
+        paint_labels(canvas, puzzle, x0 - fx, y0 - fy, open_only=True)  # render/labels.py
         if legend:
             canvas.text(x0 + w / 2, y0 + h + legend_h * 0.55, ",  ".join(legend),
                         LEGEND_PT / TITLE_PT * _title_size(POLYOMINO_PX),
@@ -570,6 +572,7 @@ def polyomino_board_panel(puzzle: PolyominoPuzzle, title: str) -> _Panel:
         canvas.segments(segs, GRID_LINE, canvas.line_width(0.02), 2)
         canvas.loops(loops, x0, y0, gid=canvas.gid("board"), facecolor="none",
                      edgecolor=OUTLINE, linewidth=2 * lw, zorder=4)
+        paint_labels(canvas, puzzle, x0 - fx, y0 - fy, open_only=False)  # render/labels.py
 
     return _Panel("board", title, w, h, paint, POLYOMINO_PX, POLYOMINO_FLOW)
 

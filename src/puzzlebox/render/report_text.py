@@ -8,6 +8,7 @@ from puzzlebox.render.text import solution_lines
 from puzzlebox.words import noun_for, plural
 
 if TYPE_CHECKING:
+    from puzzlebox.puzzles.labels import LabelSweepReport
     from puzzlebox.reports import CountReport, EstimateReport, OrderReport, SweepReport
 
 
@@ -76,6 +77,23 @@ def sweep_text(report: SweepReport) -> list[str]:
         lines.append("each cell: the number of solutions with that cell uncovered; . no cell"
                      if report.counted else
                      "o: solvable with that cell uncovered; -: not solvable; . no cell")
+    return lines
+
+
+def label_sweep_text(report: LabelSweepReport) -> list[str]:
+    """A summary line, then one line per combination of labels with its count."""
+    how = "each counted" if report.searched == len(report.results) else (
+        f"{report.searched} counted, the others are symmetric to one of them")
+    lines = [f"{report.label}: {plural(len(report.results), 'combination')} of "
+             f"{', '.join(report.groups)}, {report.solvable} solvable, "
+             f"{plural(report.solutions, 'solution')} in all ({how})"]
+    width = max((len(" ".join(one.labels.values())) for one in report.results), default=0)
+    for one in report.results:
+        r = one.result
+        answer = f"{plural(r.solutions or 0, 'solution')}, {r.distinct} distinct"
+        if r.reason:
+            answer += f" ({r.proof}: {r.reason})"
+        lines.append(f"  {' '.join(one.labels.values()):{width}}  {answer}")
     return lines
 
 

@@ -17,7 +17,7 @@ from typing import Any
 from puzzlebox.errors import PuzzleboxError
 from puzzlebox.formats import PuzzleFile
 from puzzlebox.formats.limits import MAX_CELLS, MAX_PIECES
-from puzzlebox.geometry.lattice import Lattice, lattice_named, lattice_names
+from puzzlebox.geometry.lattice import DEFAULT_LATTICE, Lattice, lattice_named, lattice_names
 from puzzlebox.geometry.square import SQUARE
 from puzzlebox.puzzles import PolyominoPuzzle
 from puzzlebox.puzzles.polyomino import Piece
@@ -123,11 +123,11 @@ def to_toml(model: dict[str, Any]) -> str:
             raise ModelError(f"{key} must be text")
         if value:
             lines.append(f"{key} = {toml_string(value)}")
-    lattice_name = model.get("lattice", "square")
+    lattice_name = model.get("lattice", DEFAULT_LATTICE)
     if lattice_name not in drawn_lattices():
         raise ModelError(f"the editor draws the lattices {', '.join(drawn_lattices())}")
     lattice = lattice_named(lattice_name)
-    if lattice_name != "square":
+    if lattice_name != DEFAULT_LATTICE:  # the key is left out for the default
         lines.append(f"lattice = {toml_string(lattice_name)}")
     board = _cells(model.get("board", []), "board")
     if not board:
@@ -202,16 +202,25 @@ def _count_of(piece: Piece) -> Any:
     return piece.lo if piece.lo == piece.hi else [piece.lo, piece.hi]
 
 
+def designed(puzzle: PolyominoPuzzle) -> bool:
+    """Whether the puzzle uses a designer's rule the grid editor has no control for yet
+    (givens, labelled cells, a piece's own rotate/reflect)."""
+    return bool(puzzle.givens or puzzle.labels
+                or any(p.rotate is not None or p.reflect is not None for p in puzzle.pieces))
+
+
 def model_of(pf: PuzzleFile) -> dict[str, Any] | None:
     """The editor's model of a file read by the reader, or None when the grid editor does
-    not draw it (another kind, a batch of boards, a lattice whose cells are not polygons)."""
+    not draw it (another kind, a batch of boards, a lattice whose cells are not polygons, a
+    designer's rule it has no control for)."""
     if pf.batch or len(pf.puzzles) != 1 or not isinstance(pf.puzzles[0], PolyominoPuzzle):
         return None
     puzzle = pf.puzzles[0]
-    lattice = getattr(puzzle, "lattice", None)
-    lattice_name = getattr(lattice, "name", "square") if lattice is not None else "square"
+    lattice_name = puzzle.lattice.name
     if lattice_name not in drawn_lattices() or any(len(cell) != 2 for cell in puzzle.board):
         return None
+    if designed(puzzle):
+        return None  # the grid editor would drop them: such a file is edited as text
 
     def cells(mapping: dict[Any, str]) -> list[list[Any]]:
         return [[r, c, ch] for (r, c), ch in sorted(mapping.items())]
