@@ -26,6 +26,7 @@ from puzzlebox.budget import (
 )
 from puzzlebox.cli import main
 from puzzlebox.engine import registry
+from puzzlebox.engine.memo import BYTES_PER_STATE, MemoTooLarge
 from puzzlebox.engine.search import Capability, Job, Mode
 from puzzlebox.formats import read_text
 
@@ -106,21 +107,29 @@ def _job_for(spec: registry.EngineSpec, max_memory: int | None) -> Job | None:
 @pytest.mark.parametrize("name", [s.name for s in registry.specs()])
 def test_every_engine_is_refused_past_the_memory_limit_before_it_starts(name):
     spec = registry.get(name)
-    job = _job_for(spec, max_memory=1024)
+    job = _job_for(spec, max_memory=64)
     if job is None:
         pytest.skip(f"{name}: no catalog puzzle it takes here (an extra not installed)")
-    assert spec.memory(job) > 1024
+    assert spec.memory(job) > 64
     began = time.process_time()
     with pytest.raises(OverMemory) as caught:
         registry.start(job, name)
     assert time.process_time() - began < 0.5
     assert f"the {name} engine would need about" in str(caught.value)
-    assert "the memory limit is 1 KB" in str(caught.value)
+    assert "the memory limit is 64 bytes" in str(caught.value)
     assert caught.value.exit_status == 3
     # the same job within the default limit starts, and its declaration fits the default
     ok = Job(job.problem, job.mode, limit=job.limit, puzzle=job.puzzle)
     assert spec.memory(ok) <= DEFAULT_MAX_MEMORY
     registry.start(ok, name)
+
+
+def test_the_memo_engines_states_are_checked_as_they_grow():
+    """The memo engine holds one state when it starts: its states are what grows."""
+    puzzle = catalog.load("dominoes-8x8").puzzles[0]
+    with pytest.raises(MemoTooLarge, match="memory limit"):
+        puzzle.count(engine="memo", max_memory=30 * BYTES_PER_STATE)
+    assert puzzle.count(engine="memo", max_memory=100_000 * BYTES_PER_STATE).distinct == 1629189
 
 
 @pytest.mark.parametrize(("name", "puzzle"), [("compiled", "pentomino-6x10"),

@@ -71,6 +71,12 @@ def _start_memo(job: Job) -> Search:
     return start(job)
 
 
+def _memo_memory(job: Job) -> int:
+    from puzzlebox.engine.memo import BYTES_PER_STATE
+
+    return BYTES_PER_STATE
+
+
 def _memo_accepts(job: Job) -> str | None:
     from puzzlebox.engine.memo import accepts
 
@@ -125,8 +131,9 @@ MEMO = register(EngineSpec(
     can=frozenset({C.COUNT, C.DISTINCT, C.PROVE}),
     start=_start_memo,
     accepts=_memo_accepts,
-    # the sweep's tables, as the compiled engine's; its states are checked as they grow
-    # (engine/memo.py, BYTES_PER_STATE each, against the same limit)
+    # what it holds is its states, checked as they grow (engine/memo.py: BYTES_PER_STATE
+    # each, against the same limit, in a message of its own); before it starts, one state
+    memory=_memo_memory,
 ))
 
 __all__ = ["BITBOARD", "COMPILED", "MEMO", "REFERENCE", "SAT", "SearchStats"]
