@@ -177,12 +177,20 @@ class SatEngine:
         while limit is None or found < limit:
             solver = self._solver()
             began = time.perf_counter()
-            status = solver.Solve(model)
+            try:
+                status = solver.Solve(model)
+            finally:
+                _restore_sigint()
             self.stats.search_seconds += time.perf_counter() - began
             self.stats.nodes += int(solver.NumBranches())
             if status == cp.INFEASIBLE:
                 self.stats.complete = True
                 return
+            if status == cp.UNKNOWN and self.time_limit is None:
+                # CP-SAT catches Ctrl-C itself (``catch_sigint_signal``): the solve stops at
+                # once, undecided, and Python never sees the signal. Without a time limit,
+                # nothing else stops a solve undecided: it is the user's Ctrl-C (#18)
+                raise KeyboardInterrupt
             if status not in (cp.OPTIMAL, cp.FEASIBLE):
                 raise EngineError(
                     f"the SAT solver stopped undecided ({solver.StatusName(status)}"
@@ -217,6 +225,17 @@ class SatEngine:
                 "this problem has more: count with the compiled engine"
             )
         return n
+
+
+def _restore_sigint() -> None:
+    """Give Ctrl-C back to Python: CP-SAT puts its own SIGINT handler in place for a solve
+    and leaves it there, so a later Ctrl-C (in another engine, or at the prompt of a
+    notebook) went to it and ended the process silently, status 0."""
+    import signal
+    import threading
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.getsignal(signal.SIGINT))
 
 
 class SatSearch:
