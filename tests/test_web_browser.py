@@ -146,7 +146,7 @@ def test_draw_solve_browse_save(server, browser, downloads):
     drag(driver, [(1, 1)])
     # the area check and the proofs follow the edits: the areas add up, the colouring not
     wait(driver, lambda d: "board: 8 cells; pieces: 8 cells" in text(d, "area"))
-    wait(driver, lambda d: "chessboard" in text(d, "proofs"))
+    wait(driver, lambda d: "checkerboard" in text(d, "proofs"))
     # the server's picture of the puzzle is in the page
     assert driver.find_elements(By.CSS_SELECTOR, "#puzzle-svg svg path")
     shot(driver, "editor")

@@ -1,19 +1,39 @@
-"""Refuse, before building it, a cover problem that would not fit (#18).
+"""The limits of work on a well-formed puzzle: memory and time (#18), decided here alone.
 
-A file within the limits of formats/limits.py can still describe a cover problem of
-billions of entries: 1,000 pieces of 50 cells on a 100 x 100 board would have up to four
-billion. Building it took all the memory before any search began, and said nothing.
-:func:`check_cover_size` bounds the problem's size from the puzzle alone (no placement is
-made) and refuses a puzzle over :data:`MAX_ENTRIES` with one line and exit status 3.
+A file within the limits of formats/limits.py can still ask for more than a machine has.
+Three rules, each refusing with :class:`TooBig` (one line, exit status 3: well formed, but
+too big to work on here):
+
+* **The cover problem.** 1,000 pieces of 50 cells on a 100 x 100 board would have up to four
+  billion entries; building it took all the memory before any search began, and said
+  nothing. :func:`check_cover_size` bounds the problem's size from the puzzle alone (no
+  placement is made) and refuses one over :data:`MAX_ENTRIES`. ``Puzzle.problem`` calls it,
+  so the command line and library callers are guarded alike.
+* **The engines' memory.** Every engine declares what it allocates for a job
+  (``EngineSpec.memory``, an estimate from the problem's size measured per engine), checked
+  by :func:`check_memory` before it starts; the engines whose tables grow during the search
+  (the memo engine's states, the SAT engine's model) check again as they grow. The limit is
+  ``--max-memory`` (``Job.max_memory``), :data:`DEFAULT_MAX_MEMORY` when none is given.
+* **Time.** A count that has not finished after :data:`PROBE_AFTER` seconds is estimated
+  once by Knuth's probes (engine/estimate.py); :func:`count_outlook` says how long the rest
+  would take, and the command line prints it past :data:`NOTE_SECONDS` and refuses it past
+  :data:`HOPELESS_SECONDS` unless told to go on (``--no-limit``, ``--max-time``). A count
+  that finishes within :data:`PROBE_AFTER` seconds never pays for a probe.
 """
 
 from __future__ import annotations
 
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from puzzlebox.errors import PuzzleboxError
 
 if TYPE_CHECKING:
+    from puzzlebox.engine.estimate import TreeEstimate
+    from puzzlebox.engine.stats import SearchStats
     from puzzlebox.puzzles import Puzzle
 
 EXIT_TOO_BIG = 3  # the input is well formed but too big to work on here
@@ -23,9 +43,22 @@ BYTES_PER_ENTRY = 240  # measured while building: a 60 x 60 board and the 12 pen
 
 
 class TooBig(PuzzleboxError):
-    """A puzzle whose cover problem would not fit; ``str()`` says how big, and the limit."""
+    """A puzzle too big to work on here (its cover problem, an engine's tables, or the time
+    a count would take); ``str()`` says how big, and the limit."""
 
     exit_status = EXIT_TOO_BIG
+
+
+class OverMemory(TooBig):
+    """An engine would need more memory than the limit (``--max-memory``) allows."""
+
+
+class Hopeless(TooBig):
+    """A count that would take far longer than anyone waits (``--no-limit`` goes on)."""
+
+
+class OutOfTime(TooBig):
+    """A count stopped at its time limit (``--max-time``) before it finished."""
 
 
 def cover_entries_bound(puzzle: Puzzle) -> int | None:
@@ -46,3 +79,173 @@ def check_cover_size(puzzle: Puzzle, label: str, most: int = MAX_ENTRIES) -> Non
         f"covers; about {megabytes:,} MB to build); the limit is {most:,}: use a smaller "
         "board, or fewer or smaller pieces or cards"
     )
+
+
+# -- memory ------------------------------------------------------------------------------------
+DEFAULT_MAX_MEMORY = 2 * 1024**3  # what an engine may allocate when no --max-memory is given
+
+
+def memory_limit(max_memory: int | None) -> int:
+    """The bytes an engine may hold: ``max_memory``, or the default."""
+    return DEFAULT_MAX_MEMORY if max_memory is None else max_memory
+
+
+def size_text(size: float) -> str:
+    """Bytes for people: ``1.5 GB``, ``300 MB``, ``12 KB``."""
+    for unit, scale in (("TB", 1 << 40), ("GB", 1 << 30), ("MB", 1 << 20), ("KB", 1 << 10)):
+        if size >= scale:
+            return f"{size / scale:.3g} {unit}"
+    return f"{size:.0f} bytes"
+
+
+def check_memory(what: str, need: int, max_memory: int | None) -> None:
+    """Raise :class:`OverMemory` when ``what`` (an engine's tables, "the sat engine's
+    model") would need more than the memory limit: before it is allocated."""
+    most = memory_limit(max_memory)
+    if need > most:
+        raise OverMemory(f"{what} would need about {size_text(need)}; the memory limit is "
+                         f"{size_text(most)}: use a smaller puzzle, or raise the limit")
+
+
+# -- time --------------------------------------------------------------------------------------
+PROBE_AFTER = 1.0  # seconds a count runs before it is estimated: quicker counts pay nothing
+PROBES = 1000  # Knuth's probes of the estimate, and the most seconds they may take:
+PROBE_SECONDS = 0.5  # 40-queens' 1000 probes take 0.11 s, a 1000-cell board's 4 take 2 s
+# The speed a count is assumed to run at, in nodes of the compiled engine's tree a second:
+# faster than the general engines were measured (the compiled engine's speed on the pentomino
+# trees is below 10 M nodes a second), so the time said is rather short than long; a kind's
+# own solver (the queens bitmask) may be faster still, hence the wide margin of HOPELESS.
+NODES_PER_SECOND = 3e7
+NOTE_SECONDS = 60.0  # beyond this, the command line says how long the count would take
+# Beyond a thousand years it refuses unless told to go on. The hopeless examples of #18 are
+# beyond it by ten orders of magnitude or more (40-queens: 1e25 s); the catalog's largest
+# counting tree below it, parallelogram-6's (3.2e14 nodes, 124 days: a note), by 3,000 times,
+# more than the spread of its estimate (92%).
+HOPELESS_SECONDS = 1000 * 365.25 * 86400
+
+
+@dataclass(frozen=True)
+class Outlook:
+    """What Knuth's estimate says of a count: its tree, and the time at the assumed speed."""
+
+    estimate: TreeEstimate
+    seconds: float
+
+    @property
+    def hopeless(self) -> bool:
+        return self.seconds > HOPELESS_SECONDS
+
+    @property
+    def worth_saying(self) -> bool:
+        return self.seconds > NOTE_SECONDS
+
+    def text(self, label: str) -> str:
+        """One line: the estimated tree and time, and what was measured to say so."""
+        from puzzlebox.progress import duration_text
+
+        nodes = self.estimate.nodes
+        tree = "more nodes than a float holds" if math.isinf(nodes) else f"{nodes:.3g} nodes"
+        years = self.seconds / (365.25 * 86400)
+        took = ("more than the age of the universe" if self.seconds > 4.3e17
+                else f"about {years:.2g} years" if years >= 1e6
+                else f"about {duration_text(self.seconds)}")
+        sols = ""
+        if self.estimate.solutions_estimated and math.isfinite(self.estimate.solutions):
+            sols = f", {self.estimate.solutions:.3g} solutions"
+        return (f"{label}: a count would take {took} (Knuth's estimate: {tree}{sols}, "
+                f"{self.estimate.probes_text()}, at {NODES_PER_SECOND:.0e} nodes/s)")
+
+
+# A count whose cover problem has this many options costs seconds to set up (the symmetry
+# breaking of 1,000 named monominoes on 1,000 cells, a million options: 37 s) before its
+# first step: it is estimated before, on the problem as built. That tree is larger than the
+# one searched by at most the order of the puzzle's symmetry group, taken as RAW_MARGIN.
+SETUP_OPTIONS = 20_000
+RAW_MARGIN = 1e6
+
+
+def count_outlook(puzzle: Puzzle, cut: bool = True) -> Outlook:
+    """Knuth's estimate of the tree a count of ``puzzle`` searches (the problem cut down by
+    its symmetries: the compiled engine's tree, which the other enumerating engines walk
+    too, node for node or more slowly), and the time at :data:`NODES_PER_SECOND`.
+    ``cut=False``: of the problem as built, before its symmetry breaking is paid for, the
+    time divided by :data:`RAW_MARGIN`."""
+    from puzzlebox.engine.estimate import estimate_tree
+
+    problem = puzzle.search_problem() if cut else puzzle.problem
+    estimate = estimate_tree(problem, probes=PROBES, seed=0, max_seconds=PROBE_SECONDS)
+    nodes = estimate.nodes if estimate.nodes == estimate.nodes else math.inf
+    return Outlook(estimate, nodes / NODES_PER_SECOND / (1.0 if cut else RAW_MARGIN))
+
+
+def sweeps(engine: str) -> bool:
+    """Whether ``engine`` counts by sweeping rather than by walking a tree (it counts distinct
+    solutions itself and cannot cut a tree: the memo engine): its states are bounded by the
+    memory limit as they grow, and Knuth's estimate says nothing of its time."""
+    from puzzlebox.engine.registry import UnknownEngine, get
+    from puzzlebox.engine.search import Capability
+
+    try:
+        spec = get(engine)
+    except UnknownEngine:
+        return False
+    return spec.does(Capability.DISTINCT) and not spec.does(Capability.SPLIT)
+
+
+class CountWatch:
+    """The time rule of one count, as the ``on_step`` of its loop (engine/search.py).
+
+    :meth:`before` estimates a count whose setup is costly (:data:`SETUP_OPTIONS`); the
+    count itself is estimated once it has run :data:`PROBE_AFTER` seconds unfinished. An
+    estimate past :data:`HOPELESS_SECONDS` raises :class:`Hopeless` unless ``go_on``; one
+    past :data:`NOTE_SECONDS` is handed to ``say`` (one line). ``max_time`` stops the count
+    with :class:`OutOfTime` once it has run that long (and implies ``go_on``)."""
+
+    def __init__(self, puzzle: Puzzle, label: str, say: Callable[[str], None],
+                 go_on: bool = False, max_time: float | None = None) -> None:  # fmt: skip
+        self.puzzle = puzzle
+        self.label = label
+        self.say = say
+        self.go_on = go_on or max_time is not None
+        self.max_time = max_time
+        self.began = time.perf_counter()
+        self.outlook: Outlook | None = None
+        self.counted = 0
+
+    def _judge(self, outlook: Outlook) -> None:
+        self.outlook = outlook
+        if outlook.hopeless and not self.go_on:
+            raise refusal(self.label, outlook)
+        if outlook.worth_saying:
+            self.say(outlook.text(self.label))
+
+    def before(self, engine: str, max_memory: int | None = None) -> None:
+        """Estimate a big count before its setup; ``engine`` is the engine named (``auto``:
+        the registry's choice for the count)."""
+        if self.go_on or self.puzzle.problem.n_options < SETUP_OPTIONS:
+            return
+        from puzzlebox.engine.registry import resolve
+        from puzzlebox.engine.search import Job, Mode
+
+        job = Job(self.puzzle.problem, Mode.COUNT, puzzle=self.puzzle, max_memory=max_memory)
+        if sweeps(resolve(job, engine).name):
+            return
+        outlook = count_outlook(self.puzzle, cut=False)
+        if outlook.hopeless:
+            self._judge(outlook)
+
+    def __call__(self, stats: SearchStats) -> None:
+        elapsed = time.perf_counter() - self.began
+        if self.max_time is not None and elapsed > self.max_time:
+            raise OutOfTime(f"{self.label}: stopped at the time limit of {self.max_time:g} s "
+                            f"after {stats.nodes:,} nodes, unfinished")
+        if self.outlook is None and elapsed > PROBE_AFTER and not stats.complete:
+            if sweeps(stats.engine or ""):
+                return
+            self._judge(count_outlook(self.puzzle))
+
+
+def refusal(label: str, outlook: Outlook) -> Hopeless:
+    """The one line that refuses a hopeless count, with the ways to go on anyway."""
+    return Hopeless(f"{outlook.text(label)}: refused (--no-limit counts anyway, --max-time "
+                    "SECONDS counts until then)")

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from puzzlebox import catalog
+from puzzlebox.budget import OverMemory
 from puzzlebox.catalog import UnknownPuzzle
 from puzzlebox.engine.memo import MemoTooLarge, parse_memory
 from puzzlebox.engine.stats import SearchStats
@@ -47,6 +48,7 @@ HINTS: dict[type[PuzzleboxError], str] = {
     UnknownPuzzle: "see 'puzzlebox list'",
     MemoTooLarge: "--max-memory SIZE",
     NoDeclaredSweep: "--uncover K, or --uncover-groups GROUP,...",
+    OverMemory: "--max-memory SIZE",
 }
 
 
@@ -136,14 +138,18 @@ def build_parser() -> argparse.ArgumentParser:
                        "down by the puzzle's symmetries)")
     solve.add_argument("--why", action="store_true", help=WHY_HELP)
     _add_open_arg(solve)
+    _add_max_memory(solve)
 
     count = sub.add_parser("count", help="count solutions, raw and distinct up to symmetry",
                            description="Count every solution, as placed and up to symmetry.")
     _add_puzzle_arg(count)
     count.add_argument("--json", action="store_true", help="print one JSON object per board")
-    count.add_argument("--max-memory", type=_memory_size, metavar="SIZE",
-                       help="memory the memo engine may use, e.g. 512M or 2G (default 2G); "
-                       "'--engine memo' counts by sweeping the board instead of enumerating")
+    _add_max_memory(count)
+    count.add_argument("--no-limit", action="store_true",
+                       help="count even when Knuth's estimate says it would take more than "
+                       "a thousand years (refused otherwise, exit status 3)")
+    count.add_argument("--max-time", type=_seconds, metavar="SECONDS",
+                       help="count past such an estimate, but stop after SECONDS (exit status 3)")
     _add_split_args(count)
     count.add_argument("--why", action="store_true", help=WHY_HELP)
     _add_open_arg(count)
@@ -341,6 +347,23 @@ def _check_engine(parser: argparse.ArgumentParser, engine: str, command: str) ->
                      f"{engine}'")  # fmt: skip
 
 
+def _add_max_memory(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--max-memory", type=_memory_size, metavar="SIZE",
+                        help="memory any engine may use, e.g. 512M or 2G (default 2G; more is "
+                        "refused at once, exit status 3); '--engine memo' counts by sweeping "
+                        "the board instead of enumerating")
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text}")
+    return value
+
+
 def _memory_size(text: str) -> int:
     try:
         return parse_memory(text)
@@ -438,11 +461,23 @@ def _count_one(
 ) -> CountResult:
     """Count one board; an interrupted split count prints what it has, marked partial."""
     if run is None:
+        from puzzlebox.budget import CountWatch
+
+        def say(line: str) -> None:
+            print(printable(f"puzzlebox: {line}"), file=sys.stderr, flush=True)
+
+        watch = CountWatch(puzzle, label(puzzle), say, args.no_limit, args.max_time)
+        watch.before(args.engine, args.max_memory)
         bar = _Bar(f"{label(puzzle)}: sweeping", _showing(args))
         try:
             with _following(args, label(puzzle), puzzle) as on_step:
+                def step(stats: SearchStats) -> None:
+                    watch(stats)
+                    if on_step is not None:
+                        on_step(stats)
+
                 return puzzle.count(engine=args.engine, max_memory=args.max_memory,
-                                    progress=bar, on_step=on_step)
+                                    progress=bar, on_step=step)
         finally:
             bar.close()
     try:
@@ -518,7 +553,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
                 run.solutions(board) if run
                 else _sink_solutions(args, puzzle, stats) if args.engine == SINK
                 else puzzle.distinct_solutions(limit, args.engine, stats, on_step) if args.distinct
-                else puzzle.solutions(limit, args.engine, args.seed, stats, on_step)
+                else puzzle.solutions(limit, args.engine, args.seed, stats, on_step,
+                                      args.max_memory)
             )
 
         following = run is None and limit is None

@@ -9,7 +9,7 @@ numba.
 
 from __future__ import annotations
 
-from puzzlebox.engine.registry import EngineSpec, register
+from puzzlebox.engine.registry import EngineSpec, footprint, register
 from puzzlebox.engine.search import Capability, Job, Search, Subproblem
 from puzzlebox.engine.stats import SearchStats
 
@@ -71,6 +71,12 @@ def _start_memo(job: Job) -> Search:
     return start(job)
 
 
+def _memo_memory(job: Job) -> int:
+    from puzzlebox.engine.memo import BYTES_PER_STATE
+
+    return BYTES_PER_STATE
+
+
 def _memo_accepts(job: Job) -> str | None:
     from puzzlebox.engine.memo import accepts
 
@@ -83,6 +89,9 @@ REFERENCE = register(EngineSpec(
     can=frozenset({C.SOLVE, C.COUNT, C.SPLIT, C.PROVE}),
     start=_start_reference,
     frontier=_frontier_compiled,  # the same tree as the compiled kernel's (tests keep it so)
+    # tracemalloc's peak over start and three steps: 1.6 MB for pentomino-6x10 (12,336
+    # entries), 0.99 MB for pentomino-3x20 (7,416): Python objects, 130 bytes an entry and more
+    memory=footprint(160, 1 << 20),
 ))
 COMPILED = register(EngineSpec(
     name="compiled",
@@ -99,6 +108,10 @@ BITBOARD = register(EngineSpec(
     start=_start_bitboard,
     accepts=_bitboard_accepts,
     frontier=_frontier_bitboard,
+    # tracemalloc's peak over start and three steps: 39.3 MB for pentomino-6x10 (12,336
+    # entries), 88.5 MB for parallelogram-6-rotate (202,072), 1,116 MB for parallelogram-7-
+    # rotate (3,707,728): about 290 bytes an entry
+    memory=footprint(300, 40 << 20),
 ))
 SAT = register(EngineSpec(
     name="sat",
@@ -106,6 +119,10 @@ SAT = register(EngineSpec(
     can=frozenset({C.SOLVE, C.COUNT, C.PROVE}),
     start=_start_sat,
     accepts=_sat_accepts,
+    # resident size: CP-SAT's first solve adds 24 MB whatever the problem; the model adds
+    # 66 bytes an entry (parallelogram-6-rotate, 13.3 MB) and its solver's workers copy it:
+    # counted as 500; the blocking clauses of later solutions are checked as they are added
+    memory=footprint(500, 64 << 20),
 ))
 MEMO = register(EngineSpec(
     name="memo",
@@ -114,6 +131,9 @@ MEMO = register(EngineSpec(
     can=frozenset({C.COUNT, C.DISTINCT, C.PROVE}),
     start=_start_memo,
     accepts=_memo_accepts,
+    # what it holds is its states, checked as they grow (engine/memo.py: BYTES_PER_STATE
+    # each, against the same limit, in a message of its own); before it starts, one state
+    memory=_memo_memory,
 ))
 
 __all__ = ["BITBOARD", "COMPILED", "MEMO", "REFERENCE", "SAT", "SearchStats"]

@@ -255,7 +255,10 @@ def estimate_tree(
     def error(values: np.ndarray) -> float:
         if exact:
             return 0.0
-        return float(values.std(ddof=1) / math.sqrt(len(values))) if len(values) > 1 else math.inf
+        if len(values) < 2 or not np.isfinite(values).all():
+            return math.inf  # a tree past a float's range (1000 named monominoes) has no spread
+        with np.errstate(over="ignore"):  # squares past a float's range: an infinite error
+            return float(values.std(ddof=1) / math.sqrt(len(values)))
 
     return TreeEstimate(
         nodes=float(node_values.mean()),

@@ -45,7 +45,9 @@ class PartsCount:
         weigh: Weigh,
         engine: str = "auto",
         puzzle: Any = None,
+        max_memory: int | None = None,
     ) -> None:
+        self.max_memory = max_memory  # each part's engine is held to it (budget.py)
         self.problem = problem
         self.parts = list(parts)
         self.order = order
@@ -63,7 +65,8 @@ class PartsCount:
         from puzzlebox.engine.registry import AUTO, choose, general, resolve
 
         mode = Mode.SOLUTIONS if part.weighed else Mode.COUNT
-        job = Job(self.problem, mode, part.forced, part.excluded, puzzle=self.puzzle)
+        job = Job(self.problem, mode, part.forced, part.excluded, puzzle=self.puzzle,
+                  max_memory=self.max_memory)  # fmt: skip
         if self.engine == AUTO:
             spec = choose(job)
             if spec.does(Capability.DISTINCT):
@@ -135,6 +138,7 @@ def count_parts(
     forced: Sequence[int] = (),
     excluded: Sequence[int] = (),
     puzzle: Any = None,
+    max_memory: int | None = None,
 ) -> PartsCount:
     """The raw and distinct count of a problem cut down by symmetry, as one step-wise
     search over its parts; ``forced``/``excluded`` are options of the restricted problem
@@ -146,14 +150,18 @@ def count_parts(
         lambda chosen: sb.leader_weight(sb.original(chosen)),
         engine,
         puzzle,
+        max_memory,
     )
 
 
 def count_puzzle_search(
-    puzzle: Any, engine: str | None, forced: Sequence[int] = (), excluded: Sequence[int] = ()
+    puzzle: Any, engine: str | None, forced: Sequence[int] = (), excluded: Sequence[int] = (),
+    max_memory: int | None = None,
 ) -> PartsCount:
-    """The count of ``puzzle`` by its symmetry breaking's parts (cover/symmetry.py)."""
-    return count_parts(puzzle.symmetry_breaking, engine or "auto", forced, excluded, puzzle)
+    """The count of ``puzzle`` by its symmetry breaking's parts (cover/symmetry.py), each
+    part's engine within ``max_memory`` bytes (budget.py)."""
+    return count_parts(puzzle.symmetry_breaking, engine or "auto", forced, excluded, puzzle,
+                       max_memory)  # fmt: skip
 
 
 def representatives(

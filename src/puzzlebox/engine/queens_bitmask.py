@@ -321,6 +321,7 @@ SPEC = EngineSpec(
     start=start,
     accepts=accepts,
     frontier=frontier,
+    memory=lambda job: 4 << 20,  # a few bitmasks a row: nothing that grows with the search
 )
 register(SPEC)  # puzzles/queens.py imports this module, so the registry always lists it
 

@@ -35,6 +35,9 @@ from puzzlebox.engine.search import Job, Mode, Step
 from puzzlebox.engine.stats import SearchStats
 
 DEFAULT_COUNT_CAP = 1000
+# A blocking clause lists every option once: CP-SAT keeps it in the model's proto and again
+# in each worker's copy, taken as 16 bytes a literal in all
+BYTES_PER_LITERAL = 16
 DEFAULT_WORKERS = 8
 MISSING = "the sat engine needs OR-Tools: pip install 'puzzlebox[sat]'"
 
@@ -85,6 +88,8 @@ class SatEngine:
         self.time_limit = time_limit
         self.count_cap = count_cap
         self.stats = SearchStats(engine=self.name)
+        self.max_memory: int | None = None  # bytes the model may grow to (None: unchecked)
+        self.base_memory = 0  # what the model and solver hold before any blocking clause
 
     # -- the model -------------------------------------------------------------------------
     def _build(self) -> tuple[Any, list[Any]]:
@@ -172,12 +177,20 @@ class SatEngine:
         while limit is None or found < limit:
             solver = self._solver()
             began = time.perf_counter()
-            status = solver.Solve(model)
+            try:
+                status = solver.Solve(model)
+            finally:
+                _restore_sigint()
             self.stats.search_seconds += time.perf_counter() - began
             self.stats.nodes += int(solver.NumBranches())
             if status == cp.INFEASIBLE:
                 self.stats.complete = True
                 return
+            if status == cp.UNKNOWN and self.time_limit is None:
+                # CP-SAT catches Ctrl-C itself (``catch_sigint_signal``): the solve stops at
+                # once, undecided, and Python never sees the signal. Without a time limit,
+                # nothing else stops a solve undecided: it is the user's Ctrl-C (#18)
+                raise KeyboardInterrupt
             if status not in (cp.OPTIMAL, cp.FEASIBLE):
                 raise EngineError(
                     f"the SAT solver stopped undecided ({solver.StatusName(status)}"
@@ -188,7 +201,14 @@ class SatEngine:
             found += 1
             self.stats.solutions = found
             yield chosen
-            # block exactly this set of options: some chosen one out, or some other one in
+            # block exactly this set of options: some chosen one out, or some other one in;
+            # a clause of every option, so the model grows with each solution (budget.py)
+            if self.max_memory is not None:
+                from puzzlebox.budget import check_memory
+
+                grown = self.base_memory + found * len(x) * BYTES_PER_LITERAL
+                check_memory(f"the sat engine's model after {found} solutions", grown,
+                             self.max_memory)  # fmt: skip
             inside = set(chosen)
             model.AddBoolOr(
                 [x[k].Not() for k in chosen] + [x[k] for k in range(len(x)) if k not in inside]
@@ -207,6 +227,17 @@ class SatEngine:
         return n
 
 
+def _restore_sigint() -> None:
+    """Give Ctrl-C back to Python: CP-SAT puts its own SIGINT handler in place for a solve
+    and leaves it there, so a later Ctrl-C (in another engine, or at the prompt of a
+    notebook) went to it and ended the process silently, status 0."""
+    import signal
+    import threading
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.getsignal(signal.SIGINT))
+
+
 class SatSearch:
     """The SAT engine's step-wise search (engine/search.py): one solve per step, whatever
     ``max_nodes`` (CP-SAT cannot stop and resume inside a solve). A count stops with an
@@ -216,6 +247,11 @@ class SatSearch:
         self.job = job
         self._engine = SatEngine(job.problem, job.forced, job.excluded,
                                  seed=job.seed or 0, **options)  # fmt: skip
+        from puzzlebox.budget import memory_limit
+        from puzzlebox.engine.registry import get
+
+        self._engine.max_memory = memory_limit(job.max_memory)
+        self._engine.base_memory = get("sat").memory(job)
         self.stats = self._engine.stats
         self._counting = job.mode is Mode.COUNT
         cap = self._engine.count_cap + 1 if self._counting else None

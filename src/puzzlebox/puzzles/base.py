@@ -176,6 +176,13 @@ class Puzzle(ABC):
 
     @cached_property
     def problem(self) -> CoverProblem:
+        """The cover problem, built once; one that could not fit is refused before it is
+        built (:class:`puzzlebox.budget.TooBig`, from :meth:`cover_entries_bound`), so that
+        every way in (the command line, ``count()``, ``solutions()``, this property) is
+        guarded alike."""
+        from puzzlebox.budget import check_cover_size
+
+        check_cover_size(self, self.label)
         return self.build_problem()
 
     @property
@@ -238,12 +245,15 @@ class Puzzle(ABC):
         seed: int | None = None,
         stats: SearchStats | None = None,
         on_step: OnStep | None = None,
+        max_memory: int | None = None,
     ) -> Iterator[Solution]:
         """Yield solutions lazily (none at all when impossibility() proves there are none),
-        from the engine named (``auto``: the registry's choice, engine/registry.py).
+        from the engine named (``auto``: the registry's choice, engine/registry.py), which
+        may hold ``max_memory`` bytes (budget.py's default when None).
         ``stats``, when given, follows the search's statistics (for ``--why``); ``on_step``
         sees them after every step of the search (a progress display)."""
-        job = Job(self.problem, Mode.SOLUTIONS, limit=limit, seed=seed, puzzle=self)
+        job = Job(self.problem, Mode.SOLUTIONS, limit=limit, seed=seed, puzzle=self,
+                  max_memory=max_memory)  # fmt: skip
         spec = resolve(job, engine)  # a named engine that cannot take it says so first
         if self.impossibility() is not None:
             return
@@ -310,10 +320,12 @@ class Puzzle(ABC):
         """Count every solution as placed and up to symmetry.
 
         The engine named (``auto``: the registry's choice) counts; one that counts distinct
-        solutions itself (memo, by sweeping within ``max_memory`` bytes) does it alone,
-        any other runs the parts of the symmetry breaking (engine/parts.py). ``on_step``
-        sees the stats after every step; ``progress(done, total)`` the share walked, when
-        the engine can tell (a memo sweep's bar).
+        solutions itself (memo, by sweeping) does it alone, any other runs the parts of the
+        symmetry breaking (engine/parts.py); every engine is held to ``max_memory`` bytes
+        (budget.py's default when None), or refuses with :class:`puzzlebox.budget.TooBig`.
+        ``on_step`` sees the stats after every step (budget.CountWatch, as such, holds a
+        count to the time rule); ``progress(done, total)`` the share walked, when the
+        engine can tell (a memo sweep's bar).
         """
         began = time.perf_counter()
         job = Job(self.problem, Mode.COUNT, puzzle=self, max_memory=max_memory)
@@ -326,7 +338,7 @@ class Puzzle(ABC):
         else:
             from puzzlebox.engine.parts import count_puzzle_search
 
-            search = count_puzzle_search(self, engine)
+            search = count_puzzle_search(self, engine, max_memory=max_memory)
 
         def report(stats: SearchStats) -> None:
             if on_step is not None:
