@@ -110,7 +110,7 @@ def check_memory(what: str, need: int, max_memory: int | None) -> None:
 # -- time --------------------------------------------------------------------------------------
 PROBE_AFTER = 1.0  # seconds a count runs before it is estimated: quicker counts pay nothing
 PROBES = 1000  # Knuth's probes of the estimate, and the most seconds they may take:
-PROBE_SECONDS = 0.5  # 40-queens' 1000 probes take 0.11 s, a 1000-cell board's 4 take 2 s
+PROBE_SECONDS = 0.5  # of CPU; 40-queens' 1000 probes take 0.11 s, a 1000-cell board's 4 take 2 s
 # The speed a count is assumed to run at, in nodes of the compiled engine's tree a second:
 # faster than the general engines were measured (the compiled engine's speed on the pentomino
 # trees is below 10 M nodes a second), so the time said is rather short than long; a kind's
@@ -173,7 +173,8 @@ def count_outlook(puzzle: Puzzle, cut: bool = True) -> Outlook:
     from puzzlebox.engine.estimate import estimate_tree
 
     problem = puzzle.search_problem() if cut else puzzle.problem
-    estimate = estimate_tree(problem, probes=PROBES, seed=0, max_seconds=PROBE_SECONDS)
+    estimate = estimate_tree(problem, probes=PROBES, seed=0, max_seconds=PROBE_SECONDS,
+                            clock=time.process_time)  # CPU: the same probes under load
     nodes = estimate.nodes if estimate.nodes == estimate.nodes else math.inf
     return Outlook(estimate, nodes / NODES_PER_SECOND / (1.0 if cut else RAW_MARGIN))
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -163,7 +163,8 @@ class _Probes:
 
 
 def _run_probes(search: _SearchLike, probes: _Probes, wanted: int, depth: int,
-                deadline: float | None, max_nodes: int, subtree_nodes: int = 0) -> None:
+                deadline: float | None, max_nodes: int, subtree_nodes: int = 0,
+                clock: Callable[[], float] = time.perf_counter) -> None:
     """Add probes that search the subtrees at ``depth`` in full until there are ``wanted``,
     the clock passes ``deadline`` (once there is one probe at least, when there is no
     ``subtree_nodes``) or the search has entered ``max_nodes`` nodes in all (a probe cut
@@ -182,7 +183,7 @@ def _run_probes(search: _SearchLike, probes: _Probes, wanted: int, depth: int,
                                min(max_nodes - search.nodes, budget)):
             probes.add(path)
         now = time.perf_counter()
-        if deadline is not None and now >= deadline and (len(probes) or subtree_nodes):
+        if deadline is not None and clock() >= deadline and (len(probes) or subtree_nodes):
             break
         if search.nodes - nodes_before >= budget and now - t0 < _SLICE_SECONDS:
             budget *= 2
@@ -206,6 +207,7 @@ def estimate_tree(
     excluded: Iterable[int] = (),
     max_seconds: float | None = None,
     subtree_nodes: int = SUBTREE_NODES,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> TreeEstimate:
     """Estimate the compiled engine's tree for ``problem`` (with ``forced``/``excluded``
     options) from ``probes`` random probes, stopping early after ``max_seconds`` (at least
@@ -215,7 +217,9 @@ def estimate_tree(
     has; then each probe goes down at random to the depth where subtrees have about
     ``subtree_nodes`` nodes and searches that subtree in full. A tree that small as a whole
     is searched once, exactly. ``subtree_nodes=0``: plain probes only. Probe ``p`` draws
-    from ``(seed, p)`` alone, so a result is reproducible.
+    from ``(seed, p)`` alone, so a result is reproducible. ``clock`` measures
+    ``max_seconds``: ``time.process_time`` makes the number of probes, and so the estimate,
+    independent of what else the machine runs (budget.py's refusals rely on that).
     """
     from puzzlebox.engine.compiled import _i32, _Search, _Tables, _warm_up
 
@@ -229,13 +233,13 @@ def estimate_tree(
         return TreeEstimate(0.0, 0.0, 0.0, 0.0, probes, 0.0, 0.0)
     search.regs[K.R_SEED] = _seed_register(seed)
     began = time.perf_counter()
-    deadline = None if max_seconds is None else began + max_seconds
+    deadline = None if max_seconds is None else clock() + max_seconds
     pilot = _Probes()
     wanted = probes if subtree_nodes <= 0 else min(PILOT_PROBES, max(probes, 100))
-    _run_probes(search, pilot, wanted, _NO_LIMIT, deadline, _NO_LIMIT)
+    _run_probes(search, pilot, wanted, _NO_LIMIT, deadline, _NO_LIMIT, clock=clock)
     result = pilot
     exact = False
-    out_of_time = deadline is not None and time.perf_counter() >= deadline
+    out_of_time = deadline is not None and clock() >= deadline
     if subtree_nodes > 0 and not out_of_time:
         level_nodes = [total / len(pilot) for total in pilot.level_nodes]
         planned = probes * subtree_nodes
@@ -245,7 +249,7 @@ def estimate_tree(
             full = _Probes()
             # a pilot that misjudged the tree by far is not followed past a node budget
             _run_probes(search, full, 1 if depth == 0 else probes, depth, deadline,
-                        search.nodes + _NODE_CAP * planned, subtree_nodes)
+                        search.nodes + _NODE_CAP * planned, subtree_nodes, clock)
             if len(full):
                 result = full
                 exact = depth == 0
