@@ -106,6 +106,8 @@ class Puzzle(ABC):
     """A puzzle of one kind: its data, its cover problem, its symmetries and its drawings."""
 
     kind: ClassVar[str]
+    # whether the page's grid editor (web/model.py) draws it: a board and pieces of cells
+    grid_editable: ClassVar[bool] = False
     board_name: str | None = None  # the board's name within a batch file, else None
 
     def __init__(self, name: str, title: str = "", notes: str = "") -> None:

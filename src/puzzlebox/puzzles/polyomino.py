@@ -78,6 +78,7 @@ class PolyominoPuzzle(Puzzle):
     """Pieces packed into a board, optionally matching the board's colours."""
 
     kind = "polyomino"
+    grid_editable = True
 
     def __init__(
         self,

@@ -12,7 +12,7 @@ n-queens, batches of boards) are edited as text.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, cast
 
 from puzzlebox.errors import PuzzleboxError
 from puzzlebox.formats import PuzzleFile
@@ -213,9 +213,9 @@ def model_of(pf: PuzzleFile) -> dict[str, Any] | None:
     """The editor's model of a file read by the reader, or None when the grid editor does
     not draw it (another kind, a batch of boards, a lattice whose cells are not polygons, a
     designer's rule it has no control for)."""
-    if pf.batch or len(pf.puzzles) != 1 or not isinstance(pf.puzzles[0], PolyominoPuzzle):
+    if pf.batch or len(pf.puzzles) != 1 or not pf.puzzles[0].grid_editable:
         return None
-    puzzle = pf.puzzles[0]
+    puzzle = cast(PolyominoPuzzle, pf.puzzles[0])  # a grid-editable kind has board and pieces
     lattice_name = puzzle.lattice.name
     if lattice_name not in drawn_lattices() or any(len(cell) != 2 for cell in puzzle.board):
         return None
