@@ -69,8 +69,8 @@ class CountReport:
     """One board's count. A count split into subproblems also says how many there were
     (``total``) and how many are finished (``done``); ``interrupted`` marks a count that
     stopped before the end and reports what it had. ``lattice`` names the puzzle's lattice
-    when it is not square (None on square and for kinds without one), as a solution's JSON
-    does, so that a count says which grid its board stands on."""
+    (None for kinds without one), so that a count can say which grid its board stands on
+    (the JSON does where it is not square, as a solution's does)."""
 
     puzzle: str
     board: str | None
@@ -105,7 +105,7 @@ def count_report(
     if isinstance(result, SplitCountResult) and done is None:
         done, total = result.done, result.total
     grid = getattr(puzzle, "lattice", None)  # polyomino puzzles carry one; other kinds do not
-    lattice = grid.name if grid is not None and grid.name != "square" else None
+    lattice = None if grid is None else grid.name
     return CountReport(puzzle.name, puzzle.board_name, label(puzzle), result, why, done, total,
                        interrupted, lattice)
 

@@ -42,7 +42,7 @@ def count_json(report: CountReport) -> str:
     obj: dict[str, Any] = {"puzzle": report.puzzle}
     if report.board is not None:
         obj["board"] = report.board
-    if report.lattice is not None:
+    if report.lattice not in (None, "square"):
         obj["lattice"] = report.lattice
     obj.update(
         solutions=result.solutions,
