@@ -159,6 +159,21 @@ def test_help_on_every_command(capsys):
         assert "usage: puzzlebox" in capsys.readouterr().out
 
 
+def test_outline_help_says_what_it_prints_off_the_square_grid(capsys, tmp_path):
+    """``--format outline`` draws boundaries only on squares; elsewhere it prints a letter
+    per placement and a legend, and its help says so."""
+    with pytest.raises(SystemExit):
+        main(["solve", "--help"])
+    said = " ".join(capsys.readouterr().out.split())
+    assert ("outline: piece boundaries on the square grid, and on other lattices a letter per "
+            "placement (copies of a piece told apart) with a legend under it;") in said
+    path = tmp_path / "t.toml"
+    path.write_text('lattice = "triangle"\n[board]\ngrid = "####"\n[pieces]\n'
+                    'D = { shape = "##", count = 2 }\n')
+    code, out, _ = run(capsys, "solve", path, "--format", "outline")
+    assert code == 0 and out.splitlines()[1:4] == ["AABB", "", "A-B=D"]
+
+
 def test_show_draws_board_and_pieces(capsys, pent):
     code, out, _ = run(capsys, "show", pent)
     assert code == 0

@@ -89,6 +89,27 @@ def test_the_puzzles_are_in_the_catalog_on_their_lattices():
     assert set(lattices.values()) == {"triangle", "hexagon", "cube"}
 
 
+def test_the_gallery_shows_every_puzzle_on_another_lattice():
+    """#14: "a picture of each in the gallery". Every catalog puzzle on triangle, hexagon or
+    cube has its picture (docs/make_gallery.py NAME), a section of docs/gallery.md showing it
+    and a link in the page's line for its lattice."""
+    docs = Path(__file__).resolve().parent.parent / "docs"
+    page = (docs / "gallery.md").read_text()
+    index = {line.partition(":")[0][2:]: line for line in page.splitlines()
+             if line.startswith("- ")}
+    others = {}
+    for name in catalog.names():
+        lattice = getattr(catalog.load(name).puzzles[0], "lattice", None)
+        if lattice is not None and lattice.name != "square":
+            others[name] = lattice.name
+    assert set(PUBLISHED) <= set(others)
+    for name, lattice in others.items():
+        picture = docs / "gallery" / f"{name}.svg"
+        assert picture.exists() and picture.read_text().lstrip().startswith("<?xml"), name
+        assert f"## {name}\n" in page and f"](gallery/{name}.svg)" in page, name
+        assert f"[{name}](#{name})" in index[lattice], name
+
+
 @pytest.mark.parametrize("name", sorted(PUBLISHED))
 def test_each_file_cites_its_source_and_says_what_the_figure_counts(name):
     text = path(name).read_text()

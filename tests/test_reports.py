@@ -49,6 +49,26 @@ def test_count_report_json_has_the_contract_fields_in_order():
     assert list(obj)[:3] == ["puzzle", "board", "solutions"] and obj["board"] == "grid03"
 
 
+def test_count_json_names_a_lattice_other_than_square(tmp_path, capsys):
+    """``count --json`` says which lattice the board stands on, as ``solve --json`` does:
+    after ``puzzle`` (and ``board``) on triangle, hexagon and cube, and never on square."""
+    grids = {"triangle": '"##"', "hexagon": '"##"', "cube": '["#", "#"]', "square": '"##"'}
+    for lattice, grid in grids.items():
+        path = tmp_path / f"{lattice}.toml"
+        path.write_text(f'lattice = "{lattice}"\n[board]\ngrid = {grid}\n[pieces]\n'
+                        'D = { shape = "#", count = 2 }\n')
+        assert main(["count", str(path), "--json"]) == 0
+        obj = json.loads(capsys.readouterr().out)
+        assert obj["solutions"] == 1
+        if lattice == "square":
+            assert "lattice" not in obj
+        else:
+            assert list(obj)[:3] == ["puzzle", "lattice", "solutions"]
+            assert obj["lattice"] == lattice
+    assert "lattice" not in json.loads(
+        count_json(count_report(puzzlebox.load("queens-8"), puzzlebox.load("queens-8").count())))
+
+
 def test_count_text_of_whole_split_and_interrupted_counts():
     result = CountResult(92, 12, 0.25, SearchStats(engine="compiled", nodes=700))
     whole = CountReport("queens-8", None, "queens-8", result)

@@ -43,6 +43,40 @@ def test_dominoes_on_3x3_with_one_cell_left():
     assert count_grid(puzzle, list(sweep(puzzle, 1)), count=False) == ["o - o", "- o -", "o - o"]
 
 
+def test_a_hexagon_sweep_map_offsets_its_rows_as_solutions_do(tmp_path, capsys):
+    """The seven-hexagon flower less one cell, by three dominoes: the centre left leaves a
+    ring of six (2 tilings); a petal left leaves a path of five petals and the centre, which
+    pairs with an end petal or the middle one (3). The map puts each count where a
+    solution's letter goes (rows half a cell apart), not flush left as the file writes
+    them; wider counts keep the half-field offset and a space between cells."""
+    from puzzlebox.render.text import layout_lines
+
+    path = tmp_path / "flower.toml"
+    path.write_text('lattice = "hexagon"\n[board]\ngrid = ".##/###/##."\n[pieces]\n'
+                    'D = { shape = "##", count = 3 }\n')
+    code, out, _ = run(capsys, "sweep", path, "--uncover", "1", "--count")
+    assert code == 0
+    assert "\n 3 3\n3 2 3\n 3 3\neach cell:" in out
+    assert out.rstrip().endswith("as the hexagons lie; a file writes rows flush left)")
+    puzzle = load(path).puzzles[0]
+    results = list(sweep(puzzle, 1))
+    marks = {r.uncovered[0]: "o" if r.solvable else "-" for r in results}
+    assert count_grid(puzzle, results, count=False) == layout_lines(puzzle.lattice, marks)
+    wide = tmp_path / "wide.toml"  # counts of two digits: fields of 2, rows 2 characters apart
+    wide.write_text('lattice = "hexagon"\n[board]\ngrid = "####/####/####"\n[pieces]\n'
+                    'D = { shape = "##", count = 5 }\nM = { shape = "#", count = 1 }\n')
+    board = load(wide).puzzles[0]
+    results = list(sweep(board, 1, count=True))
+    assert max(r.solutions or 0 for r in results) >= 10
+    grid = count_grid(board, results, count=True)
+    for r in results:  # cell (row, q) at half-field 2q + row: characters 2(2q + row) on
+        (row, q), = r.uncovered
+        at = 2 * (2 * q + row)
+        assert grid[row][at:at + 2] == str(r.solutions).rjust(2)
+        assert grid[row][at + 2:at + 4].strip() == ""
+    assert grid[0].endswith("   .") and grid[2].startswith(" .  ")  # no cell there
+
+
 def test_two_cells_left_match_brute_force():
     board = _rectangle(3, 4)
     puzzle = PolyominoPuzzle("d34", board, [Piece("D", DOMINO, 5, 5)])

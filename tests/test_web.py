@@ -232,6 +232,42 @@ def test_every_solution_then_no_more(client):
     assert state["exhausted"] and state["found"] == 4  # 6-queens: 4 solutions
 
 
+def test_solve_streams_the_share_of_the_tree_and_the_time_left(client):
+    """Solve reports progress as Count does, of the tree the solutions search walks: the
+    share walked where the engine tells it (bitboard: no time left, as for a count, since
+    that prediction was not found good enough), else nodes over Knuth's estimate of the
+    whole tree (compiled, on queens), with the time left to the end of the tree; a search
+    that has walked its whole tree is at 1."""
+    tab = new_tab()
+    pentominoes = catalog.path_of("pentomino-6x10").read_text()
+    client.post("/api/solve", json={"tab": tab, "toml": pentominoes, "index": 0})
+    last = follow(client, tab)[-1]
+    assert last["state"] == "done" and last["engine"] == "bitboard"
+    assert 0 < last["share"] < 1 and last["left"] == ""
+
+    tab = new_tab()
+    body = {"tab": tab, "toml": QUEENS.format(n=8)}
+    client.post("/api/solve", json=body | {"index": 0})
+    follow(client, tab)
+    estimate = client.web.runs.get(tab).solve_estimate
+    deadline = time.time() + 20
+    while estimate.result is None:  # Knuth's estimate runs in a thread beside the search
+        assert time.time() < deadline, "no estimate of the tree"
+        time.sleep(0.05)
+    client.post("/api/solve", json=body | {"index": 1})
+    last = follow(client, tab)[-1]
+    assert last["state"] == "done" and last["engine"] == "compiled"
+    assert last["share"] == round(last["nodes"] / estimate.result.nodes, 4)
+    assert 0 < last["share"] < 1 and last["left"].endswith(" left to the end of the tree")
+
+    tab = new_tab()
+    body = {"tab": tab, "toml": QUEENS.format(n=6)}
+    for index in range(5):  # 6-queens: 4 solutions, then the search ends
+        client.post("/api/solve", json=body | {"index": index})
+        last = follow(client, tab)[-1]
+    assert last["state"] == "done" and last["share"] == 1.0 and last["left"] == ""
+
+
 def test_count_streams_progress_to_the_published_answer(client):
     tab = new_tab()
     client.post("/api/count", json={"tab": tab, "toml": QUEENS.format(n=8)})

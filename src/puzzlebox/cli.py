@@ -122,8 +122,10 @@ def build_parser() -> argparse.ArgumentParser:
     how_many.add_argument("--all", action="store_true", help="every solution")
     solve.add_argument("--format", choices=["text", "outline", "json", "svg", "png"],
                        default="text",
-                       help="text: piece letters; outline: piece boundaries; json: one object "
-                       "per solution; svg, png: pictures (need --out)")
+                       help="text: piece letters; outline: piece boundaries on the square "
+                       "grid, and on other lattices a letter per placement (copies of a piece "
+                       "told apart) with a legend under it; json: one object per solution; "
+                       "svg, png: pictures (need --out)")
     solve.add_argument("--json", action="store_true",
                        help="the same as --format json, as with count, estimate, sweep and order")
     solve.add_argument("--out", metavar="FILE|DIR/",

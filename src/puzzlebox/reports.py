@@ -68,7 +68,9 @@ def why(puzzle: Puzzle, found: int, stats: SearchStats) -> Why:
 class CountReport:
     """One board's count. A count split into subproblems also says how many there were
     (``total``) and how many are finished (``done``); ``interrupted`` marks a count that
-    stopped before the end and reports what it had."""
+    stopped before the end and reports what it had. ``lattice`` names the puzzle's lattice
+    (None for kinds without one), so that a count can say which grid its board stands on
+    (the JSON does where it is not square, as a solution's does)."""
 
     puzzle: str
     board: str | None
@@ -78,6 +80,7 @@ class CountReport:
     done: int | None = None
     total: int | None = None
     interrupted: bool = False
+    lattice: str | None = None
 
     @property
     def split(self) -> bool:
@@ -101,8 +104,10 @@ def count_report(
 
     if isinstance(result, SplitCountResult) and done is None:
         done, total = result.done, result.total
+    grid = getattr(puzzle, "lattice", None)  # polyomino puzzles carry one; other kinds do not
+    lattice = None if grid is None else grid.name
     return CountReport(puzzle.name, puzzle.board_name, label(puzzle), result, why, done, total,
-                       interrupted)
+                       interrupted, lattice)
 
 
 @dataclass(frozen=True)

@@ -188,8 +188,9 @@ def _first(puzzle: PolyominoPuzzle, engine: str) -> tuple[bool, int]:
 def count_grid(puzzle: PolyominoPuzzle, results: list[SweepResult], count: bool) -> list[str]:
     """For a sweep with one uncovered cell: the board with each cell showing its count (or
     ``o`` where the puzzle is solvable with that cell uncovered, ``-`` where it is not),
-    each cell where text output puts it (``lattice.text_position``: layers one under
-    another under their headings, as ``show`` draws them, an empty line between them)."""
+    each cell where a solution's text puts it (render/text.py's ``table_lines``: hexagon
+    rows offset by half a cell, layers one under another under their headings, as ``show``
+    draws them, an empty line between them)."""
     shown: dict[Cell, str] = {}
     for res in results:
         if len(res.uncovered) != 1:
@@ -198,22 +199,6 @@ def count_grid(puzzle: PolyominoPuzzle, results: list[SweepResult], count: bool)
             shown[res.uncovered[0]] = str(res.solutions)
         else:
             shown[res.uncovered[0]] = "o" if res.solvable else "-"
-    width = max(len(text) for text in shown.values())
-    place = {puzzle.lattice.text_position(cell): text for cell, text in shown.items()}
-    at = [puzzle.lattice.text_position(cell) for cell in puzzle.board]
-    lines = range(min(p[1] for p in at), max(p[1] for p in at) + 1)
-    columns = range(min(p[2] for p in at), max(p[2] for p in at) + 1)
-    layers = sorted({p[0] for p in at})
-    out: list[str] = []
-    for k, layer in enumerate(layers):
-        if k:
-            out.append("")
-        if puzzle.lattice.dimensions == 3:
-            from puzzlebox.render.text import layer_heading
+    from puzzlebox.render.text import table_lines
 
-            out.append(layer_heading(layer, layers))
-        out += [
-            " ".join(place.get((layer, line, col), ".").rjust(width) for col in columns).rstrip()
-            for line in lines
-        ]
-    return out
+    return table_lines(puzzle.lattice, shown, puzzle.board)

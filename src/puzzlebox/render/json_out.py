@@ -35,12 +35,15 @@ def solution_json(puzzle: Puzzle, solution: Solution) -> str:
 
 
 def count_json(report: CountReport) -> str:
-    """``{"puzzle", ["board"], "solutions", "distinct", "seconds", "nodes", "engine",
-    ["reason"], ["partial", "done", "total"] (split counts), ["why"]}``."""
+    """``{"puzzle", ["board"], ["lattice"], "solutions", "distinct", "seconds", "nodes",
+    "engine", ["reason"], ["partial", "done", "total"] (split counts), ["why"]}``:
+    ``lattice`` for a puzzle on a lattice other than square, as in :func:`solution_json`."""
     result = report.result
     obj: dict[str, Any] = {"puzzle": report.puzzle}
     if report.board is not None:
         obj["board"] = report.board
+    if report.lattice not in (None, "square"):
+        obj["lattice"] = report.lattice
     obj.update(
         solutions=result.solutions,
         distinct=result.distinct,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from puzzlebox.render.text import solution_lines
+from puzzlebox.render.text import offset_note, solution_lines
 from puzzlebox.words import noun_for, plural
 
 if TYPE_CHECKING:
@@ -77,6 +77,9 @@ def sweep_text(report: SweepReport) -> list[str]:
         lines.append("each cell: the number of solutions with that cell uncovered; . no cell"
                      if report.counted else
                      "o: solvable with that cell uncovered; -: not solvable; . no cell")
+        note = offset_note(report.swept.lattice)
+        if note is not None:
+            lines.append(note)
     return lines
 
 

@@ -80,6 +80,15 @@ def _offset_rows(lattice: Lattice) -> bool:
     return lattice.name == "hexagon"
 
 
+def offset_note(lattice: Lattice) -> str | None:
+    """The line under a drawing of a board with offset rows, which says why the rows do not
+    read as the file's grid string; None where rows are drawn as written."""
+    if not _offset_rows(lattice):
+        return None
+    return ("(each row drawn half a cell right of the one above, as the hexagons lie; a file "
+            "writes rows flush left)")
+
+
 def text_places(lattice: Lattice, cells: Iterable[Cell]) -> dict[Cell, Place]:
     """``(layer, line, column)`` of each cell's character, lines and columns counted from
     the cells' smallest ones."""
@@ -148,6 +157,42 @@ def layout_lines(lattice: Lattice, marks: dict[Cell, str], blank: str = HOLE,
                  headings: bool = True) -> list[str]:
     """The lines of :func:`layout`."""
     return layout(lattice, marks, blank, headings)[0]
+
+
+def table_lines(lattice: Lattice, marks: dict[Cell, str], cells: Iterable[Cell],
+                blank: str = HOLE) -> list[str]:
+    """``{cell: text}`` with texts of any width (a sweep's counts) drawn as :func:`layout`
+    places cells, over the extent of ``cells`` (a board): each text right-aligned in a field
+    as wide as the widest, fields a space apart, ``blank`` for a place with no text.
+
+    On hexagon a row still sits half a cell right of the one above (half a field, rounded
+    up, so that cells of a row stay a space apart), so a map of answers reads as the
+    hexagons lie, as a solution's letters do; on cube, layers under ``layer k`` headings
+    with an empty line between, as :func:`layout` draws them."""
+    places = text_places(lattice, {*cells, *marks})
+    width = max([len(blank), *(len(text) for text in marks.values())])
+    offset = _offset_rows(lattice)
+    unit = -(-(width + 1) // 2) if offset else width + 1  # characters per column of places
+    at = {place: cell for cell, place in places.items()}
+    layers = sorted({p[0] for p in places.values()})
+    lines_n = 1 + max(p[1] for p in places.values())
+    cols_n = 1 + max(p[2] for p in places.values())
+    parity = {(p[1] + p[2]) % 2 for p in places.values()}.pop() if offset else 0
+    out: list[str] = []
+    for n, layer in enumerate(layers):
+        if lattice.dimensions == 3:
+            out += [""] if n else []
+            out.append(layer_heading(layer, layers))
+        for line in range(lines_n):
+            text = ""
+            for col in range(cols_n):
+                cell = at.get((layer, line, col))
+                if cell is None and offset and (line + col) % 2 != parity:
+                    continue  # between two hexagons of a row: no place
+                shown = blank if cell is None else marks.get(cell, blank)
+                text = text.ljust(col * unit) + shown.rjust(width)
+            out.append(text.rstrip())
+    return out
 
 
 def copy_symbols(puzzle: PolyominoPuzzle, solution: PolyominoSolution) -> list[str] | None:
@@ -357,9 +402,9 @@ def describe_polyomino(puzzle: PolyominoPuzzle) -> list[str]:
     out = [f"{label} ({len(puzzle.board)} cells):"]
     out += [("  " + line).rstrip() for line in layout_lines(lattice, puzzle.board)]
     out.append(f"  ({cover}; {HOLE}: no cell)")
-    if _offset_rows(lattice):
-        out.append("  (each row drawn half a cell right of the one above, as the hexagons "
-                   "lie; a file writes rows flush left)")
+    note = offset_note(lattice)
+    if note is not None:
+        out.append(f"  {note}")
     rules = [
         f"rotate={'yes' if puzzle.rotate else 'no'}",
         f"reflect={'yes' if puzzle.reflect else 'no'}",

@@ -17,8 +17,9 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from puzzlebox.engine.registry import AUTO, get, resolve
 from puzzlebox.engine.search import Capability, Job, Mode, Search
@@ -27,6 +28,9 @@ from puzzlebox.errors import PuzzleboxError
 from puzzlebox.progress import duration_text, left_text, solutions_text
 from puzzlebox.puzzles import Puzzle, Solution
 from puzzlebox.words import plural
+
+if TYPE_CHECKING:
+    from puzzlebox.cover.problem import CoverProblem
 
 SLICE_NODES = 20_000  # nodes per step: a Stop lands within one slice (milliseconds)
 MAX_RUNNING = 4  # searches running at once in the server
@@ -70,6 +74,8 @@ class Tab:
         self.thread: threading.Thread | None = None
         self.search: Search | None = None  # the solutions search, kept between "next"s
         self.found: list[Solution] = []
+        self.solve_estimate: _Estimate | None = None  # of the solutions search's tree
+        self.solve_seconds = 0.0  # spent stepping it by the "next"s before this one
         self.exhausted = False
         self.watch: Any = None  # the reference search of the watch mode
         self.watch_solutions = 0
@@ -201,7 +207,12 @@ def _report(tab: Tab, stats: SearchStats, began: float, extra: dict[str, Any]) -
 
 
 def _solve(tab: Tab, index: int) -> None:
-    """Step the tab's solutions search until ``index`` solutions are known, or it ends."""
+    """Step the tab's solutions search until ``index`` solutions are known, or it ends.
+
+    Its progress carries the share of the tree walked and the time left, as a count's does
+    (:class:`_Estimate`), of the tree this search walks: the whole one (every solution, no
+    symmetry cut), over all the "next"s so far. The time left is to the end of that tree,
+    which bounds the wait for the next solution (if there is one, it comes sooner)."""
     puzzle = tab.puzzle
     began = time.perf_counter()
     try:
@@ -213,7 +224,10 @@ def _solve(tab: Tab, index: int) -> None:
                 tab.update(state="done", message=f"no solution: {puzzle.impossibility()}")
                 return
             tab.search = spec.start(job)
+            tab.solve_estimate = _Estimate(lambda: puzzle.problem)
+            tab.solve_seconds = 0.0
         search = tab.search
+        estimate = tab.solve_estimate
         while len(tab.found) <= index:
             if tab.stop.is_set():
                 tab.update(state="stopped", message="stopped")
@@ -224,10 +238,19 @@ def _solve(tab: Tab, index: int) -> None:
                     solution = puzzle.decode(chosen)
                     object.__setattr__(solution, "puzzle", puzzle)
                     tab.found.append(solution)
-            _report(tab, search.stats, began, {"solutions": len(tab.found), "solutions_text":
-                                               plural(len(tab.found), "solution")})
+            extra: dict[str, Any] = {"solutions": len(tab.found),
+                                     "solutions_text": plural(len(tab.found), "solution")}
+            if estimate is not None:
+                spent = tab.solve_seconds + time.perf_counter() - began
+                share = estimate.fields(search.stats, spent)
+                if share.get("left"):
+                    share["left"] += " to the end of the tree"
+                extra.update(share)
+            _report(tab, search.stats, began, extra)
             if step.done:
                 tab.exhausted = True
+                if search.stats.complete:
+                    tab.update(share=1.0, left="")
                 break
         found = len(tab.found)
         message = (f"all {found} solutions found" if tab.exhausted and search.stats.complete
@@ -238,6 +261,8 @@ def _solve(tab: Tab, index: int) -> None:
                    result={"found": found, "exhausted": tab.exhausted})
     except PuzzleboxError as error:
         tab.update(state="error", message=str(error))
+    finally:
+        tab.solve_seconds += time.perf_counter() - began
 
 
 def _count(tab: Tab, engine: str) -> None:
@@ -258,7 +283,7 @@ def _count(tab: Tab, engine: str) -> None:
             from puzzlebox.engine.parts import count_puzzle_search
 
             search = count_puzzle_search(puzzle, engine)
-        estimate = _Estimate(puzzle)
+        estimate = _Estimate(puzzle.search_problem)
         total = 0
         distinct: int | None = None
         while True:
@@ -285,10 +310,11 @@ class _Estimate:
     """The share done and the time left, as the command line's progress line gives them
     (progress.py): the share walked where the engine reports it (no time left: it was not
     measured good enough to predict one), else nodes over Knuth's estimate of the compiled
-    engine's tree, computed in a thread beside the search."""
+    engine's tree of ``problem()`` (the problem the search walks: a count's symmetry-cut
+    one, a solve's whole one), computed in a thread beside the search."""
 
-    def __init__(self, puzzle: Puzzle) -> None:
-        self.puzzle = puzzle
+    def __init__(self, problem: Callable[[], CoverProblem]) -> None:
+        self.problem = problem
         self.result: Any = None
         self.thread: threading.Thread | None = None
 
@@ -312,9 +338,9 @@ class _Estimate:
         from puzzlebox.engine.estimate import estimate_tree
 
         try:
-            self.result = estimate_tree(self.puzzle.search_problem(), probes=ESTIMATE_PROBES,
+            self.result = estimate_tree(self.problem(), probes=ESTIMATE_PROBES,
                                         max_seconds=ESTIMATE_SECONDS)
-        except Exception:  # no estimate: the page shows no time left, the count goes on
+        except Exception:  # no estimate: the page shows no time left, the search goes on
             self.result = None
 
 
