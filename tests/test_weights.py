@@ -167,6 +167,7 @@ def test_vectorised_weights_equal_their_definition(make, block, monkeypatch) -> 
     solutions = sorted(expected)
     weights = breaking.leader_weights(solutions).tolist()
     assert weights == [expected[s] for s in solutions]
+    assert weights == [breaking.leader_weight(s) for s in solutions]  # one at a time
     assert any(w == 0 for w in weights) and any(w > 0 for w in weights)
     # the same solutions as the engine gives them (restricted option numbers, unsorted)
     restricted = [tuple(int(breaking.search_index[k]) for k in reversed(s)) for s in solutions]

@@ -53,16 +53,25 @@ after, bitboard engine (the auto choice for the first):
   solution weighed): weighing 3.57 s -> 0.44 s (2.6 us a solution; 0.31 s in one batch, a
   third of it turning the engine's tuples into an array); ``puzzlebox count dom68.toml
   --engine bitboard --json`` ``seconds`` 4.47 -> 1.19 (the auto choice, memo, counts it by
-  sweeping in 0.02 s).
+  sweeping in 0.02 s);
+* dominoes on an 8x8 board, ``count = 32`` (12,988,816 / 1,629,189; 8 maps, the anchor a
+  corner kept by the diagonal mirror): the first 50,000 solutions weighed one at a time
+  28 us each, in one batch 4.4 us each; projected over the 6.5 million weighed, about
+  180 s -> 27.5 s measured, and ``puzzlebox count dom8.toml --engine bitboard --json``
+  takes 44 s in all (the rest: the search and the engine's solutions as tuples).
 
 Weighing was measured by wrapping ``PartsCount.weigh`` with ``time.perf_counter`` around a
 ``count_puzzle_search(puzzle, "bitboard")`` stepped to the end. The "about 9 s of weights"
 once reported for the brick box was a cProfile figure under load: cProfile's per-call cost
-inflates the Python loop (4.7 s profiled against 1.3 s plain at the same hour). Left: the
-number of solutions weighed. Only a subgroup's anchor cuts the search when no cell or
-piece is fixed by the whole group (the brick box searches 22,524 of its 32,000 tilings); an
-anchor on an orbit of cells (the first cell of the orbit holding the smallest kind of
-placement, in parts) would cut it further and is not written.
+inflates the Python loop (4.7 s profiled against 1.3 s plain at the same hour). Tried and
+dropped: comparing an image with its solution without sorting (the smallest option of their
+symmetric difference, from a mark table per solution): the same time as sorting. Left: a
+numba kernel for the weights (engine/ could hold one; at a microsecond a solution, a guess, it
+would take some 20 s off the 8x8 count above) and the number of solutions weighed. Only a subgroup's
+anchor cuts the search when no cell or piece is fixed by the whole group (the brick box
+searches 22,524 of its 32,000 tilings); an anchor on an orbit of cells (parts by the kind of
+placement on the orbit's first cell, none of a smaller kind elsewhere on the orbit) would
+cut it further and is not written.
 """
 
 from __future__ import annotations
@@ -480,8 +489,15 @@ class SymmetryBreaking:
     def leader_weight(self, solution: tuple[int, ...]) -> int:
         """The size of the solution's orbit when it is the smallest member of its orbit that
         the restricted problem has, else 0: summed over the restricted solutions, the raw
-        count; the number of non-zero weights is the distinct count."""
-        return int(self.leader_weights([solution])[0])
+        count; the number of non-zero weights is the distinct count.
+
+        One solution at a time, in Python, for :func:`representatives`' lazy walk (numpy's
+        calls cost more than this loop for one solution); counts use :meth:`leader_weights`.
+        """
+        orbit = self.orbit(solution)
+        if min(t for t in orbit if self._searched(t)) != solution:
+            return 0
+        return len(orbit)
 
     def leader_weights(
         self, solutions: Sequence[Sequence[int]], restricted: bool = False
