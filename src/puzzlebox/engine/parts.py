@@ -28,7 +28,8 @@ from puzzlebox.engine.search import (
 )
 from puzzlebox.engine.stats import SearchStats
 
-Weigh = Callable[[Solution], int]  # a solution's raw weight; 0: it stands for nothing
+# the raw weights of a step's solutions, one each; 0: the solution stands for nothing
+Weigh = Callable[[Sequence[Solution]], Sequence[int]]
 
 
 class PartsCount:
@@ -89,10 +90,10 @@ class PartsCount:
         step = search.step(max_nodes)
         raw_before = self.raw
         if part.weighed:
-            for chosen in step.solutions:
-                weight = self.weigh(chosen)
-                self.raw += weight
-                self.distinct += weight > 0
+            if step.solutions:  # weighed together: one numpy pass per step (cover/symmetry.py)
+                weights = self.weigh(step.solutions)
+                self.raw += int(sum(weights))
+                self.distinct += sum(1 for w in weights if w > 0)
         else:
             self.raw += self.order * step.counted
             self.distinct += step.counted
@@ -147,7 +148,7 @@ def count_parts(
         sb.problem,
         sb.parts(forced, excluded),
         sb.order,
-        lambda chosen: sb.leader_weight(sb.original(chosen)),
+        lambda found: sb.leader_weights(found, restricted=True).tolist(),
         engine,
         puzzle,
         max_memory,
