@@ -196,7 +196,9 @@ def test_a_hopeless_count_is_refused_within_seconds(tmp_path, capsys, name, text
     seconds = time.perf_counter() - began
     (line,) = _lines(capsys)
     assert line.startswith(f"puzzlebox: {name}: a count would take ")
-    assert "Knuth's estimate" in line and "refused (--no-limit counts anyway" in line
+    # named monominoes: refused by the kind's lower bound, before any probe
+    assert "Knuth's estimate" in line or "a lower bound from the pieces" in line
+    assert "refused (--no-limit counts anyway" in line
     assert capsys.readouterr().out == ""
     assert seconds < budget.PROBE_AFTER + 4.0, seconds  # a second's count, then the probes
     print(f"\n{name}: refused in {seconds:.2f} s: {line}")
@@ -326,3 +328,88 @@ def test_ctrl_c_is_honoured_within_a_second_by_every_engine(name, tmp_path):
     finally:
         timer.cancel()
     assert late < 1.0, f"{name} answered Ctrl-C after {late:.2f} s"
+
+
+# -- the same rule for solve --all, split counts, and before a big problem is built -----------
+def test_a_hopeless_enumeration_is_refused_and_goes_on_when_told(tmp_path, capsys):
+    """solve --all walks every solution of the problem as built: judged like a count."""
+    path = _write(tmp_path, "q.toml", QUEENS_40)
+    began = time.perf_counter()
+    assert main(["solve", path, "--all", "--format", "json"]) == 3
+    assert time.perf_counter() - began < budget.PROBE_AFTER + 4.0
+    (line,) = _lines(capsys)
+    assert line.startswith("puzzlebox: q: enumerating every solution would take ")
+    assert "refused (--no-limit enumerates anyway" in line
+    assert main(["solve", path, "--all", "--format", "json", "--max-time", "1.5"]) == 3
+    estimate, stop = _lines(capsys)
+    assert "refused" not in estimate and "stopped at the time limit of 1.5 s" in stop
+
+
+def test_small_enumerations_pay_for_no_probe(monkeypatch, capsys):
+    def probe(*args, **kwargs):
+        raise AssertionError("probed a small enumeration")
+
+    monkeypatch.setattr(budget, "count_outlook", probe)
+    assert main(["solve", "queens-8", "--all", "--format", "json"]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == 92
+
+
+def test_a_hopeless_split_count_is_refused_before_any_subproblem(tmp_path, capsys):
+    """The split planner's own estimate (its balancing weights, probed once) is judged."""
+    path = _write(tmp_path, "q.toml", QUEENS_40)
+    began = time.perf_counter()
+    assert main(["count", path, "--split-depth", "2"]) == 3
+    assert time.perf_counter() - began < 4.0
+    (line,) = _lines(capsys)
+    assert line.startswith("puzzlebox: q: a count would take ")
+    assert line.endswith("refused (--no-limit counts anyway)")
+    assert main(["count", path, "--split-depth", "2", "--max-time", "3"]) == 2  # one process
+
+
+def test_a_split_plan_hands_its_own_estimate_to_the_rule(tmp_path, monkeypatch):
+    """No second probe: the estimate judged is the sum of the planner's weights."""
+    from puzzlebox.parallel.run import PROBES, SplitRun
+
+    def probe(*args, **kwargs):
+        raise AssertionError("probed twice")
+
+    monkeypatch.setattr(budget, "count_outlook", probe)
+    seen: list = []
+    run = SplitRun(catalog.load("pentomino-6x10"), "count", engine="compiled",
+                   checkpoint=tmp_path / "c.json",  # planned even though small
+                   on_plan=lambda board, estimate: seen.append(estimate))
+    with run:
+        subs = run.plan(0)
+    (estimate,) = seen
+    assert len(subs) > 1 and estimate.probes % PROBES == 0
+    assert 1e5 < estimate.nodes < 1e8  # the count searches 877,696 nodes (cut by symmetry)
+
+
+def test_named_monominoes_are_refused_before_their_problem_is_built(tmp_path, capsys):
+    """1000 named monominoes on 1000 cells: 1000! solutions, refused by the kind's lower
+    bound before the million-option problem is built (that took 15 s)."""
+    path = _write(tmp_path, "m.toml", _monominoes(1000, cols=40))
+    for command in (["count", path], ["solve", path, "--all"]):
+        began = time.perf_counter()
+        assert main(command) == 3
+        seconds = time.perf_counter() - began
+        (line,) = _lines(capsys)
+        assert "a lower bound from the pieces" in line and "refused" in line
+        assert seconds < 2.0, seconds
+        print(f"\n{command[0]}: refused in {seconds:.2f} s")
+
+
+def test_the_lower_bound_is_exact_where_given_and_absent_elsewhere():
+    from math import exp, factorial
+
+    puzzle = read_text(_monominoes(20, cols=5), "m.toml", "m").puzzles[0]
+    bound = puzzle.log_solutions_lower_bound()
+    assert bound is not None and round(exp(bound)) == factorial(20)
+    few = read_text('[board]\ngrid = "###/###"\n[pieces]\na = { shape = "#", count = 4 }\n'
+                    'b = { shape = "#", count = 2 }\n', "f.toml", "f").puzzles[0]
+    bound = few.log_solutions_lower_bound()
+    assert bound is not None and round(exp(bound)) == 15 == few.count().solutions
+    for name in catalog.names():
+        for p in catalog.load(name).puzzles:
+            assert budget.floor_refusal(p, p.label) is None, p.label
+            assert budget.floor_refusal(p, p.label, every=True) is None, p.label

@@ -139,8 +139,9 @@ class Outlook:
     def worth_saying(self) -> bool:
         return self.seconds > NOTE_SECONDS
 
-    def text(self, label: str) -> str:
-        """One line: the estimated tree and time, and what was measured to say so."""
+    def text(self, label: str, every: bool = False) -> str:
+        """One line: the estimated tree and time, and what was measured to say so (``every``:
+        of an enumeration of every solution rather than a count)."""
         from puzzlebox.progress import duration_text
 
         nodes = self.estimate.nodes
@@ -152,7 +153,8 @@ class Outlook:
         sols = ""
         if self.estimate.solutions_estimated and math.isfinite(self.estimate.solutions):
             sols = f", {self.estimate.solutions:.3g} solutions"
-        return (f"{label}: a count would take {took} (Knuth's estimate: {tree}{sols}, "
+        run = "enumerating every solution" if every else "a count"
+        return (f"{label}: {run} would take {took} (Knuth's estimate: {tree}{sols}, "
                 f"{self.estimate.probes_text()}, at {NODES_PER_SECOND:.0e} nodes/s)")
 
 
@@ -164,19 +166,20 @@ SETUP_OPTIONS = 20_000
 RAW_MARGIN = 1e6
 
 
-def count_outlook(puzzle: Puzzle, cut: bool = True) -> Outlook:
+def count_outlook(puzzle: Puzzle, cut: bool = True, margin: float = RAW_MARGIN) -> Outlook:
     """Knuth's estimate of the tree a count of ``puzzle`` searches (the problem cut down by
     its symmetries: the compiled engine's tree, which the other enumerating engines walk
     too, node for node or more slowly), and the time at :data:`NODES_PER_SECOND`.
     ``cut=False``: of the problem as built, before its symmetry breaking is paid for, the
-    time divided by :data:`RAW_MARGIN`."""
+    time divided by ``margin`` (:data:`RAW_MARGIN`; 1 for an enumeration of every solution,
+    ``solve --all``, which walks that tree itself)."""
     from puzzlebox.engine.estimate import estimate_tree
 
     problem = puzzle.search_problem() if cut else puzzle.problem
     estimate = estimate_tree(problem, probes=PROBES, seed=0, max_seconds=PROBE_SECONDS,
                             clock=time.process_time)  # CPU: the same probes under load
     nodes = estimate.nodes if estimate.nodes == estimate.nodes else math.inf
-    return Outlook(estimate, nodes / NODES_PER_SECOND / (1.0 if cut else RAW_MARGIN))
+    return Outlook(estimate, nodes / NODES_PER_SECOND / (1.0 if cut else margin))
 
 
 def sweeps(engine: str) -> bool:
@@ -200,11 +203,17 @@ class CountWatch:
     count itself is estimated once it has run :data:`PROBE_AFTER` seconds unfinished. An
     estimate past :data:`HOPELESS_SECONDS` raises :class:`Hopeless` unless ``go_on``; one
     past :data:`NOTE_SECONDS` is handed to ``say`` (one line). ``max_time`` stops the count
-    with :class:`OutOfTime` once it has run that long (and implies ``go_on``)."""
+    with :class:`OutOfTime` once it has run that long (and implies ``go_on``).
+
+    ``every=True`` watches an enumeration of every solution (``solve --all``): it walks the
+    problem as built, not cut by symmetry, so that tree is the one estimated (no margin),
+    and the words say "enumerating every solution" rather than "a count"."""
 
     def __init__(self, puzzle: Puzzle, label: str, say: Callable[[str], None],
-                 go_on: bool = False, max_time: float | None = None) -> None:  # fmt: skip
+                 go_on: bool = False, max_time: float | None = None,
+                 every: bool = False) -> None:  # fmt: skip
         self.puzzle = puzzle
+        self.every = every
         self.label = label
         self.say = say
         self.go_on = go_on or max_time is not None
@@ -213,17 +222,17 @@ class CountWatch:
         self.outlook: Outlook | None = None
         self.counted = 0
 
-    def _judge(self, outlook: Outlook) -> None:
-        self.outlook = outlook
-        if outlook.hopeless and not self.go_on:
-            raise refusal(self.label, outlook)
-        if outlook.worth_saying:
-            self.say(outlook.text(self.label))
-
     def before(self, engine: str, max_memory: int | None = None) -> None:
         """Estimate a big count before its setup; ``engine`` is the engine named (``auto``:
-        the registry's choice for the count)."""
-        if self.go_on or self.puzzle.problem.n_options < SETUP_OPTIONS:
+        the registry's choice for the count). First, before the problem is built, the
+        kind's lower bound on the solutions (:func:`floor_refusal`)."""
+        if self.go_on:
+            return
+        if not sweeps(engine):
+            refused = floor_refusal(self.puzzle, self.label, self.every)
+            if refused is not None:
+                raise refused
+        if self.puzzle.problem.n_options < SETUP_OPTIONS:
             return
         from puzzlebox.engine.registry import resolve
         from puzzlebox.engine.search import Job, Mode
@@ -231,7 +240,7 @@ class CountWatch:
         job = Job(self.puzzle.problem, Mode.COUNT, puzzle=self.puzzle, max_memory=max_memory)
         if sweeps(resolve(job, engine).name):
             return
-        outlook = count_outlook(self.puzzle, cut=False)
+        outlook = count_outlook(self.puzzle, cut=False, margin=1.0 if self.every else RAW_MARGIN)
         if outlook.hopeless:
             self._judge(outlook)
 
@@ -243,10 +252,90 @@ class CountWatch:
         if self.outlook is None and elapsed > PROBE_AFTER and not stats.complete:
             if sweeps(stats.engine or ""):
                 return
-            self._judge(count_outlook(self.puzzle))
+            self._judge(self.outlook_now())
+
+    def wrap(self, on_step: Callable[[SearchStats], None] | None
+             ) -> Callable[[SearchStats], None]:  # fmt: skip
+        """This watch, then ``on_step`` (a progress display's), as one search's ``on_step``."""
+        def step(stats: SearchStats) -> None:
+            self(stats)
+            if on_step is not None:
+                on_step(stats)
+
+        return step
+
+    def outlook_now(self) -> Outlook:
+        """The estimate of the tree this run walks: cut by symmetry for a count, as built
+        for an enumeration of every solution."""
+        if self.every:
+            return count_outlook(self.puzzle, cut=False, margin=1.0)
+        return count_outlook(self.puzzle)
+
+    def _judge(self, outlook: Outlook) -> None:
+        self.outlook = outlook
+        if outlook.hopeless and not self.go_on:
+            raise refusal(self.label, outlook, self.every)
+        if outlook.worth_saying:
+            self.say(outlook.text(self.label, self.every))
 
 
-def refusal(label: str, outlook: Outlook) -> Hopeless:
+def judge_split(puzzle: Puzzle, label: str, estimate: TreeEstimate | None,
+                say: Callable[[str], None], go_on: bool = False, every: bool = False
+                ) -> None:  # fmt: skip
+    """The time rule of a split run (``--jobs``, ``--cluster``, ``--checkpoint``), judged
+    once before any subproblem runs, on the estimate the split planner made to balance it
+    (parallel/run.py: the sum of its subproblems' estimates, each probed once): refused
+    past :data:`HOPELESS_SECONDS` unless ``go_on``, said past :data:`NOTE_SECONDS`. The
+    time is that of one process: the workers share it out. Where the split made no estimate
+    (``estimate`` None), the tree is probed as for a plain count (:func:`count_outlook`;
+    an enumeration: the problem as built)."""
+    if go_on:
+        return
+    if estimate is None:
+        outlook = count_outlook(puzzle, cut=not every, margin=1.0)
+    else:
+        outlook = Outlook(estimate, estimate.nodes / NODES_PER_SECOND)
+    if outlook.hopeless:
+        doing = "enumerates" if every else "counts"
+        raise Hopeless(f"{outlook.text(label, every)}: refused (--no-limit {doing} anyway)")
+    if outlook.worth_saying:
+        say(outlook.text(label, every))
+
+
+def floor_refusal(puzzle: Puzzle, label: str, every: bool = False) -> Hopeless | None:
+    """The refusal of a run that the kind's lower bound on its solutions
+    (``Puzzle.log_solutions_lower_bound``: no problem built, microseconds) shows hopeless;
+    None when it does not (or the kind gives no bound).
+
+    An enumeration (``every``) walks every solution. A count walks fewer: the symmetry
+    breaking (cover/symmetry.py) deletes options of at most two items (the anchors), keeping
+    one of each orbit, and symmetric solutions are spread evenly over an orbit of anchor
+    options, so at least one solution in ``P**2`` is searched, ``P`` bounding the options
+    of one item: the problem's entries (``cover_entries_bound``) bound it. Solutions are
+    nodes of the tree, at :data:`NODES_PER_SECOND`."""
+    log_floor = puzzle.log_solutions_lower_bound()
+    if log_floor is None:
+        return None
+    if not every:
+        entries = puzzle.cover_entries_bound()
+        if entries is None:
+            return None
+        log_floor -= 2 * math.log(max(entries, 1))
+    log_seconds = log_floor - math.log(NODES_PER_SECOND)
+    if log_seconds <= math.log(HOPELESS_SECONDS):
+        return None
+    run = "enumerating every solution" if every else "a count"
+    doing = "enumerates" if every else "counts"
+    exponent = log_floor / math.log(10)
+    return Hopeless(f"{label}: {run} would take more than a thousand years (at least "
+                    f"1e{exponent:.0f} {'solutions' if every else 'solutions searched'}, "
+                    f"a lower bound from the pieces, at {NODES_PER_SECOND:.0e} nodes/s): "
+                    f"refused (--no-limit {doing} anyway, --max-time SECONDS {doing} "
+                    "until then)")
+
+
+def refusal(label: str, outlook: Outlook, every: bool = False) -> Hopeless:
     """The one line that refuses a hopeless count, with the ways to go on anyway."""
-    return Hopeless(f"{outlook.text(label)}: refused (--no-limit counts anyway, --max-time "
-                    "SECONDS counts until then)")
+    doing = "enumerates" if every else "counts"
+    return Hopeless(f"{outlook.text(label, every)}: refused (--no-limit {doing} anyway, "
+                    f"--max-time SECONDS {doing} until then)")

@@ -141,17 +141,14 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--why", action="store_true", help=WHY_HELP)
     _add_open_arg(solve)
     _add_max_memory(solve)
+    _add_time_limits(solve, "with --all: enumerate")
 
     count = sub.add_parser("count", help="count solutions, raw and distinct up to symmetry",
                            description="Count every solution, as placed and up to symmetry.")
     _add_puzzle_arg(count)
     count.add_argument("--json", action="store_true", help="print one JSON object per board")
     _add_max_memory(count)
-    count.add_argument("--no-limit", action="store_true",
-                       help="count even when Knuth's estimate says it would take more than "
-                       "a thousand years (refused otherwise, exit status 3)")
-    count.add_argument("--max-time", type=_seconds, metavar="SECONDS",
-                       help="count past such an estimate, but stop after SECONDS (exit status 3)")
+    _add_time_limits(count, "count")
     _add_split_args(count)
     count.add_argument("--why", action="store_true", help=WHY_HELP)
     _add_open_arg(count)
@@ -410,12 +407,24 @@ def _split_run(args: argparse.Namespace, pf: PuzzleFile, command: str) -> SplitR
     if getattr(args, "open", None):  # workers rebuild the puzzle from the file's text
         raise CommandError("--open works in one process: drop --jobs, --cluster, --checkpoint "
                            "and --split-depth")
+    if getattr(args, "max_time", None) is not None:
+        raise CommandError("--max-time works in one process: drop --jobs, --cluster, "
+                           "--checkpoint and --split-depth (--no-limit goes on past the "
+                           "estimate there)")
     show = _showing(args)
+    every = command == "solve"
+
+    def judge(board: int, estimate: Any) -> None:
+        from puzzlebox.budget import judge_split
+
+        puzzle = pf.puzzles[board]
+        judge_split(puzzle, label(puzzle), estimate, _stderr_say, args.no_limit, every)
+
     return SplitRun(
         pf, command, engine=args.engine, jobs=args.jobs, cluster=args.cluster,
         checkpoint=args.checkpoint, split_depth=args.split_depth,
         progress=show and (command == "count" or not sys.stdout.isatty()),
-        before_record=sys.stdout.flush,
+        on_plan=judge, before_record=sys.stdout.flush,
     )
 
 
@@ -453,6 +462,21 @@ def _showing(args: argparse.Namespace) -> bool:
     return sys.stderr.isatty() and not getattr(args, "quiet", False)
 
 
+def _add_time_limits(parser: argparse.ArgumentParser, doing: str) -> None:
+    """The time rule's two ways on (budget.py): a hopeless run is refused otherwise."""
+    parser.add_argument("--no-limit", action="store_true",
+                        help=f"{doing} even when Knuth's estimate says it would take more "
+                        "than a thousand years (refused otherwise, exit status 3)")
+    parser.add_argument("--max-time", type=_seconds, metavar="SECONDS",
+                        help=f"{doing} past such an estimate, but stop after SECONDS "
+                        "(exit status 3)")
+
+
+def _stderr_say(line: str) -> None:
+    """The time rule's one line (budget.py), on stderr whether a terminal or not."""
+    print(printable(f"puzzlebox: {line}"), file=sys.stderr, flush=True)
+
+
 def _say(lines: Iterable[str]) -> None:
     """Print report lines; text from a file is escaped (safety.printable)."""
     print("\n".join(map(printable, lines)), flush=True)
@@ -465,10 +489,7 @@ def _count_one(
     if run is None:
         from puzzlebox.budget import CountWatch
 
-        def say(line: str) -> None:
-            print(printable(f"puzzlebox: {line}"), file=sys.stderr, flush=True)
-
-        watch = CountWatch(puzzle, label(puzzle), say, args.no_limit, args.max_time)
+        watch = CountWatch(puzzle, label(puzzle), _stderr_say, args.no_limit, args.max_time)
         watch.before(args.engine, args.max_memory)
         bar = _Bar(f"{label(puzzle)}: sweeping", _showing(args))
         try:
@@ -544,13 +565,16 @@ def cmd_solve(args: argparse.Namespace) -> int:
                            "--jobs, --cluster, --checkpoint and --split-depth")
     run = _split_run(args, pf, "solve")
     for board, puzzle in enumerate(pf.puzzles):
+        watch = _enumeration_watch(args, puzzle) if run is None and limit is None else None
         reason = puzzle.impossibility()
         name = label(puzzle)
         found = run.already_found(board) if run else 0
         stats = SearchStats()
 
         def search(on_step: Any = None, puzzle: Puzzle = puzzle, stats: SearchStats = stats,
-                   board: int = board) -> Any:  # fmt: skip
+                   board: int = board, watch: Any = watch) -> Any:  # fmt: skip
+            if watch is not None:
+                on_step = watch.wrap(on_step)
             return (
                 run.solutions(board) if run
                 else _sink_solutions(args, puzzle, stats) if args.engine == SINK
@@ -580,6 +604,17 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if run is not None:
         run.close()
     return 0
+
+
+def _enumeration_watch(args: argparse.Namespace, puzzle: Puzzle) -> Any:
+    """The time rule of ``solve --all`` (budget.CountWatch): every solution is enumerated,
+    on the problem as built (with ``--distinct``: cut by symmetry, a count's tree)."""
+    from puzzlebox.budget import CountWatch
+
+    watch = CountWatch(puzzle, label(puzzle), _stderr_say, args.no_limit, args.max_time,
+                       every=not args.distinct)
+    watch.before(args.engine, args.max_memory)
+    return watch
 
 
 def _print_solution(puzzle: Puzzle, solution: Solution, style: str, colour: bool) -> None:

@@ -8,6 +8,7 @@ arrives twice (a task that ran again after its worker died) is counted once.
 from __future__ import annotations
 
 import contextlib
+import math
 import signal
 import threading
 import time
@@ -18,6 +19,7 @@ from types import TracebackType
 from typing import Any
 
 from puzzlebox.engine import SearchStats, registry
+from puzzlebox.engine.estimate import TreeEstimate
 from puzzlebox.engine.registry import AUTO, EngineSpec
 from puzzlebox.engine.search import Capability, Job
 from puzzlebox.formats import PuzzleFile
@@ -78,7 +80,21 @@ def tree_size(spec: EngineSpec, job: Job) -> Weight | None:
     return weight
 
 
+def whole_tree(subs: list[Subproblem], weighed: dict[Subproblem, float],
+               seconds: float) -> TreeEstimate:
+    """The estimate of the whole tree that a balanced split already made: the sum of its
+    subproblems' estimates (the few nodes above them left out), probed once, for the
+    planner and the time rule (budget.py) alike."""
+    nodes = sum(weighed.get(sub, 0.0) for sub in subs)
+    return TreeEstimate(nodes=nodes, nodes_error=math.nan, solutions=math.nan,
+                        solutions_error=math.nan, probes=PROBES * len(weighed),
+                        mean_depth=math.nan, seconds=seconds)
+
+
 ResultHook = Callable[[int, int, tuple[Any, ...]], None]  # (board, index, result)
+# (board, Knuth's estimate of the whole tree from the split's own weights, None where it
+# made none); may raise to refuse the run (budget.py's time rule), before any subproblem is run
+PlanHook = Callable[[int, TreeEstimate | None], None]
 
 
 @dataclass
@@ -158,6 +174,7 @@ class SplitRun:
         split_depth: int | None = None,
         progress: bool = False,
         on_result: ResultHook | None = None,
+        on_plan: PlanHook | None = None,
         before_record: Callable[[], None] | None = None,
         task_function: TaskFunction = run_task,
         source: PuzzleSource | None = None,
@@ -180,6 +197,7 @@ class SplitRun:
         self.cluster = cluster
         self.progress = progress
         self.on_result = on_result
+        self.on_plan = on_plan
         self.before_record = before_record
         self.task_function = task_function
         self.share = share
@@ -243,6 +261,7 @@ class SplitRun:
             if known is not None:
                 return known
         if self.split_depth is not None:
+            self._judge(board, job, None)
             subs = split(spec, job, depth=self.split_depth)
         else:
             if self.cluster is None and self.checkpoint is None and small(spec, job):
@@ -253,10 +272,37 @@ class SplitRun:
             if isinstance(backend, ProcessBackend):
                 backend.start()  # the workers get ready while the search is split
             target = max(PER_WORKER * backend.workers, LEAST)
-            subs = split(spec, job, target=target, weight=tree_size(spec, job))
+            weight = tree_size(spec, job)
+            weighed: dict[Subproblem, float] = {}
+            began = time.process_time()
+            if weight is not None:
+                size = weight
+
+                def weight(sub: Subproblem) -> float:
+                    weighed[sub] = size(sub)
+                    return weighed[sub]
+
+            if weight is None:
+                self._judge(board, job, None)
+            subs = split(spec, job, target=target, weight=weight)
+            if weighed:
+                self._judge(board, job, whole_tree(subs, weighed, time.process_time() - began))
         if self.checkpoint is not None:
             self.checkpoint.set_plan(board, subs)
         return subs
+
+    def _judge(self, board: int, job: Job, estimate: TreeEstimate | None) -> None:
+        """Hand ``on_plan`` the estimate of the board's tree: the split's own (its weights,
+        probed once), or None where the split makes none (a fixed depth, an engine that
+        cannot probe: the hook estimates as a plain count would). A refusal closes the
+        workers started meanwhile."""
+        if self.on_plan is None:
+            return
+        try:
+            self.on_plan(board, estimate)
+        except BaseException:
+            self.close()
+            raise
 
     def _task(self, board: int, sub: Subproblem) -> Task:
         forced, excluded = sub

@@ -160,6 +160,14 @@ class Puzzle(ABC):
         (budget.py); None: the kind gives no bound."""
         return None
 
+    def log_solutions_lower_bound(self) -> float | None:
+        """The natural logarithm of a lower bound on the number of solutions (as placed),
+        computed without building the problem, where the kind can prove one cheaply (it
+        must know that a solution exists); None: none. The time rule (budget.py) refuses a
+        count or an enumeration that this bound alone shows hopeless, before the problem
+        is built: building a big one costs seconds to minutes."""
+        return None
+
     def text_owners(self, solution: Solution) -> list[list[int | None]] | None:
         """For each character of ``text_lines(solution)``, the number of the placement it
         shows (None for none), so that a terminal can colour pieces; None: not offered."""

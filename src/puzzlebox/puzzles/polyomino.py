@@ -11,6 +11,7 @@ cells touch, which maps are symmetries, which translations keep the grid.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -293,6 +294,23 @@ class PolyominoPuzzle(Puzzle):
                     boxes *= max(board_span - shape_span + 1, 0)
                 total += max(min(cells - size + 1, boxes), 0) * (size + 1)
         return total
+
+    def log_solutions_lower_bound(self) -> float | None:
+        """Where every piece is one cell with an exact count, no cell is given and colours
+        are not matched, the count is exact: a solution exists when the copies fill the
+        board, and the number of solutions is the multinomial ``n! / (c1! c2! ...)`` (the
+        ``n`` cells shared out among the pieces, copies of a piece interchangeable), as
+        ``lgamma``. Any other puzzle: None (no cheap proof that a solution exists)."""
+        if self.givens or self.match_colors or self.labels is not None:
+            return None
+        counts = []
+        for piece in self.pieces:
+            if len(piece.shape) != 1 or piece.hi is None or piece.lo != piece.hi:
+                return None
+            counts.append(piece.lo)
+        if sum(counts) != len(self.board):
+            return None
+        return math.lgamma(len(self.board) + 1) - sum(math.lgamma(c + 1) for c in counts)
 
     def text_owners(self, solution: Solution) -> list[list[int | None]] | None:
         """The owner of each character of the letter drawing, as render/text.py lays it out
