@@ -280,3 +280,13 @@ def test_web_watch_draws_the_first_frame_of_a_solid_puzzle():
         answer = client.post("/api/watch", json={"toml": soma, "tab": "tabwatch01", "nodes": 1})
         assert answer.status_code == 200, answer.text
         assert answer.json()["svg"].lstrip().startswith("<")
+
+
+def test_a_sweep_of_only_no_combination_is_refused(tmp_path, capsys):
+    """``only = []`` swept nothing and said "0 combinations" with exit 0: a file that asks
+    for no work at all is a mistake, refused at its line."""
+    text = ('[board]\ngrid = "##"\n[board.labels]\ng = "1 2"\n[sweep]\nuncover = ["g"]\n'
+            'only = []\n[pieces]\nA = "#"\n')
+    assert run(tmp_path, text, "sweep") == 2
+    assert one_error(capsys).endswith(":7: sweep.only: names no combination (leave it out to "
+                                      "sweep all)")

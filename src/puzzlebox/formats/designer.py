@@ -253,6 +253,8 @@ def _read_sweep(
         value = sweep[key]
         if not isinstance(value, list) or len(value) > limits.MAX_CELLS ** 2:
             raise r.fail(("sweep", key), "must be a list of combinations [label, ...]")
+        if key == "only" and not value:  # a sweep of nothing would answer nothing
+            raise r.fail(("sweep", key), "names no combination (leave it out to sweep all)")
         out = []
         for combo in value:
             if not isinstance(combo, list) or len(combo) != len(uncover):
