@@ -231,7 +231,7 @@ class _Parser:
         value = attrs.get(key, "").strip()
         if not value:
             raise self.fail(f"<{element}> needs a {key!r} attribute")
-        if not value.isdigit() or len(value) > 12:
+        if not (value.isascii() and value.isdigit()) or len(value) > 12:  # "²".isdigit()
             raise self.fail(f"<{element}> {key}={value[:20]!r} is not a whole number")
         number = int(value)
         if not least <= number <= most:
@@ -440,7 +440,7 @@ def choose_problem(puzzle: BtPuzzle, wanted: str | None, source: str) -> BtProbl
     named = [p for p in problems if p.name == wanted]
     if len(named) == 1:
         return named[0]
-    if wanted.isdigit() and 1 <= int(wanted) <= len(problems):
+    if wanted.isascii() and wanted.isdigit() and 1 <= int(wanted) <= len(problems):
         return problems[int(wanted) - 1]
     raise ProblemNeeded(source, None, f"no problem {wanted!r} in the file ({listing()})")
 

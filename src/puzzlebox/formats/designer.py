@@ -44,25 +44,32 @@ def own_rules(r: _Reader, table: dict[str, Any], pieces: list[Piece]) -> list[Pi
     return out
 
 
-def _cell(r: _Reader, value: Any, path: tuple[Any, ...]) -> Cell:
+def _cell(r: _Reader, value: Any, path: tuple[Any, ...], dimensions: int = 2) -> Cell:
     """``[row, col]`` (``[layer, row, col]`` on a solid lattice): a cell as the board names
-    it; one that is not on the board is refused where the board is known."""
+    it, with as many coordinates as the lattice has ``dimensions`` (checked here, so that no
+    later step zips a cell of the wrong length); one that is not on the board is refused
+    where the board is known."""
     if (
         isinstance(value, list)
-        and len(value) in (2, 3)
+        and len(value) == dimensions
         and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
     ):
         return tuple(value)
-    raise r.fail(path, f"a cell is [row, col], not {_shown(value)}")
+    form = "[layer, row, col]" if dimensions == 3 else "[row, col]"
+    what = f"{len(value)} numbers" if isinstance(value, list) and all(
+        isinstance(v, int) and not isinstance(v, bool) for v in value) else _shown(value)
+    raise r.fail(path, f"a cell is {form}, not {what}")
 
 
-def _cells(r: _Reader, value: Any, path: tuple[Any, ...]) -> tuple[Cell, ...]:
-    """``[[row, col], ...]`` (at least one cell)."""
+def _cells(
+    r: _Reader, value: Any, path: tuple[Any, ...], dimensions: int = 2
+) -> tuple[Cell, ...]:
+    """``[[row, col], ...]`` (at least one cell), each of ``dimensions`` coordinates."""
     if not isinstance(value, list) or not value:
         raise r.fail(path, f"must be a list of cells [[row, col], ...], not {_shown(value)}")
     if len(value) > limits.MAX_CELLS:
         raise r.fail(path, f"has {len(value)} cells; the limit is {limits.MAX_CELLS}")
-    return tuple(_cell(r, v, path) for v in value)
+    return tuple(_cell(r, v, path, dimensions) for v in value)
 
 
 def read_givens(
@@ -76,7 +83,7 @@ def read_givens(
     for name, spec in table.items():
         if isinstance(spec, dict) and "at" in spec:
             path: tuple[Any, ...] = ("pieces", name, "at")
-            givens.append(Given(name, _cells(r, spec["at"], path)))
+            givens.append(Given(name, _cells(r, spec["at"], path, lattice.dimensions)))
             paths.append(path)
     entries = doc.get("givens", [])
     if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
@@ -99,19 +106,19 @@ def read_givens(
             for key in ("turns", "flip"):
                 if key in entry:
                     raise r.fail(path + (key,), "goes with at = [row, col], not with cells")
-            cells = _cells(r, entry["cells"], path + ("cells",))
+            cells = _cells(r, entry["cells"], path + ("cells",), lattice.dimensions)
             paths.append(path + ("cells",))
         else:
-            at = _cell(r, entry["at"], path + ("at",))
             most = turns_in(lattice)
             if not most:
                 raise r.fail(path + ("at",), f"on lattice {lattice.name!r} a given lists its "
                              "cells: cells = [[layer, row, col], ...]")
+            at = _cell(r, entry["at"], path + ("at",), lattice.dimensions)
             turns = r.integer(entry, "turns", path, 0, most - 1) if "turns" in entry else 0
             flip = r.boolean(entry, "flip", False, path)
             shape = next(p.shape for p in pieces if p.name == name)
             placed = oriented_cells(lattice, shape.cells, at, turns, flip)
-            if placed is None or len(at) != lattice.dimensions:
+            if placed is None:
                 raise r.fail(path + ("at",), f"{list(at)} is not a place a piece can be "
                              f"moved to on lattice {lattice.name!r}")
             cells = placed
@@ -145,6 +152,9 @@ def _label_grid(
     """A grid of labels: one row of the board per line (or rows split by ``/`` on one
     line), labels separated by spaces, ``.`` no label; the label in place ``col`` of row
     ``row`` names the board cell ``[row, col]``. A label written twice names both cells."""
+    if len(next(iter(board))) != 2:  # a grid of labels names [row, col]: one flat layer
+        raise r.fail(path, "a grid of labels names cells [row, col]; on a solid lattice give "
+                     "a table: label = [layer, row, col]")
     text = text.replace("\r\n", "\n")
     rows = text.split("\n") if "\n" in text else text.split("/")
     while rows and not rows[0].strip():
@@ -194,7 +204,8 @@ def read_labels(
                 here = path + (label,)
                 _label_text(r, label, here)
                 many = isinstance(where, list) and where and isinstance(where[0], list)
-                named = _cells(r, where, here) if many else (_cell(r, where, here),)
+                dims = len(next(iter(cells)))  # the board's cells: never empty
+                named = _cells(r, where, here, dims) if many else (_cell(r, where, here, dims),)
                 for cell in named:
                     if cell not in cells:
                         raise r.fail(here, f"{list(cell)} is not a board cell")
@@ -242,6 +253,8 @@ def _read_sweep(
         value = sweep[key]
         if not isinstance(value, list) or len(value) > limits.MAX_CELLS ** 2:
             raise r.fail(("sweep", key), "must be a list of combinations [label, ...]")
+        if key == "only" and not value:  # a sweep of nothing would answer nothing
+            raise r.fail(("sweep", key), "names no combination (leave it out to sweep all)")
         out = []
         for combo in value:
             if not isinstance(combo, list) or len(combo) != len(uncover):

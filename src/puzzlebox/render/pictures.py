@@ -658,6 +658,8 @@ def _paint_iso(canvas: _Canvas, groups: Sequence[tuple[Sequence[Cell], str]], x0
     for i, (cells, color) in enumerate(groups):
         for cell in cells:
             color_of[cell] = (i, color)
+    if not color_of:  # nothing placed yet (the web page's watch, at its first frame)
+        return
     vx, vy, _, _ = _iso_size(color_of, scale)
     counts: dict[int, int] = {}
     thin = canvas.line_width(0.025)

@@ -70,7 +70,8 @@ async def body_json(request: Request) -> dict[str, Any]:
     """The request's JSON object, read up to :data:`MAX_BODY` bytes (more is refused
     before it is all read)."""
     declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > MAX_BODY:
+    # isascii: "²".isdigit() is true, but int() refuses it
+    if declared and declared.isascii() and declared.isdigit() and int(declared) > MAX_BODY:
         raise BadRequest(f"the request is larger than {MAX_BODY} bytes")
     chunks = []
     size = 0
@@ -83,6 +84,8 @@ async def body_json(request: Request) -> dict[str, Any]:
         value = json.loads(b"".join(chunks) or b"{}")
     except ValueError:
         raise BadRequest("the request is not JSON") from None
+    except RecursionError:  # json's decoder recurses: 100,000 nested "[" fit in MAX_BODY
+        raise BadRequest("the request is nested too deeply") from None
     if not isinstance(value, dict):
         raise BadRequest("the request must be a JSON object")
     return value
