@@ -296,8 +296,7 @@ def judge_split(puzzle: Puzzle, label: str, estimate: TreeEstimate | None,
     else:
         outlook = Outlook(estimate, estimate.nodes / NODES_PER_SECOND)
     if outlook.hopeless:
-        doing = "enumerates" if every else "counts"
-        raise Hopeless(f"{outlook.text(label, every)}: refused (--no-limit {doing} anyway)")
+        raise Hopeless(f"{outlook.text(label, every)}: refused")
     if outlook.worth_saying:
         say(outlook.text(label, every))
 
@@ -325,17 +324,14 @@ def floor_refusal(puzzle: Puzzle, label: str, every: bool = False) -> Hopeless |
     if log_seconds <= math.log(HOPELESS_SECONDS):
         return None
     run = "enumerating every solution" if every else "a count"
-    doing = "enumerates" if every else "counts"
     exponent = log_floor / math.log(10)
     return Hopeless(f"{label}: {run} would take more than a thousand years (at least "
                     f"1e{exponent:.0f} {'solutions' if every else 'solutions searched'}, "
                     f"a lower bound from the pieces, at {NODES_PER_SECOND:.0e} nodes/s): "
-                    f"refused (--no-limit {doing} anyway, --max-time SECONDS {doing} "
-                    "until then)")
+                    "refused")
 
 
 def refusal(label: str, outlook: Outlook, every: bool = False) -> Hopeless:
-    """The one line that refuses a hopeless count, with the ways to go on anyway."""
-    doing = "enumerates" if every else "counts"
-    return Hopeless(f"{outlook.text(label, every)}: refused (--no-limit {doing} anyway, "
-                    f"--max-time SECONDS {doing} until then)")
+    """The one line that refuses a hopeless count (the command line adds the ways to go on
+    anyway: the library names no flags)."""
+    return Hopeless(f"{outlook.text(label, every)}: refused")

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from puzzlebox import catalog
-from puzzlebox.budget import OverMemory
+from puzzlebox.budget import Hopeless, OverMemory
 from puzzlebox.catalog import UnknownPuzzle
 from puzzlebox.engine.memo import MemoTooLarge, parse_memory
 from puzzlebox.engine.stats import SearchStats
@@ -49,6 +49,7 @@ HINTS: dict[type[PuzzleboxError], str] = {
     MemoTooLarge: "--max-memory SIZE",
     NoDeclaredSweep: "--uncover K, or --uncover-groups GROUP,...",
     OverMemory: "--max-memory SIZE",
+    Hopeless: "--no-limit runs it anyway, --max-time SECONDS runs it until then",
 }
 
 

@@ -16,10 +16,9 @@ from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from puzzlebox.engine import SearchStats, registry
-from puzzlebox.engine.estimate import TreeEstimate
 from puzzlebox.engine.registry import AUTO, EngineSpec
 from puzzlebox.engine.search import Capability, Job
 from puzzlebox.formats import PuzzleFile
@@ -44,6 +43,9 @@ from puzzlebox.parallel.tasks import (
     task_job,
 )
 from puzzlebox.puzzles import CountResult, Puzzle, Solution
+
+if TYPE_CHECKING:  # the estimator loads numba: only a split that balances needs it
+    from puzzlebox.engine.estimate import TreeEstimate
 
 PER_WORKER = 8  # subproblems per worker when no depth is given: enough to balance the load
 LEAST = 16  # ... and at least this many, so that a checkpoint saves work often enough
@@ -85,6 +87,8 @@ def whole_tree(subs: list[Subproblem], weighed: dict[Subproblem, float],
     """The estimate of the whole tree that a balanced split already made: the sum of its
     subproblems' estimates (the few nodes above them left out), probed once, for the
     planner and the time rule (budget.py) alike."""
+    from puzzlebox.engine.estimate import TreeEstimate
+
     nodes = sum(weighed.get(sub, 0.0) for sub in subs)
     return TreeEstimate(nodes=nodes, nodes_error=math.nan, solutions=math.nan,
                         solutions_error=math.nan, probes=PROBES * len(weighed),
@@ -94,7 +98,7 @@ def whole_tree(subs: list[Subproblem], weighed: dict[Subproblem, float],
 ResultHook = Callable[[int, int, tuple[Any, ...]], None]  # (board, index, result)
 # (board, Knuth's estimate of the whole tree from the split's own weights, None where it
 # made none); may raise to refuse the run (budget.py's time rule), before any subproblem is run
-PlanHook = Callable[[int, TreeEstimate | None], None]
+PlanHook = Callable[[int, "TreeEstimate | None"], None]
 
 
 @dataclass
