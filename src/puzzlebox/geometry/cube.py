@@ -69,6 +69,7 @@ class CubeLattice(Lattice):
     name = "cube"
     dimensions = 3
     cell_word = "cube"
+    transforms = _GROUP
 
     def neighbours(self, cell: Cell) -> tuple[Cell, ...]:
         l, r, c = cell
@@ -81,17 +82,6 @@ class CubeLattice(Lattice):
             (l + 1, r, c),
         )
 
-    def group(self) -> tuple[Transform, ...]:
-        return _GROUP
-
-    def orientation_transforms(self, rotate: bool, reflect: bool) -> tuple[Transform, ...]:
-        if rotate and reflect:
-            return _GROUP
-        if rotate:
-            return _GROUP[:24]
-        if reflect:
-            return (_GROUP[0], _GROUP[24])
-        return (_GROUP[0],)
 
     def can_translate(self, vector: Cell) -> bool:
         return True

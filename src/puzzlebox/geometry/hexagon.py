@@ -70,22 +70,12 @@ class HexagonLattice(Lattice):
     name = "hexagon"
     dimensions = 2
     cell_word = "hexagon"
+    transforms = _GROUP
 
     def neighbours(self, cell: Cell) -> tuple[Cell, ...]:
         r, q = cell
         return ((r - 1, q), (r - 1, q + 1), (r, q - 1), (r, q + 1), (r + 1, q - 1), (r + 1, q))
 
-    def group(self) -> tuple[Transform, ...]:
-        return _GROUP
-
-    def orientation_transforms(self, rotate: bool, reflect: bool) -> tuple[Transform, ...]:
-        if rotate and reflect:
-            return _GROUP
-        if rotate:
-            return _GROUP[:6]
-        if reflect:
-            return (_GROUP[0], _GROUP[6])
-        return (_GROUP[0],)
 
     def turn(self) -> Transform:
         return self.group()[1]  # a quarter (square) or sixth (triangle, hexagon) turn clockwise

@@ -77,19 +77,32 @@ class Lattice(ABC):
         """The cells that share a side (a face on cube) with ``cell``, on the whole lattice."""
 
     # -- symmetry -----------------------------------------------------------------------
-    @abstractmethod
-    def group(self) -> tuple[Transform, ...]:
-        """The whole point group, the identity first: 8 (square), 12 (triangle, hexagon),
-        48 (cube). Board symmetries of a puzzle are searched among these."""
+    # the whole point group, the identity first, then the other proper maps, then the mirror
+    # across a vertical axis of the picture, then the other mirrors: 8 (square), 12
+    # (triangle, hexagon), 48 (cube). Each lattice module sets it.
+    transforms: tuple[Transform, ...]
 
-    @abstractmethod
+    def group(self) -> tuple[Transform, ...]:
+        """The whole point group, the identity first. Board symmetries of a puzzle are
+        searched among these."""
+        return self.transforms
+
     def orientation_transforms(self, rotate: bool, reflect: bool) -> tuple[Transform, ...]:
         """The transforms a piece may undergo under the rules, the identity first.
 
         ``rotate and reflect``: the whole group; ``rotate`` only: the proper ones (on cube
         the 24 rotations, which turn flat pieces over); ``reflect`` only: the identity and
-        the mirror across a vertical axis of the picture; neither: the identity.
+        the mirror across a vertical axis of the picture; neither: the identity. One rule
+        for every lattice, read off the order of :attr:`transforms`.
         """
+        proper = sum(t.proper for t in self.transforms)
+        if rotate and reflect:
+            return self.transforms
+        if rotate:
+            return self.transforms[:proper]
+        if reflect:
+            return (self.transforms[0], self.transforms[proper])
+        return (self.transforms[0],)
 
     def turn(self) -> Transform | None:
         """The smallest clockwise turn of the picture, whose powers a given's ``turns``

@@ -22,7 +22,6 @@ def _transform(sym: Symmetry) -> Transform:
 
 
 _GROUP = tuple(_transform(sym) for sym in SYMMETRIES)  # identity first, mirror fifth
-_BY_NAME = {t.name: t for t in _GROUP}
 
 
 def parse_rows(value: Any, lattice: str) -> dict[Cell, str]:
@@ -43,22 +42,12 @@ class SquareLattice(Lattice):
     name = "square"
     dimensions = 2
     cell_word = "square"
+    transforms = _GROUP
 
     def neighbours(self, cell: Cell) -> tuple[Cell, ...]:
         r, c = cell
         return ((r - 1, c), (r, c - 1), (r, c + 1), (r + 1, c))
 
-    def group(self) -> tuple[Transform, ...]:
-        return _GROUP
-
-    def orientation_transforms(self, rotate: bool, reflect: bool) -> tuple[Transform, ...]:
-        if rotate and reflect:
-            return _GROUP
-        if rotate:
-            return _GROUP[:4]
-        if reflect:
-            return (_GROUP[0], _BY_NAME["mirror"])
-        return (_GROUP[0],)
 
     def turn(self) -> Transform:
         return self.group()[1]  # a quarter (square) or sixth (triangle, hexagon) turn clockwise

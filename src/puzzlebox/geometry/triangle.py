@@ -98,23 +98,13 @@ class TriangleLattice(Lattice):
     name = "triangle"
     dimensions = 2
     cell_word = "triangle"
+    transforms = _GROUP
 
     def neighbours(self, cell: Cell) -> tuple[Cell, ...]:
         r, c = cell
         vertical = (r + 1, c) if (r + c) % 2 == 0 else (r - 1, c)
         return ((r, c - 1), (r, c + 1), vertical)
 
-    def group(self) -> tuple[Transform, ...]:
-        return _GROUP
-
-    def orientation_transforms(self, rotate: bool, reflect: bool) -> tuple[Transform, ...]:
-        if rotate and reflect:
-            return _GROUP
-        if rotate:
-            return _GROUP[:6]
-        if reflect:
-            return (_GROUP[0], _GROUP[6])
-        return (_GROUP[0],)
 
     def turn(self) -> Transform:
         return self.group()[1]  # a quarter (square) or sixth (triangle, hexagon) turn clockwise
