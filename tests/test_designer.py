@@ -305,7 +305,7 @@ def test_a_sweep_never_uncovers_a_given():
     """``sweep --uncover 1`` of a board with a given: a choice on the given's cells has no
     solution, said so; the others are solved around the given (uncovering [0, 1] leaves
     [0, 2] and [1, 1], which no domino joins)."""
-    from puzzlebox.reports import sweep_report
+    from puzzlebox.run.reports import sweep_report
 
     puzzle = ours('[board]\ngrid = "###/##."\n[pieces.d]\nshape = "##"\ncount = 2\n'
                   '[[givens]]\npiece = "d"\ncells = [[0, 0], [1, 0]]\n')

@@ -15,20 +15,15 @@ from pathlib import Path
 
 import pytest
 
-from puzzlebox import budget, catalog
-from puzzlebox.budget import (
-    DEFAULT_MAX_MEMORY,
-    EXIT_TOO_BIG,
-    Hopeless,
-    OutOfTime,
-    OverMemory,
-    TooBig,
-)
+from puzzlebox import catalog
 from puzzlebox.cli import main
 from puzzlebox.engine import registry
 from puzzlebox.engine.memo import BYTES_PER_STATE, MemoTooLarge
+from puzzlebox.engine.memory import DEFAULT_MAX_MEMORY, EXIT_TOO_BIG, OverMemory, TooBig
 from puzzlebox.engine.search import Capability, Job, Mode
 from puzzlebox.formats import read_text
+from puzzlebox.run import Hopeless, Limits, OutOfTime, Run
+from puzzlebox.run import limits as budget
 
 
 def _write(tmp_path: Path, name: str, text: str) -> str:
@@ -215,17 +210,24 @@ def test_a_hopeless_count_goes_on_when_told_and_stops_at_max_time(tmp_path, caps
     assert stop.startswith("puzzlebox: q: stopped at the time limit of 2 s after ")
 
 
-def test_the_time_rule_raises_from_the_library_loop_too():
-    """The watch is a plain on_step: a library caller may hold a count to it."""
+def test_the_time_rule_holds_in_the_library_too(tmp_path, capsys):
+    """Puzzle.count() runs through the same Run as the command line: the same Hopeless, in
+    the same words; Limits(time=...) goes on until then (#22)."""
     puzzle = read_text(QUEENS_40, "q.toml", "q").puzzles[0]
+    with pytest.raises(Hopeless) as caught:
+        puzzle.count()
     said: list[str] = []
-    watch = budget.CountWatch(puzzle, "q", said.append)
-    with pytest.raises(Hopeless):
-        puzzle.count(on_step=watch)
-    watch = budget.CountWatch(puzzle, "q", said.append, max_time=0.3)
     with pytest.raises(OutOfTime):
-        puzzle.count(on_step=watch)
-    assert said == []  # refused, not announced; stopped at 0.3 s, before any estimate
+        Run(puzzle, limits=Limits(time=0.3), on_note=said.append).count()
+    assert said == []  # stopped at 0.3 s, before any estimate
+    assert main(["count", _write(tmp_path, "q.toml", QUEENS_40)]) == 3
+    (line,) = _lines(capsys)
+    assert line.startswith(f"puzzlebox: {caught.value}"[:60])
+    # the words are those of the library's error, then the command line's way on
+    reason = str(caught.value).split(" (Knuth's estimate")[0]
+    assert line.startswith(f"puzzlebox: {reason}")
+    assert line.endswith("refused (--no-limit runs it anyway, --max-time SECONDS runs it "
+                         "until then)")
 
 
 def test_small_counts_pay_for_no_probe(monkeypatch, capsys):
@@ -370,6 +372,7 @@ def test_a_hopeless_split_count_is_refused_before_any_subproblem(tmp_path, capsy
 def test_a_split_plan_hands_its_own_estimate_to_the_rule(tmp_path, monkeypatch):
     """No second probe: the estimate judged is the sum of the planner's weights."""
     from puzzlebox.parallel.run import PROBES, SplitRun
+    from puzzlebox.run.choice import split_spec
 
     def probe(*args, **kwargs):
         raise AssertionError("probed twice")
@@ -378,7 +381,7 @@ def test_a_split_plan_hands_its_own_estimate_to_the_rule(tmp_path, monkeypatch):
     seen: list = []
     run = SplitRun(catalog.load("pentomino-6x10"), "count", engine="compiled",
                    checkpoint=tmp_path / "c.json",  # planned even though small
-                   on_plan=lambda board, estimate: seen.append(estimate))
+                   on_plan=lambda board, estimate: seen.append(estimate), choose=split_spec)
     with run:
         subs = run.plan(0)
     (estimate,) = seen

@@ -31,13 +31,19 @@ from puzzlebox.parallel import (
     Interrupted,
     ProcessBackend,
     PuzzleSource,
-    SplitRun,
     TaskError,
     problem_fingerprint,
     run_task,
     split,
 )
+from puzzlebox.parallel import SplitRun as _SplitRun
 from puzzlebox.parallel.tasks import FingerprintMismatch
+from puzzlebox.run.choice import split_spec
+
+
+def SplitRun(*args, **options) -> _SplitRun:  # noqa: N802 (the class, with auto's choice)
+    """A split run with the run layer's choice of engine for ``auto`` (run/choice.py)."""
+    return _SplitRun(*args, choose=split_spec, **options)
 
 QUEENS_6 = 'kind = "queens"\nn = 6\n'
 SMALL_POLYOMINO = """

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import threading
 
 import numpy as np
 import pytest
@@ -22,7 +21,7 @@ from puzzlebox.engine.registry import start
 from puzzlebox.engine.search import Job, Mode, count_all, each_solution
 from puzzlebox.engine.stats import SearchStats
 from puzzlebox.formats import read_text
-from puzzlebox.progress import duration_text, following, wanted
+from puzzlebox.words import duration_text
 
 
 def queens(n: int) -> CoverProblem:
@@ -270,13 +269,6 @@ def test_a_long_bitboard_count_walks_forward_to_the_end():
 
 
 def test_no_display_without_a_terminal(capsys):
-    assert not wanted(quiet=False)  # pytest's stderr is not a terminal
-    with following(True, "queens-8", lambda: queens(8)) as on_step:
-        puzzle = read_text('kind = "queens"\nn = 8\n', "q", "q").puzzles[0]
-        assert on_step is not None
-        # a forced display does not get in the way
-        assert puzzle.count(on_step=on_step).solutions == 92
-    capsys.readouterr()
     code = main(["count", "queens-8", "--json"])
     out, err = capsys.readouterr()
     assert code == 0 and err == ""
@@ -303,9 +295,9 @@ def test_estimate_command(capsys):
 
 
 def test_node_counts_read_at_a_glance():
-    from puzzlebox.progress import _short
+    from puzzlebox.render.progress import short
 
-    assert [_short(x) for x in (5, 1234, 5.67e6, 9.99e14, 3.73e15)] == [
+    assert [short(x) for x in (5, 1234, 5.67e6, 9.99e14, 3.73e15)] == [
         "5", "1.23k", "5.67M", "999T", "3.73e+15"]  # fmt: skip
 
 
@@ -316,78 +308,118 @@ def test_durations_read_at_a_glance():
     assert duration_text(float(np.float64(12.0))) == "12 s"
 
 
-# -- the progress line: the final line's counts, and a time left only where it was measured ---
+# -- one progress model (run/progress.py): the share tells the truth or nothing (#22) -------
+KEYS = {"elapsed", "solutions", "distinct", "nodes", "share", "eta"}
 
 
-def shown_fields(monkeypatch, puzzle, engine: str, problem=None, then=None) -> dict:
-    """The fields of the progress line after the last report of ``puzzle.count`` (and of
-    one more report, ``then``, when given)."""
-    from puzzlebox import progress
+def events_of(monkeypatch, puzzle, engine: str, mode: str = "count", **options):
+    """Every progress event of a run of ``puzzle``, in many small steps."""
+    from puzzlebox.run import Run
+    from puzzlebox.run import run as run_module
 
-    monkeypatch.setattr(progress, "REFRESH_SECONDS", 0.0)
-    with progress.SearchDisplay(True) as display, display.search("t", problem) as on_step:
-        assert on_step is not None
-        result = puzzle.count(engine=engine, on_step=on_step)
-        if problem is not None:
-            # the estimate (a background thread) is in: one more report shows it
-            for thread in threading.enumerate():
-                if thread.name == "puzzlebox-estimate":
-                    thread.join()
-            on_step(result.stats)
-        if then is not None:
-            on_step(then)
-        fields = dict(display._progress.tasks[0].fields)
-        columns = list(display._progress.columns)
-    fields["result"] = result
-    fields["columns"] = columns
-    return fields
+    monkeypatch.setattr(run_module, "STEP_SECONDS", 0.0005)
+    events = []
+    run = Run(puzzle, mode, engine=engine, on_progress=events.append, every=0.0, **options)
+    if mode == "count":
+        run.count()
+    else:
+        list(run.solutions())
+    return events
 
 
-@pytest.mark.parametrize("engine", ["compiled", "bitboard"])
-def test_the_progress_line_names_the_final_lines_counts(monkeypatch, engine):
+@pytest.mark.parametrize(("name", "engine"), [("pentomino-4x15", "compiled"),
+                                              ("pentomino-4x15", "bitboard"),
+                                              ("dominoes-8x8", "memo"),
+                                              ('kind = "queens"\nn = 13', "queens-bitmask")])
+def test_progress_events_obey_the_share_and_eta_rules(monkeypatch, name, engine):
+    """Never 0.99 of the run while a tenth of it (in nodes) is to come, 1 only at its end,
+    no time left where none was measured (run/progress.py: ETA_MEASURED)."""
+    from puzzlebox.run.progress import ETA_MEASURED, SHARE_CAP
+
+    puzzle = puzzlebox.loads(name) if "\n" in name else puzzlebox.load(name)
+    events = events_of(monkeypatch, puzzle, engine)
+    final = events[-1]
+    assert final.done and final.share == 1.0 and final.eta == 0.0
+    assert final.solutions == puzzle.count(engine=engine).solutions
+    running = events[:-1]
+    assert len(running) >= 2 and not any(e.done for e in running)
+    shares = [e.share for e in running if e.share is not None]
+    for event in running:
+        if event.share is not None and event.share >= 0.99:
+            assert event.nodes >= 0.9 * final.nodes, (event, final)
+        assert event.share is None or 0.0 <= event.share <= SHARE_CAP
+        assert event.eta is None or ETA_MEASURED
+    assert shares == sorted(shares)  # a share goes forward
+    if engine in ("bitboard", "memo"):
+        assert shares, "the engine reports the share it walked"
+
+
+def test_a_share_past_the_estimate_is_unknown_not_all():
+    """Nodes past Knuth's estimate: the share is None (count solid-pentominoes-3x4x5 said
+    100 % from 2 s to its end at 10.5 s)."""
+    from puzzlebox.run.progress import Meter
+
+    puzzle = puzzlebox.load("pentomino-5x12")
+    meter = Meter(puzzle.search_problem)
+    stats = SearchStats(engine="compiled", nodes=1)
+    meter.share(stats)
+    meter.close()  # the estimate is in
+    assert meter.share(stats)[0] is not None
+    assert meter.event(SearchStats(engine="compiled", nodes=10**15), 5.0, 1, None,
+                       False).share is None
+    assert meter.event(stats, 5.0, 1, None, True).share == 1.0
+
+
+@pytest.mark.parametrize("command", [["count", "pentomino-4x15", "--engine", "compiled"],
+                                     ["solve", "pentomino-4x15", "--all", "--format", "json"]])
+def test_progress_json_writes_one_object_per_update_on_stderr(command, capsys):
+    assert main([*command, "--progress", "json"]) == 0
+    out, err = capsys.readouterr()
+    lines = [json.loads(line) for line in err.splitlines()]
+    assert lines and all(set(line) >= KEYS for line in lines)
+    assert lines[-1]["share"] == 1.0 and lines[-1]["done"]
+    assert lines[-1]["solutions"] == 1472  # 4x15: 1472 tilings, 368 distinct
+    assert all(line["eta"] is None for line in lines[:-1])
+    assert ("1472 solutions" in out) == (command[0] == "count")
+
+
+def test_the_progress_events_name_the_final_lines_counts(monkeypatch):
+    from puzzlebox.render.progress import solutions_text
     from puzzlebox.render.report_text import count_text
-    from puzzlebox.reports import count_report
+    from puzzlebox.run.reports import count_report
 
     # 18 tilings, 3 up to symmetry; the searches themselves find fewer than 18
     text = '[board]\ngrid = "###/###/###"\n[pieces]\nA = "#"\nB = { shape = "##", count = 4 }\n'
     puzzle = read_text(text, "t", "t").puzzles[0]
-    fields = shown_fields(monkeypatch, puzzle, engine)
-    result = fields["result"]
-    assert result.stats.solutions != result.solutions  # "sol" was this one
-    assert fields["solutions"] == "18 solutions, 3 distinct"
-    final = count_text(count_report(puzzle, result))[0]
-    assert final.startswith(f"t: {fields['solutions']} up to symmetry")
+    for engine in ("compiled", "bitboard"):
+        final = events_of(monkeypatch, puzzle, engine)[-1]
+        shown = solutions_text(final.solutions, final.distinct)
+        assert shown == "18 solutions, 3 distinct"
+        line = count_text(count_report(puzzle, puzzle.count(engine=engine)))[0]
+        assert line.startswith(f"t: {shown} up to symmetry")
 
 
 def test_a_search_that_is_not_a_count_names_its_solutions():
-    from puzzlebox.progress import solutions_text
+    from puzzlebox.render.progress import solutions_text
 
-    assert solutions_text(SearchStats(solutions=1)) == "1 solution"
-    assert solutions_text(SearchStats(solutions=1234)) == "1234 solutions"  # as the final line
-    assert solutions_text(SearchStats(solutions=5, raw=40, distinct=5)) == (
-        "40 solutions, 5 distinct")
+    assert solutions_text(1, None) == "1 solution"
+    assert solutions_text(1234, None) == "1234 solutions"  # as the final line
+    assert solutions_text(40, 5) == "40 solutions, 5 distinct"
 
 
-def test_no_time_left_where_it_was_not_measured_within_a_factor_of_two(monkeypatch):
-    from rich.progress import TimeRemainingColumn
+def test_the_first_solutions_get_a_live_line_after_two_seconds():
+    """solve (the first solution) shows a line of nodes, rate and time once it has run
+    two seconds: the line is drawn from the events, none before."""
+    from puzzlebox.cli import SOLVE_LINE_AFTER
+    from puzzlebox.render.progress import ProgressLine, progress_text
+    from puzzlebox.run import Progress
 
-    from puzzlebox import progress
-
-    # measured in docs/estimates.md (bench/progress_accuracy.py): the share walked did not
-    # predict the time left within 2x from 20% of the run, nodes over the estimate did
-    assert progress.TIME_LEFT_SHOWN == {progress.WALKED: False, progress.ESTIMATED: True}
-    puzzle = puzzlebox.load("pentomino-5x12")
-    walked = shown_fields(monkeypatch, puzzle, "bitboard",
-                          then=SearchStats(engine="bitboard", nodes=5, walked=0.5))
-    early = shown_fields(monkeypatch, puzzle, "compiled", puzzle.search_problem,
-                         then=SearchStats(engine="compiled", nodes=1))
-    past = shown_fields(monkeypatch, puzzle, "compiled", puzzle.search_problem,
-                        then=SearchStats(engine="compiled", nodes=10**12))
-    for fields in (walked, early, past):
-        assert not any(isinstance(c, TimeRemainingColumn) for c in fields["columns"])
-    assert walked["left"] == ""  # the share walked: a bar, no time left
-    assert early["of"].startswith("/~") and early["left"].endswith(" left")
-    assert past["left"] == ""  # past the estimate: the time left is unknown
-    assert progress.left_text(progress.ESTIMATED, 10.0, 0.25) == "30 s left"
-    assert progress.left_text(progress.WALKED, 10.0, 0.25) == ""
-    assert progress.time_left(10.0, 0.0) is None and progress.time_left(4.0, 1.0) == 0.0
+    assert SOLVE_LINE_AFTER == 2.0
+    line = ProgressLine("p", enabled=True, after=SOLVE_LINE_AFTER)
+    line(Progress(1.9, 0, None, 10, None, None))
+    assert line._live is None
+    line(Progress(2.1, 0, None, 4_200_000, None, None))
+    assert line._live is not None
+    line.close()
+    assert progress_text(Progress(2.0, 0, None, 4_200_000, None, None)) == (
+        "0 solutions, 4.2M nodes (2.1M/s), 2 s")

@@ -17,15 +17,8 @@ from puzzlebox.errors import PuzzleboxError
 from puzzlebox.puzzles import CountResult
 from puzzlebox.render.json_out import count_json, estimate_json, order_json, sweep_json
 from puzzlebox.render.report_text import count_text, estimate_text, order_text, sweep_text
-from puzzlebox.reports import (
-    CountReport,
-    OrderReport,
-    count_report,
-    estimate_report,
-    label,
-    sweep_report,
-    why,
-)
+from puzzlebox.reports import CountReport, OrderReport, label
+from puzzlebox.run.reports import count_report, estimate_report, sweep_report, why
 
 DATA = Path(__file__).parent / "data"
 SRC = Path(puzzlebox.__file__).parent
@@ -227,7 +220,7 @@ def test_the_library_names_no_command_line_flag_in_its_errors():
     offenders = [
         (str(path.relative_to(SRC)), text)
         for path in sorted(SRC.rglob("*.py"))
-        if path.name != "cli.py"
+        if path.name not in ("cli.py", "cli_tools.py")  # the command line: its flags
         for text in _raised_strings(path)
         if flag.search(text)
     ]

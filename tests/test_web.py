@@ -232,33 +232,20 @@ def test_every_solution_then_no_more(client):
     assert state["exhausted"] and state["found"] == 4  # 6-queens: 4 solutions
 
 
-def test_solve_streams_the_share_of_the_tree_and_the_time_left(client):
-    """Solve reports progress as Count does, of the tree the solutions search walks: the
-    share walked where the engine tells it (bitboard: no time left, as for a count, since
-    that prediction was not found good enough), else nodes over Knuth's estimate of the
-    whole tree (compiled, on queens), with the time left to the end of the tree; a search
-    that has walked its whole tree is at 1."""
+def test_solve_streams_the_run_layers_progress(client):
+    """Solve reports the run layer's progress events (run/progress.py), as every door does:
+    a share below the cap, or none, while the tree is not done, no time left where none was
+    measured, and 1 once the search has walked its whole tree."""
+    from puzzlebox.run.progress import SHARE_CAP
+
     tab = new_tab()
     pentominoes = catalog.path_of("pentomino-6x10").read_text()
     client.post("/api/solve", json={"tab": tab, "toml": pentominoes, "index": 0})
-    last = follow(client, tab)[-1]
-    assert last["state"] == "done" and last["engine"] == "bitboard"
-    assert 0 < last["share"] < 1 and last["left"] == ""
-
-    tab = new_tab()
-    body = {"tab": tab, "toml": QUEENS.format(n=8)}
-    client.post("/api/solve", json=body | {"index": 0})
-    follow(client, tab)
-    estimate = client.web.runs.get(tab).solve_estimate
-    deadline = time.time() + 20
-    while estimate.result is None:  # Knuth's estimate runs in a thread beside the search
-        assert time.time() < deadline, "no estimate of the tree"
-        time.sleep(0.05)
-    client.post("/api/solve", json=body | {"index": 1})
-    last = follow(client, tab)[-1]
-    assert last["state"] == "done" and last["engine"] == "compiled"
-    assert last["share"] == round(last["nodes"] / estimate.result.nodes, 4)
-    assert 0 < last["share"] < 1 and last["left"].endswith(" left to the end of the tree")
+    events = follow(client, tab)
+    assert events[-1]["state"] == "done" and events[-1]["result"]["found"] == 1
+    for event in events:
+        assert event["share"] is None or 0 <= event["share"] <= SHARE_CAP
+        assert event["left"] == ""
 
     tab = new_tab()
     body = {"tab": tab, "toml": QUEENS.format(n=6)}
@@ -266,6 +253,29 @@ def test_solve_streams_the_share_of_the_tree_and_the_time_left(client):
         client.post("/api/solve", json=body | {"index": index})
         last = follow(client, tab)[-1]
     assert last["state"] == "done" and last["share"] == 1.0 and last["left"] == ""
+
+
+def test_the_page_refuses_a_hopeless_count_in_the_librarys_words(client, tmp_path, capsys):
+    """The page, the library and the command line run one Run: a count that would take
+    more than a thousand years is refused by each with the same reason (#22)."""
+    import puzzlebox
+    from puzzlebox.cli import main
+    from puzzlebox.run import Hopeless
+
+    text = QUEENS.format(n=40)
+    with pytest.raises(Hopeless) as caught:
+        puzzlebox.loads(text, name="q40").count()
+    reason = str(caught.value).split(" (Knuth's estimate")[0].removeprefix("q40: ")
+    tab = new_tab()
+    client.post("/api/count", json={"tab": tab, "toml": text})
+    last = follow(client, tab)[-1]
+    assert last["state"] == "error" and reason in last["message"]
+    assert last["message"].endswith("refused")
+    path = tmp_path / "q40.toml"
+    path.write_text(text)
+    assert main(["count", str(path)]) == 3
+    (line,) = capsys.readouterr().err.splitlines()
+    assert reason in line and "refused (--no-limit runs it anyway" in line
 
 
 def test_count_streams_progress_to_the_published_answer(client):

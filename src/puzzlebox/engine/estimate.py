@@ -36,7 +36,7 @@ import numpy as np
 
 from puzzlebox.cover.problem import CoverProblem
 from puzzlebox.engine import _kernels as K
-from puzzlebox.words import noun_for
+from puzzlebox.words import duration_text, noun_for
 
 if TYPE_CHECKING:
     from puzzlebox.engine.compiled import _Search as _SearchLike
@@ -83,8 +83,6 @@ class TreeEstimate:
 
     def probes_text(self) -> str:
         """What the estimate cost: "1000 probes in 0.3 s", or the search of the whole tree."""
-        from puzzlebox.progress import duration_text
-
         if self.exact:
             return f"the whole tree searched in {duration_text(self.seconds)}"
         plural = "" if self.probes == 1 else "s"

@@ -29,9 +29,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from puzzlebox import budget
 from puzzlebox.cover.problem import CoverProblem, ProblemError
 from puzzlebox.engine.errors import EngineError
+from puzzlebox.engine.memory import DEFAULT_MAX_MEMORY
 from puzzlebox.engine.registry import EngineDeclined
 from puzzlebox.engine.search import Job, Mode, Search, Step
 from puzzlebox.engine.stats import SearchStats
@@ -40,7 +40,6 @@ from puzzlebox.engine.stats import SearchStats
 # (the one being read and the one being written): tracemalloc measured about 310 bytes per
 # state of the widest layer on a 12x40 board of monominoes and dominoes (135-digit counts).
 BYTES_PER_STATE = 400
-DEFAULT_MAX_MEMORY = budget.DEFAULT_MAX_MEMORY  # one limit for every engine (budget.py)
 # "auto" sweeps only when even the worst case (every state reachable) stays this small:
 # then the sweep takes well under a second per few hundred positions.
 AUTO_MAX_STATES = 1 << 18

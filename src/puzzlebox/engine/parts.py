@@ -5,7 +5,7 @@ parts (:class:`CountPart`): some are counted, each solution standing for ``order
 solutions and one distinct; the others are enumerated and each solution weighed on its own
 orbit. :class:`PartsCount` runs them one after the other with the engine chosen for each,
 summing nodes and solutions in its stats, so a progress display, a time limit or a node
-budget sees one search.
+budget sees one search. Which engine runs a part is the registry's rule (``choose_part``).
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from typing import Any
 from puzzlebox.cover.problem import CoverProblem
 from puzzlebox.cover.symmetry import CountPart, SymmetryBreaking
 from puzzlebox.engine.search import (
-    Capability,
     Job,
     Mode,
     OnStep,
@@ -48,7 +47,7 @@ class PartsCount:
         puzzle: Any = None,
         max_memory: int | None = None,
     ) -> None:
-        self.max_memory = max_memory  # each part's engine is held to it (budget.py)
+        self.max_memory = max_memory  # each part's engine is held to it (engine/memory.py)
         self.problem = problem
         self.parts = list(parts)
         self.order = order
@@ -63,19 +62,12 @@ class PartsCount:
         self._finished = SearchStats(complete=True)  # the parts done, summed
 
     def _start(self, part: CountPart) -> Search:
-        from puzzlebox.engine.registry import AUTO, choose, general, resolve
+        from puzzlebox.engine.registry import AUTO, choose_part, resolve
 
         mode = Mode.SOLUTIONS if part.weighed else Mode.COUNT
         job = Job(self.problem, mode, part.forced, part.excluded, puzzle=self.puzzle,
                   max_memory=self.max_memory)  # fmt: skip
-        if self.engine == AUTO:
-            spec = choose(job)
-            if spec.does(Capability.DISTINCT):
-                # a part is a plain count of the restricted problem: the engines that count
-                # a whole puzzle up to symmetry themselves (memo) are for the whole count
-                spec = general(job)
-        else:
-            spec = resolve(job, self.engine)
+        spec = choose_part(job) if self.engine == AUTO else resolve(job, self.engine)
         if not self.stats.engine:
             self.stats.engine = spec.name
         return spec.start(job)
@@ -160,7 +152,7 @@ def count_puzzle_search(
     max_memory: int | None = None,
 ) -> PartsCount:
     """The count of ``puzzle`` by its symmetry breaking's parts (cover/symmetry.py), each
-    part's engine within ``max_memory`` bytes (budget.py)."""
+    part's engine within ``max_memory`` bytes (engine/memory.py)."""
     return count_parts(puzzle.symmetry_breaking, engine or "auto", forced, excluded, puzzle,
                        max_memory)  # fmt: skip
 

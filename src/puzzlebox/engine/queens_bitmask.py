@@ -39,11 +39,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from puzzlebox.engine.registry import EngineSpec, register
+from puzzlebox.cover.problem import CoverBuilder, CoverProblem
+from puzzlebox.engine.registry import EngineSpec
 from puzzlebox.engine.search import Capability, Job, Mode, Step, Subproblem
 from puzzlebox.engine.stats import SearchStats, once_per_process
 
@@ -323,7 +325,8 @@ SPEC = EngineSpec(
     frontier=frontier,
     memory=lambda job: 4 << 20,  # a few bitmasks a row: nothing that grows with the search
 )
-register(SPEC)  # puzzles/queens.py imports this module, so the registry always lists it
+# registered by the queens kind (puzzles/queens.py), whose puzzles it counts: the engine
+# layer never imports the kinds above it
 
 
 # -- plain functions (the bench, the tests) --------------------------------------------------
@@ -342,12 +345,39 @@ def _warm_up() -> None:
                    z.copy(), z.copy(), np.zeros(1, dtype=np.int64), np.int64(1))
 
 
+def queens_problem(n: int) -> CoverProblem:
+    """The cover problem of ``n`` queens (the queens kind's ``build_problem``): rows and
+    columns primary (one queen each), diagonals secondary (at most one), one option
+    ``(row, col)`` per square."""
+    b = CoverBuilder()
+    # Rows and columns from the middle out ("organ-pipe" order, as Knuth does for DLX):
+    # engines break ties between items by their order, and a middle row is the more
+    # constrained choice (its queens attack more). 13-queens: 1.05 M nodes instead of
+    # 1.68 M for the compiled engine.
+    for i in sorted(range(n), key=lambda i: (abs(2 * i - (n - 1)), i)):
+        b.primary(("row", i))
+        b.primary(("col", i))
+    for d in range(2 * n - 1):
+        b.secondary(("diag", d))
+        b.secondary(("anti", d))
+    for r in range(n):
+        for c in range(n):
+            b.option([("row", r), ("col", c), ("diag", r + c), ("anti", r - c + n - 1)], (r, c))
+    return b.build()
+
+
+@dataclass(frozen=True)
+class Board:
+    """What this engine reads of a job's puzzle: its kind and ``n`` (any object with these
+    two attributes will do, a ``QueensPuzzle`` among them)."""
+
+    n: int
+    kind: str = "queens"
+
+
 def whole_job(n: int) -> Job:
     """The count of all ``n``-queens solutions, as a job for this engine."""
-    from puzzlebox.puzzles.queens import QueensPuzzle
-
-    puzzle = QueensPuzzle(f"queens-{n}", n)
-    return Job(puzzle.problem, Mode.COUNT, puzzle=puzzle)
+    return Job(queens_problem(n), Mode.COUNT, puzzle=Board(n))
 
 
 def run(search: QueensSearch, max_nodes: int = 1 << 22) -> QueensSearch:

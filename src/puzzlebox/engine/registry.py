@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from puzzlebox.engine.errors import EngineError
+from puzzlebox.engine.memory import check_memory, memory_limit
 from puzzlebox.engine.search import (
     Capability,
     Job,
@@ -91,7 +92,7 @@ class EngineSpec:
     # it inside randomised restarts, engine/restarts.py)
     seeded: bool = False
     # bytes the engine allocates for a job, estimated from its size before it starts
-    # (budget.py: checked against ``job.max_memory``; engines that grow check as they grow)
+    # (engine/memory.py: checked against ``job.max_memory``; engines that grow check as they grow)
     memory: Callable[[Job], int] = COMPILED_MEMORY
 
     def does(self, capability: Capability) -> bool:
@@ -115,8 +116,6 @@ def guarded(spec: EngineSpec) -> Callable[[Job], Search]:
     """``spec.start``, after checking ``spec.memory(job)`` against the job's memory limit:
     every start of a registered engine (named, chosen by auto, wrapped in restarts or races,
     a part of a count) passes here, so no engine allocates past ``--max-memory``."""
-    from puzzlebox.budget import check_memory
-
     begin = spec.start
 
     def start(job: Job) -> Search:
@@ -149,9 +148,11 @@ def get(name: str) -> EngineSpec:
 
 
 def _load_all() -> None:
-    """Import the modules that register engines (cheap: none of them imports numba)."""
+    """Import the module that registers the general engines (cheap: it imports no numba).
+    The engines a puzzle kind contributes are registered when its module is imported: the
+    engine layer never imports the kinds above it; the run layer (puzzlebox/run), which
+    has a puzzle, loads them."""
     import puzzlebox.engine  # noqa: F401  (the general engines)
-    import puzzlebox.puzzles  # noqa: F401  (the engines puzzle kinds contribute)
 
 
 # -- the choice of "auto" ----------------------------------------------------------------------
@@ -276,6 +277,15 @@ def choose(job: Job) -> EngineSpec:
     return _plain(job)
 
 
+def choose_part(job: Job) -> EngineSpec:
+    """The engine "auto" means for one part of a count cut by symmetry (engine/parts.py):
+    :func:`choose`, except that a part is a plain count of the restricted problem, so the
+    engines that count a whole puzzle up to symmetry themselves (memo) give way to the
+    general engine."""
+    spec = choose(job)
+    return general(job) if spec.does(Capability.DISTINCT) else spec
+
+
 def _race(first: EngineSpec, second: EngineSpec) -> EngineSpec:
     """Both searches in turns of equal CPU time until one finds a solution (or proves there
     is none), then that one alone. A kind's solver is not always the faster: MacMahon's 24
@@ -283,7 +293,6 @@ def _race(first: EngineSpec, second: EngineSpec) -> EngineSpec:
     and the compiled engine 0.05 s, while the edges solver wins on the catalog's cards."""
 
     def start(job: Job) -> Search:
-        from puzzlebox.budget import check_memory
         from puzzlebox.engine.search import Race
 
         both = first.memory(job) + second.memory(job)  # both are held while they race
@@ -352,7 +361,6 @@ def _memo_or(memo: EngineSpec, job: Job) -> EngineSpec:
 
 
 def _states(job: Job) -> int:
-    from puzzlebox.budget import memory_limit
     from puzzlebox.engine.memo import BYTES_PER_STATE
 
     return max(1, memory_limit(job.max_memory) // BYTES_PER_STATE)

@@ -31,6 +31,7 @@ import numpy as np
 
 from puzzlebox.cover.problem import NO_COLOR, CoverProblem
 from puzzlebox.engine.errors import EngineError
+from puzzlebox.engine.memory import check_memory, memory_limit
 from puzzlebox.engine.search import Job, Mode, Step
 from puzzlebox.engine.stats import SearchStats
 
@@ -202,10 +203,8 @@ class SatEngine:
             self.stats.solutions = found
             yield chosen
             # block exactly this set of options: some chosen one out, or some other one in;
-            # a clause of every option, so the model grows with each solution (budget.py)
+            # a clause of every option, so the model grows with each solution (engine/memory.py)
             if self.max_memory is not None:
-                from puzzlebox.budget import check_memory
-
                 grown = self.base_memory + found * len(x) * BYTES_PER_LITERAL
                 check_memory(f"the sat engine's model after {found} solutions", grown,
                              self.max_memory)  # fmt: skip
@@ -247,7 +246,6 @@ class SatSearch:
         self.job = job
         self._engine = SatEngine(job.problem, job.forced, job.excluded,
                                  seed=job.seed or 0, **options)  # fmt: skip
-        from puzzlebox.budget import memory_limit
         from puzzlebox.engine.registry import get
 
         self._engine.max_memory = memory_limit(job.max_memory)

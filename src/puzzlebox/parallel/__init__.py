@@ -11,9 +11,10 @@ from puzzlebox.parallel.errors import (
     SplitOptionError,
     TaskError,
 )
-from puzzlebox.parallel.run import Interrupted, SplitCountResult, SplitRun
+from puzzlebox.parallel.run import Interrupted, SplitRun
 from puzzlebox.parallel.split import Subproblem, split
 from puzzlebox.parallel.tasks import PuzzleSource, problem_fingerprint, run_task
+from puzzlebox.reports import SplitCountResult
 
 __all__ = [
     "Checkpoint",

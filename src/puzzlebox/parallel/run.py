@@ -13,7 +13,6 @@ import signal
 import threading
 import time
 from collections.abc import Callable, Generator, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
@@ -37,12 +36,12 @@ from puzzlebox.parallel.tasks import (
     SOLUTIONS,
     PuzzleSource,
     Task,
-    chosen_engine,
     problem_fingerprint,
     run_task,
     task_job,
 )
-from puzzlebox.puzzles import CountResult, Puzzle, Solution
+from puzzlebox.puzzles import Puzzle, Solution
+from puzzlebox.reports import SplitCountResult
 
 if TYPE_CHECKING:  # the estimator loads numba: only a split that balances needs it
     from puzzlebox.engine.estimate import TreeEstimate
@@ -99,19 +98,8 @@ ResultHook = Callable[[int, int, tuple[Any, ...]], None]  # (board, index, resul
 # (board, Knuth's estimate of the whole tree from the split's own weights, None where it
 # made none); may raise to refuse the run (budget.py's time rule), before any subproblem is run
 PlanHook = Callable[[int, "TreeEstimate | None"], None]
-
-
-@dataclass
-class SplitCountResult(CountResult):
-    """A count made of subproblems; ``done < total`` when it was interrupted."""
-
-    done: int = 0
-    total: int = 0
-    resumed: int = 0  # subproblems whose results came from the checkpoint
-
-    @property
-    def partial(self) -> bool:
-        return self.done < self.total
+# (puzzle, task kind, whether a split was asked for) -> the engine of its subproblems
+Chooser = Callable[[Puzzle, str, bool], EngineSpec]
 
 
 class Interrupted(KeyboardInterrupt):
@@ -183,6 +171,7 @@ class SplitRun:
         task_function: TaskFunction = run_task,
         source: PuzzleSource | None = None,
         share: bool = True,
+        choose: Chooser | None = None,
     ) -> None:
         if command not in ("count", "solve"):
             raise ValueError(f"unknown command {command!r}")
@@ -194,6 +183,7 @@ class SplitRun:
         self.kind = COUNT if command == "count" else SOLUTIONS
         self.engine = engine
         self.split_depth = split_depth
+        self.choose = choose
         # the engine of each board: the one named, or auto's choice; it cuts the board's
         # search into subproblems and counts every one of them
         self.specs = [self._spec(p) for p in pf.puzzles]
@@ -224,10 +214,14 @@ class SplitRun:
 
     # -- the pieces ------------------------------------------------------------------------
     def _spec(self, puzzle: Puzzle) -> EngineSpec:
-        """The engine that runs ``puzzle``'s subproblems; a named one must be able to."""
+        """The engine that runs ``puzzle``'s subproblems: the run layer's choice (``choose``,
+        puzzlebox/run/choice.py: the one place an engine is chosen) for ``auto``, else the
+        one named, which must be able to."""
         need = Capability.COUNT if self.kind == COUNT else Capability.SOLVE
         if self.engine == AUTO:
-            name = chosen_engine(puzzle, self.kind, split=self.split_depth is not None)
+            if self.choose is None:
+                raise ValueError("engine 'auto' needs the run layer's choice (puzzlebox.run)")
+            name = self.choose(puzzle, self.kind, self.split_depth is not None).name
         else:
             name = self.engine
         spec = registry.get(name)
@@ -341,13 +335,14 @@ class SplitRun:
         if reason is not None:
             return SplitCountResult(0, 0, time.perf_counter() - began, SearchStats(), reason)
         if not self.specs[board].does(Capability.SPLIT):
-            # An engine that cannot split counts the board whole, here: the memoised sweep
-            # that auto chooses where it pays (many interchangeable pieces) counts faster
-            # than any split of a search that enumerates.
-            whole = puzzle.count(engine=self.specs[board].name if self.engine != AUTO
-                                 else AUTO)
-            return SplitCountResult(whole.solutions, whole.distinct, whole.seconds,
-                                    whole.stats, whole.reason, done=1, total=1)
+            # An engine that cannot split counts the board whole, here, as one task: the
+            # memoised sweep that auto chooses where it pays (many interchangeable pieces)
+            # counts faster than any split of a search that enumerates.
+            raw, distinct, nodes, seconds, engine = self._whole(board)
+            stats = SearchStats(engine=engine, nodes=nodes, solutions=raw, complete=True,
+                                search_seconds=seconds)
+            return SplitCountResult(raw, distinct, time.perf_counter() - began, stats,
+                                    done=1, total=1)
         subs = self.plan(board)
         done = self._done(board)
         resumed = len(done)
@@ -385,6 +380,11 @@ class SplitRun:
             self._save()
             raise Interrupted(len(done), len(subs), result()) from None
         return result()
+
+    def _whole(self, board: int) -> tuple[Any, ...]:
+        """The board counted whole by its engine (one that cannot split), in this process."""
+        task = self._task(board, ((), ()))
+        return run_task(task)[:5]
 
     def _answers(
         self, todo: list[tuple[int, Task]], done: dict[int, list[Any]], bar: SplitProgress

@@ -180,16 +180,3 @@ def run_task(task: Task) -> tuple[Any, ...]:
         return (len(found), found, search.stats.nodes, time.perf_counter() - began, spec.name,
                 time.thread_time() - cpu, worker_name())
     raise ValueError(f"unknown task kind {kind!r}")
-
-
-def chosen_engine(puzzle: Puzzle, kind: str, split: bool = False) -> str:
-    """The engine "auto" runs this kind of job of ``puzzle`` with (``registry.choose``, for
-    the same job as a plain count or enumeration). With ``split`` (a split was asked for)
-    an engine that cannot split gives way to the general engine, which can."""
-    from puzzlebox.engine.registry import choose, general
-
-    job = Job(puzzle.problem, Mode.COUNT if kind == COUNT else Mode.SOLUTIONS, puzzle=puzzle)
-    spec = choose(job)
-    if split and not spec.does(Capability.SPLIT):
-        spec = general(task_job(puzzle, kind, spec))
-    return spec.name

@@ -13,22 +13,21 @@ puzzle is.
 
 from __future__ import annotations
 
-import time
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterator, Sequence
-from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
 import numpy as np
 
 from puzzlebox.cover.problem import CoverProblem
-from puzzlebox.engine.errors import EngineError
 from puzzlebox.engine.memo import Progress, SweepPlan
-from puzzlebox.engine.registry import AUTO, resolve
-from puzzlebox.engine.search import Capability, Job, Mode, OnStep, Search, count_all, each_solution
+from puzzlebox.engine.memory import check_cover_size
+from puzzlebox.engine.registry import AUTO
+from puzzlebox.engine.search import OnStep, count_all
 from puzzlebox.engine.stats import SearchStats
 from puzzlebox.puzzles.proofs import Proof
+from puzzlebox.reports import CountResult
 
 if TYPE_CHECKING:
     from puzzlebox.cover.symmetry import SymmetryBreaking
@@ -89,17 +88,6 @@ class Solution(ABC):
         from puzzlebox.render.drawing import picture
 
         return picture(puzzle, self, fmt)
-
-
-@dataclass
-class CountResult:
-    """The outcome of a full count: raw and distinct solutions, and how it was obtained."""
-
-    solutions: int
-    distinct: int
-    seconds: float
-    stats: SearchStats = field(default_factory=SearchStats)
-    reason: str | None = None  # why there is no solution, when it was proved without search
 
 
 class Puzzle(ABC):
@@ -187,12 +175,10 @@ class Puzzle(ABC):
     @cached_property
     def problem(self) -> CoverProblem:
         """The cover problem, built once; one that could not fit is refused before it is
-        built (:class:`puzzlebox.budget.TooBig`, from :meth:`cover_entries_bound`), so that
-        every way in (the command line, ``count()``, ``solutions()``, this property) is
+        built (:class:`puzzlebox.engine.memory.TooBig`, from :meth:`cover_entries_bound`), so
+        that every way in (the command line, ``count()``, ``solutions()``, this property) is
         guarded alike."""
-        from puzzlebox.budget import check_cover_size
-
-        check_cover_size(self, self.label)
+        check_cover_size(self.cover_entries_bound(), self.label)
         return self.build_problem()
 
     @property
@@ -256,26 +242,19 @@ class Puzzle(ABC):
         stats: SearchStats | None = None,
         on_step: OnStep | None = None,
         max_memory: int | None = None,
+        **run: Any,
     ) -> Iterator[Solution]:
         """Yield solutions lazily (none at all when impossibility() proves there are none),
-        from the engine named (``auto``: the registry's choice, engine/registry.py), which
-        may hold ``max_memory`` bytes (budget.py's default when None).
-        ``stats``, when given, follows the search's statistics (for ``--why``); ``on_step``
-        sees them after every step of the search (a progress display)."""
-        job = Job(self.problem, Mode.SOLUTIONS, limit=limit, seed=seed, puzzle=self,
-                  max_memory=max_memory)  # fmt: skip
-        spec = resolve(job, engine)  # a named engine that cannot take it says so first
-        if self.impossibility() is not None:
-            return
-        search = spec.start(job)
-        for chosen in each_solution(search, on_step=on_step):
-            solution = self.decode(chosen)
-            object.__setattr__(solution, "puzzle", self)  # to draw itself (notebooks)
-            if stats is not None:
-                vars(stats).update(vars(search.stats))
-            yield solution
-        if stats is not None:
-            vars(stats).update(vars(search.stats))
+        from the engine named (``auto``: the run layer's choice), through one
+        :class:`puzzlebox.run.Run`: the same rules as the command line's ``solve``. Every
+        solution (``limit=None``) of a puzzle that would take more than a thousand years is
+        refused with :class:`puzzlebox.run.Hopeless`; ``limits=None`` enumerates anyway,
+        ``limits=Limits(time=60)`` for at most a minute. ``stats``, when given, follows the
+        search's statistics; ``on_step`` sees them after every step, ``on_progress`` a
+        :class:`puzzlebox.run.Progress` event now and then (``run``: the keywords of
+        ``Run``: ``limits``, ``on_progress``, ``distinct``)."""
+        return _runner().solutions(self, limit=limit, engine=engine, seed=seed, stats=stats,
+                                   on_step=on_step, max_memory=max_memory, **run)
 
     def _repr_svg_(self) -> str | None:
         """The board and pieces, drawn, in a notebook."""
@@ -283,9 +262,9 @@ class Puzzle(ABC):
 
         return svg_of(self, None)
 
-    def solve(self, engine: str = "auto") -> Solution | None:
-        """The first solution found, or None."""
-        return next(self.solutions(limit=1, engine=engine), None)
+    def solve(self, engine: str = AUTO, **run: Any) -> Solution | None:
+        """The first solution found, or None (``run``: as for :meth:`solutions`)."""
+        return next(iter(self.solutions(limit=1, engine=engine, **run)), None)
 
     def count_search(
         self,
@@ -308,17 +287,13 @@ class Puzzle(ABC):
         engine: str = AUTO,
         stats: SearchStats | None = None,
         on_step: OnStep | None = None,
+        **run: Any,
     ) -> Iterator[Solution]:
         """One solution of each orbit under the puzzle's symmetries, lazily, from the
-        search cut down by symmetry (``stats`` and ``on_step`` as for solutions())."""
-        if self.impossibility() is not None:
-            return
-        from puzzlebox.engine.parts import representatives
-
-        for chosen in representatives(self.symmetry_breaking, engine, limit, stats, on_step):
-            solution = self.decode(chosen)
-            object.__setattr__(solution, "puzzle", self)  # to draw itself (notebooks)
-            yield solution
+        search cut down by symmetry (``stats``, ``on_step`` and ``run`` as for
+        :meth:`solutions`)."""
+        return self.solutions(limit, engine, stats=stats, on_step=on_step, distinct=True,
+                              **run)
 
     def count(
         self,
@@ -326,40 +301,25 @@ class Puzzle(ABC):
         max_memory: int | None = None,
         progress: Progress | None = None,
         on_step: OnStep | None = None,
+        **run: Any,
     ) -> CountResult:
-        """Count every solution as placed and up to symmetry.
+        """Count every solution as placed and up to symmetry, through one
+        :class:`puzzlebox.run.Run`: the rules and words of the command line's ``count``.
 
-        The engine named (``auto``: the registry's choice) counts; one that counts distinct
-        solutions itself (memo, by sweeping) does it alone, any other runs the parts of the
-        symmetry breaking (engine/parts.py); every engine is held to ``max_memory`` bytes
-        (budget.py's default when None), or refuses with :class:`puzzlebox.budget.TooBig`.
-        ``on_step`` sees the stats after every step (budget.CountWatch, as such, holds a
-        count to the time rule); ``progress(done, total)`` the share walked, when the
-        engine can tell (a memo sweep's bar).
-        """
-        began = time.perf_counter()
-        job = Job(self.problem, Mode.COUNT, puzzle=self, max_memory=max_memory)
-        spec = resolve(job, engine)
-        reason = self.impossibility()
-        if reason is not None:
-            return CountResult(0, 0, time.perf_counter() - began, SearchStats(), reason)
-        if spec.does(Capability.DISTINCT):
-            search: Search = spec.start(job)
-        else:
-            from puzzlebox.engine.parts import count_puzzle_search
+        A count that Knuth's estimate (or the kind's lower bound) says would take more than
+        a thousand years raises :class:`puzzlebox.run.Hopeless`, the line ``puzzlebox
+        count`` prints; to count it anyway::
 
-            search = count_puzzle_search(self, engine, max_memory=max_memory)
+            puzzle.count(limits=None)                 # no time rule at all
+            puzzle.count(limits=Limits(time=600))     # at most ten minutes, then OutOfTime
 
-        def report(stats: SearchStats) -> None:
-            if on_step is not None:
-                on_step(stats)
-            if progress is not None and stats.walked is not None:
-                progress(round(stats.walked * _PROGRESS_STEPS), _PROGRESS_STEPS)
-
-        raw, distinct = count_all(search, on_step=report)
-        if distinct is None:
-            raise EngineError(f"the {spec.name} engine gave no distinct count")
-        return CountResult(raw, distinct, time.perf_counter() - began, search.stats)
+        Every engine is held to ``max_memory`` bytes (2 GB when None; ``TooBig`` past it).
+        ``on_step`` sees the search's stats after every step, ``progress(done, total)`` the
+        share walked where the engine tells it (a memo sweep's bar), ``on_progress`` a
+        :class:`puzzlebox.run.Progress` event now and then (``run``: the keywords of
+        ``Run``: ``limits``, ``on_progress``)."""
+        return _runner().count(self, engine=engine, max_memory=max_memory, progress=progress,
+                               on_step=on_step, **run)
 
     # -- naming and drawing (python-chess style) -------------------------------------------
     def __repr__(self) -> str:
@@ -386,7 +346,34 @@ class Puzzle(ABC):
         return picture(self, None, "png")
 
 
-_PROGRESS_STEPS = 10_000  # the resolution of progress(done, total) from a share walked
+class Runner(Protocol):
+    """The run layer's doors (puzzlebox/run: :class:`puzzlebox.run.Run` behind them), which
+    it hands to :func:`use_runner` when it is imported: the kinds sit below the run layer
+    and never import it, yet ``Puzzle.count()`` obeys the same rules as the command line."""
+
+    def count(self, puzzle: Puzzle, **options: Any) -> CountResult: ...
+
+    def solutions(self, puzzle: Puzzle, **options: Any) -> Iterator[Solution]: ...
+
+
+_RUNNERS: list[Runner] = []
+
+
+def use_runner(runner: Runner) -> None:
+    """Install the run layer's doors (called once, by ``puzzlebox.run``)."""
+    _RUNNERS[:] = [runner]
+
+
+class RunLayerMissing(RuntimeError):
+    """A puzzle asked to run before the run layer was loaded (a bug of the caller's imports:
+    ``puzzlebox.load()``, ``puzzlebox.run`` and the command line all load it)."""
+
+
+def _runner() -> Runner:
+    if not _RUNNERS:
+        raise RunLayerMissing("Puzzle.count()/solutions() run through puzzlebox.run: import "
+                              "puzzlebox.run (puzzlebox.load() and loads() do) first")
+    return _RUNNERS[0]
 
 
 # -- the registry of kinds ------------------------------------------------------------------

@@ -34,7 +34,7 @@ def count_text(report: CountReport) -> list[str]:
 
 def estimate_text(report: EstimateReport) -> list[str]:
     """The tree's estimated size and the time to search it, with their spreads."""
-    from puzzlebox.progress import duration_text
+    from puzzlebox.words import duration_text
 
     est = report.estimate
     if report.reason is not None or est is None:
@@ -112,3 +112,13 @@ def order_text(report: OrderReport) -> list[str]:
     if result.puzzle is not None and result.solution is not None:
         lines += solution_lines(result.puzzle, result.solution, "outline")
     return lines
+
+
+def no_solution_text(label: str, reason: str | None, local_search: bool = False,
+                     seconds: float = 0.0) -> str:
+    """The one line that says a search found no solution: with the proof when there is one;
+    for a local search (the sink search), that finding none proves nothing."""
+    if local_search and reason is None:
+        return (f"{label}: no tiling found by the sink search in {seconds:.0f} s (a local "
+                "search: this proves nothing; try another --seed)")
+    return f"{label}: no solution" + (f": {reason}" if reason else "")

@@ -1,8 +1,9 @@
 """What the server keeps for each browser tab: its puzzle, its one search, its solutions.
 
-Searches run in worker threads, each a plain loop over ``Search.step(max_nodes)``
-(engine/search.py) in slices of :data:`SLICE_NODES`, so that a Stop (or a tab that goes
-away) lands between two slices and really stops the search. A tab holds at most one search
+Searches run in worker threads, each one :class:`puzzlebox.run.Run` (the same engine
+choice, limits and progress as the command line and the library), whose steps are sized
+to a fraction of a second from the measured node rate, so that a Stop (or a tab that goes
+away) lands between two steps and really stops the search. A tab holds at most one search
 at a time; :data:`MAX_RUNNING` searches run at once in the whole server (more would only
 share the same cores), and :data:`MAX_TABS` tabs are remembered (the oldest is forgotten).
 
@@ -15,30 +16,28 @@ engine/reference.py) one node at a time and reads its current path between steps
 from __future__ import annotations
 
 import threading
-import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from puzzlebox.engine.registry import AUTO, get, resolve
-from puzzlebox.engine.search import Capability, Job, Mode, Search
-from puzzlebox.engine.stats import SearchStats
+from puzzlebox.engine.registry import AUTO
+from puzzlebox.engine.search import Job, Mode
 from puzzlebox.errors import PuzzleboxError
-from puzzlebox.progress import duration_text, left_text, solutions_text
 from puzzlebox.puzzles import Puzzle, Solution
-from puzzlebox.words import plural
+from puzzlebox.render.progress import solutions_text
+from puzzlebox.run import Limits, Run, Stopped
+from puzzlebox.run import Progress as Event
+from puzzlebox.words import duration_text, plural
 
 if TYPE_CHECKING:
-    from puzzlebox.cover.problem import CoverProblem
+    pass
 
-SLICE_NODES = 20_000  # nodes per step: a Stop lands within one slice (milliseconds)
+PROGRESS_SECONDS = 0.2  # the least time between two progress updates of a tab
 MAX_RUNNING = 4  # searches running at once in the server
 MAX_TABS = 64  # tabs remembered; the oldest idle one is forgotten past this
 MAX_KEPT = 10_000  # solutions a tab keeps for "previous"
 WATCH_MAX_NODES = 1_000  # nodes one watch frame may advance
-ESTIMATE_PROBES = 2000
-ESTIMATE_SECONDS = 1.0
 
 
 class Busy(PuzzleboxError):
@@ -72,10 +71,10 @@ class Tab:
         self.version = 0  # bumped at each change of progress, so streams send only news
         self.stop = threading.Event()
         self.thread: threading.Thread | None = None
-        self.search: Search | None = None  # the solutions search, kept between "next"s
+        # the run of solutions, kept between "next"s: (run, its solutions, how many of them
+        # to pass over: those kept before a Stop ended an earlier run)
+        self.search: tuple[Run, Iterator[Solution], int] | None = None
         self.found: list[Solution] = []
-        self.solve_estimate: _Estimate | None = None  # of the solutions search's tree
-        self.solve_seconds = 0.0  # spent stepping it by the "next"s before this one
         self.exhausted = False
         self.watch: Any = None  # the reference search of the watch mode
         self.watch_solutions = 0
@@ -197,160 +196,82 @@ class UnknownTab(PuzzleboxError):
     """A tab that has no puzzle (the server restarted, or it was forgotten)."""
 
 
-def _report(tab: Tab, stats: SearchStats, began: float, extra: dict[str, Any]) -> None:
-    elapsed = time.perf_counter() - began
-    fields: dict[str, Any] = {"nodes": stats.nodes, "solutions": stats.solutions,
-                              "engine": stats.engine, "solutions_text": solutions_text(stats),
-                              "seconds": round(elapsed, 2)}
-    fields.update(extra)
+def _show(tab: Tab, event: Event, extra: dict[str, Any] | None = None) -> None:
+    """One progress event of the run layer (run/progress.py), as the page shows it: the
+    same share (None where unknown) and time left (only where measured) as every door."""
+    fields: dict[str, Any] = {
+        "nodes": event.nodes, "solutions": event.solutions, "engine": event.engine,
+        "solutions_text": solutions_text(event.solutions, event.distinct),
+        "seconds": round(event.elapsed, 2),
+        "share": None if event.share is None else round(event.share, 4),
+        "left": "" if event.eta is None or event.done else f"{duration_text(event.eta)} left",
+    }
+    fields.update(extra or {})
     tab.update(**fields)
 
 
 def _solve(tab: Tab, index: int) -> None:
-    """Step the tab's solutions search until ``index`` solutions are known, or it ends.
+    """Run the tab's search of solutions until ``index`` solutions are known, or it ends.
 
-    Its progress carries the share of the tree walked and the time left, as a count's does
-    (:class:`_Estimate`), of the tree this search walks: the whole one (every solution, no
-    symmetry cut), over all the "next"s so far. The time left is to the end of that tree,
-    which bounds the wait for the next solution (if there is one, it comes sooner)."""
+    The search is one :class:`puzzlebox.run.Run` of every solution (up to :data:`MAX_KEPT`),
+    kept between the "next"s; a Stop ends it (between two steps), and the next "next" runs
+    it again, passing over the solutions already kept."""
     puzzle = tab.puzzle
-    began = time.perf_counter()
     try:
         if tab.search is None:
-            job = Job(puzzle.problem, Mode.SOLUTIONS, puzzle=puzzle)
-            spec = resolve(job)
-            if puzzle.impossibility() is not None:
-                tab.exhausted = True
-                tab.update(state="done", message=f"no solution: {puzzle.impossibility()}")
-                return
-            tab.search = spec.start(job)
-            tab.solve_estimate = _Estimate(lambda: puzzle.problem)
-            tab.solve_seconds = 0.0
-        search = tab.search
-        estimate = tab.solve_estimate
+            run = Run(puzzle, "solutions", limit=MAX_KEPT, limits=Limits(),
+                      on_progress=lambda e: _show(tab, e, {"solutions": len(tab.found),
+                                                            "solutions_text": plural(
+                                                                len(tab.found), "solution")}),
+                      stop_event=tab.stop, every=PROGRESS_SECONDS)
+            tab.search = (run, run.solutions(), len(tab.found))
+        run, solutions, skip = tab.search
         while len(tab.found) <= index:
-            if tab.stop.is_set():
-                tab.update(state="stopped", message="stopped")
-                return
-            step = search.step(SLICE_NODES)
-            for chosen in step.solutions:
-                if len(tab.found) < MAX_KEPT:
-                    solution = puzzle.decode(chosen)
-                    object.__setattr__(solution, "puzzle", puzzle)
-                    tab.found.append(solution)
-            extra: dict[str, Any] = {"solutions": len(tab.found),
-                                     "solutions_text": plural(len(tab.found), "solution")}
-            if estimate is not None:
-                spent = tab.solve_seconds + time.perf_counter() - began
-                share = estimate.fields(search.stats, spent)
-                if share.get("left"):
-                    share["left"] += " to the end of the tree"
-                extra.update(share)
-            _report(tab, search.stats, began, extra)
-            if step.done:
+            solution = next(solutions, None)
+            if solution is None:
                 tab.exhausted = True
-                if search.stats.complete:
-                    tab.update(share=1.0, left="")
                 break
+            if skip:
+                skip -= 1
+                tab.search = (run, solutions, skip)
+                continue
+            tab.found.append(solution)
         found = len(tab.found)
-        message = (f"all {found} solutions found" if tab.exhausted and search.stats.complete
+        complete = tab.exhausted and found < MAX_KEPT
+        message = (f"all {found} solutions found" if complete
                    else f"{found} solution{'s' if found != 1 else ''} so far")
         if tab.exhausted and found == 0:
-            message = "no solution (the whole tree was searched)"
-        tab.update(state="done", message=message,
+            reason = run.reason
+            message = (f"no solution: {reason}" if reason
+                       else "no solution (the whole tree was searched)")
+        tab.update(state="done", message=message, share=1.0 if complete else None, left="",
                    result={"found": found, "exhausted": tab.exhausted})
-    except PuzzleboxError as error:
-        tab.update(state="error", message=str(error))
-    finally:
-        tab.solve_seconds += time.perf_counter() - began
+    except Stopped:
+        tab.search = None  # the next "next" runs it again past the solutions kept
+        tab.update(state="stopped", message="stopped")
 
 
 def _count(tab: Tab, engine: str) -> None:
-    """Count every solution, raw and distinct, step by step (as Puzzle.count does)."""
-    puzzle = tab.puzzle
-    began = time.perf_counter()
+    """Count every solution, raw and distinct: one :class:`puzzlebox.run.Run`, held to the
+    same limits as ``puzzlebox count`` and ``Puzzle.count()`` (a hopeless count is refused
+    in the same words)."""
+    run = Run(tab.puzzle, "count", engine=engine, limits=Limits(),
+              on_progress=lambda e: _show(tab, e), stop_event=tab.stop,
+              every=PROGRESS_SECONDS)
     try:
-        job = Job(puzzle.problem, Mode.COUNT, puzzle=puzzle)
-        spec = resolve(job, engine)
-        reason = puzzle.impossibility()
-        if reason is not None:
-            tab.update(state="done", message=f"0 solutions: {reason}",
-                       result={"solutions": 0, "distinct": 0, "reason": reason})
-            return
-        if spec.does(Capability.DISTINCT):
-            search: Search = spec.start(job)
-        else:
-            from puzzlebox.engine.parts import count_puzzle_search
-
-            search = count_puzzle_search(puzzle, engine)
-        estimate = _Estimate(puzzle.search_problem)
-        total = 0
-        distinct: int | None = None
-        while True:
-            if tab.stop.is_set():
-                tab.update(state="stopped", message=f"stopped after {total} solutions")
-                return
-            step = search.step(SLICE_NODES)
-            total += step.counted
-            if step.distinct is not None:
-                distinct = step.distinct
-            stats = search.stats
-            _report(tab, stats, began, estimate.fields(stats, time.perf_counter() - began))
-            if step.done:
-                break
-        tab.update(state="done", left="", share=1.0,
-                   message=f"{total} solutions, {distinct} distinct",
-                   result={"solutions": total, "distinct": distinct,
-                           "seconds": round(time.perf_counter() - began, 3)})
-    except PuzzleboxError as error:
-        tab.update(state="error", message=str(error))
-
-
-class _Estimate:
-    """The share done and the time left, as the command line's progress line gives them
-    (progress.py): the share walked where the engine reports it (no time left: it was not
-    measured good enough to predict one), else nodes over Knuth's estimate of the compiled
-    engine's tree of ``problem()`` (the problem the search walks: a count's symmetry-cut
-    one, a solve's whole one), computed in a thread beside the search."""
-
-    def __init__(self, problem: Callable[[], CoverProblem]) -> None:
-        self.problem = problem
-        self.result: Any = None
-        self.thread: threading.Thread | None = None
-
-    def fields(self, stats: SearchStats, elapsed: float) -> dict[str, Any]:
-        if stats.walked is not None:
-            return {"share": round(stats.walked, 4), "left": left_text("walked", elapsed,
-                                                                      stats.walked)}
-        if not _probes(stats.engine):
-            return {}
-        if self.thread is None:
-            self.thread = threading.Thread(target=self._run, daemon=True)
-            self.thread.start()
-        if self.result is None or self.result.nodes <= 0:
-            return {}
-        share = stats.nodes / self.result.nodes
-        if share >= 1:
-            return {"share": None, "left": ""}
-        return {"share": round(share, 4), "left": left_text("estimated", elapsed, share)}
-
-    def _run(self) -> None:
-        from puzzlebox.engine.estimate import estimate_tree
-
-        try:
-            self.result = estimate_tree(self.problem(), probes=ESTIMATE_PROBES,
-                                        max_seconds=ESTIMATE_SECONDS)
-        except Exception:  # no estimate: the page shows no time left, the search goes on
-            self.result = None
-
-
-def _probes(engine: str) -> bool:
-    from puzzlebox.engine.registry import UnknownEngine
-
-    try:
-        return get(engine).does(Capability.PROBE)
-    except UnknownEngine:
-        return False
+        result = run.count()
+    except Stopped as stop:
+        solutions = stop.result.solutions if stop.result is not None else 0
+        tab.update(state="stopped", message=f"stopped after {plural(solutions, 'solution')}")
+        return
+    if result.reason is not None:
+        tab.update(state="done", message=f"0 solutions: {result.reason}",
+                   result={"solutions": 0, "distinct": 0, "reason": result.reason})
+        return
+    tab.update(state="done", left="", share=1.0,
+               message=f"{result.solutions} solutions, {result.distinct} distinct",
+               result={"solutions": result.solutions, "distinct": result.distinct,
+                       "seconds": round(result.seconds, 3)})
 
 
 # -- watching the search ---------------------------------------------------------------------

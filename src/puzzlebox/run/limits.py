@@ -1,24 +1,19 @@
-"""The limits of work on a well-formed puzzle: memory and time (#18), decided here alone.
+"""The time rules of a run (#18, #22): the hopeless-count refusal and the limits a run is held to.
 
-A file within the limits of formats/limits.py can still ask for more than a machine has.
-Three rules, each refusing with :class:`TooBig` (one line, exit status 3: well formed, but
-too big to work on here):
+The memory rules sit below the engines (engine/memory.py: every engine checks its own); the
+rules here need a puzzle and a clock, so they are the run layer's, and every door (the
+library's ``Puzzle.count()``, the command line, the page) applies them through
+:class:`puzzlebox.run.Run`, with the same words:
 
-* **The cover problem.** 1,000 pieces of 50 cells on a 100 x 100 board would have up to four
-  billion entries; building it took all the memory before any search began, and said
-  nothing. :func:`check_cover_size` bounds the problem's size from the puzzle alone (no
-  placement is made) and refuses one over :data:`MAX_ENTRIES`. ``Puzzle.problem`` calls it,
-  so the command line and library callers are guarded alike.
-* **The engines' memory.** Every engine declares what it allocates for a job
-  (``EngineSpec.memory``, an estimate from the problem's size measured per engine), checked
-  by :func:`check_memory` before it starts; the engines whose tables grow during the search
-  (the memo engine's states, the SAT engine's model) check again as they grow. The limit is
-  ``--max-memory`` (``Job.max_memory``), :data:`DEFAULT_MAX_MEMORY` when none is given.
 * **Time.** A count that has not finished after :data:`PROBE_AFTER` seconds is estimated
   once by Knuth's probes (engine/estimate.py); :func:`count_outlook` says how long the rest
-  would take, and the command line prints it past :data:`NOTE_SECONDS` and refuses it past
-  :data:`HOPELESS_SECONDS` unless told to go on (``--no-limit``, ``--max-time``). A count
-  that finishes within :data:`PROBE_AFTER` seconds never pays for a probe.
+  would take, and the run says it past :data:`NOTE_SECONDS` and refuses it past
+  :data:`HOPELESS_SECONDS` (:class:`Hopeless`) unless told to go on
+  (``Limits(refuse=False)``, ``limits=None``; ``--no-limit`` on the command line), or given
+  a time limit (``Limits(time=...)``, ``--max-time``). A count that finishes within
+  :data:`PROBE_AFTER` seconds never pays for a probe.
+* **A floor before the build.** A kind's lower bound on its solutions refuses a run before
+  its cover problem is built (:func:`floor_refusal`: 1,000 named monominoes in 0.5 s).
 """
 
 from __future__ import annotations
@@ -29,82 +24,54 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from puzzlebox.errors import PuzzleboxError
+from puzzlebox.engine.memory import TooBig
+from puzzlebox.engine.registry import UnknownEngine, get
+from puzzlebox.engine.search import Capability
+from puzzlebox.words import duration_text
 
 if TYPE_CHECKING:
     from puzzlebox.engine.estimate import TreeEstimate
     from puzzlebox.engine.stats import SearchStats
     from puzzlebox.puzzles import Puzzle
 
-EXIT_TOO_BIG = 3  # the input is well formed but too big to work on here
-MAX_ENTRIES = 8_000_000  # cells listed by all the options of a cover problem
-BYTES_PER_ENTRY = 240  # measured while building: a 60 x 60 board and the 12 pentominoes,
-# 1,062,980 entries, 365 MB peak resident size (110 MB of it before building)
-
-
-class TooBig(PuzzleboxError):
-    """A puzzle too big to work on here (its cover problem, an engine's tables, or the time
-    a count would take); ``str()`` says how big, and the limit."""
-
-    exit_status = EXIT_TOO_BIG
-
-
-class OverMemory(TooBig):
-    """An engine would need more memory than the limit (``--max-memory``) allows."""
-
 
 class Hopeless(TooBig):
-    """A count that would take far longer than anyone waits (``--no-limit`` goes on)."""
+    """A run that would take far longer than anyone waits: refused before it starts, or
+    once its estimate says so. ``Limits(refuse=False)`` (``limits=None``; ``--no-limit``)
+    runs it anyway, ``Limits(time=SECONDS)`` (``--max-time``) until then."""
 
 
 class OutOfTime(TooBig):
-    """A count stopped at its time limit (``--max-time``) before it finished."""
+    """A run stopped at its time limit (``Limits(time=...)``, ``--max-time``) unfinished."""
 
 
-def cover_entries_bound(puzzle: Puzzle) -> int | None:
-    """An upper bound on the entries of the puzzle's cover problem, from the puzzle alone
-    (each kind bounds its own: ``Puzzle.cover_entries_bound``); None where a kind gives none."""
-    return puzzle.cover_entries_bound()
+class OutOfNodes(TooBig):
+    """A run stopped at its node limit (``Limits(nodes=...)``) unfinished."""
 
 
-def check_cover_size(puzzle: Puzzle, label: str, most: int = MAX_ENTRIES) -> None:
-    """Raise :class:`TooBig` when the puzzle's cover problem could list more than ``most``
-    entries: refused at once, before a placement is made."""
-    bound = cover_entries_bound(puzzle)
-    if bound is None or bound <= most:
-        return
-    megabytes = bound * BYTES_PER_ENTRY >> 20
-    raise TooBig(
-        f"{label}: the cover problem could have up to {bound:,} entries (what each placement "
-        f"covers; about {megabytes:,} MB to build); the limit is {most:,}: use a smaller "
-        "board, or fewer or smaller pieces or cards"
-    )
+@dataclass(frozen=True)
+class Limits:
+    """What a run is held to (the parameters record of :class:`puzzlebox.run.Run`).
+
+    ``time``: seconds after which the run stops with :class:`OutOfTime` (and, being bounded,
+    is not refused as hopeless); ``memory``: bytes any engine may hold (None: 2 GB,
+    engine/memory.py); ``nodes``: search nodes after which it stops with
+    :class:`OutOfNodes`; ``refuse``: refuse a run that Knuth's estimate or the kind's
+    lower bound shows would take more than a thousand years (:class:`Hopeless`).
+    ``Limits(refuse=False)``, or ``limits=None`` for a run, goes on regardless."""
+
+    time: float | None = None
+    memory: int | None = None
+    nodes: int | None = None
+    refuse: bool = True
+
+    @property
+    def go_on(self) -> bool:
+        """Whether a hopeless estimate lets the run go on: not refusing, or bounded in time."""
+        return not self.refuse or self.time is not None
 
 
-# -- memory ------------------------------------------------------------------------------------
-DEFAULT_MAX_MEMORY = 2 * 1024**3  # what an engine may allocate when no --max-memory is given
-
-
-def memory_limit(max_memory: int | None) -> int:
-    """The bytes an engine may hold: ``max_memory``, or the default."""
-    return DEFAULT_MAX_MEMORY if max_memory is None else max_memory
-
-
-def size_text(size: float) -> str:
-    """Bytes for people: ``1.5 GB``, ``300 MB``, ``12 KB``."""
-    for unit, scale in (("TB", 1 << 40), ("GB", 1 << 30), ("MB", 1 << 20), ("KB", 1 << 10)):
-        if size >= scale:
-            return f"{size / scale:.3g} {unit}"
-    return f"{size:.0f} bytes"
-
-
-def check_memory(what: str, need: int, max_memory: int | None) -> None:
-    """Raise :class:`OverMemory` when ``what`` (an engine's tables, "the sat engine's
-    model") would need more than the memory limit: before it is allocated."""
-    most = memory_limit(max_memory)
-    if need > most:
-        raise OverMemory(f"{what} would need about {size_text(need)}; the memory limit is "
-                         f"{size_text(most)}: use a smaller puzzle, or raise the limit")
+NO_LIMIT = Limits(refuse=False)  # what ``limits=None`` means: the memory default still holds
 
 
 # -- time --------------------------------------------------------------------------------------
@@ -142,8 +109,6 @@ class Outlook:
     def text(self, label: str, every: bool = False) -> str:
         """One line: the estimated tree and time, and what was measured to say so (``every``:
         of an enumeration of every solution rather than a count)."""
-        from puzzlebox.progress import duration_text
-
         nodes = self.estimate.nodes
         tree = "more nodes than a float holds" if math.isinf(nodes) else f"{nodes:.3g} nodes"
         years = self.seconds / (365.25 * 86400)
@@ -186,9 +151,6 @@ def sweeps(engine: str) -> bool:
     """Whether ``engine`` counts by sweeping rather than by walking a tree (it counts distinct
     solutions itself and cannot cut a tree: the memo engine): its states are bounded by the
     memory limit as they grow, and Knuth's estimate says nothing of its time."""
-    from puzzlebox.engine.registry import UnknownEngine, get
-    from puzzlebox.engine.search import Capability
-
     try:
         spec = get(engine)
     except UnknownEngine:
@@ -196,36 +158,36 @@ def sweeps(engine: str) -> bool:
     return spec.does(Capability.DISTINCT) and not spec.does(Capability.SPLIT)
 
 
-class CountWatch:
-    """The time rule of one count, as the ``on_step`` of its loop (engine/search.py).
+class TimeRule:
+    """The time rule of one run, checked between its steps (:class:`puzzlebox.run.Run`).
 
-    :meth:`before` estimates a count whose setup is costly (:data:`SETUP_OPTIONS`); the
-    count itself is estimated once it has run :data:`PROBE_AFTER` seconds unfinished. An
-    estimate past :data:`HOPELESS_SECONDS` raises :class:`Hopeless` unless ``go_on``; one
-    past :data:`NOTE_SECONDS` is handed to ``say`` (one line). ``max_time`` stops the count
-    with :class:`OutOfTime` once it has run that long (and implies ``go_on``).
+    :meth:`before` refuses, before the problem is built, a run that the kind's lower bound
+    shows hopeless, and estimates a count whose setup is costly (:data:`SETUP_OPTIONS`); the
+    run itself is estimated once it has run :data:`PROBE_AFTER` seconds unfinished. An
+    estimate past :data:`HOPELESS_SECONDS` raises :class:`Hopeless` unless the limits go on
+    (``Limits(refuse=False)``, or a time limit); one past :data:`NOTE_SECONDS` is handed to
+    ``say`` (one line). ``limits.time`` stops the run with :class:`OutOfTime` once it has
+    run that long, ``limits.nodes`` with :class:`OutOfNodes` past that many nodes.
 
     ``every=True`` watches an enumeration of every solution (``solve --all``): it walks the
     problem as built, not cut by symmetry, so that tree is the one estimated (no margin),
     and the words say "enumerating every solution" rather than "a count"."""
 
     def __init__(self, puzzle: Puzzle, label: str, say: Callable[[str], None],
-                 go_on: bool = False, max_time: float | None = None,
-                 every: bool = False) -> None:  # fmt: skip
+                 limits: Limits, every: bool = False) -> None:  # fmt: skip
         self.puzzle = puzzle
         self.every = every
         self.label = label
         self.say = say
-        self.go_on = go_on or max_time is not None
-        self.max_time = max_time
+        self.limits = limits
+        self.go_on = limits.go_on
         self.began = time.perf_counter()
         self.outlook: Outlook | None = None
-        self.counted = 0
 
-    def before(self, engine: str, max_memory: int | None = None) -> None:
-        """Estimate a big count before its setup; ``engine`` is the engine named (``auto``:
-        the registry's choice for the count). First, before the problem is built, the
-        kind's lower bound on the solutions (:func:`floor_refusal`)."""
+    def before(self, engine: str) -> None:
+        """Judge a run before its setup; ``engine`` is the engine named (``auto``: the
+        registry's choice for the count). First, before the problem is built, the kind's
+        lower bound on the solutions (:func:`floor_refusal`)."""
         if self.go_on:
             return
         if not sweeps(engine):
@@ -237,7 +199,8 @@ class CountWatch:
         from puzzlebox.engine.registry import resolve
         from puzzlebox.engine.search import Job, Mode
 
-        job = Job(self.puzzle.problem, Mode.COUNT, puzzle=self.puzzle, max_memory=max_memory)
+        job = Job(self.puzzle.problem, Mode.COUNT, puzzle=self.puzzle,
+                  max_memory=self.limits.memory)  # fmt: skip
         if sweeps(resolve(job, engine).name):
             return
         outlook = count_outlook(self.puzzle, cut=False, margin=1.0 if self.every else RAW_MARGIN)
@@ -246,23 +209,17 @@ class CountWatch:
 
     def __call__(self, stats: SearchStats) -> None:
         elapsed = time.perf_counter() - self.began
-        if self.max_time is not None and elapsed > self.max_time:
-            raise OutOfTime(f"{self.label}: stopped at the time limit of {self.max_time:g} s "
+        if self.limits.time is not None and elapsed > self.limits.time:
+            raise OutOfTime(f"{self.label}: stopped at the time limit of {self.limits.time:g} s "
                             f"after {stats.nodes:,} nodes, unfinished")
+        if self.limits.nodes is not None and stats.nodes >= self.limits.nodes and \
+                not stats.complete:
+            raise OutOfNodes(f"{self.label}: stopped at the node limit of "
+                             f"{self.limits.nodes:,} after {stats.nodes:,} nodes, unfinished")
         if self.outlook is None and elapsed > PROBE_AFTER and not stats.complete:
             if sweeps(stats.engine or ""):
                 return
             self._judge(self.outlook_now())
-
-    def wrap(self, on_step: Callable[[SearchStats], None] | None
-             ) -> Callable[[SearchStats], None]:  # fmt: skip
-        """This watch, then ``on_step`` (a progress display's), as one search's ``on_step``."""
-        def step(stats: SearchStats) -> None:
-            self(stats)
-            if on_step is not None:
-                on_step(stats)
-
-        return step
 
     def outlook_now(self) -> Outlook:
         """The estimate of the tree this run walks: cut by symmetry for a count, as built
