@@ -92,9 +92,10 @@ def test_progress_accuracy_table(monkeypatch, capsys):
                                       "pentomino-3x20:bitboard:all"])
     _load("progress_accuracy").main()
     rows = capsys.readouterr().out.splitlines()[-2:]
-    assert rows[0].startswith("| queens-10:compiled | estimated | ")
+    assert rows[0].startswith("| queens-10:compiled | ")
     assert rows[1].startswith("| pentomino-3x20:bitboard:all | walked | ")
-    assert all(row.count("|") == 8 for row in rows)
+    assert all(row.count("|") == 10 for row in rows)
+    assert all(row.endswith(" | none |") for row in rows)  # no time left shown (#22)
 
 
 def test_lattices_sample_counts_the_same_parts_with_xcover_and_bitboard():

@@ -332,6 +332,97 @@ def test_ctrl_c_is_honoured_within_a_second_by_every_engine(name, tmp_path):
     assert late < 1.0, f"{name} answered Ctrl-C after {late:.2f} s"
 
 
+# -- Stop is prompt: the run ends at its next step, its setup is interrupted (#22 item 5) ----
+@pytest.mark.parametrize("name", [s.name for s in registry.specs()])
+def test_stop_ends_every_engines_run_at_its_next_step(name, tmp_path):
+    """Stop asked between two steps (from the run's own callback): no further step runs,
+    not one more node is searched, and the run raises Stopped. The steps themselves are
+    sized from the node rate (test_steps_are_sized_by_the_measured_rate)."""
+    from puzzlebox.run import Stopped
+
+    job = _long_job(name, tmp_path)
+    if job is None:
+        pytest.skip(f"{name}: an extra is not installed")
+    if name in ("sat", "sink"):  # one step is the whole search: stopped by the watchdog
+        pytest.skip(f"{name}: see test_stop_interrupts_a_search_without_steps")
+    mode = "count" if job.mode is Mode.COUNT else "solutions"
+    asked: list[int] = []
+
+    def on_step(stats) -> None:
+        if stats.nodes > 0 and not asked:
+            asked.append(stats.nodes)
+            run.stop()
+
+    run = Run(job.puzzle, mode, engine=name, limit=job.limit, limits=None, on_step=on_step)
+    with pytest.raises(Stopped):
+        run.count() if mode == "count" else list(run.solutions())
+    assert asked and run.steps_after_stop == 0
+    assert run.stats.nodes == asked[0]  # not one node after the stop
+
+
+def test_stop_interrupts_a_search_without_steps(tmp_path):
+    """The sink search (a local search with no steps) and a setup that never reaches a step
+    (a big cover problem being built) are stopped inside, at their next line of Python."""
+    import threading
+
+    from puzzlebox.run import Stopped
+
+    job = _long_job("sink", tmp_path)
+    assert job is not None
+    run = Run(job.puzzle, "solutions", engine="sink", limit=1, seed=0)
+    threading.Timer(0.5, run.stop).start()
+    with pytest.raises(Stopped):
+        list(run.solutions())
+
+    puzzle = read_text(_monominoes(40), "m.toml", "m").puzzles[0]
+    run = Run(puzzle, "count", limits=None)
+    spins: list[int] = []
+
+    def build_forever():  # a setup far longer than anyone waits (as a 100x100 board's)
+        threading.Thread(target=run.stop).start()  # the page's Stop, while the run is busy
+        for k in range(10**10):
+            spins.append(k) if k % 10**6 == 0 else None
+        raise AssertionError("the setup was not interrupted")
+
+    puzzle.build_problem = build_forever
+    with pytest.raises(Stopped):
+        run.count()
+    assert len(spins) < 10**4  # stopped early in a loop of 10**10
+
+
+def test_steps_are_sized_by_the_measured_rate(monkeypatch):
+    """A step is sized to last STEP_SECONDS at the rate measured so far (a fake clock):
+    a slow engine gets small steps, a fast one large ones, within bounds."""
+    from puzzlebox.engine.search import Step
+    from puzzlebox.engine.stats import SearchStats
+    from puzzlebox.run import run as run_module
+
+    clock = [0.0]
+    monkeypatch.setattr(run_module.time, "perf_counter", lambda: clock[0])
+
+    class Fake:
+        def __init__(self, seconds_per_node: float) -> None:
+            self.stats = SearchStats()
+            self.per = seconds_per_node
+            self.asked: list[int] = []
+
+        def step(self, max_nodes: int) -> Step:
+            self.asked.append(max_nodes)
+            self.stats.nodes += max_nodes
+            clock[0] += max_nodes * self.per
+            return Step()
+
+    for per, expected in ((1e-3, 50), (1e-6, 50_000), (1e-9, run_module.MOST_STEP),
+                          (1.0, run_module.LEAST_STEP)):
+        fake = Fake(per)
+        steps = run_module.Steps(fake)
+        for _ in range(3):
+            steps()
+        assert fake.asked[0] == run_module.FIRST_STEP
+        assert fake.asked[-1] == expected, (per, fake.asked)
+        assert expected * per <= max(run_module.STEP_SECONDS, run_module.LEAST_STEP * per)
+
+
 # -- the same rule for solve --all, split counts, and before a big problem is built -----------
 def test_a_hopeless_enumeration_is_refused_and_goes_on_when_told(tmp_path, capsys):
     """solve --all walks every solution of the problem as built: judged like a count."""

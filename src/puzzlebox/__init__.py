@@ -50,7 +50,6 @@ def load(name_or_path: str | Path) -> Puzzle:
 def loads(text: str, name: str = "puzzle") -> Puzzle:
     """A puzzle from the text of a puzzle file (the first board of a batch); errors name
     ``<string>`` and the line, as for a file."""
-    import puzzlebox.run  # noqa: F401  (the doors of Puzzle.count(), solutions(): #22)
     from puzzlebox.formats import read_text
 
     return read_text(text, "<string>", name).puzzles[0]
@@ -58,7 +57,6 @@ def loads(text: str, name: str = "puzzle") -> Puzzle:
 
 def load_file(name_or_path: str | Path) -> PuzzleFile:
     """Load every board of a catalog puzzle or puzzle file."""
-    import puzzlebox.run  # noqa: F401  (the doors of Puzzle.count(), solutions(): #22)
     from puzzlebox import catalog
 
     return catalog.load(name_or_path)

@@ -22,7 +22,6 @@ from puzzlebox.engine.registry import (
     resolve,
 )
 from puzzlebox.engine.search import Capability, Job, Mode, Search
-from puzzlebox.errors import PuzzleboxError
 from puzzlebox.parallel.tasks import COUNT, task_job
 from puzzlebox.puzzles import Puzzle
 from puzzlebox.puzzles.base import SINK
@@ -31,7 +30,7 @@ __all__ = ["AUTO", "SINK", "EngineRefused", "check", "count_search", "local_sear
            "split_spec", "splits"]
 
 
-class EngineRefused(PuzzleboxError):
+class EngineRefused(EngineDeclined):
     """A named engine that cannot do what the run asks (the message says so)."""
 
     def __init__(self, message: str, engine: str = "", counts: bool | None = None) -> None:

@@ -216,7 +216,9 @@ class TimeRule:
                 not stats.complete:
             raise OutOfNodes(f"{self.label}: stopped at the node limit of "
                              f"{self.limits.nodes:,} after {stats.nodes:,} nodes, unfinished")
-        if self.outlook is None and elapsed > PROBE_AFTER and not stats.complete:
+        # the time spent compiling kernels (a first run) is no part of the count's own time
+        searched = elapsed - stats.compile_seconds
+        if self.outlook is None and searched > PROBE_AFTER and not stats.complete:
             if sweeps(stats.engine or ""):
                 return
             self._judge(self.outlook_now())

@@ -17,6 +17,8 @@ fraction of a second whatever the engine's speed.
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -39,7 +41,9 @@ from puzzlebox.run.limits import NO_LIMIT, Limits, TimeRule, judge_split
 from puzzlebox.run.progress import Meter, OnProgress, Progress
 
 STEP_SECONDS = 0.05  # the time one step is sized to take: Stop lands within a few of them
-FIRST_STEP = 1 << 10  # nodes of the first step, before any rate is measured
+FIRST_STEP = 1 << 14  # nodes of the first step, before any rate is measured
+STOP_GRACE = 0.1  # seconds a stopped run may take to reach its next step before the stop
+# is raised inside it (its setup: building the cover problem, the symmetries, a memo sweep)
 LEAST_STEP = 16
 MOST_STEP = 1 << 22
 REFRESH_SECONDS = 0.25  # the least time between two progress events
@@ -55,7 +59,7 @@ class Stopped(PuzzleboxError):
 
     exit_status = 130
 
-    def __init__(self, message: str, result: CountResult | None = None) -> None:
+    def __init__(self, message: str = "stopped", result: CountResult | None = None) -> None:
         super().__init__(message)
         self.result = result
 
@@ -95,7 +99,7 @@ class Steps:
         self.taken += 1
         if done > 0 and seconds > 0:
             rate = done / seconds
-            self.size = int(min(MOST_STEP, max(LEAST_STEP, rate * STEP_SECONDS)))
+            self.size = round(min(MOST_STEP, max(LEAST_STEP, rate * STEP_SECONDS)))
         elif seconds > STEP_SECONDS:  # a step that reported no nodes yet took long
             self.size = max(LEAST_STEP, self.size // 2)
         return step
@@ -152,6 +156,8 @@ class Run:
         self.reason: str | None = None  # why there is no solution, proved before search
         self.steps_after_stop = 0  # steps begun after stop() was asked (the tests read it)
         self._stop = stop_event if stop_event is not None else threading.Event()
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None  # the thread in the run's work, if any
         self._began = time.perf_counter()
         self._last = -1e9
         choice.check(engine, mode == "count")
@@ -162,8 +168,37 @@ class Run:
     # -- control -----------------------------------------------------------------------------
     def stop(self) -> None:
         """Ask the run to stop: it ends between two steps (:class:`Stopped`). Thread-safe:
-        the page's Stop and a closed tab call it from another thread."""
+        the page's Stop and a closed tab call it from another thread; a run still busy
+        :data:`STOP_GRACE` seconds later (in its setup: building a big cover problem, its
+        symmetries, a memo sweep's tables, none of which has steps) has :class:`Stopped`
+        raised in its thread, at its next line of Python."""
         self._stop.set()
+        with self._lock:
+            busy = self._thread is not None and self._thread is not threading.current_thread()
+        if busy:
+            timer = threading.Timer(STOP_GRACE, self._interrupt)
+            timer.daemon = True
+            timer.start()
+
+    def _interrupt(self) -> None:
+        with self._lock:
+            if self._thread is None or self._thread.ident is None:
+                return  # it stopped (or finished) by itself meanwhile
+            ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(self._thread.ident),
+                                                       ctypes.py_object(Stopped))
+
+    @contextlib.contextmanager
+    def _working(self) -> Iterator[None]:
+        """Mark the run's work in this thread (what :meth:`stop` may interrupt)."""
+        with self._lock:
+            self._thread = threading.current_thread()
+        try:
+            if self._stop.is_set():
+                raise Stopped(f"{self.label}: stopped")
+            yield
+        finally:
+            with self._lock:
+                self._thread = None
 
     @property
     def stopping(self) -> bool:
@@ -191,16 +226,17 @@ class Run:
             while True:
                 if self._stop.is_set():
                     raise Stopped(f"{self.label}: stopped after {search.stats.nodes:,} nodes")
-                step = steps()
-                if self._stop.is_set():
-                    self.steps_after_stop += 1
-                solutions += counted(step)
-                self.stats = search.stats
-                if self.on_step is not None:
-                    self.on_step(search.stats)
-                if rule is not None and not step.done:
-                    rule(search.stats)
-                self._report(meter, search.stats, solutions, distinct(), step.done)
+                with self._working():
+                    step = steps()
+                    if self._stop.is_set():
+                        self.steps_after_stop += 1
+                    solutions += counted(step)
+                    self.stats = search.stats
+                    if self.on_step is not None:
+                        self.on_step(search.stats)
+                    if rule is not None and not step.done:
+                        rule(search.stats)
+                    self._report(meter, search.stats, solutions, distinct(), step.done)
                 yield step
                 if step.done:
                     return
@@ -226,15 +262,16 @@ class Run:
             splitter, board = self._split
             return splitter.count(board)
         puzzle = self.puzzle
-        rule = TimeRule(puzzle, self.label, self._say, self.limits)
-        rule.before(self.engine)
-        spec = choice.count_engine(puzzle, self.engine, self.limits.memory)
-        self.reason = puzzle.impossibility()
-        if self.reason is not None:
-            self._report(Meter(), SearchStats(complete=True), 0, 0, True)
-            return CountResult(0, 0, time.perf_counter() - self._began, SearchStats(),
-                               self.reason)
-        search = choice.count_search(puzzle, self.engine, self.limits.memory)
+        with self._working():
+            rule = TimeRule(puzzle, self.label, self._say, self.limits)
+            rule.before(self.engine)
+            spec = choice.count_engine(puzzle, self.engine, self.limits.memory)
+            self.reason = puzzle.impossibility()
+            if self.reason is not None:
+                self._report(Meter(), SearchStats(complete=True), 0, 0, True)
+                return CountResult(0, 0, time.perf_counter() - self._began, SearchStats(),
+                                   self.reason)
+            search = choice.count_search(puzzle, self.engine, self.limits.memory)
         raw = 0
         distinct: list[int | None] = [None]
 
@@ -273,18 +310,20 @@ class Run:
         rule = TimeRule(self.puzzle, self.label, self._say, self.limits,
                         every=not self.distinct) if every else None
         if rule is not None:
-            rule.before(self.engine)
+            with self._working():
+                rule.before(self.engine)
         if self.distinct:
             yield from self._distinct(rule)
             return
         puzzle = self.puzzle
-        job = Job(puzzle.problem, Mode.SOLUTIONS, limit=self.limit, seed=self.seed,
-                  puzzle=puzzle, max_memory=self.limits.memory)
-        spec = choice.solutions_spec(job, self.engine)  # a named engine says why not first
-        self.reason = puzzle.impossibility()
-        if self.reason is not None:
-            return
-        search = spec.start(job)
+        with self._working():
+            job = Job(puzzle.problem, Mode.SOLUTIONS, limit=self.limit, seed=self.seed,
+                      puzzle=puzzle, max_memory=self.limits.memory)
+            spec = choice.solutions_spec(job, self.engine)  # a named engine says why not first
+            self.reason = puzzle.impossibility()
+            if self.reason is not None:
+                return
+            search = spec.start(job)
         meter = Meter(lambda: puzzle.problem)
         found = [0]
 
@@ -304,12 +343,13 @@ class Run:
     def _distinct(self, rule: TimeRule | None) -> Iterator[Solution]:
         """One solution of each orbit, from the search cut down by symmetry."""
         puzzle = self.puzzle
-        self.reason = puzzle.impossibility()
-        if self.reason is not None or (self.limit is not None and self.limit <= 0):
-            return
-        sb = puzzle.symmetry_breaking
-        job = Job(sb.problem, Mode.SOLUTIONS, max_memory=self.limits.memory)
-        search = choice.solutions_spec(job, self.engine).start(job)
+        with self._working():
+            self.reason = puzzle.impossibility()
+            if self.reason is not None or (self.limit is not None and self.limit <= 0):
+                return
+            sb = puzzle.symmetry_breaking
+            job = Job(sb.problem, Mode.SOLUTIONS, max_memory=self.limits.memory)
+            search = choice.solutions_spec(job, self.engine).start(job)
         found = 0
         for step in self._drive(search, rule, Meter(lambda: sb.problem),
                                 lambda s: len(s.solutions), lambda: None):
@@ -329,7 +369,9 @@ class Run:
         if self.on_note is not None:
             def say(line: str) -> None:
                 self._say(f"{self.puzzle.name}: {line}")
-        yield from sink_solutions(self.seed, self.stats, progress=say)
+        with self._working():  # no steps: Stop lands inside it (STOP_GRACE)
+            found = list(sink_solutions(self.seed, self.stats, progress=say))  # one at most
+        yield from found
 
     @property
     def local_search(self) -> bool:

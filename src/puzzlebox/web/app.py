@@ -297,7 +297,7 @@ class App:
                 await asyncio.sleep(EVENT_SECONDS)
         finally:
             if not finished and tab.running:
-                tab.stop.set()
+                tab.halt()
 
     async def solution(self, request: Request) -> Response:
         tab_id = request.path_params["tab"]

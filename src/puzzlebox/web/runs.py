@@ -75,9 +75,18 @@ class Tab:
         # to pass over: those kept before a Stop ended an earlier run)
         self.search: tuple[Run, Iterator[Solution], int] | None = None
         self.found: list[Solution] = []
+        self.run: Run | None = None  # the run in progress (Stop reaches it)
         self.exhausted = False
         self.watch: Any = None  # the reference search of the watch mode
         self.watch_solutions = 0
+
+    def halt(self) -> None:
+        """Stop the tab's search: its run ends between two steps, or (in a long setup) has
+        the stop raised inside it (:meth:`puzzlebox.run.Run.stop`)."""
+        self.stop.set()
+        run = self.run
+        if run is not None:
+            run.stop()
 
     @property
     def running(self) -> bool:
@@ -133,7 +142,7 @@ class Runs:
         tab = self.get(tab_id)
         if tab is None or not tab.running:
             return False
-        tab.stop.set()
+        tab.halt()
         if wait and tab.thread is not None:
             tab.thread.join(timeout=10)
         return True
@@ -143,7 +152,7 @@ class Runs:
         with self._lock:
             tabs = list(self._tabs.values())
         for tab in tabs:
-            tab.stop.set()
+            tab.halt()
         for tab in tabs if wait else ():
             if tab.thread is not None:
                 tab.thread.join(timeout=10)
@@ -186,6 +195,9 @@ def _guarded(tab: Tab, target: Any) -> None:
     thread that leaves the page waiting."""
     try:
         target(tab)
+    except Stopped:  # raised inside a long setup by Stop (Run.stop)
+        tab.search = None
+        tab.update(state="stopped", message="stopped")
     except PuzzleboxError as error:
         tab.update(state="error", message=str(error))
     except Exception as error:  # a bug: the page says so in one line, the server goes on
@@ -226,6 +238,7 @@ def _solve(tab: Tab, index: int) -> None:
                       stop_event=tab.stop, every=PROGRESS_SECONDS)
             tab.search = (run, run.solutions(), len(tab.found))
         run, solutions, skip = tab.search
+        tab.run = run
         while len(tab.found) <= index:
             solution = next(solutions, None)
             if solution is None:
@@ -258,6 +271,7 @@ def _count(tab: Tab, engine: str) -> None:
     run = Run(tab.puzzle, "count", engine=engine, limits=Limits(),
               on_progress=lambda e: _show(tab, e), stop_event=tab.stop,
               every=PROGRESS_SECONDS)
+    tab.run = run
     try:
         result = run.count()
     except Stopped as stop:
