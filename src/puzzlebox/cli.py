@@ -338,11 +338,12 @@ def _found(args: argparse.Namespace, runs: _Runs, pf: PuzzleFile, limit: int | N
 
 def _print_all(args: argparse.Namespace, found: Iterator[tuple[Puzzle, Solution | None]],
                limit: int | None) -> None:  # fmt: skip
-    """Solutions one after another; a legend (the outline's on other lattices) once per
-    board when every solution is listed to a terminal."""
+    """Solutions one after another; listing every solution to a terminal, a legend (the
+    letters' pieces) is printed again only where it changes."""
     colour = sys.stdout.isatty() and args.format == "text"
+    once = limit is None and sys.stdout.isatty()
     numbers: dict[str, int] = {}
-    legend_said: set[str] = set()
+    legends: dict[str, list[str]] = {}
     for puzzle, solution in found:
         if solution is None:
             continue
@@ -352,34 +353,28 @@ def _print_all(args: argparse.Namespace, found: Iterator[tuple[Puzzle, Solution 
             continue
         numbers[name] = numbers.get(name, 0) + 1
         print(f"{name}: solution {numbers[name]}")
-        lines = _solution_lines(puzzle, solution, args.format, colour)
-        once = limit is None and sys.stdout.isatty()
-        if once and name in legend_said:
-            lines = _without_legend(lines)
-        legend_said.add(name)
-        if lines:
-            print("\n".join(lines))
+        lines = list(map(printable, solution_lines(puzzle, solution, args.format)))
+        blank = lines.index("") if "" in lines else len(lines)
+        legend = lines[blank:]
+        same = once and legends.get(name) == legend
+        legends[name] = legend
+        if colour:
+            from puzzlebox.render.terminal import colored_solution
+
+            text = colored_solution(puzzle, solution)
+            if text is not None:
+                from rich.console import Console
+
+                if same:
+                    from rich.text import Text
+
+                    text = Text("\n").join(list(text.split("\n"))[:blank])
+                    text.append("\n")
+                Console().print(text, end="")
+                print()
+                continue
+        print("\n".join(lines[:blank] if same else lines))
         print()
-
-
-def _solution_lines(puzzle: Puzzle, solution: Solution, style: str, colour: bool
-                    ) -> list[str]:  # fmt: skip
-    """A solution's drawing; in colour on a terminal, where its kind has colours."""
-    if colour:
-        from puzzlebox.render.terminal import colored_solution
-
-        text = colored_solution(puzzle, solution)
-        if text is not None:
-            from rich.console import Console
-
-            Console().print(text, end="")
-            return []
-    return list(map(printable, solution_lines(puzzle, solution, style)))
-
-
-def _without_legend(lines: list[str]) -> list[str]:
-    """The drawing without the legend that follows it (after its first blank line)."""
-    return lines[: lines.index("")] if "" in lines else lines
 
 
 def _check_engine(parser: argparse.ArgumentParser, args: argparse.Namespace) -> str | None:

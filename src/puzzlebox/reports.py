@@ -126,6 +126,7 @@ class SweepReport:
     choices: int
     results: list[SweepResult]
     holes_left: bool  # the swept board has holes that filling it would sweep too
+    grid: list[str] = field(default_factory=list)  # one uncovered cell: the board of answers
 
     @property
     def solvable(self) -> int:

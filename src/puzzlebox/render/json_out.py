@@ -9,9 +9,8 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from puzzlebox.puzzles import Puzzle, Solution
-
 if TYPE_CHECKING:
+    from puzzlebox.puzzles import Puzzle, Solution
     from puzzlebox.puzzles.labels import LabelSweepReport
     from puzzlebox.reports import CountReport, EstimateReport, OrderReport, SweepReport
 

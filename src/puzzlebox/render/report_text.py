@@ -54,8 +54,6 @@ def estimate_text(report: EstimateReport) -> list[str]:
 
 def sweep_text(report: SweepReport) -> list[str]:
     """A summary line, one line per choice and, for single cells, a map of the answers."""
-    from puzzlebox.puzzles.sweep import count_grid
-
     how = "each solved" if report.searched == report.choices else (
         f"{report.searched} solved, the others are symmetric to one of them")
     cells = noun_for(report.uncover, "cell")
@@ -73,7 +71,7 @@ def sweep_text(report: SweepReport) -> list[str]:
         lines.append(f"  {where:16} {answer}")
     if report.uncover == 1:
         lines.append("")
-        lines += count_grid(report.swept, report.results, report.counted)
+        lines += report.grid
         lines.append("each cell: the number of solutions with that cell uncovered; . no cell"
                      if report.counted else
                      "o: solvable with that cell uncovered; -: not solvable; . no cell")

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from puzzlebox.puzzles import Puzzle, Solution
 from puzzlebox.render.pictures import ink_on, piece_color
 from puzzlebox.safety import printable
 
 if TYPE_CHECKING:
     from rich.text import Text
+
+    from puzzlebox.puzzles import Puzzle, Solution
 
 
 def colored_solution(puzzle: Puzzle, solution: Solution) -> Text | None:

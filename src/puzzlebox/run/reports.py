@@ -10,7 +10,7 @@ from puzzlebox.engine.search import Job
 from puzzlebox.engine.stats import SearchStats
 from puzzlebox.puzzles import Puzzle
 from puzzlebox.puzzles.proofs import impossibility_proof
-from puzzlebox.puzzles.sweep import filled, number_of_choices, sweep, sweepable
+from puzzlebox.puzzles.sweep import count_grid, filled, number_of_choices, sweep, sweepable
 from puzzlebox.reports import (
     CountReport,
     CountResult,
@@ -82,5 +82,6 @@ def sweep_report(
     board = filled(board) if fill_holes else board
     results = list(sweep(board, uncover, count, engine, progress))
     holes = not board.match_colors and len(board.board) < len(filled(board).board)
+    grid = count_grid(board, results, count) if uncover == 1 else []
     return SweepReport(puzzle.name, puzzle.board_name, label(puzzle), board, uncover, count,
-                       number_of_choices(board, uncover), results, holes)
+                       number_of_choices(board, uncover), results, holes, grid)

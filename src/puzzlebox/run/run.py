@@ -157,7 +157,8 @@ class Run:
         self.steps_after_stop = 0  # steps begun after stop() was asked (the tests read it)
         self._stop = stop_event if stop_event is not None else threading.Event()
         self._lock = threading.Lock()
-        self._thread: threading.Thread | None = None  # the thread in the run's work, if any
+        self._first = True  # the next step of a search is its first (its setup: marked)
+        self._thread: threading.Thread | None = None  # the thread in the run's setup, if any
         self._began = time.perf_counter()
         self._last = -1e9
         choice.check(engine, mode == "count")
@@ -189,7 +190,9 @@ class Run:
 
     @contextlib.contextmanager
     def _working(self) -> Iterator[None]:
-        """Mark the run's work in this thread (what :meth:`stop` may interrupt)."""
+        """Mark the run's setup in this thread: work with no steps between which a stop is
+        checked, which :meth:`stop` may interrupt. (Steps are not marked: each ends within
+        about :data:`STEP_SECONDS`, and the stop is checked after it.)"""
         with self._lock:
             self._thread = threading.current_thread()
         try:
@@ -221,22 +224,27 @@ class Run:
         """Step ``search`` to its end, with the rules, the progress events and Stop between
         steps; yields each step."""
         steps = Steps(search)
+        self._first = True
         solutions = 0
         try:
             while True:
                 if self._stop.is_set():
                     raise Stopped(f"{self.label}: stopped after {search.stats.nodes:,} nodes")
-                with self._working():
+                if self._first:  # the first step sets the engine up (tables, kernels)
+                    self._first = False
+                    with self._working():
+                        step = steps()
+                else:
                     step = steps()
-                    if self._stop.is_set():
-                        self.steps_after_stop += 1
-                    solutions += counted(step)
-                    self.stats = search.stats
-                    if self.on_step is not None:
-                        self.on_step(search.stats)
-                    if rule is not None and not step.done:
-                        rule(search.stats)
-                    self._report(meter, search.stats, solutions, distinct(), step.done)
+                if self._stop.is_set():
+                    self.steps_after_stop += 1
+                solutions += counted(step)
+                self.stats = search.stats
+                if self.on_step is not None:
+                    self.on_step(search.stats)
+                if rule is not None and not step.done:
+                    rule(search.stats)
+                self._report(meter, search.stats, solutions, distinct(), step.done)
                 yield step
                 if step.done:
                     return
