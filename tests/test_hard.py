@@ -24,7 +24,7 @@ from puzzlebox.engine.sat import SatEngine
 from puzzlebox.engine.search import Job, Mode, Search, count_all, each_solution
 from puzzlebox.geometry import Shape
 from puzzlebox.puzzles import EdgeMatchingPuzzle, PolyominoPuzzle
-from puzzlebox.puzzles.edge_solver import EdgeSearch
+from puzzlebox.puzzles.edge_matching.solver import EdgeSearch
 from puzzlebox.puzzles.families import (
     catalan,
     family_board_side,

@@ -23,15 +23,19 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 import numpy as np
 
 from puzzlebox.cover.problem import CoverProblem
+from puzzlebox.cover.symmetry import SymmetryBreaking, SymmetryError, group_of
 from puzzlebox.engine.errors import EngineError
 from puzzlebox.engine.memo import Progress, SweepPlan
 from puzzlebox.engine.registry import AUTO, resolve
 from puzzlebox.engine.search import Capability, Job, Mode, OnStep, Search, count_all, each_solution
 from puzzlebox.engine.stats import SearchStats
 from puzzlebox.puzzles.proofs import Proof
+from puzzlebox.puzzles.reading import FileReader
+from puzzlebox.render.drawing import picture
+from puzzlebox.render.notebook import svg_of
+from puzzlebox.render.text import describe, solution_lines
 
 if TYPE_CHECKING:
-    from puzzlebox.cover.symmetry import SymmetryBreaking
     from puzzlebox.render.pictures import Panel
 
 
@@ -55,8 +59,6 @@ class Solution(ABC):
     # A solution from Puzzle.solutions() knows its puzzle (attribute ``puzzle``), so that it
     # can draw itself in a notebook; the puzzle is no part of its value or its pickle.
     def _repr_svg_(self) -> str | None:
-        from puzzlebox.render.notebook import svg_of
-
         return svg_of(getattr(self, "puzzle", None), self)
 
     def __getstate__(self) -> dict[str, Any]:
@@ -69,8 +71,6 @@ class Solution(ABC):
         puzzle = getattr(self, "puzzle", None)
         if puzzle is None:
             return repr(self)
-        from puzzlebox.render.text import solution_lines
-
         return "\n".join(solution_lines(puzzle, self))
 
     def svg(self) -> str:
@@ -86,8 +86,6 @@ class Solution(ABC):
         if puzzle is None:
             raise ValueError("this solution does not know its puzzle: draw the solutions "
                              "that Puzzle.solutions() yields")
-        from puzzlebox.render.drawing import picture
-
         return picture(puzzle, self, fmt)
 
 
@@ -108,6 +106,8 @@ class Puzzle(ABC):
     kind: ClassVar[str]
     # whether the page's grid editor (web/model.py) draws it: a board and pieces of cells
     grid_editable: ClassVar[bool] = False
+    # whether it is a board of cells that a sweep may leave uncovered (puzzles/sweep.py)
+    sweepable: ClassVar[bool] = False
     board_name: str | None = None  # the board's name within a batch file, else None
 
     def __init__(self, name: str, title: str = "", notes: str = "") -> None:
@@ -116,6 +116,14 @@ class Puzzle(ABC):
         self.notes = notes
 
     # -- what each kind implements ---------------------------------------------------------
+    @classmethod
+    @abstractmethod
+    def read(cls, r: FileReader, doc: dict[str, Any], name: str, title: str, notes: str
+             ) -> list[Puzzle]:
+        """The kind's reader: the puzzles of a parsed file ``doc`` (several for a batch of
+        boards, each with its ``board_name``), every value checked through ``r``, which
+        names the file and the line of anything wrong (formats/reader.py calls it)."""
+
     @abstractmethod
     def build_problem(self) -> CoverProblem:
         """Compile the puzzle to a cover problem whose option labels decode placements."""
@@ -168,6 +176,12 @@ class Puzzle(ABC):
         is built: building a big one costs seconds to minutes."""
         return None
 
+    def pieces_to_make(self) -> Sequence[Any] | None:
+        """The pieces a person cuts or prints (render/sheet.py, render/stl.py), each with a
+        ``name``, a ``shape`` (its ``cells``) and its count ``lo``..``hi``, on the puzzle's
+        ``lattice``; None: the kind has no such pieces (cards, queens)."""
+        return None
+
     def text_owners(self, solution: Solution) -> list[list[int | None]] | None:
         """For each character of ``text_lines(solution)``, the number of the placement it
         shows (None for none), so that a terminal can colour pieces; None: not offered."""
@@ -204,8 +218,6 @@ class Puzzle(ABC):
     @cached_property
     def _group(self) -> tuple[np.ndarray, np.ndarray]:
         """The option permutations and the item permutations derived from them."""
-        from puzzlebox.cover.symmetry import SymmetryError, group_of
-
         try:
             return group_of(self.problem, self.build_symmetries())
         except SymmetryError as error:
@@ -235,8 +247,6 @@ class Puzzle(ABC):
     @cached_property
     def symmetry_breaking(self) -> SymmetryBreaking:
         """The problem cut down by the puzzle's symmetries (see cover/symmetry.py)."""
-        from puzzlebox.cover.symmetry import SymmetryBreaking
-
         return SymmetryBreaking(self.problem, self.symmetries)
 
     def search_problem(self) -> CoverProblem:
@@ -279,8 +289,6 @@ class Puzzle(ABC):
 
     def _repr_svg_(self) -> str | None:
         """The board and pieces, drawn, in a notebook."""
-        from puzzlebox.render.notebook import svg_of
-
         return svg_of(self, None)
 
     def solve(self, engine: str = "auto") -> Solution | None:
@@ -369,20 +377,14 @@ class Puzzle(ABC):
 
     def __str__(self) -> str:
         """The puzzle drawn as text: its board and its pieces (or cards, or board size)."""
-        from puzzlebox.render.text import describe
-
         return "\n".join(describe(self))
 
     def svg(self) -> str:
         """The empty board and the pieces as SVG text (needs the 'pictures' extra)."""
-        from puzzlebox.render.drawing import picture
-
         return picture(self, None, "svg").decode("utf-8")
 
     def png(self) -> bytes:
         """The empty board and the pieces as PNG bytes (needs the 'pictures' extra)."""
-        from puzzlebox.render.drawing import picture
-
         return picture(self, None, "png")
 
 
