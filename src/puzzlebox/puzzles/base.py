@@ -1,14 +1,16 @@
 """The Kind interface: what every puzzle kind provides, and what is the same for all.
 
-A kind is one module with one class, registered once by :func:`register_kind`. It
-compiles itself to a :class:`CoverProblem` (:meth:`Puzzle.build_problem`), decodes engine
-answers back into placements (:meth:`Puzzle.decode`, and back: :meth:`Puzzle.option_labels`),
+A kind is one package under puzzles/ whose class is registered once by
+:func:`register_kind`. It reads its part of a puzzle file (:meth:`Puzzle.read`), compiles
+itself to a :class:`CoverProblem` (:meth:`Puzzle.build_problem`), decodes engine answers
+back into placements (:meth:`Puzzle.decode`, and back: :meth:`Puzzle.option_labels`),
 gives the symmetries of the whole puzzle in one form, permutations of its options
 (:meth:`Puzzle.build_symmetries`: distinct counts, canonical forms and board maps all come
 from them), proves impossibility where it can (:meth:`Puzzle.proofs`), names itself
-(:attr:`Puzzle.label`) and draws itself as text and as a picture, by calling the pure
-functions of render/ for its kind. Nothing outside a kind's module asks which kind a
-puzzle is.
+(:attr:`Puzzle.label`) and draws itself as text and as a picture with its own text and
+pictures modules, built on render/'s helpers. Nothing outside a kind's package asks which
+kind a puzzle is: what differs is asked of these methods and flags (``grid_editable``,
+``sweepable``, :meth:`Puzzle.pieces_to_make`).
 """
 
 from __future__ import annotations

@@ -219,7 +219,7 @@ def polyomino_solution_panel(puzzle: PolyominoPuzzle, solution: PolyominoSolutio
                      linewidth=2 * lw, zorder=4)
         for (text, x, y, rot, size), fill in zip(spots, fills, strict=True):
             _label(canvas, text, x0 + x - fx, y0 + y - fy, rot, size, fill, puzzle.match_colors)
-        paint_labels(canvas, puzzle, x0 - fx, y0 - fy, open_only=True)  # render/labels.py
+        paint_labels(canvas, puzzle, x0 - fx, y0 - fy, open_only=True)  # designer_drawing.py
         if legend:
             canvas.text(x0 + w / 2, y0 + h + legend_h * 0.55, ",  ".join(legend),
                         LEGEND_PT / TITLE_PT * title_height(POLYOMINO_PX),
@@ -251,7 +251,7 @@ def polyomino_board_panel(puzzle: PolyominoPuzzle, title: str) -> Panel:
         canvas.segments(segs, GRID_LINE, canvas.line_width(0.02), 2)
         canvas.loops(loops, x0, y0, gid=canvas.gid("board"), facecolor="none",
                      edgecolor=OUTLINE, linewidth=2 * lw, zorder=4)
-        paint_labels(canvas, puzzle, x0 - fx, y0 - fy, open_only=False)  # render/labels.py
+        paint_labels(canvas, puzzle, x0 - fx, y0 - fy, open_only=False)  # designer_drawing.py
 
     return Panel("board", title, w, h, paint, POLYOMINO_PX, POLYOMINO_FLOW)
 
