@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 
 
 # The name of the one search that is not a complete cover engine: sink and exact finish, one
-# tiling of a polyomino board by local search (puzzles/repair_tiling.py), registered by
+# tiling of a polyomino board by local search (puzzles/polyomino/repair_tiling.py), registered by
 # the polyomino kind.
 SINK = "sink"
 

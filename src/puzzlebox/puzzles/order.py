@@ -218,7 +218,6 @@ def polyomino_order(
             chosen = next(found, None)
             solution = None if chosen is None else puzzle.decode(chosen)
             if solution is not None:
-                assert isinstance(solution, PolyominoSolution)
                 result.order, result.puzzle, result.solution = copies, puzzle, solution
                 result.region = region
             attempt = Attempt(

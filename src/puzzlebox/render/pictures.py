@@ -141,7 +141,6 @@ class Canvas:
         self.ax.add_patch(Polygon(points, closed=True, clip_on=False, **style))
 
     def rect(self, x: float, y: float, w: float, h: float, **style: Any) -> None:
-
         self.ax.add_patch(Rectangle((x, y), w, h, clip_on=False, **style))
 
     def segments(self, segs: list[tuple[tuple[float, float], tuple[float, float]]],

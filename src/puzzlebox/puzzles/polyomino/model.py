@@ -357,11 +357,11 @@ class PolyominoPuzzle(Puzzle):
         progress: Callable[[str], None] | None = None,
     ) -> Iterator[PolyominoSolution]:
         """One tiling of the board by sink and exact finish
-        (:func:`puzzlebox.puzzles.repair_tiling.tile_by_sink`), or nothing within
+        (:func:`puzzlebox.puzzles.polyomino.repair_tiling.tile_by_sink`), or nothing within
         ``time_limit`` seconds (default :data:`SINK_SECONDS`). Built for big boards of many
         distinct pieces, where backtracking is hopeless (``parallelogram-7``); nothing found
         proves nothing."""
-        from puzzlebox.puzzles.repair_tiling import tile_by_sink  # numba
+        from puzzlebox.puzzles.polyomino.repair_tiling import tile_by_sink  # numba
 
         if self.impossibility() is not None:
             return
@@ -399,7 +399,7 @@ def _spans(cells: Iterable[Cell]) -> list[int]:
 
 
 def _sink_accepts(job: Job) -> str | None:
-    from puzzlebox.puzzles.repair_tiling import sink_takes
+    from puzzlebox.puzzles.polyomino.repair_tiling import sink_takes
 
     puzzle = job.puzzle
     if not isinstance(puzzle, PolyominoPuzzle) or job.problem is not puzzle.problem:
@@ -416,7 +416,7 @@ def _sink_accepts(job: Job) -> str | None:
 
 
 def _sink_start(job: Job) -> Search:
-    from puzzlebox.puzzles.repair_tiling import start_sink
+    from puzzlebox.puzzles.polyomino.repair_tiling import start_sink
 
     return start_sink(job)
 

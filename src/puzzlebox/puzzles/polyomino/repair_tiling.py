@@ -36,7 +36,7 @@ from puzzlebox.engine.compiled import CompiledSearch
 from puzzlebox.engine.errors import EngineError
 from puzzlebox.engine.search import Job, Step
 from puzzlebox.engine.stats import SearchStats
-from puzzlebox.puzzles.polyomino import (
+from puzzlebox.puzzles.polyomino.model import (
     SINK_SECONDS,
     Piece,
     Placement,
