@@ -35,7 +35,7 @@ from puzzlebox.puzzles.proofs import Proof
 from puzzlebox.puzzles.reading import FileReader
 from puzzlebox.render.drawing import picture
 from puzzlebox.render.notebook import svg_of
-from puzzlebox.render.text import describe, solution_lines
+from puzzlebox.render.text import describe
 
 if TYPE_CHECKING:
     from puzzlebox.render.pictures import Panel
@@ -61,6 +61,8 @@ class Solution(ABC):
     # A solution from Puzzle.solutions() knows its puzzle (attribute ``puzzle``), so that it
     # can draw itself in a notebook; the puzzle is no part of its value or its pickle.
     def _repr_svg_(self) -> str | None:
+        from puzzlebox.render.notebook import svg_of
+
         return svg_of(getattr(self, "puzzle", None), self)
 
     def __getstate__(self) -> dict[str, Any]:
@@ -73,6 +75,8 @@ class Solution(ABC):
         puzzle = getattr(self, "puzzle", None)
         if puzzle is None:
             return repr(self)
+        from puzzlebox.render.text import solution_lines
+
         return "\n".join(solution_lines(puzzle, self))
 
     def svg(self) -> str:
@@ -88,6 +92,8 @@ class Solution(ABC):
         if puzzle is None:
             raise ValueError("this solution does not know its puzzle: draw the solutions "
                              "that Puzzle.solutions() yields")
+        from puzzlebox.render.drawing import picture
+
         return picture(puzzle, self, fmt)
 
 
