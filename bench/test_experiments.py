@@ -12,7 +12,7 @@ import pytest
 
 from puzzlebox import catalog
 from puzzlebox.puzzles import Piece
-from puzzlebox.puzzles.repair_tiling import is_tiling
+from puzzlebox.puzzles.polyomino.repair_tiling import is_tiling
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 

@@ -1,5 +1,5 @@
 """Experiments kept out of the library: two searches for one tiling of a big board that the
-sink search (puzzles/repair_tiling.py) superseded, reached from nothing but these benches.
+sink search (puzzles/polyomino/repair_tiling.py) superseded, reached from nothing but these benches.
 
 * **Block tiling** (:func:`tile_by_blocks`).
 
@@ -36,7 +36,7 @@ from puzzlebox.engine.restarts import RestartSearch
 from puzzlebox.engine.search import Job, each_solution
 from puzzlebox.geometry import Cell
 from puzzlebox.puzzles.polyomino import Piece, Placement, PolyominoPuzzle, PolyominoSolution
-from puzzlebox.puzzles.repair_tiling import (
+from puzzlebox.puzzles.polyomino.repair_tiling import (
     _box,
     _Packing,
     _units,

@@ -48,7 +48,7 @@ def run(tmp_path: Path, text: str, *args: str) -> int:
 # A given's `at` with three numbers on a flat lattice reached oriented_cells, whose zip of
 # the cell with `at` raised ValueError (a traceback); `cells` of the wrong arity were taken
 # and then reported as "not on the board". The reader now checks a cell's arity against
-# the lattice's dimensions (formats/designer.py, _cell).
+# the lattice's dimensions (puzzles/polyomino/designer.py, _cell).
 WRONG_ARITY = {
     "at with 3 numbers, square": (
         '[board]\ngrid = "##/##"\n[pieces.A]\nshape = "##"\ncount = 2\n'

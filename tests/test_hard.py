@@ -24,14 +24,14 @@ from puzzlebox.engine.sat import SatEngine
 from puzzlebox.engine.search import Job, Mode, Search, count_all, each_solution
 from puzzlebox.geometry import Shape
 from puzzlebox.puzzles import EdgeMatchingPuzzle, PolyominoPuzzle
-from puzzlebox.puzzles.edge_solver import EdgeSearch
+from puzzlebox.puzzles.edge_matching.solver import EdgeSearch
 from puzzlebox.puzzles.families import (
     catalan,
     family_board_side,
     parallelogram_polyominoes,
 )
 from puzzlebox.puzzles.generate import random_edge_matching
-from puzzlebox.puzzles.repair_tiling import is_tiling
+from puzzlebox.puzzles.polyomino.repair_tiling import is_tiling
 
 # Checks of the parallelogram families' shapes, made on the cells and not on the paths the
 # generator draws (they lived in puzzles/families.py, where nothing but these tests read them).
@@ -532,7 +532,7 @@ def test_cli_generate_rejects_bad_sizes(capsys):
 
 
 def test_pack_window_leaves_holes_only_where_allowed():
-    from puzzlebox.puzzles.repair_tiling import _pack_window
+    from puzzlebox.puzzles.polyomino.repair_tiling import _pack_window
 
     # three cells in a row, one domino on cells (0, 1) and one on (1, 2): one cell stays empty
     anchor_start = np.array([0, 1, 2, 2, 2])
@@ -550,7 +550,7 @@ def test_pack_window_leaves_holes_only_where_allowed():
 
 
 def test_sink_tiling_finds_a_tiling_of_parallelogram_6():
-    from puzzlebox.puzzles.repair_tiling import tile_by_sink
+    from puzzlebox.puzzles.polyomino.repair_tiling import tile_by_sink
 
     puzzle = catalog.load("parallelogram-6").puzzles[0]
     solution, report = tile_by_sink(puzzle, seed=0, max_attempts=3)  # sink 6
@@ -562,7 +562,7 @@ def test_sink_tiling_finds_a_tiling_of_parallelogram_6():
 
 
 def test_sink_tiling_needs_a_limit():
-    from puzzlebox.puzzles.repair_tiling import tile_by_sink
+    from puzzlebox.puzzles.polyomino.repair_tiling import tile_by_sink
 
     with pytest.raises(ValueError):
         tile_by_sink(catalog.load("parallelogram-5").puzzles[0])
@@ -605,7 +605,7 @@ def test_solve_engine_sink_from_the_command_line(capsys):
 
 
 def test_solve_engine_sink_that_finds_nothing_says_it_proves_nothing(monkeypatch, capsys):
-    from puzzlebox.puzzles import repair_tiling
+    from puzzlebox.puzzles.polyomino import repair_tiling
 
     def gives_up(puzzle, **options):
         return None, repair_tiling.SinkReport(attempts=3, seconds=1.5)
@@ -635,7 +635,7 @@ def test_auto_tries_the_sink_search_where_backtracking_is_hopeless(monkeypatch):
     """parallelogram-7's first solution goes to the sink search (stood in for here by the
     recorded tiling: the real one takes a minute and a half); 6x10 never does."""
     from puzzlebox.engine.stats import SearchStats
-    from puzzlebox.puzzles import repair_tiling
+    from puzzlebox.puzzles.polyomino import repair_tiling
 
     calls = []
 

@@ -16,8 +16,11 @@ import puzzlebox
 from puzzlebox.cli import main
 from puzzlebox.formats import read_text
 from puzzlebox.render.outline import boundary_loops, enclosed, label_spot, signed_area
+from puzzlebox.render.palette import rgb
 
 pictures = pytest.importorskip("puzzlebox.render.pictures")
+queens_pictures = pytest.importorskip("puzzlebox.puzzles.queens.pictures")
+card_pictures = pytest.importorskip("puzzlebox.puzzles.edge_matching.pictures")
 pytest.importorskip("matplotlib")
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -186,7 +189,7 @@ def test_png_has_the_expected_pixel_size(tmp_path):
     data = path.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     width, height = struct.unpack(">II", data[16:24])
-    cell = pictures.QUEENS_PX
+    cell = queens_pictures.QUEENS_PX
     assert width == round((8 + 2 * pictures.MARGIN) * cell)  # 8 squares and two margins
     title = pictures.TITLE_PT / (cell * 72 / pictures.DPI) * 1.8
     assert height == round((8 + 2 * pictures.MARGIN + title) * cell)
@@ -204,11 +207,11 @@ def test_cards_are_four_triangles_in_related_shades():
     found = groups(pictures.solution_svg(puzzle, solution))
     triangles = [key for key in found if re.fullmatch(r"p0-card-\d-\d-\d", key)]
     assert len(triangles) == 16
-    colors = pictures.label_colors(puzzle)
+    colors = card_pictures.label_colors(puzzle)
     assert len(set(colors.values())) == len(colors)  # every label its own colour
     for a, b in puzzle.complements.items():
-        ha = colorsys.rgb_to_hsv(*pictures._rgb(colors[a]))[0]
-        hb = colorsys.rgb_to_hsv(*pictures._rgb(colors[b]))[0]
+        ha = colorsys.rgb_to_hsv(*rgb(colors[a]))[0]
+        hb = colorsys.rgb_to_hsv(*rgb(colors[b]))[0]
         assert abs(ha - hb) < 0.02  # one hue per pair, in two shades
 
 

@@ -147,7 +147,7 @@ def test_order_report_of_the_y_pentomino():
 
 
 def test_terminal_colours_come_from_the_pictures_palette():
-    from puzzlebox.render.pictures import piece_color
+    from puzzlebox.render.palette import piece_color
     from puzzlebox.render.terminal import colored_solution
     from puzzlebox.render.text import solution_lines
 

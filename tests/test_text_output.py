@@ -7,8 +7,9 @@ from collections import Counter
 
 import puzzlebox
 from puzzlebox.cli import main
+from puzzlebox.puzzles.edge_matching.text import CARD_KEY
 from puzzlebox.render.terminal import colored_solution
-from puzzlebox.render.text import CARD_KEY, describe, solution_lines
+from puzzlebox.render.text import describe, solution_lines
 
 
 def _grid_and_legend(lines):

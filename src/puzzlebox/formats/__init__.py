@@ -1,6 +1,7 @@
 """Reading puzzle files: TOML in, checked puzzle models out, errors that name file and line."""
 
+from puzzlebox import limits  # the limits of a file (puzzlebox/limits.py), as before
 from puzzlebox.formats.errors import PuzzleFileError
 from puzzlebox.formats.reader import PuzzleFile, read_bytes, read_file, read_text
 
-__all__ = ["PuzzleFile", "PuzzleFileError", "read_bytes", "read_file", "read_text"]
+__all__ = ["PuzzleFile", "PuzzleFileError", "limits", "read_bytes", "read_file", "read_text"]

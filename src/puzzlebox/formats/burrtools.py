@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from xml.parsers import expat
 
-from puzzlebox.formats import limits
+from puzzlebox import limits
 from puzzlebox.formats.errors import PuzzleFileError
 from puzzlebox.geometry.lattice import lattice_named
 

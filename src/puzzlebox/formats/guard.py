@@ -9,7 +9,7 @@ where a limit is first passed.
 
 from __future__ import annotations
 
-from puzzlebox.formats.limits import MAX_KEY_PARTS, MAX_NESTING
+from puzzlebox.limits import MAX_KEY_PARTS, MAX_NESTING
 
 
 def nesting_problem(

@@ -21,6 +21,7 @@ from puzzlebox.geometry.lattice import (
     Lattice,
     Transform,
     TwoColouring,
+    parse_grid,
     register_lattice,
 )
 
@@ -99,8 +100,6 @@ class CubeLattice(Lattice):
         Every layer must have as many rows as the first: a layer's rows are placed by their
         index, so a short layer would silently shift the cells of the next one in the
         picture a person drew; they write an empty row as dots instead."""
-        from puzzlebox.geometry.shapes import parse_grid
-
         if isinstance(value, str):
             value = [value]
         if not isinstance(value, list):

@@ -22,6 +22,7 @@ hashed by name, which is unique within a lattice.
 
 from __future__ import annotations
 
+import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -70,6 +71,9 @@ class Lattice(ABC):
     name: str  # as written in a puzzle file: "square", "triangle", "hexagon", "cube"
     dimensions: int  # coordinates per cell: 2, or 3 for cube
     cell_word: str  # "square", "triangle", "hexagon", "cube": for messages ("12 triangles")
+    # cells are unit squares in rows and columns: a text drawing can outline pieces with
+    # | and -, and a name in a picture may turn a quarter to fit a straight run of cells
+    unit_squares: bool = False
 
     # -- the graph ----------------------------------------------------------------------
     @abstractmethod
@@ -288,7 +292,29 @@ def lattice_names() -> Sequence[str]:
 def _load_all() -> None:
     """Import every lattice module so it registers (cheap: no numpy, no numba). A module that
     fails to import is an error, never a lattice quietly missing from the registry."""
-    import importlib
-
     for module in ("square", "triangle", "hexagon", "cube"):
         importlib.import_module(f"puzzlebox.geometry.{module}")
+
+
+NO_CELL = frozenset(". ")  # characters of a drawn grid that are no cell
+
+
+def parse_grid(text: str) -> tuple[dict[Cell, str], list[str]]:
+    """Read a drawn grid into ``{(row, col): colour}`` and its rows.
+
+    Rows are separated by newlines, or by ``/`` when the grid is written on one line.
+    ``.`` and space are no cell. Leading and trailing blank lines are dropped.
+    """
+    text = text.replace("\r\n", "\n")
+    rows = text.split("\n") if "\n" in text else text.split("/")
+    while rows and not rows[0].strip():
+        rows.pop(0)
+    while rows and not rows[-1].strip():
+        rows.pop()
+    cells: dict[Cell, str] = {
+        (r, c): ch
+        for r, row in enumerate(rows)
+        for c, ch in enumerate(row)
+        if ch not in NO_CELL
+    }
+    return cells, rows

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from puzzlebox.geometry.lattice import Cell, Lattice, Shape
+from puzzlebox.geometry.lattice import NO_CELL, Cell, Lattice, Shape, parse_grid
+from puzzlebox.geometry.square import SQUARE
 
-NO_CELL = frozenset(". ")
+__all__ = ["NO_CELL", "normalize", "orientations", "parse_grid"]
 
 
 def normalize(cells: Mapping[Cell, str]) -> Shape:
@@ -24,27 +25,4 @@ def orientations(shape: Shape, rotate: bool = True, reflect: bool = True) -> lis
 
 
 def _square() -> Lattice:
-    from puzzlebox.geometry.square import SQUARE
-
     return SQUARE
-
-
-def parse_grid(text: str) -> tuple[dict[Cell, str], list[str]]:
-    """Read a drawn grid into ``{(row, col): colour}`` and its rows.
-
-    Rows are separated by newlines, or by ``/`` when the grid is written on one line.
-    ``.`` and space are no cell. Leading and trailing blank lines are dropped.
-    """
-    text = text.replace("\r\n", "\n")
-    rows = text.split("\n") if "\n" in text else text.split("/")
-    while rows and not rows[0].strip():
-        rows.pop(0)
-    while rows and not rows[-1].strip():
-        rows.pop()
-    cells: dict[Cell, str] = {
-        (r, c): ch
-        for r, row in enumerate(rows)
-        for c, ch in enumerate(row)
-        if ch not in NO_CELL
-    }
-    return cells, rows

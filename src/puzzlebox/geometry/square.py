@@ -11,6 +11,7 @@ from puzzlebox.geometry.lattice import (
     Point,
     Transform,
     TwoColouring,
+    parse_grid,
     register_lattice,
 )
 from puzzlebox.geometry.symmetry import SYMMETRIES, Symmetry
@@ -26,8 +27,6 @@ _GROUP = tuple(_transform(sym) for sym in SYMMETRIES)  # identity first, mirror 
 
 def parse_rows(value: Any, lattice: str) -> dict[Cell, str]:
     """A flat grid string as ``{(row, col): character}`` (shared by the flat lattices)."""
-    from puzzlebox.geometry.shapes import parse_grid
-
     if not isinstance(value, str):
         kind = "a list of layers" if isinstance(value, list) else type(value).__name__
         raise GridError(
@@ -42,6 +41,7 @@ class SquareLattice(Lattice):
     name = "square"
     dimensions = 2
     cell_word = "square"
+    unit_squares = True
     transforms = _GROUP
 
     def neighbours(self, cell: Cell) -> tuple[Cell, ...]:

@@ -1,14 +1,16 @@
 """The Kind interface: what every puzzle kind provides, and what is the same for all.
 
-A kind is one module with one class, registered once by :func:`register_kind`. It
-compiles itself to a :class:`CoverProblem` (:meth:`Puzzle.build_problem`), decodes engine
-answers back into placements (:meth:`Puzzle.decode`, and back: :meth:`Puzzle.option_labels`),
+A kind is one package under puzzles/ whose class is registered once by
+:func:`register_kind`. It reads its part of a puzzle file (:meth:`Puzzle.read`), compiles
+itself to a :class:`CoverProblem` (:meth:`Puzzle.build_problem`), decodes engine answers
+back into placements (:meth:`Puzzle.decode`, and back: :meth:`Puzzle.option_labels`),
 gives the symmetries of the whole puzzle in one form, permutations of its options
 (:meth:`Puzzle.build_symmetries`: distinct counts, canonical forms and board maps all come
 from them), proves impossibility where it can (:meth:`Puzzle.proofs`), names itself
-(:attr:`Puzzle.label`) and draws itself as text and as a picture, by calling the pure
-functions of render/ for its kind. Nothing outside a kind's module asks which kind a
-puzzle is.
+(:attr:`Puzzle.label`) and draws itself as text and as a picture with its own text and
+pictures modules, built on render/'s helpers. Nothing outside a kind's package asks which
+kind a puzzle is: what differs is asked of these methods and flags (``grid_editable``,
+``sweepable``, :meth:`Puzzle.pieces_to_make`).
 """
 
 from __future__ import annotations
@@ -21,21 +23,25 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 import numpy as np
 
 from puzzlebox.cover.problem import CoverProblem
+from puzzlebox.cover.symmetry import SymmetryBreaking, SymmetryError, group_of
 from puzzlebox.engine.memo import Progress, SweepPlan
 from puzzlebox.engine.memory import check_cover_size
 from puzzlebox.engine.registry import AUTO
 from puzzlebox.engine.search import OnStep, count_all
 from puzzlebox.engine.stats import SearchStats
 from puzzlebox.puzzles.proofs import Proof
+from puzzlebox.puzzles.reading import FileReader
+from puzzlebox.render.drawing import picture
+from puzzlebox.render.notebook import svg_of
+from puzzlebox.render.text import describe
 from puzzlebox.reports import CountResult
 
 if TYPE_CHECKING:
-    from puzzlebox.cover.symmetry import SymmetryBreaking
     from puzzlebox.render.pictures import Panel
 
 
 # The name of the one search that is not a complete cover engine: sink and exact finish, one
-# tiling of a polyomino board by local search (puzzles/repair_tiling.py), registered by
+# tiling of a polyomino board by local search (puzzles/polyomino/repair_tiling.py), registered by
 # the polyomino kind.
 SINK = "sink"
 
@@ -96,6 +102,8 @@ class Puzzle(ABC):
     kind: ClassVar[str]
     # whether the page's grid editor (web/model.py) draws it: a board and pieces of cells
     grid_editable: ClassVar[bool] = False
+    # whether it is a board of cells that a sweep may leave uncovered (puzzles/sweep.py)
+    sweepable: ClassVar[bool] = False
     board_name: str | None = None  # the board's name within a batch file, else None
 
     def __init__(self, name: str, title: str = "", notes: str = "") -> None:
@@ -104,6 +112,14 @@ class Puzzle(ABC):
         self.notes = notes
 
     # -- what each kind implements ---------------------------------------------------------
+    @classmethod
+    @abstractmethod
+    def read(cls, r: FileReader, doc: dict[str, Any], name: str, title: str, notes: str
+             ) -> list[Puzzle]:
+        """The kind's reader: the puzzles of a parsed file ``doc`` (several for a batch of
+        boards, each with its ``board_name``), every value checked through ``r``, which
+        names the file and the line of anything wrong (formats/reader.py calls it)."""
+
     @abstractmethod
     def build_problem(self) -> CoverProblem:
         """Compile the puzzle to a cover problem whose option labels decode placements."""
@@ -156,6 +172,12 @@ class Puzzle(ABC):
         is built: building a big one costs seconds to minutes."""
         return None
 
+    def pieces_to_make(self) -> Sequence[Any] | None:
+        """The pieces a person cuts or prints (render/sheet.py, render/stl.py), each with a
+        ``name``, a ``shape`` (its ``cells``) and its count ``lo``..``hi``, on the puzzle's
+        ``lattice``; None: the kind has no such pieces (cards, queens)."""
+        return None
+
     def text_owners(self, solution: Solution) -> list[list[int | None]] | None:
         """For each character of ``text_lines(solution)``, the number of the placement it
         shows (None for none), so that a terminal can colour pieces; None: not offered."""
@@ -190,8 +212,6 @@ class Puzzle(ABC):
     @cached_property
     def _group(self) -> tuple[np.ndarray, np.ndarray]:
         """The option permutations and the item permutations derived from them."""
-        from puzzlebox.cover.symmetry import SymmetryError, group_of
-
         try:
             return group_of(self.problem, self.build_symmetries())
         except SymmetryError as error:
@@ -221,8 +241,6 @@ class Puzzle(ABC):
     @cached_property
     def symmetry_breaking(self) -> SymmetryBreaking:
         """The problem cut down by the puzzle's symmetries (see cover/symmetry.py)."""
-        from puzzlebox.cover.symmetry import SymmetryBreaking
-
         return SymmetryBreaking(self.problem, self.symmetries)
 
     def search_problem(self) -> CoverProblem:
@@ -258,8 +276,6 @@ class Puzzle(ABC):
 
     def _repr_svg_(self) -> str | None:
         """The board and pieces, drawn, in a notebook."""
-        from puzzlebox.render.notebook import svg_of
-
         return svg_of(self, None)
 
     def solve(self, engine: str = AUTO, **run: Any) -> Solution | None:
@@ -329,20 +345,14 @@ class Puzzle(ABC):
 
     def __str__(self) -> str:
         """The puzzle drawn as text: its board and its pieces (or cards, or board size)."""
-        from puzzlebox.render.text import describe
-
         return "\n".join(describe(self))
 
     def svg(self) -> str:
         """The empty board and the pieces as SVG text (needs the 'pictures' extra)."""
-        from puzzlebox.render.drawing import picture
-
         return picture(self, None, "svg").decode("utf-8")
 
     def png(self) -> bytes:
         """The empty board and the pieces as PNG bytes (needs the 'pictures' extra)."""
-        from puzzlebox.render.drawing import picture
-
         return picture(self, None, "png")
 
 

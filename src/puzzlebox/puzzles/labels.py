@@ -20,13 +20,18 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from puzzlebox.cover.problem import CoverBuilder
+from puzzlebox.engine.registry import AUTO, resolve
+from puzzlebox.engine.search import Job, Mode, each_solution
 from puzzlebox.errors import PuzzleboxError
 from puzzlebox.geometry.lattice import Cell, Lattice
+from puzzlebox.puzzles.givens import lattice_of
+from puzzlebox.puzzles.sweep import SweepResult, _solve_one, _with_board, sweepable
+from puzzlebox.safety import printable
 
 if TYPE_CHECKING:
     from puzzlebox.puzzles.base import Puzzle
     from puzzlebox.puzzles.polyomino import PolyominoPuzzle
-    from puzzlebox.puzzles.sweep import SweepResult
 
 Combination = tuple[str, ...]
 MAX_COMBINATIONS = 1_000_000  # combinations one sweep lists (each a line of output)
@@ -144,8 +149,6 @@ def label_sweep(
 
     A combination whose labels name a cell twice (groups that overlap) is left out: it
     would leave fewer cells open than it says."""
-    from puzzlebox.puzzles.sweep import SweepResult, _solve_one
-
     labels = labels_of(puzzle)
     combos = labels.combinations(groups)
     maps = puzzle.board_maps()
@@ -186,9 +189,6 @@ def _tally(
     so), an engine named (it may not list solutions), or more than :data:`TALLY_MOST`
     solutions in all (listing them one by one would be slower than counting each
     combination with an engine that counts without listing)."""
-    from puzzlebox.cover.problem import CoverBuilder
-    from puzzlebox.engine.registry import AUTO, resolve
-    from puzzlebox.engine.search import Job, Mode, each_solution
 
     if puzzle.givens or engine != AUTO:
         return None
@@ -230,8 +230,6 @@ def _from_tally(
     has a proof's reason where one settles it; a board that no map of the grid but the
     identity keeps has as many distinct solutions as solutions. None: a board with a
     symmetry, counted alone (its distinct count needs its own group)."""
-    from puzzlebox.puzzles.sweep import SweepResult, _solve_one
-
     if solutions == 0:
         proved = _solve_one(puzzle, cells, True, engine, search=False)
         return proved if proved is not None else SweepResult(cells, False, 0, 0)
@@ -245,8 +243,6 @@ def _from_tally(
 
 
 def _lattice(puzzle: PolyominoPuzzle) -> Lattice:
-    from puzzlebox.puzzles.givens import lattice_of
-
     return lattice_of(puzzle)
 
 
@@ -257,9 +253,6 @@ def label_sweep_report(
     progress: Callable[[int, int], None] | None = None,
 ) -> LabelSweepReport:
     """Sweep ``puzzle`` over ``groups`` (None: the file's declared sweep)."""
-    from puzzlebox.puzzles.sweep import sweepable
-    from puzzlebox.reports import label
-
     board = sweepable(puzzle)
     if groups is None:
         if board.labels is None or not board.labels.uncover:
@@ -267,15 +260,14 @@ def label_sweep_report(
                                   "= [...]): name the groups to leave open")
         groups = board.labels.uncover
     results = list(label_sweep(board, groups, engine, progress))
-    return LabelSweepReport(puzzle.name, puzzle.board_name, label(puzzle), groups, results)
+    return LabelSweepReport(puzzle.name, puzzle.board_name, printable(puzzle.label), groups,
+                            results)
 
 
 def opened(puzzle: Puzzle, names: Sequence[str]) -> PolyominoPuzzle:
     """The puzzle with the cells of the named labels left open (its board without them):
     ``Jan`` names a label of whichever group has it, ``month=Jan`` one group's. What
     ``solve --open Jan,1`` solves: one date of the calendar."""
-    from puzzlebox.puzzles.sweep import _with_board, sweepable
-
     board = sweepable(puzzle)
     labels = labels_of(board)
     gone: set[Cell] = set()

@@ -16,13 +16,14 @@ area N" is a statement about the regions tried, never a claim that the order is 
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from puzzlebox.engine import SearchStats
 from puzzlebox.engine.parts import representatives
 from puzzlebox.errors import PuzzleboxError
-from puzzlebox.geometry.lattice import Cell, GridError, Lattice, Shape
+from puzzlebox.geometry.lattice import Cell, GridError, Lattice, Shape, lattice_named
 from puzzlebox.geometry.regions import Region, block, region_noun, regions
 from puzzlebox.geometry.square import SQUARE
 from puzzlebox.puzzles.polyomino import Piece, PolyominoPuzzle, PolyominoSolution
@@ -52,8 +53,6 @@ class ShapeError(PuzzleboxError):
 
 def read_lattice(name: str) -> Lattice:
     """The lattice named on the command line; ShapeError (one line) names the known ones."""
-    from puzzlebox.geometry.lattice import lattice_named
-
     try:
         return lattice_named(name)
     except KeyError as error:
@@ -202,8 +201,6 @@ def polyomino_order(
     lattice: Lattice = SQUARE,
 ) -> OrderResult:
     """Search regions by increasing area for the first that copies of ``shape`` tile."""
-    import time
-
     result = OrderResult(shape, max_area, lattice=lattice)
     for region in regions_to_try(shape, max_area, lattice, reflect):
         began = time.perf_counter()
@@ -221,7 +218,6 @@ def polyomino_order(
             chosen = next(found, None)
             solution = None if chosen is None else puzzle.decode(chosen)
             if solution is not None:
-                assert isinstance(solution, PolyominoSolution)
                 result.order, result.puzzle, result.solution = copies, puzzle, solution
                 result.region = region
             attempt = Attempt(

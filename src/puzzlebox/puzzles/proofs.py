@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from puzzlebox.geometry.lattice import Cell, Lattice, TwoColouring
+from puzzlebox.geometry.square import SQUARE
 
 if TYPE_CHECKING:
     from puzzlebox.puzzles.base import Puzzle
@@ -160,8 +161,6 @@ def _count_text(piece: Piece) -> str:
 
 # -- checkerboard ---------------------------------------------------------------------------
 def _square_colouring() -> TwoColouring:
-    from puzzlebox.geometry.square import SQUARE
-
     colouring = SQUARE.two_colouring()
     assert colouring is not None  # the chessboard
     return colouring
@@ -310,9 +309,7 @@ def components(cells: set[Cell], lattice: Lattice | None = None) -> list[list[Ce
     """The board's connected regions (cells joined by a side, or a face: the lattice's
     neighbours; default the square lattice), each sorted, in board order."""
     if lattice is None:
-        from puzzlebox.geometry.square import SQUARE
-
-        lattice = SQUARE
+            lattice = SQUARE
     neighbours = lattice.neighbours
     seen: set[Cell] = set()
     out = []

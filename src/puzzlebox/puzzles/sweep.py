@@ -13,12 +13,18 @@ import itertools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from math import comb
+from typing import TYPE_CHECKING, cast
 
+from puzzlebox.engine.parts import representatives
+from puzzlebox.engine.stats import SearchStats
 from puzzlebox.errors import PuzzleboxError
 from puzzlebox.geometry.lattice import Cell
 from puzzlebox.puzzles.base import Puzzle
-from puzzlebox.puzzles.polyomino import PolyominoPuzzle
 from puzzlebox.puzzles.proofs import impossibility_proof
+from puzzlebox.render.text import table_lines
+
+if TYPE_CHECKING:
+    from puzzlebox.puzzles.polyomino import PolyominoPuzzle
 
 
 class SweepError(PuzzleboxError):
@@ -42,9 +48,9 @@ class SweepResult:
 def sweepable(puzzle: Puzzle) -> PolyominoPuzzle:
     """The puzzle as a board whose cells a sweep leaves uncovered; SweepError for a kind
     that has no such board (sweeps belong to the polyomino kind, like this module)."""
-    if not isinstance(puzzle, PolyominoPuzzle):
+    if not puzzle.sweepable:
         raise SweepError(f"{puzzle.label}: sweep works on polyomino boards, not {puzzle.kind}")
-    return puzzle
+    return cast("PolyominoPuzzle", puzzle)
 
 
 def filled(puzzle: PolyominoPuzzle) -> PolyominoPuzzle:
@@ -63,7 +69,7 @@ def filled(puzzle: PolyominoPuzzle) -> PolyominoPuzzle:
 def _with_board(
     puzzle: PolyominoPuzzle, board: dict[Cell, str], name: str | None
 ) -> PolyominoPuzzle:
-    return PolyominoPuzzle(
+    return type(puzzle)(
         puzzle.name,
         board,
         puzzle.pieces,
@@ -176,11 +182,7 @@ def _solve_one(
 
 def _first(puzzle: PolyominoPuzzle, engine: str) -> tuple[bool, int]:
     """Is there a solution, and how many nodes it took to decide (one orbit each)."""
-    from puzzlebox.engine import SearchStats
-
     stats = SearchStats()
-    from puzzlebox.engine.parts import representatives
-
     found = next(representatives(puzzle.symmetry_breaking, engine, limit=1, stats=stats), None)
     return found is not None, stats.nodes
 
@@ -199,6 +201,4 @@ def count_grid(puzzle: PolyominoPuzzle, results: list[SweepResult], count: bool)
             shown[res.uncovered[0]] = str(res.solutions)
         else:
             shown[res.uncovered[0]] = "o" if res.solvable else "-"
-    from puzzlebox.render.text import table_lines
-
     return table_lines(puzzle.lattice, shown, puzzle.board)

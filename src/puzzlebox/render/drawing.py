@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import importlib.util
 from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from puzzlebox.errors import PuzzleboxError
 
 if TYPE_CHECKING:
-    from puzzlebox.puzzles.base import Puzzle, Solution
+    from puzzlebox.render.drawable import Drawable
 
 
 class PicturesUnavailable(PuzzleboxError):
@@ -29,7 +29,7 @@ def pictures() -> ModuleType:
     return module
 
 
-def picture(puzzle: Puzzle, solution: Solution | None, fmt: str) -> bytes:
+def picture(puzzle: Drawable, solution: Any | None, fmt: str) -> bytes:
     """``solution`` drawn on ``puzzle`` (the empty board and its pieces when None) as the
     bytes of an ``svg`` or ``png`` file."""
     draw = pictures()

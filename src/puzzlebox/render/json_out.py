@@ -9,20 +9,21 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+from puzzlebox.render.drawable import Drawable, Placed
+
 if TYPE_CHECKING:
-    from puzzlebox.puzzles import Puzzle, Solution
     from puzzlebox.puzzles.labels import LabelSweepReport
     from puzzlebox.reports import CountReport, EstimateReport, OrderReport, SweepReport
 
 
-def _with_board(obj: dict[str, Any], puzzle: Puzzle) -> dict[str, Any]:
+def _with_board(obj: dict[str, Any], puzzle: Drawable) -> dict[str, Any]:
     board = puzzle.board_name
     if board is not None:
         obj["board"] = board
     return obj
 
 
-def solution_json(puzzle: Puzzle, solution: Solution) -> str:
+def solution_json(puzzle: Drawable, solution: Placed) -> str:
     """``{"puzzle", ["board"], ["lattice"], "placements"}``: ``lattice`` for a puzzle on a
     lattice other than square, which says what the placements' coordinates are."""
     obj = _with_board({"puzzle": puzzle.name}, puzzle)

@@ -184,7 +184,7 @@ class Sheet:
 def piece_copies(puzzle: Any) -> list[tuple[str, list[Loop]]]:
     """Each copy of each piece (a count of n: n copies; a range: its top; ``any``: its
     least, at least one) with its outline in cell units."""
-    pieces = getattr(puzzle, "pieces", None)
+    pieces = puzzle.pieces_to_make()
     if pieces is None:
         raise ExportError(f"{printable(puzzle.name)}: a sheet draws the pieces of a "
                           "polyomino puzzle; this puzzle has none")

@@ -165,7 +165,7 @@ def piece_surface(puzzle: Any, piece: Any, cell_mm: float) -> list[Triangle]:
 def write_stls(puzzles: Sequence[Any], folder: str | Path, cell_mm: float) -> list[Path]:
     """One STL per piece of the file's (first) puzzle in ``folder``, made if missing;
     file names come only from ``folder`` and the piece names made safe."""
-    if not puzzles or getattr(puzzles[0], "pieces", None) is None:
+    if not puzzles or puzzles[0].pieces_to_make() is None:
         raise ExportError("STL solids are made of the pieces of a polyomino puzzle; this "
                           "puzzle has none")
     if not (0 < cell_mm <= 1000) or not math.isfinite(cell_mm):
@@ -177,7 +177,7 @@ def write_stls(puzzles: Sequence[Any], folder: str | Path, cell_mm: float) -> li
                           "written into it")
     folder.mkdir(parents=True, exist_ok=True)
     written = []
-    for piece in puzzle.pieces:
+    for piece in puzzle.pieces_to_make():
         path = folder / (file_component(piece.name) + ".stl")
         path.write_bytes(stl_bytes(piece_surface(puzzle, piece, cell_mm), piece.name))
         written.append(path)

@@ -6,25 +6,21 @@ the same solution agree; the letters stay, so the drawing reads without colour t
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
-from puzzlebox.render.pictures import ink_on, piece_color
+from rich.text import Text
+
+from puzzlebox.render.drawable import Drawable
+from puzzlebox.render.palette import ink_on, piece_color
 from puzzlebox.safety import printable
 
-if TYPE_CHECKING:
-    from rich.text import Text
 
-    from puzzlebox.puzzles import Puzzle, Solution
-
-
-def colored_solution(puzzle: Puzzle, solution: Solution) -> Text | None:
+def colored_solution(puzzle: Drawable, solution: Any) -> Text | None:
     """The letter drawing with a background colour per placement (black or white letters,
     whichever reads on it); None where the kind offers nothing to colour (cards, queens)."""
     owners = puzzle.text_owners(solution)
     if owners is None:
         return None
-    from rich.text import Text
-
     lines = puzzle.text_lines(solution, "text")
     grid = lines[: len(owners)]
     if len(grid) < len(owners) or any(len(a) != len(b) for a, b in zip(grid, owners,

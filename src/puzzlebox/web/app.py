@@ -39,8 +39,8 @@ from starlette.staticfiles import StaticFiles
 from puzzlebox import catalog
 from puzzlebox.errors import PuzzleboxError
 from puzzlebox.formats import PuzzleFile
-from puzzlebox.formats.limits import MAX_FILE_BYTES
 from puzzlebox.formats.reader import read_text
+from puzzlebox.limits import MAX_FILE_BYTES
 from puzzlebox.puzzles import Puzzle
 from puzzlebox.render.json_out import solution_json
 from puzzlebox.safety import file_component

@@ -16,9 +16,9 @@ from typing import Any, cast
 
 from puzzlebox.errors import PuzzleboxError
 from puzzlebox.formats import PuzzleFile
-from puzzlebox.formats.limits import MAX_CELLS, MAX_PIECES
 from puzzlebox.geometry.lattice import DEFAULT_LATTICE, Lattice, lattice_named, lattice_names
 from puzzlebox.geometry.square import SQUARE
+from puzzlebox.limits import MAX_CELLS, MAX_PIECES
 from puzzlebox.puzzles import PolyominoPuzzle
 from puzzlebox.puzzles.polyomino import Piece
 

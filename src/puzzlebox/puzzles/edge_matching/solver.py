@@ -29,7 +29,8 @@ from puzzlebox.engine.progress import share_walked
 from puzzlebox.engine.restarts import luby
 from puzzlebox.engine.search import Job, Mode, Step
 from puzzlebox.engine.stats import SearchStats
-from puzzlebox.puzzles.edge_matching import EdgeMatchingPuzzle, turned
+from puzzlebox.puzzles.edge_matching.cards import turned
+from puzzlebox.puzzles.edge_matching.model import EdgeMatchingPuzzle
 
 # registers
 R_DEPTH = 0

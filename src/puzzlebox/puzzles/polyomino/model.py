@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from puzzlebox.cover.problem import CoverBuilder, CoverProblem
+from puzzlebox.cover.symmetry import options_by_items
+from puzzlebox.engine.errors import EngineError
 from puzzlebox.engine.memo import SweepPlan
 from puzzlebox.engine.registry import EngineSpec, register
 from puzzlebox.engine.search import Capability, Job, Mode, Search
@@ -28,7 +30,16 @@ from puzzlebox.geometry.square import SQUARE
 from puzzlebox.puzzles.base import SINK, Puzzle, Solution, register_kind
 from puzzlebox.puzzles.givens import Given, around_givens, keeping_givens, piece_rules
 from puzzlebox.puzzles.labels import Labels
-from puzzlebox.puzzles.proofs import Proof
+from puzzlebox.puzzles.polyomino import reader
+from puzzlebox.puzzles.polyomino.designer_drawing import designer_lines, open_label_lines
+from puzzlebox.puzzles.polyomino.text import (
+    describe_polyomino,
+    letter_lines,
+    letter_owners,
+    outline_lines,
+)
+from puzzlebox.puzzles.proofs import Proof, polyomino_proofs
+from puzzlebox.puzzles.reading import FileReader
 
 if TYPE_CHECKING:
     from puzzlebox.render.pictures import Panel
@@ -80,6 +91,7 @@ class PolyominoPuzzle(Puzzle):
 
     kind = "polyomino"
     grid_editable = True
+    sweepable = True
 
     def __init__(
         self,
@@ -109,6 +121,11 @@ class PolyominoPuzzle(Puzzle):
         self.labels = labels  # named cells and groups of cells (puzzles/labels.py)
 
     # -- placements ------------------------------------------------------------------------
+    @classmethod
+    def read(cls, r: FileReader, doc: dict[str, Any], name: str, title: str, notes: str
+             ) -> list[Puzzle]:
+        return list(reader.read_polyomino(r, doc, name, title, notes))
+
     def _plain(self, shape: Shape) -> Shape:
         """The shape as the rules see it: colours only count when they must match."""
         return shape if self.match_colors else Shape(shape.cells, ("#",) * len(shape))
@@ -219,8 +236,6 @@ class PolyominoPuzzle(Puzzle):
         """Each board symmetry moved onto placements as whole arrays: a placement is its
         piece and its items, and its image is the placement of the image piece on the moved
         cells (cover/symmetry.py: options_by_items)."""
-        from puzzlebox.cover.symmetry import options_by_items
-
         problem = self.problem
         index = {name: i for i, name in enumerate(problem.item_names)}
         number = {p.name: i for i, p in enumerate(self.pieces)}
@@ -263,16 +278,11 @@ class PolyominoPuzzle(Puzzle):
 
     # -- proofs ----------------------------------------------------------------------------
     def proofs(self) -> Iterator[Proof]:
-        from puzzlebox.puzzles.proofs import polyomino_proofs
-
         return polyomino_proofs(self)
 
     # -- drawing ---------------------------------------------------------------------------
     def text_lines(self, solution: Solution, style: str = "text") -> list[str]:
         """Letters (``text``) or piece outlines (``outline``)."""
-        from puzzlebox.render.labels import open_label_lines
-        from puzzlebox.render.text import letter_lines, outline_lines
-
         assert isinstance(solution, PolyominoSolution)
         if style == "outline":
             return outline_lines(self, solution) + open_label_lines(self, solution)
@@ -312,28 +322,29 @@ class PolyominoPuzzle(Puzzle):
             return None
         return math.lgamma(len(self.board) + 1) - sum(math.lgamma(c + 1) for c in counts)
 
+    def pieces_to_make(self) -> list[Piece]:
+        return self.pieces
+
     def text_owners(self, solution: Solution) -> list[list[int | None]] | None:
         """The owner of each character of the letter drawing, as render/text.py lays it out
         on this puzzle's lattice (offset hexagon rows, cube layers under headings)."""
-        from puzzlebox.render.text import letter_owners
-
         assert isinstance(solution, PolyominoSolution)
         return letter_owners(self, solution)
 
     def describe_lines(self) -> list[str]:
-        from puzzlebox.render.labels import designer_lines
-        from puzzlebox.render.text import describe_polyomino
-
         return describe_polyomino(self) + designer_lines(self)
 
     def solution_panel(self, solution: Solution, title: str) -> Panel:
-        from puzzlebox.render.pictures import polyomino_solution_panel
+        from puzzlebox.puzzles.polyomino.pictures import polyomino_solution_panel  # matplotlib
 
         assert isinstance(solution, PolyominoSolution)
         return polyomino_solution_panel(self, solution, title)
 
     def puzzle_panels(self, title: str) -> tuple[Panel, list[Panel]]:
-        from puzzlebox.render.pictures import polyomino_board_panel, polyomino_piece_panels
+        from puzzlebox.puzzles.polyomino.pictures import (  # matplotlib
+            polyomino_board_panel,
+            polyomino_piece_panels,
+        )
 
         return polyomino_board_panel(self, title), polyomino_piece_panels(self)
 
@@ -346,12 +357,11 @@ class PolyominoPuzzle(Puzzle):
         progress: Callable[[str], None] | None = None,
     ) -> Iterator[PolyominoSolution]:
         """One tiling of the board by sink and exact finish
-        (:func:`puzzlebox.puzzles.repair_tiling.tile_by_sink`), or nothing within
+        (:func:`puzzlebox.puzzles.polyomino.repair_tiling.tile_by_sink`), or nothing within
         ``time_limit`` seconds (default :data:`SINK_SECONDS`). Built for big boards of many
         distinct pieces, where backtracking is hopeless (``parallelogram-7``); nothing found
         proves nothing."""
-        from puzzlebox.engine.errors import EngineError
-        from puzzlebox.puzzles.repair_tiling import tile_by_sink
+        from puzzlebox.puzzles.polyomino.repair_tiling import tile_by_sink  # numba
 
         if self.impossibility() is not None:
             return
@@ -389,7 +399,7 @@ def _spans(cells: Iterable[Cell]) -> list[int]:
 
 
 def _sink_accepts(job: Job) -> str | None:
-    from puzzlebox.puzzles.repair_tiling import sink_takes
+    from puzzlebox.puzzles.polyomino.repair_tiling import sink_takes
 
     puzzle = job.puzzle
     if not isinstance(puzzle, PolyominoPuzzle) or job.problem is not puzzle.problem:
@@ -406,7 +416,7 @@ def _sink_accepts(job: Job) -> str | None:
 
 
 def _sink_start(job: Job) -> Search:
-    from puzzlebox.puzzles.repair_tiling import start_sink
+    from puzzlebox.puzzles.polyomino.repair_tiling import start_sink
 
     return start_sink(job)
 

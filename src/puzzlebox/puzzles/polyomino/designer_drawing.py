@@ -1,7 +1,8 @@
 """A designer's keys drawn: labelled cells, a piece's own rules, givens (#17).
 
-Kept apart from text.py and pictures.py so that those only call in: each function here takes
-a polyomino puzzle and returns lines of text, or paints on a picture's canvas.
+Kept apart from the kind's text.py and pictures.py so that those only call in: each
+function here takes a polyomino puzzle and returns lines of text, or paints on a picture's
+canvas.
 """
 
 from __future__ import annotations
@@ -9,9 +10,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from puzzlebox.geometry.lattice import Cell
+from puzzlebox.puzzles.labels import _lattice
 
 if TYPE_CHECKING:
-    from puzzlebox.puzzles.polyomino import PolyominoPuzzle, PolyominoSolution
+    from puzzlebox.puzzles.polyomino.model import PolyominoPuzzle, PolyominoSolution
 
 LABEL_INK = "#333333"
 
@@ -78,8 +80,6 @@ def paint_labels(canvas: Any, puzzle: PolyominoPuzzle, ox: float, oy: float,
     lattice moved by (``ox``, ``oy``): on the empty board every board cell's, and on a
     solution (``open_only``) the open cells' (labelled cells off its board) that lie within
     the board's extent. The text shrinks to fit a cell."""
-    from puzzlebox.puzzles.labels import _lattice
-
     labels = puzzle.labels
     if labels is None:
         return

@@ -16,10 +16,15 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from puzzlebox.cover.problem import CoverBuilder, CoverProblem
+from puzzlebox.cover.symmetry import options_by_labels
 from puzzlebox.engine.registry import EngineSpec, footprint, register
 from puzzlebox.engine.search import Capability, Job, Search
 from puzzlebox.puzzles.base import Puzzle, Solution, register_kind
+from puzzlebox.puzzles.edge_matching import reader
+from puzzlebox.puzzles.edge_matching.cards import turned
+from puzzlebox.puzzles.edge_matching.text import card_lines, describe_cards
 from puzzlebox.puzzles.proofs import Proof
+from puzzlebox.puzzles.reading import FileReader
 
 if TYPE_CHECKING:
     from puzzlebox.render.pictures import Panel
@@ -48,11 +53,6 @@ class EdgeMatchingSolution(Solution):
         return tuple(sorted((p.row, p.col, p.card, p.turns) for p in self.placements))
 
 
-def turned(labels: tuple[str, ...], turns: int) -> tuple[str, ...]:
-    """A card's labels (top, right, bottom, left) after ``turns`` clockwise quarter turns."""
-    return tuple(labels[(side - turns) % 4] for side in range(4))
-
-
 @register_kind
 class EdgeMatchingPuzzle(Puzzle):
     kind = "edge-matching"
@@ -77,6 +77,11 @@ class EdgeMatchingPuzzle(Puzzle):
         self.rotate = rotate
         self.complements = dict(complements or {})
         self.border = border
+
+    @classmethod
+    def read(cls, r: FileReader, doc: dict[str, Any], name: str, title: str, notes: str
+             ) -> list[Puzzle]:
+        return list(reader.read_edge_matching(r, doc, name, title, notes))
 
     def complement(self, label: str) -> Hashable:
         """What must face ``label``: the label itself, or with complements its complement.
@@ -161,8 +166,6 @@ class EdgeMatchingPuzzle(Puzzle):
     def build_symmetries(self) -> np.ndarray:
         """Turning the whole board turns every card (only when cards may turn): by half a
         turn, and on a square board by quarter turns too."""
-        from puzzlebox.cover.symmetry import options_by_labels
-
         identity = np.arange(self.problem.n_options, dtype=np.int64)
         if not self.rotate:
             return identity[None, :]
@@ -202,24 +205,20 @@ class EdgeMatchingPuzzle(Puzzle):
 
     # -- drawing ---------------------------------------------------------------------------
     def text_lines(self, solution: Solution, style: str = "text") -> list[str]:
-        from puzzlebox.render.text import card_lines
-
         assert isinstance(solution, EdgeMatchingSolution)
         return card_lines(self, solution)
 
     def describe_lines(self) -> list[str]:
-        from puzzlebox.render.text import describe_cards
-
         return describe_cards(self)
 
     def solution_panel(self, solution: Solution, title: str) -> Panel:
-        from puzzlebox.render.pictures import cards_solution_panel
+        from puzzlebox.puzzles.edge_matching.pictures import cards_solution_panel  # matplotlib
 
         assert isinstance(solution, EdgeMatchingSolution)
         return cards_solution_panel(self, solution, title)
 
     def puzzle_panels(self, title: str) -> tuple[Panel, list[Panel]]:
-        from puzzlebox.render.pictures import card_panels, cards_board_panel
+        from puzzlebox.puzzles.edge_matching.pictures import card_panels, cards_board_panel
 
         return cards_board_panel(self, title), card_panels(self)
 
@@ -235,7 +234,7 @@ def _edges_accepts(job: Job) -> str | None:
 
 
 def _edges_start(job: Job) -> Search:
-    from puzzlebox.puzzles.edge_solver import start
+    from puzzlebox.puzzles.edge_matching.solver import start  # numba
 
     return start(job)
 

@@ -36,7 +36,13 @@ from puzzlebox.engine.compiled import CompiledSearch
 from puzzlebox.engine.errors import EngineError
 from puzzlebox.engine.search import Job, Step
 from puzzlebox.engine.stats import SearchStats
-from puzzlebox.puzzles.polyomino import Piece, Placement, PolyominoPuzzle, PolyominoSolution
+from puzzlebox.puzzles.polyomino.model import (
+    SINK_SECONDS,
+    Piece,
+    Placement,
+    PolyominoPuzzle,
+    PolyominoSolution,
+)
 
 Progress = Callable[[str], None]
 
@@ -548,8 +554,6 @@ class SinkSearch:
     it never proves there is none (``stats.complete`` stays False)."""
 
     def __init__(self, job: Job, time_limit: float | None = None) -> None:
-        from puzzlebox.puzzles.polyomino import SINK_SECONDS
-
         if not isinstance(job.puzzle, PolyominoPuzzle) or not sink_takes(job.puzzle):
             raise EngineError("the sink search tiles polyomino boards whose pieces have exact "
                               "counts and fill the board")  # fmt: skip

@@ -12,11 +12,15 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from puzzlebox import limits
 from puzzlebox.cover.problem import CoverProblem
+from puzzlebox.cover.symmetry import options_by_labels
 from puzzlebox.engine import queens_bitmask
 from puzzlebox.engine.registry import register
 from puzzlebox.geometry import SYMMETRIES, Symmetry
 from puzzlebox.puzzles.base import Puzzle, Solution, register_kind
+from puzzlebox.puzzles.queens.text import queens_lines
+from puzzlebox.puzzles.reading import COMMON_KEYS, FileReader
 
 if TYPE_CHECKING:
     from puzzlebox.render.pictures import Panel
@@ -44,6 +48,14 @@ class QueensPuzzle(Puzzle):
         super().__init__(name, title, notes)
         self.n = n
 
+    @classmethod
+    def read(cls, r: FileReader, doc: dict[str, Any], name: str, title: str, notes: str
+             ) -> list[Puzzle]:
+        """``n = 8``: the board's side, and the number of queens."""
+        r.check_keys(doc, COMMON_KEYS | {"n"}, ())
+        n = r.integer(doc, "n", (), 1, limits.MAX_QUEENS)
+        return [cls(name, n, title, notes)]
+
     def build_problem(self) -> CoverProblem:
         return queens_bitmask.queens_problem(self.n)
 
@@ -56,8 +68,6 @@ class QueensPuzzle(Puzzle):
 
     def build_symmetries(self) -> np.ndarray:
         """The eight symmetries of the square board, as permutations of the squares."""
-        from puzzlebox.cover.symmetry import options_by_labels
-
         n = self.n
 
         def mover(sym: Symmetry) -> Callable[[tuple[int, int]], tuple[int, int]]:
@@ -75,8 +85,6 @@ class QueensPuzzle(Puzzle):
 
     # -- drawing ---------------------------------------------------------------------------
     def text_lines(self, solution: Solution, style: str = "text") -> list[str]:
-        from puzzlebox.render.text import queens_lines
-
         assert isinstance(solution, QueensSolution)
         return queens_lines(self, solution)
 
@@ -84,12 +92,12 @@ class QueensPuzzle(Puzzle):
         return [f"{self.n} queens on a {self.n} x {self.n} board"]
 
     def solution_panel(self, solution: Solution, title: str) -> Panel:
-        from puzzlebox.render.pictures import queens_panel
+        from puzzlebox.puzzles.queens.pictures import queens_panel  # matplotlib
 
         assert isinstance(solution, QueensSolution)
         return queens_panel(self.n, solution.queens, title, "solution")
 
     def puzzle_panels(self, title: str) -> tuple[Panel, list[Panel]]:
-        from puzzlebox.render.pictures import queens_panel
+        from puzzlebox.puzzles.queens.pictures import queens_panel  # matplotlib
 
         return queens_panel(self.n, (), f"{self.n} queens", "board"), []

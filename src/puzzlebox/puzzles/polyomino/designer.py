@@ -1,8 +1,9 @@
 """The reader's part for a designer's keys (#17): per-piece rules, givens, labels, sweeps.
 
-Kept apart from reader.py so that the polyomino reader only calls in: each function takes
-the reader (for its one-line errors with a line number) and the parsed TOML, and returns
-what the puzzle model takes. docs/puzzle-format.md ("A designer's rules") is the contract.
+Kept apart from reader.py (the polyomino kind's reader) so that it only calls in: each
+function takes the reader (for its one-line errors with a line number) and the parsed TOML,
+and returns what the puzzle model takes. docs/puzzle-format.md ("A designer's rules") is
+the contract.
 """
 
 from __future__ import annotations
@@ -10,27 +11,22 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
-from puzzlebox.formats import limits
+from puzzlebox import limits
 from puzzlebox.geometry.lattice import Cell, Lattice
 from puzzlebox.puzzles.givens import Given, GivenError, check_givens, oriented_cells, turns_in
 from puzzlebox.puzzles.labels import Combination, Labels
+from puzzlebox.puzzles.reading import FileReader
+from puzzlebox.puzzles.reading import shown as _shown
 
 if TYPE_CHECKING:
-    from puzzlebox.formats.reader import _Reader
-    from puzzlebox.puzzles.polyomino import Piece, PolyominoPuzzle
+    from puzzlebox.puzzles.polyomino.model import Piece, PolyominoPuzzle
 
 PIECE_KEYS = {"rotate", "reflect", "at"}  # what a piece table may hold beyond shape, count
 GIVEN_KEYS = {"piece", "cells", "at", "turns", "flip"}
 SWEEP_KEYS = {"uncover", "only", "skip"}
 
 
-def _shown(value: Any) -> str:
-    from puzzlebox.formats.reader import shown
-
-    return shown(value)
-
-
-def own_rules(r: _Reader, table: dict[str, Any], pieces: list[Piece]) -> list[Piece]:
+def own_rules(r: FileReader, table: dict[str, Any], pieces: list[Piece]) -> list[Piece]:
     """Each piece with its own ``rotate``/``reflect`` where its table sets them."""
     out = []
     for piece in pieces:
@@ -44,7 +40,7 @@ def own_rules(r: _Reader, table: dict[str, Any], pieces: list[Piece]) -> list[Pi
     return out
 
 
-def _cell(r: _Reader, value: Any, path: tuple[Any, ...], dimensions: int = 2) -> Cell:
+def _cell(r: FileReader, value: Any, path: tuple[Any, ...], dimensions: int = 2) -> Cell:
     """``[row, col]`` (``[layer, row, col]`` on a solid lattice): a cell as the board names
     it, with as many coordinates as the lattice has ``dimensions`` (checked here, so that no
     later step zips a cell of the wrong length); one that is not on the board is refused
@@ -62,7 +58,7 @@ def _cell(r: _Reader, value: Any, path: tuple[Any, ...], dimensions: int = 2) ->
 
 
 def _cells(
-    r: _Reader, value: Any, path: tuple[Any, ...], dimensions: int = 2
+    r: FileReader, value: Any, path: tuple[Any, ...], dimensions: int = 2
 ) -> tuple[Cell, ...]:
     """``[[row, col], ...]`` (at least one cell), each of ``dimensions`` coordinates."""
     if not isinstance(value, list) or not value:
@@ -73,7 +69,7 @@ def _cells(
 
 
 def read_givens(
-    r: _Reader, doc: dict[str, Any], table: dict[str, Any], pieces: list[Piece],
+    r: FileReader, doc: dict[str, Any], table: dict[str, Any], pieces: list[Piece],
     lattice: Lattice,
 ) -> tuple[list[Given], list[tuple[Any, ...]]]:
     """The givens (``at`` on a piece table, then each ``[[givens]]``) and, for each, the
@@ -127,7 +123,7 @@ def read_givens(
     return givens, paths
 
 
-def check(r: _Reader, puzzle: PolyominoPuzzle, paths: list[tuple[Any, ...]]) -> None:
+def check(r: FileReader, puzzle: PolyominoPuzzle, paths: list[tuple[Any, ...]]) -> None:
     """The givens checked on one board; an error points at the given."""
     try:
         check_givens(puzzle)
@@ -136,7 +132,7 @@ def check(r: _Reader, puzzle: PolyominoPuzzle, paths: list[tuple[Any, ...]]) -> 
         raise r.fail(paths[error.where], f"{error}{where}") from None
 
 
-def _label_text(r: _Reader, value: Any, path: tuple[Any, ...]) -> str:
+def _label_text(r: FileReader, value: Any, path: tuple[Any, ...]) -> str:
     if isinstance(value, bool) or not isinstance(value, str | int):
         raise r.fail(path, f"a label is a string, not {_shown(value)}")
     text = str(value)
@@ -147,7 +143,7 @@ def _label_text(r: _Reader, value: Any, path: tuple[Any, ...]) -> str:
 
 
 def _label_grid(
-    r: _Reader, text: str, path: tuple[Any, ...], board: dict[Cell, str]
+    r: FileReader, text: str, path: tuple[Any, ...], board: dict[Cell, str]
 ) -> dict[str, tuple[Cell, ...]]:
     """A grid of labels: one row of the board per line (or rows split by ``/`` on one
     line), labels separated by spaces, ``.`` no label; the label in place ``col`` of row
@@ -177,7 +173,7 @@ def _label_grid(
 
 
 def read_labels(
-    r: _Reader, doc: dict[str, Any], board: dict[str, Any], cells: dict[Cell, str] | None
+    r: FileReader, doc: dict[str, Any], board: dict[str, Any], cells: dict[Cell, str] | None
 ) -> Labels | None:
     """``[board.labels]`` and ``[sweep]``; None when the file has neither."""
     sweep = doc.get("sweep")
@@ -226,7 +222,7 @@ def read_labels(
 
 
 def _read_sweep(
-    r: _Reader, sweep: Any, groups: dict[str, dict[str, tuple[Cell, ...]]]
+    r: FileReader, sweep: Any, groups: dict[str, dict[str, tuple[Cell, ...]]]
 ) -> tuple[tuple[str, ...], tuple[Combination, ...] | None, frozenset[Combination]]:
     if sweep is None:
         return (), None, frozenset()
