@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import importlib.util
+import re
+import sys
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
 import puzzlebox
 from puzzlebox import PuzzleboxError, PuzzleFileError
 from puzzlebox.cli import main
+from puzzlebox.extras import install_command
 from puzzlebox.puzzles import PolyominoSolution
 from puzzlebox.render.drawing import PicturesUnavailable
 from puzzlebox.render.text import describe
@@ -85,12 +89,12 @@ def test_pictures_without_matplotlib_are_one_clear_error(monkeypatch, capsys, tm
     solution = puzzle.solve()
     assert solution is not None
     for draw in (puzzle.svg, puzzle.png, solution.svg, solution.png):
-        with pytest.raises(PicturesUnavailable, match=r"puzzlebox\[pictures\]"):
+        with pytest.raises(PicturesUnavailable, match=re.escape(install_command("pictures"))):
             draw()
     assert issubclass(PicturesUnavailable, PuzzleboxError)
     assert main(["solve", "queens-5", "--format", "svg", "--out", str(tmp_path / "a.svg")]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "puzzlebox[pictures]" in err
+    assert err.count("\n") == 1 and install_command("pictures") in err
     assert not (tmp_path / "a.svg").exists()
 
 
@@ -110,3 +114,53 @@ def test_loads_of_a_malformed_text_names_the_line():
         puzzlebox.loads('kind = "queens"\nn = "eight"\n')
     assert str(caught.value).startswith("<string>:2")
     assert isinstance(caught.value, PuzzleboxError) and caught.value.exit_status == 2
+
+
+# -- hints for a missing extra (issue #26): a command that works where the user is ----------
+def test_an_editable_install_is_told_to_install_the_extra_from_its_clone(monkeypatch):
+    """This test environment is the clone's editable install (as the README makes it)."""
+    from puzzlebox import extras
+
+    source = extras.editable_source()
+    assert source is not None and (source / "pyproject.toml").exists()
+    monkeypatch.chdir(source)
+    hint = install_command("pictures")
+    assert hint.endswith(" install -e '.[pictures]'"), hint
+    assert "puzzlebox[" not in hint  # the index form fails for a clone
+
+
+def test_the_hint_names_this_environment_s_pip(monkeypatch, tmp_path):
+    """Without the venv on PATH, the hint runs the venv's own pip, by a path that resolves."""
+    from puzzlebox import extras
+
+    monkeypatch.setenv("PATH", str(tmp_path))  # no pip on PATH at all
+    monkeypatch.chdir(tmp_path)
+    pip = extras.pip_command()
+    assert pip != "pip"
+    assert Path(pip.split(" -m ")[0].strip("'")).resolve().parent == Path(
+        sys.executable).parent.resolve()
+    hint = install_command("web")
+    source = extras.editable_source()
+    assert source is not None and f"{source}[web]" in hint  # the clone by its full path
+
+
+def test_an_install_from_an_index_is_told_the_index_form(monkeypatch):
+    from importlib import metadata
+
+    from puzzlebox import extras
+
+    class Wheel:
+        def read_text(self, name):
+            return None  # no direct_url.json: installed from an index
+
+    monkeypatch.setattr(metadata, "distribution", lambda name: Wheel())
+    assert extras.editable_source() is None
+    assert install_command("sat").endswith(" install 'puzzlebox[sat]'")
+
+
+def test_every_missing_extra_hint_is_built_by_one_function():
+    """No module spells its own pip command (they failed when copied from a clone)."""
+    src = Path(puzzlebox.__file__).parent
+    spelled = [p for p in src.rglob("*.py") if "pip install" in p.read_text()
+               and p.name != "extras.py"]
+    assert spelled == []
