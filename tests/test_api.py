@@ -164,3 +164,41 @@ def test_every_missing_extra_hint_is_built_by_one_function():
     spelled = [p for p in src.rglob("*.py") if "pip install" in p.read_text()
                and p.name != "extras.py"]
     assert spelled == []
+
+
+# -- an unknown name and invisible characters (issue #26) ------------------------------------
+def test_an_unknown_puzzle_name_suggests_the_nearest_catalog_names(capsys):
+    from puzzlebox.catalog import UnknownPuzzle
+
+    with pytest.raises(UnknownPuzzle, match=r"did you mean pentomino-6x10[,?]"):
+        puzzlebox.load("pentomino-6x1")
+    with pytest.raises(UnknownPuzzle) as caught:
+        puzzlebox.load("zzzz")
+    assert "did you mean" not in str(caught.value)  # nothing near: no guess
+    assert main(["count", "qeens-8"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "did you mean queens-8" in err
+
+
+@pytest.mark.parametrize(("char", "name"), [("\t", "a tab"), ("\u00a0", "a no-break space"),
+                                            ("\u200b", "a zero-width space"),
+                                            ("\u2060", "an invisible character (word joiner)")])
+def test_an_invisible_character_in_a_grid_is_refused_at_its_line_and_column(char, name):
+    text = f'kind = "polyomino"\n[board]\ngrid = """\n####\n#{char}##\n"""\n[pieces]\nO = "##/##"\n'
+    with pytest.raises(PuzzleFileError) as caught:
+        puzzlebox.loads(text, "tabs")
+    message = str(caught.value)
+    assert message.startswith("<string>:3: board.grid: " + name), message
+    assert "line 2, column 2 of the grid" in message
+    assert "\n" not in message and char not in message  # one line, the character escaped
+
+
+def test_tabs_in_a_piece_and_in_a_one_line_grid_are_refused_too():
+    text = 'kind = "polyomino"\n[board]\ngrid = "####/####"\n[pieces]\nO = "##/\t##"\n'
+    with pytest.raises(PuzzleFileError, match=r":5: pieces.O: a tab .* line 2, column 1"):
+        puzzlebox.loads(text)
+    cube = 'kind = "polyomino"\nlattice = "cube"\n[board]\ngrid = ["##", "#\t"]\n[pieces]\n'
+    with pytest.raises(PuzzleFileError, match="a tab"):
+        puzzlebox.loads(cube + 'A = "###"\n')
+    spaced = 'kind = "polyomino"\n[board]\ngrid = "## .##"\n[pieces]\nA = "##"\nB = "##"\n'
+    assert puzzlebox.loads(spaced).count().solutions == 2  # a plain space stays a hole
