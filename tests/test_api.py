@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 import re
+import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
@@ -202,3 +204,99 @@ def test_tabs_in_a_piece_and_in_a_one_line_grid_are_refused_too():
         puzzlebox.loads(cube + 'A = "###"\n')
     spaced = 'kind = "polyomino"\n[board]\ngrid = "## .##"\n[pieces]\nA = "##"\nB = "##"\n'
     assert puzzlebox.loads(spaced).count().solutions == 2  # a plain space stays a hole
+
+
+# -- the API shows itself (issue #26, python-chess / networkx style) --------------------------
+def test_dir_of_the_package_is_its_public_names():
+    names = dir(puzzlebox)
+    for public in ("Puzzle", "Solution", "CountResult", "load", "loads", "load_file", "catalog",
+                   "PuzzleboxError", "__version__"):
+        assert public in names
+    assert "TYPE_CHECKING" not in names and "annotations" not in names
+    assert set(puzzlebox.__all__) <= set(names)
+    for name in puzzlebox.__all__:  # every listed name resolves
+        assert getattr(puzzlebox, name) is not None
+    assert puzzlebox.catalog.names()[0] and "pentomino-6x10" in puzzlebox.catalog.names()
+
+
+def test_importing_the_package_imports_no_numerics():
+    """`import puzzlebox` stays cheap: names are loaded on first use (no numpy, no numba)."""
+    code = ("import sys, puzzlebox; dir(puzzlebox); "
+            "print(sorted(m for m in ('numpy', 'numba', 'puzzlebox.puzzles') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "[]"
+
+
+def test_help_of_the_package_opens_with_an_example():
+    doc = puzzlebox.__doc__ or ""
+    example = [line.strip() for line in doc.split("\n\n")[1].splitlines()]
+    assert len(example) == 5 and example[0].startswith('puzzle = puzzlebox.load("')
+    namespace: dict[str, object] = {"puzzlebox": puzzlebox}
+    printed: list[str] = []
+    namespace["print"] = lambda *args, **kw: printed.append(" ".join(map(str, args)))
+    exec("\n".join(example), namespace)  # noqa: S102  (our own docstring runs as shown)
+    assert len(printed) == 6  # the puzzle, a solution, a count and three solutions
+    assert printed[2].startswith("9356 solutions, 2339 distinct (")
+
+
+def test_dir_of_a_puzzle_is_a_page_of_user_facing_names():
+    for name in ("pentomino-6x10", "queens-8", "cards-3x3", "soma-cube"):
+        puzzle = puzzlebox.load(name)
+        names = dir(puzzle)
+        assert {"solve", "solutions", "count", "svg", "png", "name", "title"} <= set(names)
+        for internal in ("cover_entries_bound", "symmetry_pairs", "build_problem", "decode",
+                         "option_labels", "log_solutions_lower_bound", "sweep_plan", "encode",
+                         "count_search", "search_problem", "solution_panel", "grid_editable"):
+            assert internal not in names, (name, internal)
+        assert len(names) <= 30, (name, names)
+        assert all(hasattr(type(puzzle), n) or n in vars(puzzle) for n in names)
+    assert {"pieces", "board"} <= set(dir(puzzlebox.load("pentomino-6x10")))
+    assert "n" in dir(puzzlebox.load("queens-8"))
+    assert "cards" in dir(puzzlebox.load("cards-3x3"))
+
+
+def test_str_of_a_count_is_a_sentence():
+    result = puzzlebox.load("queens-8").count()
+    assert re.fullmatch(r"92 solutions, 12 distinct \([\w-]+ engine, \d+\.\d s\)", str(result))
+    none = puzzlebox.load(str(Path(__file__).parent / "data" / "tetrominoes-4x5.toml")).count()
+    assert str(none).startswith("0 solutions: ") and none.reason is not None
+    assert str(none) == f"0 solutions: {none.reason}"
+    assert "CountResult(" in repr(result)  # the repr stays the dataclass's
+
+
+def test_solutions_printed_in_a_loop_stand_apart(capsys):
+    puzzle = puzzlebox.loads(PENTOMINOES_3X20, "p3x20")
+    for solution in puzzle.solutions(limit=2):
+        print(solution)
+    out = capsys.readouterr().out
+    drawings = out.strip("\n").split("\n\n")
+    assert len(drawings) == 2
+    assert all(len(d.splitlines()) == 3 for d in drawings)
+
+
+def test_a_solution_s_json_is_text_and_its_placements_are_data():
+    puzzle = puzzlebox.loads(PENTOMINOES_3X20, "p3x20")
+    solution = puzzle.solve()
+    assert isinstance(solution, PolyominoSolution)
+    text = solution.to_json()
+    assert isinstance(text, str)
+    obj = json.loads(text)
+    assert obj["puzzle"] == "p3x20" and len(obj["placements"]) == 12
+    assert [p["piece"] for p in obj["placements"]] == [p.piece for p in solution.placements]
+    assert all(isinstance(p.cells, tuple) for p in solution.placements)  # typed data
+    assert {"placements", "to_json", "svg", "png"} <= set(dir(solution))
+    assert "placements_json" not in dir(solution)
+    queens = puzzlebox.load("queens-8").solve()
+    assert queens is not None and len(queens.queens) == 8
+    assert json.loads(queens.to_json())["placements"][0] == {"row": queens.queens[0][0],
+                                                             "col": queens.queens[0][1]}
+    made = puzzlebox.load("queens-5").decode((0,))  # by hand: no puzzle, just placements
+    assert set(json.loads(made.to_json())) == {"placements"}
+
+
+def test_solve_json_on_the_command_line_is_to_json(capsys):
+    assert main(["solve", "queens-8", "--json"]) == 0
+    line = capsys.readouterr().out.splitlines()[0]
+    solution = puzzlebox.load("queens-8").solve()
+    assert solution is not None and json.loads(line) == json.loads(solution.to_json())

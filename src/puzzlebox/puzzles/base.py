@@ -42,11 +42,35 @@ SINK = "sink"
 
 
 class Solution(ABC):
-    """A decoded solution: a list of placements in the puzzle's own words."""
+    """A decoded solution: a list of placements in the puzzle's own words.
+
+    ``print(solution)`` draws it (``str``: the text drawing, ending in a blank line, so that
+    solutions printed in a loop stand apart); ``solution.placements`` (tilings and cards) or
+    ``solution.queens`` (n-queens) is the data, ``solution.to_json()`` the ``--json`` line,
+    ``svg()``/``png()`` the picture."""
 
     @abstractmethod
     def placements_json(self) -> list[dict[str, Any]]:
-        """The placements exactly as the ``--json`` contract writes them."""
+        """The placements as the ``--json`` contract writes them, as Python lists and dicts
+        (internal: :meth:`to_json` is the JSON text, ``placements`` the typed data)."""
+
+    def to_json(self) -> str:
+        """The solution as one line of JSON, as ``solve --json`` writes it: ``{"puzzle",
+        ["board"], ["lattice"], "placements"}`` (just ``placements`` when the solution does not
+        know its puzzle)."""
+        puzzle = getattr(self, "puzzle", None)
+        if puzzle is None:
+            import json
+
+            return json.dumps({"placements": self.placements_json()})
+        from puzzlebox.render.json_out import solution_json
+
+        return solution_json(puzzle, self)
+
+    def __dir__(self) -> list[str]:
+        """What a user reaches for (tab completion): the data, the drawings, the JSON."""
+        data = [name for name in vars(self) if not name.startswith("_")]
+        return sorted({*data, "key", "png", "svg", "to_json"})
 
     @abstractmethod
     def key(self) -> tuple[Hashable, ...]:
@@ -64,14 +88,15 @@ class Solution(ABC):
 
     # -- drawing (python-chess style: str() is the text drawing, svg()/png() the picture) --
     def __str__(self) -> str:
-        """The text drawing (letters, cards, queens); the placements when the solution does
-        not know its puzzle (made by hand rather than yielded by ``Puzzle.solutions``)."""
+        """The text drawing (letters, cards, queens) and a blank line, so that ``print`` in
+        a loop keeps the drawings apart; the placements when the solution does not know its
+        puzzle (made by hand rather than yielded by ``Puzzle.solutions``)."""
         puzzle = getattr(self, "puzzle", None)
         if puzzle is None:
             return repr(self)
         from puzzlebox.render.text import solution_lines
 
-        return "\n".join(solution_lines(puzzle, self))
+        return "\n".join(solution_lines(puzzle, self)) + "\n"
 
     def svg(self) -> str:
         """The picture as SVG text (needs the 'pictures' extra)."""
@@ -100,6 +125,15 @@ class CountResult:
     seconds: float
     stats: SearchStats = field(default_factory=SearchStats)
     reason: str | None = None  # why there is no solution, when it was proved without search
+
+    def __str__(self) -> str:
+        """A sentence: ``9356 solutions, 2339 distinct (bitboard engine, 1.2 s)``, or the
+        reason there are none."""
+        found = f"{self.solutions} solution{'' if self.solutions == 1 else 's'}"
+        if self.reason is not None:
+            return f"{found}: {self.reason}"
+        how = f"{self.stats.engine} engine, " if self.stats.engine else ""
+        return f"{found}, {self.distinct} distinct ({how}{self.seconds:.1f} s)"
 
 
 class Puzzle(ABC):
@@ -211,7 +245,7 @@ class Puzzle(ABC):
         except SymmetryError as error:
             raise SymmetryError(f"{self.name}: {error}") from None
 
-    def symmetry_pairs(self) -> list[tuple[list[int], list[int]]]:
+    def _symmetry_pairs(self) -> list[tuple[list[int], list[int]]]:
         """The non-identity symmetries as (item permutation, option permutation) pairs:
         the item maps (board maps) are derived from the option permutations."""
         options, items = self._group
@@ -361,6 +395,15 @@ class Puzzle(ABC):
             raise EngineError(f"the {spec.name} engine gave no distinct count")
         return CountResult(raw, distinct, time.perf_counter() - began, search.stats)
 
+    # -- what a user sees (python-chess style) ---------------------------------------------
+    def __dir__(self) -> list[str]:
+        """The user-facing names (tab completion, ``dir``): the puzzle's own data (board,
+        pieces, cards, n...), its names, the searches and the drawings. The machinery that
+        kinds, engines and the command line share (``build_problem``, ``decode``,
+        ``cover_entries_bound``...) is still there, just not offered."""
+        data = [name for name in vars(self) if not name.startswith("_")]
+        return sorted({*data, *_USER_FACING})
+
     # -- naming and drawing (python-chess style) -------------------------------------------
     def __repr__(self) -> str:
         """``PolyominoPuzzle('pentomino-6x10')``; a batch's board adds ``board='grid01'``."""
@@ -387,6 +430,15 @@ class Puzzle(ABC):
 
 
 _PROGRESS_STEPS = 10_000  # the resolution of progress(done, total) from a share walked
+
+# What ``dir(puzzle)`` offers beyond the puzzle's own data (Puzzle.__dir__)
+_USER_FACING = (
+    "name", "title", "notes", "kind", "label", "board_name",  # what it is called
+    "solve", "solutions", "distinct_solutions", "count",  # searching
+    "impossibility", "proofs",  # why there is no solution, without search
+    "symmetries", "problem",  # its symmetry group and its exact cover problem
+    "describe_lines", "text_lines", "svg", "png",  # drawings
+)
 
 
 # -- the registry of kinds ------------------------------------------------------------------
