@@ -401,7 +401,8 @@ class Puzzle(ABC):
         pieces, cards, n...), its names, the searches and the drawings. The machinery that
         kinds, engines and the command line share (``build_problem``, ``decode``,
         ``cover_entries_bound``...) is still there, just not offered."""
-        data = [name for name in vars(self) if not name.startswith("_")]
+        cls = type(self)  # a cached property's value is in vars() too: not data of its own
+        data = [n for n in vars(self) if not n.startswith("_") and not hasattr(cls, n)]
         return sorted({*data, *_USER_FACING})
 
     # -- naming and drawing (python-chess style) -------------------------------------------
