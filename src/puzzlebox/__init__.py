@@ -78,7 +78,7 @@ def load_file(name_or_path: str | Path) -> PuzzleFile:
     """Every board of a catalog puzzle or puzzle file, with the file's title."""
     from puzzlebox import catalog
 
-    return catalog.load(name_or_path)
+    return catalog.load_file(name_or_path)
 
 
 __all__ = [

@@ -24,7 +24,14 @@ def path_of(name: str) -> Path:
 
 
 def load(name_or_path: str | Path) -> PuzzleFile:
-    """A catalog name or the path of a puzzle file."""
+    """A catalog name or the path of a puzzle file, every board of it (as :func:`load_file`;
+    to become what ``puzzlebox.load`` returns, the first board, once no caller needs the
+    file from this name)."""
+    return load_file(name_or_path)
+
+
+def load_file(name_or_path: str | Path) -> PuzzleFile:
+    """Every board of a catalog puzzle or a puzzle file, with the file's title."""
     text = str(name_or_path)
     path = Path(text)
     if path.suffix == ".toml" or path.exists() or "/" in text:
