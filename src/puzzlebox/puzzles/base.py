@@ -401,9 +401,16 @@ class Puzzle(ABC):
         pieces, cards, n...), its names, the searches and the drawings. The machinery that
         kinds, engines and the command line share (``build_problem``, ``decode``,
         ``cover_entries_bound``...) is still there, just not offered."""
+        offered = (
+            "name", "title", "notes", "kind", "label", "board_name",  # what it is called
+            "solve", "solutions", "distinct_solutions", "count",  # searching
+            "impossibility", "proofs",  # why there is no solution, without search
+            "symmetries", "problem",  # its symmetry group and its exact cover problem
+            "describe_lines", "text_lines", "svg", "png",  # drawings
+        )
         cls = type(self)  # a cached property's value is in vars() too: not data of its own
         data = [n for n in vars(self) if not n.startswith("_") and not hasattr(cls, n)]
-        return sorted({*data, *_USER_FACING})
+        return sorted({*data, *offered})
 
     # -- naming and drawing (python-chess style) -------------------------------------------
     def __repr__(self) -> str:
@@ -431,15 +438,6 @@ class Puzzle(ABC):
 
 
 _PROGRESS_STEPS = 10_000  # the resolution of progress(done, total) from a share walked
-
-# What ``dir(puzzle)`` offers beyond the puzzle's own data (Puzzle.__dir__)
-_USER_FACING = (
-    "name", "title", "notes", "kind", "label", "board_name",  # what it is called
-    "solve", "solutions", "distinct_solutions", "count",  # searching
-    "impossibility", "proofs",  # why there is no solution, without search
-    "symmetries", "problem",  # its symmetry group and its exact cover problem
-    "describe_lines", "text_lines", "svg", "png",  # drawings
-)
 
 
 # -- the registry of kinds ------------------------------------------------------------------
