@@ -293,6 +293,7 @@ def test_a_solution_s_json_is_text_and_its_placements_are_data():
     assert "placements_json" not in dir(solution)
     queens = puzzlebox.load("queens-8").solve()
     assert queens is not None and len(queens.queens) == 8
+    assert queens.placements == queens.queens and "placements" in dir(queens)
     assert json.loads(queens.to_json())["placements"][0] == {"row": queens.queens[0][0],
                                                              "col": queens.queens[0][1]}
     made = puzzlebox.load("queens-5").decode((0,))  # by hand: no puzzle, just placements

@@ -45,9 +45,9 @@ class Solution(ABC):
     """A decoded solution: a list of placements in the puzzle's own words.
 
     ``print(solution)`` draws it (``str``: the text drawing, ending in a blank line, so that
-    solutions printed in a loop stand apart); ``solution.placements`` (tilings and cards) or
-    ``solution.queens`` (n-queens) is the data, ``solution.to_json()`` the ``--json`` line,
-    ``svg()``/``png()`` the picture."""
+    solutions printed in a loop stand apart); ``solution.placements`` is the data (each
+    piece and its cells, each card and its place and turns, each queen's square),
+    ``solution.to_json()`` the ``--json`` line, ``svg()``/``png()`` the picture."""
 
     @abstractmethod
     def placements_json(self) -> list[dict[str, Any]]:
@@ -70,7 +70,7 @@ class Solution(ABC):
     def __dir__(self) -> list[str]:
         """What a user reaches for (tab completion): the data, the drawings, the JSON."""
         data = [name for name in vars(self) if not name.startswith("_")]
-        return sorted({*data, "key", "png", "svg", "to_json"})
+        return sorted({*data, "key", "placements", "png", "svg", "to_json"})
 
     @abstractmethod
     def key(self) -> tuple[Hashable, ...]:
