@@ -267,6 +267,11 @@ def test_str_of_a_count_is_a_sentence():
     assert str(none).startswith("0 solutions: ") and none.reason is not None
     assert str(none) == f"0 solutions: {none.reason}"
     assert "CountResult(" in repr(result)  # the repr stays the dataclass's
+    from puzzlebox.parallel.run import SplitCountResult
+
+    stopped = SplitCountResult(8, 2, 4.5, done=9, total=18)
+    assert str(stopped) == "8 solutions, 2 distinct so far (partial: 9 of 18 subproblems, 4.5 s)"
+    assert str(SplitCountResult(1, 1, 0.04, done=3, total=3)) == "1 solution, 1 distinct (0.0 s)"
 
 
 def test_solutions_printed_in_a_loop_stand_apart(capsys):

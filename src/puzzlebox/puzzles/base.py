@@ -133,6 +133,10 @@ class CountResult:
         if self.reason is not None:
             return f"{found}: {self.reason}"
         how = f"{self.stats.engine} engine, " if self.stats.engine else ""
+        if getattr(self, "partial", False):  # a split count stopped early (SplitCountResult)
+            done, total = getattr(self, "done", 0), getattr(self, "total", 0)
+            return (f"{found}, {self.distinct} distinct so far (partial: {done} of {total} "
+                    f"subproblems, {self.seconds:.1f} s)")
         return f"{found}, {self.distinct} distinct ({how}{self.seconds:.1f} s)"
 
 
