@@ -146,6 +146,15 @@ def test_the_hint_names_this_environment_s_pip(monkeypatch, tmp_path):
     assert source is not None and f"{source}[web]" in hint  # the clone by its full path
 
 
+def test_from_the_folder_above_the_clone_the_hint_names_it_as_a_path(monkeypatch):
+    from puzzlebox import extras
+
+    source = extras.editable_source()
+    assert source is not None
+    monkeypatch.chdir(source.parent)
+    assert install_command("web").endswith(f" install -e './{source.name}[web]'")
+
+
 def test_an_install_from_an_index_is_told_the_index_form(monkeypatch):
     from importlib import metadata
 

@@ -40,12 +40,13 @@ def editable_source() -> Path | None:
 
 
 def _shown(path: Path) -> str:
-    """A path as short as it can be written from the current folder."""
+    """A path as short as it can be written from the current folder, and still read as a
+    path (``./api``, not ``api``: pip would take that for a package's name)."""
     try:
         relative = path.resolve().relative_to(Path.cwd().resolve())
     except (OSError, ValueError):
         return str(path)
-    return "." if str(relative) == "." else str(relative)
+    return "." if str(relative) == "." else f"./{relative}"
 
 
 def pip_command() -> str:
@@ -58,8 +59,8 @@ def pip_command() -> str:
     for name in ("pip", "pip3"):
         candidate = here / name
         if candidate.exists() and os.access(candidate, os.X_OK):
-            shown = _shown(candidate)
-            return shown if "/" in shown else f"./{shown}"
+            shown = _shown(candidate)  # .venv/bin/pip: a shell runs a name with a slash as is
+            return shown[2:] if shown.startswith("./") and "/" in shown[2:] else shown
     return f"{shlex.quote(sys.executable)} -m pip"
 
 
