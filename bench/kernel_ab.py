@@ -7,7 +7,8 @@ shared machine falls on both alike:
 
 It loads ``src/puzzlebox/engine/_kernels.py`` as it was at ``--rev`` into a module of its
 own (numba compiles it anew: the first round of each is not timed) and prints the minimum and
-median CPU seconds of a full count with each.
+median CPU seconds of a full count with each. A full count of pentomino-6x10 as placed takes
+seconds, so the whole run takes minutes: each step says so on standard error as it starts.
 """
 
 from __future__ import annotations
@@ -70,6 +71,11 @@ def count(k: ModuleType, t: _Tables) -> tuple[float, int, int]:
     return spent, int(regs[k.R_SOLUTIONS]), int(regs[k.R_NODES])
 
 
+def say(line: str) -> None:
+    """What the run is doing, on standard error, at once (a run takes minutes)."""
+    print(line, file=sys.stderr, flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rev", default="HEAD")
@@ -82,15 +88,22 @@ def main() -> None:
     else:
         problem = puzzlebox.load(args.name).problem
     tables = _Tables.build(problem)
+    say(f"{args.name}: {2 * (args.rounds + 1)} full counts, the kernels at {args.rev} against "
+        "the working tree's, each round in the other order")
     with tempfile.TemporaryDirectory() as folder:
         old = kernels_at(args.rev, Path(folder))
         pair = {args.rev: old, "working tree": current}
-        results = {label: count(k, tables) for label, k in pair.items()}  # compile, check
+        results = {}
+        for label, k in pair.items():  # compile (numba, anew for the revision), check
+            say(f"  compiling and checking the kernels of {label} (one untimed count)")
+            results[label] = count(k, tables)
         assert len({r[1:] for r in results.values()}) == 1, results
         times: dict[str, list[float]] = {label: [] for label in pair}
         for r in range(args.rounds):
             for label in (list(pair) if r % 2 == 0 else list(pair)[::-1]):
                 times[label].append(count(pair[label], tables)[0])
+            say(f"  round {r + 1} of {args.rounds}: " + ", ".join(
+                f"{label} {spent[-1]:.3f} s" for label, spent in times.items()))
     _, solutions, nodes = results["working tree"]
     print(f"{args.name}: {solutions} solutions, {nodes} nodes; CPU seconds of a count")
     for label, spent in times.items():

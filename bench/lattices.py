@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import importlib.util
 import json
 import os
 import platform
@@ -130,6 +131,12 @@ def main() -> int:
         print(json.dumps(worker(*args.worker)))
         return 0
 
+    if importlib.util.find_spec("xcover") is None:
+        from puzzlebox.extras import install_command
+
+        print(f"bench/lattices.py compares with xcover, which is not installed: "
+              f"{install_command('bench')}", file=sys.stderr)
+        return 2
     started = datetime.datetime.now(datetime.UTC)
     command = "python bench/lattices.py" + (" --quick" if args.quick else "")
     load = os.getloadavg()[0]

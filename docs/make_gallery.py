@@ -4,7 +4,8 @@
 
 For each puzzle it runs ``puzzlebox solve NAME --format svg --out docs/gallery/NAME.svg``
 (a batch gives one sheet of all its boards). A puzzle with no solution, or none found within
-the time limit, is shown as ``puzzlebox show NAME --format svg`` draws it, with the reason.
+the time limit, is shown as ``puzzlebox show NAME --format svg --out FILE`` draws it, with
+the reason.
 Naming puzzles redraws only those and keeps the other entries of the page.
 """
 
@@ -32,8 +33,15 @@ are hatched. Polyiamonds and polyhexes are drawn as triangles and hexagons, each
 outline; a polycube solution is an isometric view of the assembled solid (each piece in its
 colour, faces shaded by the way they face, each piece outlined as seen) beside its layers,
 bottom first, where every cube shows its piece's colour and name. A puzzle without a
-solution is shown as `puzzlebox show NAME --format svg` draws it: the empty board and every
-piece. Made by `docs/make_gallery.py`.
+solution is shown as `puzzlebox show NAME --format svg --out FILE` draws it: the empty
+board and every piece. Made by `docs/make_gallery.py`. One picture of each, by hand:
+
+```console
+$ puzzlebox solve pentomino-6x10 --format svg --out pentomino-6x10.svg
+pentomino-6x10.svg
+$ puzzlebox show pentomino-6x10 --format svg --out pentomino-6x10-pieces.svg
+pentomino-6x10-pieces.svg
+```
 """
 
 

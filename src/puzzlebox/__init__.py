@@ -1,12 +1,21 @@
 """puzzlebox: solve placement puzzles by exact cover and backtracking.
 
+    puzzle = puzzlebox.load("pentomino-6x10")   # a catalog name, or the path of a .toml file
+    print(puzzle)                               # the board and the pieces
+    print(puzzle.solve())                       # one solution, drawn with a letter a piece
+    print(puzzle.count())                       # 9356 solutions, 2339 distinct (...)
+    for solution in puzzle.solutions(limit=3): print(solution)   # lazily, one after another
+
+``puzzlebox.loads(text)`` reads a puzzle from TOML text, ``puzzlebox.catalog.names()`` lists
+the built-in puzzles, ``solution.svg()``/``png()`` draw (extra 'pictures'), and every error a
+user can cause is a :class:`PuzzleboxError` of one line. docs/api.md walks through it all.
+
 >>> import puzzlebox
 >>> puzzle = puzzlebox.load("queens-8")
 >>> puzzle.count().solutions
 92
 >>> puzzle
 QueensPuzzle('queens-8')
->>> print(puzzle.solve())  # the board, one Q per queen  # doctest: +SKIP
 """
 
 from __future__ import annotations
@@ -16,12 +25,16 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
 
+    from puzzlebox import catalog
     from puzzlebox.errors import PuzzleboxError
     from puzzlebox.formats import PuzzleFile, PuzzleFileError
     from puzzlebox.puzzles import CountResult, Puzzle, Solution
 
-# Imported on first use (PEP 562), so that importing the package runs nothing and the
-# command line's entry point (puzzlebox._start) can catch Ctrl-C during every import (#18).
+__version__ = "0.1.0"
+
+# Imported on first use (PEP 562), so that importing the package runs nothing (no numpy, no
+# numba) and the command line's entry point (puzzlebox._start) can catch Ctrl-C during every
+# import (#18). A name maps to the module that defines it; a module maps to itself.
 _LAZY = {
     "PuzzleboxError": "puzzlebox.errors",
     "PuzzleFile": "puzzlebox.formats",
@@ -29,6 +42,7 @@ _LAZY = {
     "CountResult": "puzzlebox.puzzles",
     "Puzzle": "puzzlebox.puzzles",
     "Solution": "puzzlebox.puzzles",
+    "catalog": "puzzlebox.catalog",
 }
 
 
@@ -36,14 +50,19 @@ def __getattr__(name: str) -> Any:
     if name in _LAZY:
         import importlib
 
-        return getattr(importlib.import_module(_LAZY[name]), name)
+        module = importlib.import_module(_LAZY[name])
+        return module if module.__name__ == f"puzzlebox.{name}" else getattr(module, name)
     raise AttributeError(f"module 'puzzlebox' has no attribute {name!r}")
 
-__version__ = "0.1.0"
+
+def __dir__() -> list[str]:
+    """The public names (tab completion finds these, not the module's machinery)."""
+    return sorted([*__all__, "__version__"])
 
 
 def load(name_or_path: str | Path) -> Puzzle:
-    """Load a catalog puzzle or a puzzle file (the first board of a batch)."""
+    """A catalog puzzle or a puzzle file (the first board of a batch: :func:`load_file` has
+    them all)."""
     return load_file(name_or_path).puzzles[0]
 
 
@@ -56,10 +75,10 @@ def loads(text: str, name: str = "puzzle") -> Puzzle:
 
 
 def load_file(name_or_path: str | Path) -> PuzzleFile:
-    """Load every board of a catalog puzzle or puzzle file."""
+    """Every board of a catalog puzzle or puzzle file, with the file's title."""
     from puzzlebox import catalog
 
-    return catalog.load(name_or_path)
+    return catalog.load_file(name_or_path)
 
 
 __all__ = [
@@ -69,6 +88,7 @@ __all__ = [
     "PuzzleFileError",
     "PuzzleboxError",
     "Solution",
+    "catalog",
     "load",
     "load_file",
     "loads",

@@ -47,6 +47,14 @@ class CountResult:
     stats: SearchStats = field(default_factory=SearchStats)
     reason: str | None = None  # why there is no solution, when it was proved without search
 
+    def __str__(self) -> str:
+        """A sentence: ``9356 solutions, 2339 distinct (bitboard engine, 1.2 s)``, or the
+        reason there are none."""
+        if self.reason is not None:
+            return f"{_solutions(self.solutions)}: {self.reason}"
+        how = f"{self.stats.engine} engine, " if self.stats.engine else ""
+        return f"{_solutions(self.solutions)}, {self.distinct} distinct ({how}{self.seconds:.1f} s)"
+
 
 @dataclass
 class SplitCountResult(CountResult):
@@ -59,6 +67,17 @@ class SplitCountResult(CountResult):
     @property
     def partial(self) -> bool:
         return self.done < self.total
+
+    def __str__(self) -> str:
+        """As a count's sentence; one stopped early says so, and how far it got."""
+        if not self.partial:
+            return super().__str__()
+        return (f"{_solutions(self.solutions)}, {self.distinct} distinct so far (partial: "
+                f"{self.done} of {self.total} subproblems, {self.seconds:.1f} s)")
+
+
+def _solutions(n: int) -> str:
+    return f"{n} solution{'' if n == 1 else 's'}"
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,14 @@ def path_of(name: str) -> Path:
 
 
 def load(name_or_path: str | Path) -> PuzzleFile:
-    """A catalog name or the path of a puzzle file."""
+    """A catalog name or the path of a puzzle file, every board of it (as :func:`load_file`;
+    to become what ``puzzlebox.load`` returns, the first board, once no caller needs the
+    file from this name)."""
+    return load_file(name_or_path)
+
+
+def load_file(name_or_path: str | Path) -> PuzzleFile:
+    """Every board of a catalog puzzle or a puzzle file, with the file's title."""
     text = str(name_or_path)
     path = Path(text)
     if path.suffix == ".toml" or path.exists() or "/" in text:
@@ -33,7 +40,22 @@ def load(name_or_path: str | Path) -> PuzzleFile:
         return read_file(path)
     if path_of(text).exists():
         return read_file(path_of(text), name=text)
-    raise UnknownPuzzle(text, None, "no such file or catalog puzzle")
+    raise UnknownPuzzle(text, None, "no such file or catalog puzzle" + _did_you_mean(text))
+
+
+def suggestions(name: str, most: int = 3) -> list[str]:
+    """The catalog names nearest to ``name`` (difflib's ratio, at least 0.6), nearest first."""
+    import difflib
+
+    return difflib.get_close_matches(name, names(), n=most, cutoff=0.6)
+
+
+def _did_you_mean(name: str) -> str:
+    near = suggestions(name) if len(name) <= 100 else []  # a long name is no typo
+    if not near:
+        return ""
+    listed = near[0] if len(near) == 1 else ", ".join(near[:-1]) + " or " + near[-1]
+    return f"; did you mean {listed}?"
 
 
 class UnknownPuzzle(PuzzleFileError):

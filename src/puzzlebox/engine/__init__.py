@@ -60,9 +60,9 @@ def _start_sat(job: Job) -> Search:
 
 
 def _sat_accepts(job: Job) -> str | None:
-    from puzzlebox.engine.sat import MISSING, sat_available
+    from puzzlebox.engine.sat import missing, sat_available
 
-    return None if sat_available() else MISSING
+    return None if sat_available() else missing()
 
 
 def _start_memo(job: Job) -> Search:

@@ -40,7 +40,13 @@ DEFAULT_COUNT_CAP = 1000
 # in each worker's copy, taken as 16 bytes a literal in all
 BYTES_PER_LITERAL = 16
 DEFAULT_WORKERS = 8
-MISSING = "the sat engine needs OR-Tools: pip install 'puzzlebox[sat]'"
+
+
+def missing() -> str:
+    """The one line that says OR-Tools is missing, with the command that installs it here."""
+    from puzzlebox.extras import install_command
+
+    return f"the sat engine needs OR-Tools: {install_command('sat')}"
 
 
 def sat_available() -> bool:
@@ -56,7 +62,7 @@ def _cp_model() -> Any:
     try:
         from ortools.sat.python import cp_model
     except ImportError:
-        raise EngineError(MISSING) from None
+        raise EngineError(missing()) from None
     return cp_model
 
 

@@ -28,6 +28,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from puzzlebox.geometry.grid_text import invisible_character
+
 Cell = tuple[int, ...]
 DEFAULT_LATTICE = "square"  # what a file without a `lattice` key stands on
 Point = tuple[float, float]
@@ -303,8 +305,12 @@ def parse_grid(text: str) -> tuple[dict[Cell, str], list[str]]:
     """Read a drawn grid into ``{(row, col): colour}`` and its rows.
 
     Rows are separated by newlines, or by ``/`` when the grid is written on one line.
-    ``.`` and space are no cell. Leading and trailing blank lines are dropped.
+    ``.`` and space are no cell. Leading and trailing blank lines are dropped. A tab or
+    another invisible character is refused (geometry/grid_text.py), with its place.
     """
+    problem = invisible_character(text)
+    if problem is not None:
+        raise GridError(problem)
     text = text.replace("\r\n", "\n")
     rows = text.split("\n") if "\n" in text else text.split("/")
     while rows and not rows[0].strip():

@@ -267,8 +267,10 @@ class DaskBackend:
         try:
             from dask.distributed import Client
         except ImportError:
+            from puzzlebox.extras import install_command
+
             raise ClusterUnavailable(
-                "a Dask cluster needs dask.distributed: pip install 'puzzlebox[cluster]'"
+                f"a Dask cluster needs dask.distributed: {install_command('cluster')}"
             ) from None
         self.address = address
         self.task_function = task_function

@@ -47,11 +47,35 @@ SINK = "sink"
 
 
 class Solution(ABC):
-    """A decoded solution: a list of placements in the puzzle's own words."""
+    """A decoded solution: a list of placements in the puzzle's own words.
+
+    ``print(solution)`` draws it (``str``: the text drawing, ending in a blank line, so that
+    solutions printed in a loop stand apart); ``solution.placements`` is the data (each
+    piece and its cells, each card and its place and turns, each queen's square),
+    ``solution.to_json()`` the ``--json`` line, ``svg()``/``png()`` the picture."""
 
     @abstractmethod
     def placements_json(self) -> list[dict[str, Any]]:
-        """The placements exactly as the ``--json`` contract writes them."""
+        """The placements as the ``--json`` contract writes them, as Python lists and dicts
+        (internal: :meth:`to_json` is the JSON text, ``placements`` the typed data)."""
+
+    def to_json(self) -> str:
+        """The solution as one line of JSON, as ``solve --json`` writes it: ``{"puzzle",
+        ["board"], ["lattice"], "placements"}`` (just ``placements`` when the solution does not
+        know its puzzle)."""
+        puzzle = getattr(self, "puzzle", None)
+        if puzzle is None:
+            import json
+
+            return json.dumps({"placements": self.placements_json()})
+        from puzzlebox.render.json_out import solution_json
+
+        return solution_json(puzzle, self)
+
+    def __dir__(self) -> list[str]:
+        """What a user reaches for (tab completion): the data, the drawings, the JSON."""
+        data = [name for name in vars(self) if not name.startswith("_")]
+        return sorted({*data, "key", "placements", "png", "svg", "to_json"})
 
     @abstractmethod
     def key(self) -> tuple[Hashable, ...]:
@@ -69,14 +93,15 @@ class Solution(ABC):
 
     # -- drawing (python-chess style: str() is the text drawing, svg()/png() the picture) --
     def __str__(self) -> str:
-        """The text drawing (letters, cards, queens); the placements when the solution does
-        not know its puzzle (made by hand rather than yielded by ``Puzzle.solutions``)."""
+        """The text drawing (letters, cards, queens) and a blank line, so that ``print`` in
+        a loop keeps the drawings apart; the placements when the solution does not know its
+        puzzle (made by hand rather than yielded by ``Puzzle.solutions``)."""
         puzzle = getattr(self, "puzzle", None)
         if puzzle is None:
             return repr(self)
         from puzzlebox.render.text import solution_lines
 
-        return "\n".join(solution_lines(puzzle, self))
+        return "\n".join(solution_lines(puzzle, self)) + "\n"
 
     def svg(self) -> str:
         """The picture as SVG text (needs the 'pictures' extra)."""
@@ -217,7 +242,7 @@ class Puzzle(ABC):
         except SymmetryError as error:
             raise SymmetryError(f"{self.name}: {error}") from None
 
-    def symmetry_pairs(self) -> list[tuple[list[int], list[int]]]:
+    def _symmetry_pairs(self) -> list[tuple[list[int], list[int]]]:
         """The non-identity symmetries as (item permutation, option permutation) pairs:
         the item maps (board maps) are derived from the option permutations."""
         options, items = self._group
@@ -336,6 +361,23 @@ class Puzzle(ABC):
         ``Run``: ``limits``, ``on_progress``)."""
         return _runner().count(self, engine=engine, max_memory=max_memory, progress=progress,
                                on_step=on_step, **run)
+
+    # -- what a user sees (python-chess style) ---------------------------------------------
+    def __dir__(self) -> list[str]:
+        """The user-facing names (tab completion, ``dir``): the puzzle's own data (board,
+        pieces, cards, n...), its names, the searches and the drawings. The machinery that
+        kinds, engines and the command line share (``build_problem``, ``decode``,
+        ``cover_entries_bound``...) is still there, just not offered."""
+        offered = (
+            "name", "title", "notes", "kind", "label", "board_name",  # what it is called
+            "solve", "solutions", "distinct_solutions", "count",  # searching
+            "impossibility", "proofs",  # why there is no solution, without search
+            "symmetries", "problem",  # its symmetry group and its exact cover problem
+            "describe_lines", "text_lines", "svg", "png",  # drawings
+        )
+        cls = type(self)  # a cached property's value is in vars() too: not data of its own
+        data = [n for n in vars(self) if not n.startswith("_") and not hasattr(cls, n)]
+        return sorted({*data, *offered})
 
     # -- naming and drawing (python-chess style) -------------------------------------------
     def __repr__(self) -> str:

@@ -23,7 +23,9 @@ class PicturesUnavailable(PuzzleboxError):
 def pictures() -> ModuleType:
     """render/pictures.py, once matplotlib is known to be there."""
     if importlib.util.find_spec("matplotlib") is None:
-        raise PicturesUnavailable("pictures need matplotlib: pip install 'puzzlebox[pictures]'")
+        from puzzlebox.extras import install_command
+
+        raise PicturesUnavailable(f"pictures need matplotlib: {install_command('pictures')}")
     from puzzlebox.render import pictures as module
 
     return module

@@ -27,7 +27,9 @@ def missing() -> str | None:
     """What the page needs and is missing (one line), or None."""
     for module in ("starlette", "uvicorn", "matplotlib"):
         if importlib.util.find_spec(module) is None:
-            return f"the web page needs {module}: pip install 'puzzlebox[web]'"
+            from puzzlebox.extras import install_command
+
+            return f"the web page needs {module}: {install_command('web')}"
     return None
 
 

@@ -259,7 +259,7 @@ class PolyominoPuzzle(Puzzle):
         index = {name: i for i, name in enumerate(self.problem.item_names)}
         cell_at = {i: cell for cell in self.board for i in [index[("cell", *cell)]]}
         maps = []
-        for items, _ in self.symmetry_pairs():
+        for items, _ in self._symmetry_pairs():
             maps.append({cell: cell_at[items[i]] for i, cell in cell_at.items()})
         return maps
 
@@ -274,7 +274,7 @@ class PolyominoPuzzle(Puzzle):
         axes = sorted(range(len(spans)), key=lambda i: (-spans[i], -i))
         cells = sorted(self.board, key=lambda cell: tuple(cell[i] for i in axes))
         order = tuple(index[("cell", *cell)] for cell in cells)
-        return SweepPlan(order, self.symmetry_pairs)
+        return SweepPlan(order, self._symmetry_pairs)
 
     # -- proofs ----------------------------------------------------------------------------
     def proofs(self) -> Iterator[Proof]:

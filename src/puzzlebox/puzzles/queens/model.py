@@ -30,6 +30,11 @@ if TYPE_CHECKING:
 class QueensSolution(Solution):
     queens: tuple[tuple[int, int], ...]  # sorted (row, col)
 
+    @property
+    def placements(self) -> tuple[tuple[int, int], ...]:
+        """The queens' squares, (row, col): the data under the name every kind gives it."""
+        return self.queens
+
     def placements_json(self) -> list[dict[str, Any]]:
         return [{"row": r, "col": c} for r, c in self.queens]
 
