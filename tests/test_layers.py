@@ -47,29 +47,18 @@ KNOWN_UPWARD: set[tuple[str, str]] = {
     # run: engine/ -> budget, progress and the kinds (estimate->progress, memo/registry/
     # sat->budget's memory rules, registry->puzzles to load the kinds' engines,
     # queens_bitmask->puzzles.queens: the kernel is to take n, not a puzzle)
-    ("puzzlebox.engine.estimate", "puzzlebox.progress"),
-    ("puzzlebox.engine.memo", "puzzlebox.budget"),
-    ("puzzlebox.engine.queens_bitmask", "puzzlebox.puzzles.queens"),
-    ("puzzlebox.engine.registry", "puzzlebox.budget"),
-    ("puzzlebox.engine.registry", "puzzlebox.puzzles"),
-    ("puzzlebox.engine.sat", "puzzlebox.budget"),
     # run: Puzzle.problem asks budget.py's check_cover_size (the memory rules move down to
     # engine/memory.py)
-    ("puzzlebox.puzzles.base", "puzzlebox.budget"),
     # run: reports.py holds report functions besides its data classes (they move to run/),
     # and its data classes name the kinds' results
     ("puzzlebox.reports", "puzzlebox.puzzles"),
     ("puzzlebox.reports", "puzzlebox.puzzles.order"),
-    ("puzzlebox.reports", "puzzlebox.puzzles.proofs"),
     ("puzzlebox.reports", "puzzlebox.puzzles.sweep"),
-    ("puzzlebox.reports", "puzzlebox.parallel.run"),
     # run: the report renderers read report data that lives with the kinds today
     # (puzzles/labels.py's LabelSweepReport, puzzles/sweep.py's count_grid) and progress.py's
     # duration_text; they follow the report data classes into reports.py
     ("puzzlebox.render.json_out", "puzzlebox.puzzles.labels"),
     ("puzzlebox.render.report_text", "puzzlebox.puzzles.labels"),
-    ("puzzlebox.render.report_text", "puzzlebox.puzzles.sweep"),
-    ("puzzlebox.render.report_text", "puzzlebox.progress"),
 }
 
 # Modules with imports inside functions that load nothing heavy, and the branch rewriting
@@ -78,10 +67,7 @@ KNOWN_UPWARD: set[tuple[str, str]] = {
 KNOWN_LAZY_MODULES: dict[str, str] = {
     "puzzlebox": "api (#26, the public API)",
     "puzzlebox._start": "start (#23, start-up speed)",
-    "puzzlebox.budget": "run",
     "puzzlebox.cli": "run",
-    "puzzlebox.progress": "run",
-    "puzzlebox.reports": "run",
     "puzzlebox.engine": "run",
     "puzzlebox.engine.bitboard": "run",
     "puzzlebox.engine.compiled": "run",
@@ -104,7 +90,6 @@ KNOWN_LAZY_MODULES: dict[str, str] = {
 KNOWN_LAZY: set[tuple[str, str]] = {
     # run: the search methods of Puzzle (solutions, count, count_search, ...) reach
     # engine/parts.py and budget.py from inside
-    ("puzzlebox.puzzles.base", "puzzlebox.budget"),
     ("puzzlebox.puzzles.base", "puzzlebox.engine.parts"),
     # api (#26): Solution's str/svg methods, being rewritten there, still import render/
     # inside (Puzzle's own methods import it at the top of base.py)
