@@ -20,6 +20,7 @@ from puzzlebox.formats import designer, limits
 from puzzlebox.formats.errors import PuzzleFileError
 from puzzlebox.formats.guard import nesting_problem
 from puzzlebox.formats.locate import key_line
+from puzzlebox.formats.optional_cells import read_optional
 from puzzlebox.geometry.lattice import Cell, GridError, Lattice, lattice_named, lattice_names
 from puzzlebox.geometry.square import SQUARE
 from puzzlebox.puzzles import KINDS as REGISTERED_KINDS
@@ -305,6 +306,7 @@ def _read_polyomino(
     if "board" in doc and "boards" in doc:
         raise r.fail(("boards",), "give either [board] or [[boards]], not both")
     boards: list[tuple[str | None, dict[Cell, str]]] = []
+    optional: frozenset[Cell] = frozenset()  # cells that may stay empty ([board] only)
     if "boards" in doc:
         entries = doc["boards"]
         if not isinstance(entries, list) or not entries:
@@ -334,10 +336,11 @@ def _read_polyomino(
                              f"the limit for a batch is {limits.MAX_TOTAL_CELLS}")
     else:
         board = r.table(doc, "board", ())
-        r.check_keys(board, {"grid", "labels"}, ("board",))
+        r.check_keys(board, {"grid", "labels", "optional"}, ("board",))
         if "grid" not in board:
             raise r.fail(("board", "grid"), "is missing")
         boards.append((None, r.grid(board["grid"], ("board", "grid"), lattice)))
+        optional = read_optional(r, board, boards[0][1], lattice)  # #24
 
     table = r.table(doc, "pieces", ())
     if not table:
@@ -386,6 +389,7 @@ def _read_polyomino(
             notes=notes,
             board_name=board_name,
             lattice=lattice,
+            optional=optional,
         )
         for board_name, cells in boards
     ]
