@@ -153,6 +153,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_split_args(count)
     count.add_argument("--why", action="store_true", help=WHY_HELP)
     _add_open_arg(count)
+    _add_disassembly_parsers(sub, solve, count)  # #24
 
     estimate = sub.add_parser(
         "estimate", help="estimate the search tree's size and the time to search it",
@@ -553,6 +554,11 @@ def cmd_solve(args: argparse.Namespace) -> int:
         if args.distinct:
             raise CommandError("--distinct draws no pictures; use text, outline or json")
         return _solve_pictures(pf, args, limit)
+    if args.disassemble:  # #24: the assemblies that come apart, with their levels
+        from puzzlebox.disassembly.command import run_solve
+
+        return run_solve(args, pf, lambda puzzle, solution: _print_solution(
+            puzzle, solution, args.format, sys.stdout.isatty() and args.format == "text"))
     if pf.batch and limit == 1 and args.format in ("text", "outline"):
         return _solve_batch_sheet(pf, args)
     colour = sys.stdout.isatty() and args.format == "text"
@@ -740,6 +746,10 @@ def cmd_estimate(args: argparse.Namespace) -> int:
 
 def cmd_count(args: argparse.Namespace) -> int:
     pf = _load(args.puzzle, args.open)
+    if args.disassemble:  # #24: the disassembly package says it all
+        from puzzlebox.disassembly.command import run_count
+
+        return run_count(args, pf)
     run = _split_run(args, pf, "count")
     for board, puzzle in enumerate(pf.puzzles):
         result = _count_one(args, run, board, puzzle)
@@ -897,6 +907,24 @@ def _add_import_export_parsers(sub: Any) -> None:
                      help="sheet: A4 (default), A3, letter or WIDTHxHEIGHT in mm")
 
 
+def _add_disassembly_parsers(sub: Any, solve: argparse.ArgumentParser,
+                             count: argparse.ArgumentParser) -> None:
+    """#24: ``--disassemble`` on solve and count, and the ``moves`` command (their logic
+    is in disassembly/command.py)."""
+    from puzzlebox.disassembly.command import add_arguments, add_moves_parser
+
+    add_arguments(solve)
+    add_arguments(count)
+    add_moves_parser(sub)
+
+
+def cmd_moves(args: argparse.Namespace) -> int:
+    """``puzzlebox moves FILE``: how an assembly comes apart (#24)."""
+    from puzzlebox.disassembly.command import run_moves
+
+    return run_moves(args, _load(args.puzzle))
+
+
 def cmd_import(args: argparse.Namespace) -> int:
     from puzzlebox.formats.burrtools import import_file
 
@@ -945,6 +973,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "import": cmd_import,
     "export": cmd_export,
     "serve": cmd_serve,
+    "moves": cmd_moves,
 }
 
 

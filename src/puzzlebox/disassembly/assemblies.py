@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from puzzlebox.disassembly.search import DEFAULT_MAX_STATES, Separation, disassemble
 from puzzlebox.errors import PuzzleboxError
 from puzzlebox.geometry import Cell, Lattice
-from puzzlebox.puzzles.polyomino import PolyominoPuzzle, PolyominoSolution
+from puzzlebox.puzzles.polyomino import Placement, PolyominoPuzzle, PolyominoSolution
 
 
 class CannotDisassemble(PuzzleboxError):
@@ -40,7 +40,7 @@ class Disassembled:
     solution: PolyominoSolution
     names: tuple[str, ...]  # the piece of each placement, in the order the moves number them
     separation: Separation | None
-    states: int = field(default=0)
+    placements: tuple[Placement, ...] = field(default=())  # in the order of ``names``
 
     @property
     def level(self) -> str | None:
@@ -95,7 +95,7 @@ def disassemble_solution(puzzle: PolyominoPuzzle, solution: PolyominoSolution,
     separation = disassemble(pieces, dims=dims, fixed=fixed, groups=groups,
                              thorough=rules.thorough, max_states=rules.max_states,
                              max_seconds=rules.max_seconds, label=label)
-    return Disassembled(solution, names, separation)
+    return Disassembled(solution, names, separation, tuple(placements))
 
 
 def disassemble_all(puzzle: PolyominoPuzzle, solutions: Iterable[PolyominoSolution],

@@ -59,7 +59,20 @@ class BlockingCache:
         self.dims = dims
         self.lines = [[_lines(piece, axis) for axis in range(dims)] for piece in pieces]
         self._cache: dict[tuple[int, int, int, int, int], tuple[int, ...]] = {}
+        self._pairs: dict[tuple[int, int, int, int, int],
+                          tuple[tuple[int, ...], tuple[int, ...]]] = {}
         self.computed = 0  # pairs and offsets worked out (the cache's misses), for bench/
+
+    def pair(self, i: int, j: int, dx: int, dy: int, dz: int
+             ) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """:meth:`free` both ways at once: ``i`` past ``j`` at offset (dx, dy, dz), and
+        ``j`` past ``i`` (the search's inner loop asks for both)."""
+        key = (i, j, dx, dy, dz)
+        found = self._pairs.get(key)
+        if found is None:
+            found = (self.free(i, j, (dx, dy, dz)), self.free(j, i, (-dx, -dy, -dz)))
+            self._pairs[key] = found
+        return found
 
     def free(self, i: int, j: int, offset: Offset) -> tuple[int, ...]:
         """How far piece ``i`` can slide in each direction while piece ``j``, at ``offset``

@@ -34,6 +34,8 @@ import time
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from puzzlebox.disassembly.blocking import FREE, BlockingCache, Cell
 from puzzlebox.errors import PuzzleboxError
 
@@ -125,19 +127,6 @@ class _Budget:
                 f"{self.visited:,} positions; raise the time limit (--max-time) to go on")
 
 
-def _closure(start: int, blocks: list[int]) -> int:
-    """The pieces that must move with ``start``: follow ``blocks`` (a bit mask per piece)."""
-    mask = 1 << start
-    todo = mask
-    while todo:
-        low = todo & -todo
-        todo ^= low
-        extra = blocks[low.bit_length() - 1] & ~mask
-        mask |= extra
-        todo |= extra
-    return mask
-
-
 @dataclass(frozen=True, slots=True)
 class _Node:
     """A position met by the search, the node it was reached from and by which move."""
@@ -159,20 +148,29 @@ class _Part:
         self.full = (1 << self.n) - 1
         self.dirs = 2 * solver.cache.dims
 
-    def free_matrix(self, pos: Position) -> list[list[tuple[int, ...]]]:
-        """``F[i][j][d]``: how far piece ``i`` can slide in direction ``d`` past ``j``."""
-        cache = self.solver.cache
+    def reach(self, pos: Position) -> np.ndarray:
+        """``R[d, p, j]``: the least distance ``k`` at which sliding piece ``p`` by ``k``
+        units in direction ``d`` drags piece ``j`` along (0 for ``p`` itself, :data:`FREE`
+        when it never does).
+
+        Piece ``i`` moving ``k`` drags ``j`` when it can move less than ``k`` past it, and
+        what ``i`` drags drags on in turn: the least over chains of the largest free
+        distance along the chain (a bottleneck path, Floyd-Warshall over the pieces)."""
+        pair = self.solver.cache.pair
         n, pieces = self.n, self.pieces
-        matrix: list[list[tuple[int, ...]]] = [[()] * n for _ in range(n)]
+        zero = (0,) * self.dirs
+        rows: list[list[tuple[int, ...]]] = [[zero] * n for _ in range(n)]
         for i in range(n):
             xi, yi, zi = pos[3 * i], pos[3 * i + 1], pos[3 * i + 2]
-            row = matrix[i]
+            row = rows[i]
             for j in range(i + 1, n):
-                offset = (pos[3 * j] - xi, pos[3 * j + 1] - yi, pos[3 * j + 2] - zi)
-                row[j] = cache.free(pieces[i], pieces[j], offset)
-                matrix[j][i] = cache.free(pieces[j], pieces[i],
-                                          (-offset[0], -offset[1], -offset[2]))
-        return matrix
+                row[j], rows[j][i] = pair(pieces[i], pieces[j],
+                                          pos[3 * j] - xi, pos[3 * j + 1] - yi, pos[3 * j + 2] - zi)
+        free = np.array(rows, dtype=np.int64)
+        reach = free.transpose(2, 0, 1).copy()
+        for m in range(n):
+            reach = np.minimum(reach, np.maximum(reach[:, :, m:m + 1], reach[:, m:m + 1, :]))
+        return reach
 
     def movable(self, mask: int) -> bool:
         """Fixed pieces may all stay on one side of a move, never on both."""
@@ -184,25 +182,21 @@ class _Part:
             return self.full ^ mask, direction ^ 1
         return mask, direction
 
-    def separations(self, matrix: list[list[tuple[int, ...]]]) -> list[tuple[int, int]]:
+    def separations(self, reach: np.ndarray) -> list[tuple[int, int]]:
         """The groups that can leave for good, as (mask, direction) of the side that leaves:
-        single pieces first, then groups, each by direction then piece (BurrTools' order)."""
+        single pieces first, then groups, each by direction then piece (BurrTools' order):
+        the pieces a piece drags along at some distance, when they are at most half."""
         n, half = self.n, self.n // 2
         found: list[tuple[int, int, int]] = []
         seen: set[int] = set()
+        bounded = (reach < FREE).tolist()
         for d in range(self.dirs):
-            blocks = [0] * n
-            for i in range(n):
-                row = matrix[i]
-                bits = 0
-                for j in range(n):
-                    if j != i and row[j][d] < FREE:
-                        bits |= 1 << j
-                blocks[i] = bits
+            rows = bounded[d]
             for p in range(n):
-                mask = _closure(p, blocks)
-                if mask == self.full or mask.bit_count() > half:
+                row = rows[p]
+                if sum(row) > half:
                     continue
+                mask = sum(1 << j for j in range(n) if row[j])
                 moving, direction = self.mover(mask, d)
                 if moving & self.fixed_mask:
                     continue  # fixed pieces on both sides: they never part
@@ -214,44 +208,39 @@ class _Part:
         found.sort(key=lambda item: item[0])
         return [(moving, direction) for _, moving, direction in found]
 
-    def moves(self, matrix: list[list[tuple[int, ...]]]) -> list[tuple[int, int, int]]:
+    def moves(self, reach: np.ndarray) -> list[tuple[int, int, int]]:
         """The moves that keep the part together, as (mask, direction, distance): for each
-        direction and piece, the group it drags along for each distance, then the unions of
-        groups moving the same distance."""
+        direction and piece, the group it drags along at each distance while that is at
+        most half the pieces, then the unions of groups moving the same distance. Such a
+        group can always move that far: what it would hit first it drags along."""
         n, half, full = self.n, self.n // 2, self.full
         result: list[tuple[int, int, int]] = []
+        table = reach.tolist()
         for d in range(self.dirs):
-            column = [[matrix[i][j][d] if j != i else FREE for j in range(n)] for i in range(n)]
             by_distance: dict[int, list[int]] = {}
             for p in range(n):
-                k = 1
-                while True:
-                    blocks = [0] * n
-                    for i in range(n):
-                        row = column[i]
-                        bits = 0
-                        for j in range(n):
-                            if row[j] < k:
-                                bits |= 1 << j
-                        blocks[i] = bits
-                    mask = _closure(p, blocks)
-                    if mask.bit_count() > half:
-                        break
-                    limit = min(column[i][j] for i in range(n) if mask >> i & 1
-                                for j in range(n) if not mask >> j & 1)
-                    if limit >= FREE:
-                        break  # a separation; those are found apart
+                row = table[d][p]
+                ranked = sorted(range(n), key=row.__getitem__)
+                most = row[ranked[half]] if half < n else 0  # the group outgrows half here
+                if most >= FREE:  # the group leaves for good past its last finite distance
+                    most = max(v for v in row if v < FREE)
+                mask = 0
+                at = 0
+                for k in range(1, most + 1):
+                    while at < n and row[ranked[at]] < k:
+                        mask |= 1 << ranked[at]
+                        at += 1
                     known = by_distance.setdefault(k, [])
-                    if mask not in known and self.movable(mask):
-                        known.append(mask)
-                        result.append((mask, d, k))
-                        for other in list(known):
-                            union = other | mask
-                            if (union not in (other, mask, full) and union not in known
-                                    and self.movable(union)):
-                                known.append(union)
-                                result.append((union, d, k))
-                    k += 1
+                    if mask in known or not self.movable(mask):
+                        continue
+                    known.append(mask)
+                    result.append((mask, d, k))
+                    for other in list(known):
+                        union = other | mask
+                        if (union not in (other, mask, full) and union not in known
+                                and self.movable(union)):
+                            known.append(union)
+                            result.append((union, d, k))
         return result
 
     def shifted(self, pos: Position, mask: int, direction: int, distance: int) -> Position:
@@ -297,8 +286,8 @@ class _Part:
             next_front: list[_Node] = []
             for node in front:
                 pos = node.pos
-                matrix = self.free_matrix(pos)
-                splits = self.separations(matrix)
+                reach = self.reach(pos)
+                splits = self.separations(reach)
                 for mask, direction in splits:
                     found = self.split(node, mask, direction)
                     if found is not None or not solver.thorough:
@@ -308,7 +297,7 @@ class _Part:
                     # apart would let the parts drift for ever, so the search stays among
                     # the positions that hold together
                     continue
-                for mask, direction, distance in self.moves(matrix):
+                for mask, direction, distance in self.moves(reach):
                     new = self.shifted(pos, mask, direction, distance)
                     if new in current or new in older or new in newer:
                         continue

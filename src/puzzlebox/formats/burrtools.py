@@ -44,7 +44,7 @@ from pathlib import Path
 from xml.parsers import expat
 
 from puzzlebox.formats import limits
-from puzzlebox.formats.burrtools_variable import variable_cells
+from puzzlebox.formats.burrtools_variable import part_groups, variable_cells
 from puzzlebox.formats.errors import PuzzleFileError
 from puzzlebox.geometry.lattice import lattice_named
 
@@ -411,6 +411,7 @@ class Converted:
     notes: str
     colour_notes: list[str]
     optional: frozenset[Cell] = frozenset()  # board cells that may stay empty (#24)
+    groups: tuple[tuple[str, ...], ...] = ()  # pieces that may stay together (#24)
 
 
 def check_grid(puzzle: BtPuzzle, source: str) -> None:
@@ -525,7 +526,8 @@ def convert(puzzle: BtPuzzle, problem: BtProblem, source: str, title: str) -> Co
         raise fail(f"{len(pieces)} different pieces; the limit is {limits.MAX_PIECES}")
     notes = puzzle.comment
     return Converted(lattice, cells(result), pieces, reflect, match, title, notes,
-                     colour_notes, variable_cells(result, place))
+                     colour_notes, variable_cells(result, place),
+                     part_groups(problem.parts, names))
 
 
 def _label(shape: BtShape) -> str:
@@ -697,6 +699,9 @@ def to_toml(converted: Converted, header: str) -> str:
     lines += ["", "[rules]", "rotate = true", f"reflect = {str(c.reflect).lower()}"]
     if c.match_colors:
         lines.append("match_colors = true")
+    if c.groups:  # #24
+        listed = ", ".join("[" + ", ".join(toml_string(n) for n in g) + "]" for g in c.groups)
+        lines += ["", "[disassembly]", f"groups = [{listed}]"]
     return "\n".join(lines) + "\n"
 
 

@@ -30,3 +30,26 @@ def variable_cells(shape: _Shape,
         return frozenset()
     marked = place({v: int(v in shape.variable) for v in shape.filled})
     return frozenset(cell for cell, mark in marked.items() if mark)
+
+
+class _Part(Protocol):
+    @property
+    def shape(self) -> int: ...
+
+    @property
+    def group(self) -> int: ...
+
+    @property
+    def hi(self) -> int: ...
+
+
+def part_groups(parts: Collection[_Part], names: Mapping[int, str]) -> tuple[tuple[str, ...], ...]:
+    """BurrTools' groups of a problem as sets of piece names (``[disassembly] groups``):
+    the pieces of one group number may stay together when the assembly is taken apart."""
+    groups: dict[int, list[str]] = {}
+    for part in parts:
+        if part.group and part.hi > 0:
+            members = groups.setdefault(part.group, [])
+            if names[part.shape] not in members:
+                members.append(names[part.shape])
+    return tuple(tuple(members) for _, members in sorted(groups.items()))

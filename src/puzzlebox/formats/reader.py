@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from puzzlebox.formats import designer, limits
+from puzzlebox.formats.disassembly_rules import DisassemblyRules, read_disassembly
 from puzzlebox.formats.errors import PuzzleFileError
 from puzzlebox.formats.guard import nesting_problem
 from puzzlebox.formats.locate import key_line
@@ -57,6 +58,7 @@ class PuzzleFile:
     puzzles: list[Puzzle] = field(default_factory=list)
     batch: bool = False
     source: str = ""
+    disassembly: DisassemblyRules | None = None  # [disassembly]: fixed pieces, groups (#24)
 
 
 class _Reader:
@@ -292,7 +294,8 @@ def _known_lattices() -> str:
 def _read_polyomino(
     r: _Reader, doc: dict[str, Any], name: str, title: str, notes: str
 ) -> PuzzleFile:
-    known = COMMON_KEYS | {"lattice", "board", "boards", "pieces", "rules"} | DESIGNER_KEYS
+    known = COMMON_KEYS | {"lattice", "board", "boards", "pieces", "rules", "disassembly"} | \
+        DESIGNER_KEYS
     r.check_keys(doc, known, ())
     lattice = _lattice(r, doc)
     rules = doc.get("rules", {})
@@ -395,7 +398,9 @@ def _read_polyomino(
     ]
     for puzzle in puzzles:
         designer.check(r, puzzle, given_paths)  # type: ignore[arg-type]
-    return PuzzleFile(name, title, puzzles, batch="boards" in doc, source=r.source)
+    rules = read_disassembly(r, doc, {piece.name for piece in pieces})  # #24
+    return PuzzleFile(name, title, puzzles, batch="boards" in doc, source=r.source,
+                      disassembly=rules)
 
 
 def _read_edge_matching(
