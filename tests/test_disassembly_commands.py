@@ -135,3 +135,40 @@ def test_burrtools_examples(name: str, assemblies: int, level: str, tmp_path: Pa
     assert report["assemblies"] == assemblies  # as burrTxt counts them
     assert report["come_apart"] == 1
     assert report["levels"] == [{"level": level, "assemblies": 1}]  # as burrTxt -d says
+
+
+# -- the catalog's packing puzzle with slack, checked independently --------------------------
+
+def test_framed_slack_against_independent_counts() -> None:
+    from itertools import product
+
+    from puzzlebox import catalog
+    from puzzlebox.disassembly.assemblies import Rules, disassemble_solution
+    from puzzlebox.formats.reader import read_text
+    from puzzlebox.puzzles import PolyominoPuzzle
+    from test_disassembly import brute
+
+    puzzle = catalog.load("framed-slack").puzzles[0]
+    assert isinstance(puzzle, PolyominoPuzzle)
+    # one plain count (every cell covered) for each choice of the inside cell left empty
+    total = 0
+    for empty in product(range(1, 4), range(1, 4)):
+        rows = [list("#..##"), *[list("#####") for _ in range(4)]]
+        rows[empty[0]][empty[1]] = "."
+        text = (f'[board]\ngrid = "{"/".join("".join(r) for r in rows)}"\n[pieces]\n'
+                'Frame = "#..##/#...#/#...#/#...#/#####"\nL = "##/#."\nJ = "##/.#"\n'
+                'D = "##"\n[rules]\nrotate = true\nreflect = false\n')
+        total += read_text(text, "plain.toml", "plain").puzzles[0].count().solutions
+    assert puzzle.count().solutions == total == 48
+    apart = thorough_apart = 0
+    for solution in puzzle.distinct_solutions():
+        rules = Rules(fixed=frozenset({"Frame"}))
+        done = disassemble_solution(puzzle, solution, rules)
+        deep = disassemble_solution(puzzle, solution, Rules(rules.fixed, thorough=True))
+        cells = [frozenset((c[1], c[0], 0) for c in p.cells) for p in done.placements]
+        # the brute force knows no fixed pieces: with one fixed piece the answers agree
+        assert (deep.separation is not None) == brute(cells, 2)[0]
+        apart += done.separation is not None
+        thorough_apart += deep.separation is not None
+    assert apart == 34  # the figure in the catalog's notes
+    assert thorough_apart >= apart
