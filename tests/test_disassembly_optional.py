@@ -99,3 +99,18 @@ def test_an_optional_cell_off_the_board_is_one_line(tmp_path: Path,
     assert main(["count", str(path)]) == 2
     err = capsys.readouterr().err.strip()
     assert "\n" not in err and "optional" in err and "[0, 2]" in err
+
+
+def test_optional_cells_are_shown_and_drawn(tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "slack.toml"
+    path.write_text('[board]\ngrid = "###/###"\noptional = "..+/..."\n'
+                    '[pieces]\nL = "##/#."\nI = "#/#"\n')
+    assert main(["show", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "cells that may stay empty (1, drawn +):" in out and "##+" in out
+    assert main(["solve", str(path)]) == 0
+    assert "?" in capsys.readouterr().out  # the empty optional cell in the letters
+    svg = tmp_path / "s.svg"
+    assert main(["solve", str(path), "--format", "svg", "--out", str(svg)]) == 0
+    assert '-empty"' in svg.read_text()  # hatched, not a missing cell

@@ -41,3 +41,15 @@ def area_range_impossibility(puzzle: PolyominoPuzzle) -> str | None:
         return None
     return (f"the board must have {required} to {total} cells covered ({total - required} may "
             "stay empty), and no choice of the pieces' counts has an area in that range")
+
+
+def optional_lines(puzzle: PolyominoPuzzle) -> list[str]:
+    """The board again with its optional cells drawn ``+`` (``show``), or nothing."""
+    if not puzzle.optional:
+        return []
+    from puzzlebox.render.text import layout_lines
+
+    marked = {c: ("+" if c in puzzle.optional else "#") for c in puzzle.board}
+    out = [f"cells that may stay empty ({len(puzzle.optional)}, drawn +):"]
+    out += [("  " + line).rstrip() for line in layout_lines(puzzle.lattice, marked)]
+    return out

@@ -331,10 +331,11 @@ class PolyominoPuzzle(Puzzle):
         return letter_owners(self, solution)
 
     def describe_lines(self) -> list[str]:
+        from puzzlebox.puzzles.optional import optional_lines
         from puzzlebox.render.labels import designer_lines
         from puzzlebox.render.text import describe_polyomino
 
-        return describe_polyomino(self) + designer_lines(self)
+        return describe_polyomino(self) + optional_lines(self) + designer_lines(self)
 
     def solution_panel(self, solution: Solution, title: str) -> Panel:
         from puzzlebox.render.pictures import polyomino_solution_panel
