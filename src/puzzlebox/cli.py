@@ -550,15 +550,18 @@ def cmd_solve(args: argparse.Namespace) -> int:
     _check_resolution(args)
     pf = _load(args.puzzle, args.open)
     limit = None if args.all else max(args.limit, 0)
+    if args.disassemble:  # #24: the assemblies that come apart, with their levels
+        from puzzlebox.disassembly.command import run_solve
+
+        if args.format in ("svg", "png"):
+            raise CommandError("--disassemble prints text or json; 'puzzlebox moves "
+                               "--format svg' draws how an assembly comes apart")
+        return run_solve(args, pf, lambda puzzle, solution: _print_solution(
+            puzzle, solution, args.format, sys.stdout.isatty() and args.format == "text"))
     if args.format in ("svg", "png"):
         if args.distinct:
             raise CommandError("--distinct draws no pictures; use text, outline or json")
         return _solve_pictures(pf, args, limit)
-    if args.disassemble:  # #24: the assemblies that come apart, with their levels
-        from puzzlebox.disassembly.command import run_solve
-
-        return run_solve(args, pf, lambda puzzle, solution: _print_solution(
-            puzzle, solution, args.format, sys.stdout.isatty() and args.format == "text"))
     if pf.batch and limit == 1 and args.format in ("text", "outline"):
         return _solve_batch_sheet(pf, args)
     colour = sys.stdout.isatty() and args.format == "text"

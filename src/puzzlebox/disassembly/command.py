@@ -50,6 +50,20 @@ def add_arguments(parser: argparse.ArgumentParser, flag: bool = True) -> None:
                         f"(default {DEFAULT_MAX_STATES:,}; exit status 3)")
 
 
+def refuse_others(args: argparse.Namespace) -> None:
+    """Options of count and solve that --disassemble does not use are refused, not dropped:
+    assemblies are found in one process, each orbit once, and taken apart in turn."""
+    unused = [flag for flag, on in (
+        ("--jobs", getattr(args, "jobs", 1) != 1), ("--cluster", getattr(args, "cluster", None)),
+        ("--checkpoint", getattr(args, "checkpoint", None)),
+        ("--split-depth", getattr(args, "split_depth", None) is not None),
+        ("--seed", getattr(args, "seed", None) is not None),
+        ("--why", getattr(args, "why", False))) if on]
+    if unused:
+        raise NoSuchAssembly(f"--disassemble takes the assemblies apart in one process: drop "
+                             f"{', '.join(unused)}")
+
+
 def rules_of(pf: PuzzleFile, args: argparse.Namespace) -> Rules:
     declared = pf.disassembly
     return Rules(
@@ -68,8 +82,9 @@ def _polyomino(pf: PuzzleFile) -> Iterator[PolyominoPuzzle]:
         yield puzzle
 
 
-def _assemblies(puzzle: PolyominoPuzzle, rules: Rules) -> Iterator[Disassembled]:
-    for number, solution in enumerate(puzzle.distinct_solutions(), 1):
+def _assemblies(puzzle: PolyominoPuzzle, rules: Rules,
+                engine: str = "auto") -> Iterator[Disassembled]:
+    for number, solution in enumerate(puzzle.distinct_solutions(engine=engine), 1):
         assert isinstance(solution, PolyominoSolution)
         yield disassemble_solution(puzzle, solution, rules, f"{puzzle.name}: assembly {number}")
 
@@ -99,12 +114,13 @@ def move_text(move: Move, names: tuple[str, ...]) -> str:
 # -- count --disassemble -------------------------------------------------------------------
 
 def run_count(args: argparse.Namespace, pf: PuzzleFile) -> int:
+    refuse_others(args)
     rules = rules_of(pf, args)
     for puzzle in _polyomino(pf):
         began = time.perf_counter()
         levels: Counter[str] = Counter()
         total = 0
-        for done in _assemblies(puzzle, rules):
+        for done in _assemblies(puzzle, rules, args.engine):
             total += 1
             if done.level is not None:
                 levels[done.level] += 1
@@ -133,12 +149,13 @@ def run_solve(args: argparse.Namespace, pf: PuzzleFile,
               show: Any = None) -> int:
     """The assemblies that come apart, up to ``--limit`` (or ``--all``), with their levels.
     ``show(puzzle, solution)`` prints a drawing (cli's own printer)."""
+    refuse_others(args)
     rules = rules_of(pf, args)
     limit = None if args.all else max(args.limit, 0)
     for puzzle in _polyomino(pf):
         dims = check_slides(puzzle, puzzle.name)
         found = 0
-        for done in _assemblies(puzzle, rules):
+        for done in _assemblies(puzzle, rules, args.engine):
             if limit is not None and found >= limit:
                 break
             if done.separation is None:
