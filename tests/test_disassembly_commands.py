@@ -77,6 +77,11 @@ def test_a_block_in_a_box(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     svg = tmp_path / "strip.svg"
     code, _, _ = _run(capsys, "moves", str(path), "--format", "svg", "--out", str(svg))
     assert code == 0 and svg.read_text().startswith("<svg") and "polygon" in svg.read_text()
+    assert svg.read_text().count("<g ") == 1 + len(lines[0]["moves"])  # one per position
+    pytest.importorskip("matplotlib")
+    png = tmp_path / "strip.png"
+    code, _, _ = _run(capsys, "moves", str(path), "--format", "png", "--out", str(png))
+    assert code == 0 and png.read_bytes().startswith(b"\x89PNG")
     code, _, err = _run(capsys, "moves", str(path), "--solution", "4")
     assert code == 2 and "3 of 3 assemblies come apart" in err and "\n" not in err.strip()
 

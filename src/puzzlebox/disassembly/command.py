@@ -192,8 +192,8 @@ def add_moves_parser(sub: Any) -> argparse.ArgumentParser:
     moves.add_argument("--json", action="store_true",
                        help='one JSON object: {"puzzle", "solution", "level", "moves", '
                        '"placements"}')
-    moves.add_argument("--format", choices=["text", "json", "svg"], default="text",
-                       help="text, json, or svg: a strip of the positions, drawn "
+    moves.add_argument("--format", choices=["text", "json", "svg", "png"], default="text",
+                       help="text, json, or svg, png: a strip of the positions, drawn "
                        "isometrically (needs --out)")
     moves.add_argument("--out", metavar="FILE", help="where to write the picture")
     add_arguments(moves, flag=False)
@@ -203,8 +203,8 @@ def add_moves_parser(sub: Any) -> argparse.ArgumentParser:
 def run_moves(args: argparse.Namespace, pf: PuzzleFile) -> int:
     if args.json:
         args.format = "json"
-    if args.format == "svg" and not args.out:
-        raise NoSuchAssembly("moves --format svg needs --out FILE")
+    if args.format in ("svg", "png") and not args.out:
+        raise NoSuchAssembly(f"moves --format {args.format} needs --out FILE")
     if args.solution < 1:
         raise NoSuchAssembly(f"--solution {args.solution}: assemblies are numbered from 1")
     rules = rules_of(pf, args)
@@ -231,10 +231,14 @@ def run_moves(args: argparse.Namespace, pf: PuzzleFile) -> int:
             obj["level"] = chosen.level
             obj["moves"] = [move_json(m, chosen, dims) for m in moves]
             print(json.dumps(obj), flush=True)
-        elif args.format == "svg":
+        elif args.format in ("svg", "png"):
             from puzzlebox.disassembly.strip import write_strip
 
-            write_strip(chosen, dims, args.out)
+            try:
+                write_strip(chosen, dims, args.out, args.format)
+            except OSError as error:
+                raise NoSuchAssembly(f"cannot write {args.out}: {error.strerror or error}"
+                                     ) from None
             print(printable(args.out))
         else:
             print(printable(f"{puzzle.name}: assembly {args.solution} comes apart at level "
