@@ -7,6 +7,7 @@ and adds up their counts.
 
 from __future__ import annotations
 
+import json
 from itertools import combinations
 from pathlib import Path
 
@@ -114,3 +115,16 @@ def test_optional_cells_are_shown_and_drawn(tmp_path: Path,
     svg = tmp_path / "s.svg"
     assert main(["solve", str(path), "--format", "svg", "--out", str(svg)]) == 0
     assert '-empty"' in svg.read_text()  # hatched, not a missing cell
+
+
+def test_a_sweep_keeps_optional_cells(tmp_path: Path,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    # uncovering the first cell leaves three, the last optional: one domino is enough
+    path = tmp_path / "strip.toml"
+    path.write_text('[board]\ngrid = "####"\noptional = "...+"\n[pieces]\nD = "##"\n')
+    assert main(["sweep", str(path), "--uncover", "1", "--json"]) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("{")]
+    solvable = {tuple(map(tuple, obj["uncovered"])): obj["solvable"]
+                for obj in map(json.loads, rows)}
+    assert solvable[((0, 0),)] is True  # (0,1)+(0,2) covered, (0,3) left empty
+    assert solvable[((0, 1),)] is False  # (0,0) alone cannot be covered
