@@ -17,8 +17,8 @@ import pytest
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 SCRIPTS = sorted(p.stem for p in BENCH.glob("*.py"))
-WITH_MAIN = ["docs_commands", "engines", "estimates", "hard", "kernel_ab", "lattices", "memo",
-             "parallel", "progress_accuracy", "run"]
+WITH_MAIN = ["disassembly", "docs_commands", "engines", "estimates", "hard", "kernel_ab",
+             "lattices", "memo", "parallel", "progress_accuracy", "run"]
 
 
 def _load(name: str) -> ModuleType:

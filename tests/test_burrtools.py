@@ -370,11 +370,22 @@ def test_colour_rules_other_than_equal_colours_are_refused(tmp_path, capsys):
     assert code == 2 and "colour rules" in err
 
 
-def test_variable_voxels_are_refused_with_their_number(tmp_path, capsys):
+def test_variable_voxels_become_optional_cells(tmp_path, capsys):
+    # the result ### with a fourth voxel that may stay empty, and 0..4 monominoes (#24)
     xml = puzzle_xml([shape_xml(flat("###"), variable={(3, 0, 0)}), shape_xml(flat("#"))],
                      [problem_xml([(1, 0, 4)], 0)])
+    code, out, err = run(capsys, "import", write(tmp_path, xml))
+    assert code == 0, err
+    assert 'optional = "...+"' in out
+    toml = tmp_path / "p.toml"
+    toml.write_text(out)
+    code, out, _ = run(capsys, "count", str(toml), "--json")
+    assert code == 0 and '"solutions": 2' in out  # the fourth cell empty or filled
+    # a piece's variable voxels mean nothing: refused, with their number
+    xml = puzzle_xml([shape_xml(flat("###")), shape_xml(flat("#"), variable={(1, 0, 0)})],
+                     [problem_xml([(1, 0, 4)], 0)])
     code, _, err = run(capsys, "import", write(tmp_path, xml))
-    assert code == 2 and "the result has 1 variable voxels" in err
+    assert code == 2 and "has 1 variable voxels" in err
 
 
 # -- problems, names, the command ---------------------------------------------------------------

@@ -18,6 +18,7 @@ from puzzlebox.catalog import UnknownPuzzle
 from puzzlebox.cli_tools import (
     WHY_HELP,
     CommandError,
+    add_disassembly_args,
     add_generate_parser,
     add_import_export_parsers,
     add_puzzle_arg,
@@ -31,6 +32,7 @@ from puzzlebox.cli_tools import (
     cmd_generate,
     cmd_import,
     cmd_list,
+    cmd_moves,
     cmd_order,
     cmd_serve,
     cmd_show,
@@ -41,6 +43,7 @@ from puzzlebox.cli_tools import (
     showing,
     write,
 )
+from puzzlebox.disassembly import command as disassembly_command
 from puzzlebox.engine.memo import MemoTooLarge
 from puzzlebox.errors import PuzzleboxError
 from puzzlebox.formats import PuzzleFile
@@ -150,6 +153,7 @@ def build_parser() -> argparse.ArgumentParser:
     count.add_argument("--json", action="store_true", help="print one JSON object per board")
     count.add_argument("--why", action="store_true", help=WHY_HELP)
     add_run_args(count, "count")
+    add_disassembly_args(sub, solve, count)
 
     estimate = sub.add_parser(
         "estimate", help="estimate the search tree's size and the time to search it",
@@ -244,6 +248,8 @@ def cmd_count(args: argparse.Namespace) -> int:
     from puzzlebox.run.reports import count_report, why
 
     pf = _load(args)
+    if args.disassemble:  # #24: the disassembly package counts and takes apart
+        return disassembly_command.run_count(args, pf)
     runs = _Runs(args, pf, "count")
     for board, puzzle in enumerate(pf.puzzles):
         run, display = runs.run(board, puzzle)
@@ -277,6 +283,12 @@ def cmd_solve(args: argparse.Namespace) -> int:
         resolution(args)
     pf = _load(args)
     limit = None if args.all else max(args.limit, 0)
+    if args.disassemble:  # #24: the assemblies that come apart, with their levels
+        if pictured:
+            raise CommandError("--disassemble prints text or json; 'puzzlebox moves "
+                               "--format svg' draws how an assembly comes apart")
+        return disassembly_command.run_solve(args, pf, lambda puzzle, solution: print(
+            "\n".join(map(printable, solution_lines(puzzle, solution, args.format)))))
     split = args.jobs > 1 or args.cluster or args.checkpoint or args.split_depth is not None
     if split and not args.all:
         raise CommandError("--jobs, --cluster, --checkpoint and --split-depth need --all")
@@ -410,6 +422,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "list": cmd_list, "show": cmd_show, "solve": cmd_solve, "count": cmd_count,
     "estimate": cmd_estimate, "generate": cmd_generate, "sweep": cmd_sweep,
     "order": cmd_order, "import": cmd_import, "export": cmd_export, "serve": cmd_serve,
+    "moves": cmd_moves,
 }
 
 

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from puzzlebox import catalog
+from puzzlebox.disassembly import command as disassembly_command
 from puzzlebox.engine.memo import parse_memory
 from puzzlebox.errors import PuzzleboxError
 from puzzlebox.formats import PuzzleFile
@@ -113,6 +114,20 @@ def cmd_serve(args: argparse.Namespace) -> int:
         serve(args.host, args.port, open_browser=not args.no_browser)
     print("puzzlebox: server stopped", file=sys.stderr)
     return 0
+
+
+def add_disassembly_args(sub: Any, solve: argparse.ArgumentParser,
+                         count: argparse.ArgumentParser) -> None:
+    """``--disassemble`` on solve and count, and the ``moves`` command (#24; their logic is
+    in disassembly/command.py)."""
+    disassembly_command.add_arguments(solve)
+    disassembly_command.add_arguments(count)
+    disassembly_command.add_moves_parser(sub)
+
+
+def cmd_moves(args: argparse.Namespace) -> int:
+    """``puzzlebox moves FILE``: how an assembly comes apart (#24)."""
+    return disassembly_command.run_moves(args, load(args.puzzle))
 
 
 def add_generate_parser(sub: Any) -> None:

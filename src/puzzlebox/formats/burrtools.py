@@ -44,6 +44,7 @@ from pathlib import Path
 from xml.parsers import expat
 
 from puzzlebox import limits
+from puzzlebox.formats.burrtools_variable import part_groups, variable_cells
 from puzzlebox.formats.errors import PuzzleFileError
 from puzzlebox.geometry.lattice import lattice_named
 
@@ -104,6 +105,7 @@ class BtPart:
     lo: int
     hi: int
     line: int
+    group: int = 0  # pieces of one group may stay together when taken apart (0: none)
 
 
 @dataclass
@@ -293,7 +295,8 @@ class _Parser:
                 raise self.fail(f"<shape id={shape}> has min {lo} above max {hi}")
         else:
             lo = hi = 1
-        self.problem.parts.append(BtPart(shape, lo, hi, self.parser.CurrentLineNumber))
+        group = self.number(attrs, "group", "shape") if "group" in attrs else 0
+        self.problem.parts.append(BtPart(shape, lo, hi, self.parser.CurrentLineNumber, group))
 
     def start_text(self) -> None:
         self.gathering = True
@@ -407,6 +410,8 @@ class Converted:
     title: str
     notes: str
     colour_notes: list[str]
+    optional: frozenset[Cell] = frozenset()  # board cells that may stay empty (#24)
+    groups: tuple[tuple[str, ...], ...] = ()  # pieces that may stay together (#24)
 
 
 def check_grid(puzzle: BtPuzzle, source: str) -> None:
@@ -475,7 +480,7 @@ def convert(puzzle: BtPuzzle, problem: BtProblem, source: str, title: str) -> Co
 
     for shape in [result, *used]:
         role = "the result" if shape is result else f"piece {_label(shape)}"
-        if shape.variable:
+        if shape.variable and shape is not result:  # the result's are optional cells (#24)
             raise fail(f"{role} has {len(shape.variable)} variable voxels ('+', may stay "
                        "empty); puzzlebox cells are always filled", shape.line)
         if not shape.filled:
@@ -521,7 +526,8 @@ def convert(puzzle: BtPuzzle, problem: BtProblem, source: str, title: str) -> Co
         raise fail(f"{len(pieces)} different pieces; the limit is {limits.MAX_PIECES}")
     notes = puzzle.comment
     return Converted(lattice, cells(result), pieces, reflect, match, title, notes,
-                     colour_notes)
+                     colour_notes, variable_cells(result, place),
+                     part_groups(problem.parts, names))
 
 
 def _label(shape: BtShape) -> str:
@@ -679,7 +685,10 @@ def to_toml(converted: Converted, header: str) -> str:
         lines.append(f"notes = {toml_string(c.notes)}")
     if c.lattice != "square":
         lines.append(f"lattice = {toml_string(c.lattice)}")
-    lines += ["", "[board]", f"grid = {grid_value(c.board, c.lattice)}", "", "[pieces]"]
+    lines += ["", "[board]", f"grid = {grid_value(c.board, c.lattice)}"]
+    if c.optional:
+        lines.append(f"optional = {grid_value(dict.fromkeys(c.optional, '+'), c.lattice)}")
+    lines += ["", "[pieces]"]
     for name, cells, lo, hi in c.pieces:
         key = name if _BARE.fullmatch(name) else toml_string(name)
         if lo == hi == 1:
@@ -690,6 +699,9 @@ def to_toml(converted: Converted, header: str) -> str:
     lines += ["", "[rules]", "rotate = true", f"reflect = {str(c.reflect).lower()}"]
     if c.match_colors:
         lines.append("match_colors = true")
+    if c.groups:  # #24
+        listed = ", ".join("[" + ", ".join(toml_string(n) for n in g) + "]" for g in c.groups)
+        lines += ["", "[disassembly]", f"groups = [{listed}]"]
     return "\n".join(lines) + "\n"
 
 

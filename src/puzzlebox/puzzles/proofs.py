@@ -57,6 +57,13 @@ def impossibility_proof(puzzle: Puzzle) -> Proof | None:
 
 def polyomino_proofs(puzzle: PolyominoPuzzle) -> Iterator[Proof]:
     """Every proof that holds, cheapest first (the later ones build the placements)."""
+    if puzzle.optional:  # cells that may stay empty: only the area range still holds (#24)
+        from puzzlebox.puzzles.polyomino.optional import area_range_impossibility
+
+        sentence = area_range_impossibility(puzzle)
+        if sentence is not None:
+            yield Proof("area", sentence)
+        return
     checks: list[tuple[str, Callable[[PolyominoPuzzle], str | None]]] = [
         ("area", area_impossibility),
         ("checkerboard", checkerboard_impossibility),

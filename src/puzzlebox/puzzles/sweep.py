@@ -82,6 +82,7 @@ def _with_board(
         notes=puzzle.notes,
         board_name=name,
         lattice=puzzle.lattice,
+        optional=puzzle.optional & board.keys(),  # #24
     )
 
 

@@ -205,7 +205,7 @@ def _count_of(piece: Piece) -> Any:
 def designed(puzzle: PolyominoPuzzle) -> bool:
     """Whether the puzzle uses a designer's rule the grid editor has no control for yet
     (givens, labelled cells, a piece's own rotate/reflect)."""
-    return bool(puzzle.givens or puzzle.labels
+    return bool(puzzle.givens or puzzle.labels or puzzle.optional  # optional cells: #24
                 or any(p.rotate is not None or p.reflect is not None for p in puzzle.pieces))
 
 

@@ -32,6 +32,8 @@ from puzzlebox.puzzles.givens import Given, around_givens, keeping_givens, piece
 from puzzlebox.puzzles.labels import Labels
 from puzzlebox.puzzles.polyomino import reader
 from puzzlebox.puzzles.polyomino.designer_drawing import designer_lines, open_label_lines
+from puzzlebox.puzzles.polyomino.disassembly_rules import DisassemblyRules
+from puzzlebox.puzzles.polyomino.optional import optional_lines
 from puzzlebox.puzzles.polyomino.text import (
     describe_polyomino,
     letter_lines,
@@ -108,8 +110,12 @@ class PolyominoPuzzle(Puzzle):
         notes: str = "",
         board_name: str | None = None,
         lattice: Lattice = SQUARE,
+        optional: frozenset[Cell] = frozenset(),
+        disassembly: DisassemblyRules | None = None,
     ) -> None:
         super().__init__(name, title, notes)
+        self.optional = frozenset(optional)  # board cells that may stay empty (#24)
+        self.disassembly = disassembly  # [disassembly]: fixed pieces, groups (#24)
         self.lattice = lattice
         self.board = dict(board)
         self.pieces = list(pieces)
@@ -162,14 +168,20 @@ class PolyominoPuzzle(Puzzle):
     def build_problem(self) -> CoverProblem:
         builder = CoverBuilder()
         area = len(self.board)
+        optional = self.optional  # secondary items: covered at most once (#24)
         for cell in sorted(self.board):
+            if cell in optional:
+                builder.secondary(("cell", *cell))
+                continue
             builder.primary(("cell", *cell))
             near = self.lattice.neighbours(cell)
-            builder.neighbours(("cell", *cell), [("cell", *n) for n in near if n in self.board])
+            builder.neighbours(("cell", *cell), [("cell", *n) for n in near
+                                                 if n in self.board and n not in optional])
         limited = set()
         for piece in self.pieces:
             hi = piece.max_copies(area)
-            if piece.lo > 0 or (piece.hi is not None and piece.hi < area // len(piece.shape)):
+            if piece.lo > 0 or (piece.hi is not None and piece.hi < area // len(piece.shape)) \
+                    or optional:  # a placement on optional cells alone covers its piece's item
                 builder.primary(("piece", piece.name), piece.lo, max(hi, piece.lo))
                 limited.add(piece.name)
         for piece in self.pieces:
@@ -206,6 +218,8 @@ class PolyominoPuzzle(Puzzle):
         """
         lattice = self.lattice
         colored = self.board if self.match_colors else {c: "#" for c in self.board}
+        if self.optional:  # a symmetry keeps the cells that may stay empty apart
+            colored = {c: ("?" if c in self.optional else "") + v for c, v in colored.items()}
         home = lattice.normalize(colored)
         back = lattice.normalize_offset(colored)
         sets = {p.name: frozenset(self.piece_orientations(p)) for p in self.pieces}
@@ -311,7 +325,7 @@ class PolyominoPuzzle(Puzzle):
         board, and the number of solutions is the multinomial ``n! / (c1! c2! ...)`` (the
         ``n`` cells shared out among the pieces, copies of a piece interchangeable), as
         ``lgamma``. Any other puzzle: None (no cheap proof that a solution exists)."""
-        if self.givens or self.match_colors or self.labels is not None:
+        if self.givens or self.match_colors or self.labels is not None or self.optional:
             return None
         counts = []
         for piece in self.pieces:
@@ -332,7 +346,7 @@ class PolyominoPuzzle(Puzzle):
         return letter_owners(self, solution)
 
     def describe_lines(self) -> list[str]:
-        return describe_polyomino(self) + designer_lines(self)
+        return describe_polyomino(self) + optional_lines(self) + designer_lines(self)
 
     def solution_panel(self, solution: Solution, title: str) -> Panel:
         from puzzlebox.puzzles.polyomino.pictures import polyomino_solution_panel  # matplotlib

@@ -206,6 +206,11 @@ def polyomino_solution_panel(puzzle: PolyominoPuzzle, solution: PolyominoSolutio
     def paint(canvas: Canvas, x0: float, y0: float) -> None:
         lw = canvas.line_width(0.06)
         _holes(canvas, lattice, puzzle.board, x0, y0, fx, fy)
+        empty = puzzle.optional - {c for p in solution.placements for c in p.cells}
+        if empty:  # optional cells left empty (#24): hatched, inside the board's outline
+            canvas.loops(_moved(cell_loops(lattice, empty), fx, fy), x0, y0,
+                         gid=canvas.gid("empty"), facecolor="#F4F4F4", edgecolor=HOLE_HATCH,
+                         hatch="..", linewidth=0, zorder=1)
         fills = _placement_fills(puzzle, solution)
         for i, (p, fill) in enumerate(zip(solution.placements, fills, strict=True)):
             canvas.loops(_moved(cell_loops(lattice, p.cells), fx, fy), x0, y0,

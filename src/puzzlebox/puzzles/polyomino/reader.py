@@ -9,6 +9,8 @@ from puzzlebox import limits
 from puzzlebox.geometry.lattice import Cell, Lattice, lattice_named, lattice_names
 from puzzlebox.geometry.square import SQUARE
 from puzzlebox.puzzles.polyomino import designer, model
+from puzzlebox.puzzles.polyomino.disassembly_rules import read_disassembly
+from puzzlebox.puzzles.polyomino.optional_cells import read_optional
 from puzzlebox.puzzles.reading import COMMON_KEYS, FileReader, shown
 
 DESIGNER_KEYS = {"givens", "sweep"}  # designer.py
@@ -71,7 +73,8 @@ def read_polyomino(
 ) -> list[model.PolyominoPuzzle]:
     """``lattice``, ``[board]`` or ``[[boards]]``, ``[pieces]``, ``[rules]`` and the
     designer's keys (designer.py)."""
-    known = COMMON_KEYS | {"lattice", "board", "boards", "pieces", "rules"} | DESIGNER_KEYS
+    known = COMMON_KEYS | {"lattice", "board", "boards", "pieces", "rules", "disassembly"} | \
+        DESIGNER_KEYS
     r.check_keys(doc, known, ())
     lattice = _lattice(r, doc)
     rules = doc.get("rules", {})
@@ -85,6 +88,7 @@ def read_polyomino(
     if "board" in doc and "boards" in doc:
         raise r.fail(("boards",), "give either [board] or [[boards]], not both")
     boards: list[tuple[str | None, dict[Cell, str]]] = []
+    optional: frozenset[Cell] = frozenset()  # cells that may stay empty ([board] only)
     if "boards" in doc:
         entries = doc["boards"]
         if not isinstance(entries, list) or not entries:
@@ -114,10 +118,11 @@ def read_polyomino(
                              f"the limit for a batch is {limits.MAX_TOTAL_CELLS}")
     else:
         board = r.table(doc, "board", ())
-        r.check_keys(board, {"grid", "labels"}, ("board",))
+        r.check_keys(board, {"grid", "labels", "optional"}, ("board",))
         if "grid" not in board:
             raise r.fail(("board", "grid"), "is missing")
         boards.append((None, r.grid(board["grid"], ("board", "grid"), lattice)))
+        optional = read_optional(r, board, boards[0][1], lattice)  # #24
 
     table = r.table(doc, "pieces", ())
     if not table:
@@ -152,6 +157,7 @@ def read_polyomino(
     givens, given_paths = designer.read_givens(r, doc, table, pieces, lattice)
     labels = designer.read_labels(r, doc, doc.get("board", {}), boards[0][1] if
                                   "board" in doc else None)
+    rules = read_disassembly(r, doc, {piece.name for piece in pieces})  # #24
     puzzles = [
         model.PolyominoPuzzle(
             name,
@@ -166,6 +172,8 @@ def read_polyomino(
             notes=notes,
             board_name=board_name,
             lattice=lattice,
+            optional=optional,
+            disassembly=rules,
         )
         for board_name, cells in boards
     ]

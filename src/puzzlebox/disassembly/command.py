@@ -1,0 +1,249 @@
+"""The command line's part of disassembly (#24): ``count --disassemble``, ``solve
+--disassemble`` and ``moves``. cli.py only adds the arguments and calls these; everything
+else (which assemblies, levels, text and JSON) is here.
+
+Assemblies are the puzzle's solutions up to symmetry (BurrTools counts them so), each taken
+apart in turn with the file's ``[disassembly]`` rules.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+
+from puzzlebox.disassembly.assemblies import (
+    Disassembled,
+    Rules,
+    check_slides,
+    disassemble_solution,
+    level_key,
+)
+from puzzlebox.disassembly.search import DEFAULT_MAX_STATES, Move
+from puzzlebox.errors import PuzzleboxError
+from puzzlebox.formats.reader import PuzzleFile
+from puzzlebox.puzzles.polyomino import PolyominoPuzzle, PolyominoSolution
+from puzzlebox.render.json_out import solution_json
+from puzzlebox.safety import printable
+
+AXES = "xyz"  # x the column, y the row, z the layer (moves are given so, as BurrTools does)
+
+
+class NoSuchAssembly(PuzzleboxError):
+    """``moves --solution N`` past the assemblies that come apart."""
+
+
+def add_arguments(parser: argparse.ArgumentParser, flag: bool = True) -> None:
+    """``--disassemble`` (for count and solve) and the search's own limits."""
+    if flag:
+        parser.add_argument("--disassemble", action="store_true",
+                            help="take each assembly (solution up to symmetry) apart by "
+                            "sliding pieces: say which come apart and their levels")
+    parser.add_argument("--thorough", action="store_true",
+                        help="disassembly: try every separation, not only the first one met "
+                        "(BurrTools judges by the first)")
+    parser.add_argument("--max-states", type=int, default=DEFAULT_MAX_STATES, metavar="N",
+                        help="disassembly: give up after N positions of one assembly "
+                        f"(default {DEFAULT_MAX_STATES:,}; exit status 3)")
+
+
+def refuse_others(args: argparse.Namespace) -> None:
+    """Options of count and solve that --disassemble does not use are refused, not dropped:
+    assemblies are found in one process, each orbit once, and taken apart in turn."""
+    unused = [flag for flag, on in (
+        ("--jobs", getattr(args, "jobs", 1) != 1), ("--cluster", getattr(args, "cluster", None)),
+        ("--checkpoint", getattr(args, "checkpoint", None)),
+        ("--split-depth", getattr(args, "split_depth", None) is not None),
+        ("--seed", getattr(args, "seed", None) is not None),
+        ("--why", getattr(args, "why", False))) if on]
+    if unused:
+        raise NoSuchAssembly(f"--disassemble takes the assemblies apart in one process: drop "
+                             f"{', '.join(unused)}")
+
+
+def rules_of(pf: PuzzleFile, args: argparse.Namespace) -> Rules:
+    declared = next((p.disassembly for p in pf.puzzles if isinstance(p, PolyominoPuzzle)),
+                    None)
+    return Rules(
+        fixed=frozenset(declared.fixed) if declared else frozenset(),
+        groups=tuple(frozenset(g) for g in declared.groups) if declared else (),
+        thorough=bool(getattr(args, "thorough", False)),
+        max_states=int(getattr(args, "max_states", DEFAULT_MAX_STATES)),
+        max_seconds=getattr(args, "max_time", None),
+    )
+
+
+def _polyomino(pf: PuzzleFile) -> Iterator[PolyominoPuzzle]:
+    for puzzle in pf.puzzles:
+        check_slides(puzzle, puzzle.name)
+        assert isinstance(puzzle, PolyominoPuzzle)
+        yield puzzle
+
+
+def _assemblies(puzzle: PolyominoPuzzle, rules: Rules,
+                engine: str = "auto") -> Iterator[Disassembled]:
+    for number, solution in enumerate(puzzle.distinct_solutions(engine=engine), 1):
+        assert isinstance(solution, PolyominoSolution)
+        yield disassemble_solution(puzzle, solution, rules, f"{puzzle.name}: assembly {number}")
+
+
+def lattice_direction(move: Move, dims: int) -> list[int]:
+    """A move's direction in the lattice's coordinates ([row, col] or [layer, row, col])."""
+    x, y, z = move.direction
+    return [y, x] if dims == 2 else [z, y, x]
+
+
+def move_json(move: Move, done: Disassembled, dims: int) -> dict[str, Any]:
+    """``{"pieces": names, "placements": their indices in the solution's "placements"
+    (copies of a piece told apart), "direction": a unit step in the lattice's coordinates,
+    "distance": cells, or null for the move that takes them away}``."""
+    index = {id(p): k for k, p in enumerate(done.solution.placements)}
+    return {"pieces": [done.names[p] for p in move.pieces],
+            "placements": [index[id(done.placements[p])] for p in move.pieces],
+            "direction": lattice_direction(move, dims),
+            "distance": move.distance}
+
+
+def move_text(move: Move, names: tuple[str, ...]) -> str:
+    """``S5 S6 +y 3``: the pieces, the axis (x columns, y rows, z layers), how far."""
+    return printable(move.text(list(names)).replace(",", " "))
+
+
+# -- count --disassemble -------------------------------------------------------------------
+
+def run_count(args: argparse.Namespace, pf: PuzzleFile) -> int:
+    refuse_others(args)
+    rules = rules_of(pf, args)
+    for puzzle in _polyomino(pf):
+        began = time.perf_counter()
+        levels: Counter[str] = Counter()
+        total = 0
+        for done in _assemblies(puzzle, rules, args.engine):
+            total += 1
+            if done.level is not None:
+                levels[done.level] += 1
+        apart = sum(levels.values())
+        ranked = sorted(levels.items(), key=lambda kv: level_key(kv[0]), reverse=True)
+        seconds = time.perf_counter() - began
+        if args.json:
+            print(json.dumps({
+                "puzzle": puzzle.name, "assemblies": total, "come_apart": apart,
+                "levels": [{"level": level, "assemblies": n} for level, n in ranked],
+                "seconds": round(seconds, 4)}), flush=True)
+            continue
+        shown = ", ".join(level if n == 1 else f"{level} (x{n})" for level, n in ranked[:12])
+        more = f", and {len(ranked) - 12} more" if len(ranked) > 12 else ""
+        print(printable(
+            f"{puzzle.name}: {total} assemblies (up to symmetry), {apart} come"
+            f"{'s' if apart == 1 else ''} apart"
+            + (f"; levels {shown}{more}" if ranked else "") + f" ({seconds:.3f} s)"),
+            flush=True)
+    return 0
+
+
+# -- solve --disassemble -------------------------------------------------------------------
+
+def run_solve(args: argparse.Namespace, pf: PuzzleFile,
+              show: Any = None) -> int:
+    """The assemblies that come apart, up to ``--limit`` (or ``--all``), with their levels.
+    ``show(puzzle, solution)`` prints a drawing (cli's own printer)."""
+    refuse_others(args)
+    rules = rules_of(pf, args)
+    limit = None if args.all else max(args.limit, 0)
+    for puzzle in _polyomino(pf):
+        dims = check_slides(puzzle, puzzle.name)
+        found = 0
+        for done in _assemblies(puzzle, rules, args.engine):
+            if limit is not None and found >= limit:
+                break
+            if done.separation is None:
+                continue
+            found += 1
+            if args.format == "json":
+                obj = json.loads(solution_json(puzzle, done.solution))
+                obj["level"] = done.level
+                obj["moves"] = [move_json(m, done, dims) for m in done.separation.all_moves()]
+                print(json.dumps(obj), flush=True)
+                continue
+            print(printable(f"{puzzle.name}: solution {found}, level {done.level} "
+                            f"({done.separation.total_moves} moves)"))
+            if show is not None:
+                show(puzzle, done.solution)
+            print()
+        if not found and args.format != "json":
+            print(printable(f"{puzzle.name}: no assembly comes apart"))
+    return 0
+
+
+# -- moves ---------------------------------------------------------------------------------
+
+def add_moves_parser(sub: Any) -> argparse.ArgumentParser:
+    moves = sub.add_parser(
+        "moves", help="how an assembly comes apart, move by move",
+        description="Take the puzzle's assemblies (solutions up to symmetry) apart by "
+        "sliding pieces along the axes and print the moves of the N-th one that comes "
+        "apart: its level (BurrTools' notation) and each move (pieces, axis: x columns, "
+        "y rows, z layers, and distance; 'out' takes them away).")
+    moves.add_argument("puzzle", help="a catalog name or a .toml file")
+    moves.add_argument("--solution", type=int, default=1, metavar="N",
+                       help="the N-th assembly that comes apart (default 1)")
+    moves.add_argument("--json", action="store_true",
+                       help='one JSON object: {"puzzle", "solution", "level", "moves", '
+                       '"placements"}')
+    moves.add_argument("--format", choices=["text", "json", "svg", "png"], default="text",
+                       help="text, json, or svg, png: a strip of the positions, drawn "
+                       "isometrically (needs --out)")
+    moves.add_argument("--out", metavar="FILE", help="where to write the picture")
+    add_arguments(moves, flag=False)
+    return moves
+
+
+def run_moves(args: argparse.Namespace, pf: PuzzleFile) -> int:
+    if args.json:
+        args.format = "json"
+    if args.format in ("svg", "png") and not args.out:
+        raise NoSuchAssembly(f"moves --format {args.format} needs --out FILE")
+    if args.solution < 1:
+        raise NoSuchAssembly(f"--solution {args.solution}: assemblies are numbered from 1")
+    rules = rules_of(pf, args)
+    for puzzle in _polyomino(pf):
+        dims = check_slides(puzzle, puzzle.name)
+        seen = 0
+        chosen: Disassembled | None = None
+        total = 0
+        for done in _assemblies(puzzle, rules):
+            total += 1
+            if done.separation is not None:
+                seen += 1
+                if seen == args.solution:
+                    chosen = done
+                    break
+        if chosen is None or chosen.separation is None:
+            raise NoSuchAssembly(
+                f"{puzzle.name}: {seen} of {total} assemblies come apart; there is no "
+                f"assembly {args.solution} to take apart")
+        moves = chosen.separation.all_moves()
+        if args.format == "json":
+            obj = json.loads(solution_json(puzzle, chosen.solution))
+            obj["solution"] = args.solution
+            obj["level"] = chosen.level
+            obj["moves"] = [move_json(m, chosen, dims) for m in moves]
+            print(json.dumps(obj), flush=True)
+        elif args.format in ("svg", "png"):
+            from puzzlebox.disassembly.strip import write_strip
+
+            try:
+                write_strip(chosen, dims, args.out, args.format)
+            except OSError as error:
+                raise NoSuchAssembly(f"cannot write {args.out}: {error.strerror or error}"
+                                     ) from None
+            print(printable(args.out))
+        else:
+            print(printable(f"{puzzle.name}: assembly {args.solution} comes apart at level "
+                            f"{chosen.level} in {len(moves)} moves"))
+            for number, move in enumerate(moves, 1):
+                print(f"{number:4}. {move_text(move, chosen.names)}")
+    return 0

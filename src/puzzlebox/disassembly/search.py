@@ -1,0 +1,414 @@
+"""Can an assembly come apart? A breadth-first search over the positions of its pieces.
+
+The semantics follow BurrTools' disassembler (after Bill Cutler's analysis of six-piece
+burrs), written afresh here:
+
+* A **position** is the offset of every piece from where the assembly has it, counted up to
+  a common translation (moving a group one way is moving the others the other way).
+* A **move** slides a group of pieces ``k`` units along one lattice axis, the rest staying
+  put, through free cells only; any ``k`` the group can reach counts as one move. Groups are
+  the sets *closed* under blocking: when a piece of the group would run into a piece outside
+  it within ``k`` units, that piece must move too.
+* A **separation** is a move that takes a group away for ever (nothing blocks it along its
+  axis). The search stops at the first position where one exists, so the number of moves to
+  it, the removal included, is the fewest possible: the first number of the level.
+* Each of the two parts is then taken apart the same way from where it was; a part of one
+  piece, a part made only of fixed pieces (a box, a frame) or a part inside a declared group
+  of pieces that may stay together needs nothing more. The assembly comes apart when every
+  part does.
+* The **level** (BurrTools' notation, e.g. ``98.2.4.2``) is the number of moves of the first
+  separation, followed by the levels of the part left behind and then of the part removed,
+  each written only where it holds a separation of more than one move.
+
+BurrTools judges an assembly by the first separation its search meets. So does
+:func:`disassemble` by default (``thorough=False``); with ``thorough=True`` the search goes
+on past separations whose parts do not come apart, trying every separation of every
+position that holds together, so it may find assemblies that come apart where BurrTools
+says they do not (it then gives the moves that show it). It does not move on from a
+position that already falls apart (its parts could drift for ever).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from puzzlebox.disassembly.blocking import FREE, BlockingCache, Cell
+from puzzlebox.errors import PuzzleboxError
+
+DEFAULT_MAX_STATES = 2_000_000  # positions visited over all parts of one assembly
+EXIT_TOO_BIG = 3  # as budget.TooBig: well formed, but too big to work on here
+
+Position = tuple[int, ...]  # x, y, z of every piece of a part, relative to its first piece
+
+
+class DisassemblyTooBig(PuzzleboxError):
+    """The search for a disassembly met its state limit or its time limit."""
+
+    exit_status = EXIT_TOO_BIG
+
+
+@dataclass(frozen=True)
+class Move:
+    """Pieces (numbered as given) sliding ``distance`` units along ``direction``; a distance
+    of None takes them away for good (the move that separates)."""
+
+    pieces: tuple[int, ...]
+    direction: tuple[int, int, int]
+    distance: int | None
+
+    def text(self, names: Sequence[str] | None = None) -> str:
+        """The move in words, e.g. ``2,5 +x 3`` or ``4 -z out``."""
+        who = ",".join(names[p] if names else str(p) for p in self.pieces)
+        axis = "xyz"[next(a for a in range(3) if self.direction[a])]
+        sign = "+" if sum(self.direction) > 0 else "-"
+        return f"{who} {sign}{axis} {'out' if self.distance is None else self.distance}"
+
+
+@dataclass(frozen=True)
+class Separation:
+    """How a set of pieces comes apart: the moves up to and including the one that splits
+    it, then how each part comes apart (None for a part that needs nothing more)."""
+
+    pieces: tuple[int, ...]
+    moves: tuple[Move, ...]
+    left: Separation | None  # the part that stays where it was
+    removed: Separation | None  # the part the last move takes away
+    removed_pieces: tuple[int, ...] = field(default=())
+
+    def has_multi_moves(self) -> bool:
+        """Does this separation or one below it take more than one move (BurrTools writes
+        only those in a level)?"""
+        return (len(self.moves) > 1 or (self.left is not None and self.left.has_multi_moves())
+                or (self.removed is not None and self.removed.has_multi_moves()))
+
+    @property
+    def level(self) -> str:
+        """The level in BurrTools' notation, e.g. ``98.2.4.2``."""
+        text = str(len(self.moves))
+        for part in (self.left, self.removed):
+            if part is not None and part.has_multi_moves():
+                text += "." + part.level
+        return text
+
+    def all_moves(self) -> list[Move]:
+        """Every move of the disassembly in order: this split, then the part left, then the
+        part removed (each part's moves are relative to where the part was)."""
+        moves = list(self.moves)
+        for part in (self.left, self.removed):
+            if part is not None:
+                moves.extend(part.all_moves())
+        return moves
+
+    @property
+    def total_moves(self) -> int:
+        return len(self.all_moves())
+
+
+@dataclass
+class _Budget:
+    max_states: int
+    deadline: float | None
+    label: str
+    visited: int = 0
+
+    def spend(self, count: int) -> None:
+        self.visited += count
+        if self.visited > self.max_states:
+            raise DisassemblyTooBig(
+                f"{self.label}: the disassembly search passed {self.max_states:,} positions "
+                "without an answer; raise the state limit (--max-states) to go on")
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise DisassemblyTooBig(
+                f"{self.label}: the disassembly search ran out of time after "
+                f"{self.visited:,} positions; raise the time limit (--max-time) to go on")
+
+
+@dataclass(frozen=True, slots=True)
+class _Node:
+    """A position met by the search, the node it was reached from and by which move."""
+
+    pos: Position
+    parent: _Node | None
+    move: tuple[int, int, int] | None  # (mask, direction, distance)
+
+
+class _Part:
+    """The search over one set of pieces (an assembly, or a part split off it)."""
+
+    def __init__(self, solver: _Solver, pieces: tuple[int, ...]) -> None:
+        self.solver = solver
+        self.pieces = pieces  # global piece numbers
+        self.n = len(pieces)
+        fixed = solver.fixed
+        self.fixed_mask = sum(1 << k for k, p in enumerate(pieces) if p in fixed)
+        self.full = (1 << self.n) - 1
+        self.dirs = 2 * solver.cache.dims
+
+    def reach(self, pos: Position) -> np.ndarray:
+        """``R[d, p, j]``: the least distance ``k`` at which sliding piece ``p`` by ``k``
+        units in direction ``d`` drags piece ``j`` along (0 for ``p`` itself, :data:`FREE`
+        when it never does).
+
+        Piece ``i`` moving ``k`` drags ``j`` when it can move less than ``k`` past it, and
+        what ``i`` drags drags on in turn: the least over chains of the largest free
+        distance along the chain (a bottleneck path, Floyd-Warshall over the pieces)."""
+        pair = self.solver.cache.pair
+        n, pieces = self.n, self.pieces
+        zero = (0,) * self.dirs
+        rows: list[list[tuple[int, ...]]] = [[zero] * n for _ in range(n)]
+        for i in range(n):
+            xi, yi, zi = pos[3 * i], pos[3 * i + 1], pos[3 * i + 2]
+            row = rows[i]
+            for j in range(i + 1, n):
+                row[j], rows[j][i] = pair(pieces[i], pieces[j],
+                                          pos[3 * j] - xi, pos[3 * j + 1] - yi, pos[3 * j + 2] - zi)
+        free = np.array(rows, dtype=np.int64)
+        reach = free.transpose(2, 0, 1).copy()
+        for m in range(n):
+            reach = np.minimum(reach, np.maximum(reach[:, :, m:m + 1], reach[:, m:m + 1, :]))
+        return reach
+
+    def movable(self, mask: int) -> bool:
+        """Fixed pieces may all stay on one side of a move, never on both."""
+        return not (mask & self.fixed_mask and (self.full ^ mask) & self.fixed_mask)
+
+    def mover(self, mask: int, direction: int) -> tuple[int, int]:
+        """The side that really moves (never a fixed piece) and its direction."""
+        if mask & self.fixed_mask:
+            return self.full ^ mask, direction ^ 1
+        return mask, direction
+
+    def separations(self, reach: np.ndarray) -> list[tuple[int, int]]:
+        """The groups that can leave for good, as (mask, direction) of the side that leaves:
+        single pieces first, then groups, each by direction then piece (BurrTools' order):
+        the pieces a piece drags along at some distance, when they are at most half."""
+        n, half = self.n, self.n // 2
+        found: list[tuple[int, int, int]] = []
+        seen: set[int] = set()
+        bounded = (reach < FREE).tolist()
+        for d in range(self.dirs):
+            rows = bounded[d]
+            for p in range(n):
+                row = rows[p]
+                if sum(row) > half:
+                    continue
+                mask = sum(1 << j for j in range(n) if row[j])
+                moving, direction = self.mover(mask, d)
+                if moving & self.fixed_mask:
+                    continue  # fixed pieces on both sides: they never part
+                split = min(moving, self.full ^ moving)
+                if split in seen:
+                    continue
+                seen.add(split)
+                found.append((0 if moving.bit_count() == 1 else 1, moving, direction))
+        found.sort(key=lambda item: item[0])
+        return [(moving, direction) for _, moving, direction in found]
+
+    def moves(self, reach: np.ndarray) -> list[tuple[int, int, int]]:
+        """The moves that keep the part together, as (mask, direction, distance): for each
+        direction and piece, the group it drags along at each distance while that is at
+        most half the pieces, then the unions of groups moving the same distance. Such a
+        group can always move that far: what it would hit first it drags along."""
+        n, half, full = self.n, self.n // 2, self.full
+        result: list[tuple[int, int, int]] = []
+        table = reach.tolist()
+        for d in range(self.dirs):
+            by_distance: dict[int, list[int]] = {}
+            for p in range(n):
+                row = table[d][p]
+                ranked = sorted(range(n), key=row.__getitem__)
+                most = row[ranked[half]] if half < n else 0  # the group outgrows half here
+                if most >= FREE:  # the group leaves for good past its last finite distance
+                    most = max(v for v in row if v < FREE)
+                mask = 0
+                at = 0
+                for k in range(1, most + 1):
+                    while at < n and row[ranked[at]] < k:
+                        mask |= 1 << ranked[at]
+                        at += 1
+                    known = by_distance.setdefault(k, [])
+                    if mask in known or not self.movable(mask):
+                        continue
+                    known.append(mask)
+                    result.append((mask, d, k))
+                    for other in list(known):
+                        union = other | mask
+                        if (union not in (other, mask, full) and union not in known
+                                and self.movable(union)):
+                            known.append(union)
+                            result.append((union, d, k))
+        return result
+
+    def shifted(self, pos: Position, mask: int, direction: int, distance: int) -> Position:
+        """The position after the pieces in ``mask`` slide ``distance`` along ``direction``,
+        given relative to piece 0 again."""
+        axis, sign = direction >> 1, (-1 if direction & 1 else 1)
+        step = sign * distance
+        out = list(pos)
+        for k in range(self.n):
+            if mask >> k & 1:
+                out[3 * k + axis] += step
+        base = out[axis]
+        if base:
+            for k in range(self.n):
+                out[3 * k + axis] -= base
+        return tuple(out)
+
+    def move_of(self, mask: int, direction: int, distance: int | None) -> Move:
+        moving, direction = self.mover(mask, direction)
+        axis, sign = direction >> 1, (-1 if direction & 1 else 1)
+        vector = [0, 0, 0]
+        vector[axis] = sign
+        pieces = tuple(self.pieces[k] for k in range(self.n) if moving >> k & 1)
+        return Move(pieces, (vector[0], vector[1], vector[2]), distance)
+
+    def search(self, start: Position) -> Separation | None:
+        """Breadth first from ``start`` until a separation whose parts come apart."""
+        solver = self.solver
+        # only three fronts of positions are kept to tell old from new (every move can be
+        # undone), while the parent links keep the paths of the live front
+        root = _Node(start, None, None)
+        older: set[Position] = set()
+        current: set[Position] = {start}
+        front: list[_Node] = [root]
+        failed = solver.failed.setdefault(self.pieces, set())
+        if start in failed:
+            return None
+        # a thorough search keeps every position: when it fails, each of them is known to fail
+        everything: set[Position] | None = {start} if solver.thorough else None
+        while front:
+            solver.budget.spend(len(front))
+            newer: set[Position] = set()
+            next_front: list[_Node] = []
+            for node in front:
+                pos = node.pos
+                reach = self.reach(pos)
+                splits = self.separations(reach)
+                for mask, direction in splits:
+                    found = self.split(node, mask, direction)
+                    if found is not None or not solver.thorough:
+                        return found
+                if splits:
+                    # the pieces already part here: going on from a position that falls
+                    # apart would let the parts drift for ever, so the search stays among
+                    # the positions that hold together
+                    continue
+                for mask, direction, distance in self.moves(reach):
+                    new = self.shifted(pos, mask, direction, distance)
+                    if new in current or new in older or new in newer:
+                        continue
+                    newer.add(new)
+                    if everything is not None:
+                        everything.add(new)
+                    next_front.append(_Node(new, node, (mask, direction, distance)))
+            older, current = current, newer
+            front = next_front
+        failed.update(everything or (start,))
+        return None
+
+    def split(self, node: _Node, mask: int, direction: int) -> Separation | None:
+        """The separation that takes ``mask`` away from ``node``'s position, if both parts
+        come apart in their turn."""
+        pos = node.pos
+        stay = self.full ^ mask
+        parts: list[Separation | None] = []
+        for side in (stay, mask):
+            members = [k for k in range(self.n) if side >> k & 1]
+            sub = tuple(self.pieces[k] for k in members)
+            if not self.solver.needs_work(sub):
+                parts.append(None)
+                continue
+            inner = _Part(self.solver, sub)
+            ref = members[0]
+            start = tuple(pos[3 * k + a] - pos[3 * ref + a] for k in members for a in range(3))
+            found = inner.search(start)
+            if found is None:
+                return None
+            parts.append(found)
+        path: list[Move] = [self.move_of(mask, direction, None)]
+        walk: _Node | None = node
+        while walk is not None and walk.move is not None:
+            m, d, k = walk.move
+            path.append(self.move_of(m, d, k))
+            walk = walk.parent
+        path.reverse()
+        removed = tuple(self.pieces[k] for k in range(self.n) if mask >> k & 1)
+        return Separation(self.pieces, tuple(path), parts[0], parts[1], removed)
+
+
+class _Solver:
+    def __init__(self, cache: BlockingCache, fixed: Collection[int],
+                 groups: Iterable[Collection[int]], thorough: bool, budget: _Budget) -> None:
+        self.cache = cache
+        self.fixed = frozenset(fixed)
+        self.groups = [frozenset(g) for g in groups]
+        self.thorough = thorough
+        self.budget = budget
+        # positions of each part known not to come apart (a thorough search meets the same
+        # part again and again after each separation that fails)
+        self.failed: dict[tuple[int, ...], set[Position]] = {}
+
+    def needs_work(self, pieces: tuple[int, ...]) -> bool:
+        """Must this part still come apart? Not one piece, not only fixed pieces, not a
+        declared group."""
+        if len(pieces) < 2 or all(p in self.fixed for p in pieces):
+            return False
+        members = set(pieces)
+        return not any(members <= group for group in self.groups)
+
+
+def _normalise(pieces: Sequence[Iterable[Sequence[int]]]) -> list[frozenset[Cell]]:
+    out: list[frozenset[Cell]] = []
+    for piece in pieces:
+        cells = []
+        for cell in piece:
+            if len(cell) == 2:
+                cells.append((int(cell[0]), int(cell[1]), 0))
+            else:
+                cells.append((int(cell[0]), int(cell[1]), int(cell[2])))
+        out.append(frozenset(cells))
+    return out
+
+
+def disassemble(
+    pieces: Sequence[Iterable[Sequence[int]]],
+    *,
+    dims: int = 3,
+    fixed: Collection[int] = (),
+    groups: Iterable[Collection[int]] = (),
+    thorough: bool = False,
+    max_states: int = DEFAULT_MAX_STATES,
+    max_seconds: float | None = None,
+    label: str = "assembly",
+) -> Separation | None:
+    """How the assembled ``pieces`` (each a set of cells, as placed) come apart, or None
+    when they cannot.
+
+    ``dims`` is 3 on the cube lattice and 2 on the square lattice (cells may then be given
+    as pairs). ``fixed`` pieces never move (a box, a frame); each of ``groups`` is a set of
+    pieces that may stay together. Raises :class:`DisassemblyTooBig` past ``max_states``
+    positions or ``max_seconds`` seconds.
+    """
+    cells = _normalise(pieces)
+    seen: dict[Cell, int] = {}
+    for index, piece in enumerate(cells):
+        if not piece:
+            raise ValueError(f"piece {index} has no cells")
+        for cell in piece:
+            if cell in seen:
+                raise ValueError(f"pieces {seen[cell]} and {index} overlap at {cell}")
+            seen[cell] = index
+    deadline = None if max_seconds is None else time.monotonic() + max_seconds
+    budget = _Budget(max_states, deadline, label)
+    solver = _Solver(BlockingCache(cells, dims), fixed, groups, thorough, budget)
+    everyone = tuple(range(len(cells)))
+    if not solver.needs_work(everyone):
+        return None
+    # fixed pieces first, so that the position is counted from one of them
+    order = sorted(everyone, key=lambda p: (p not in solver.fixed, p))
+    part = _Part(solver, tuple(order))
+    return part.search(tuple(0 for _ in range(3 * len(order))))

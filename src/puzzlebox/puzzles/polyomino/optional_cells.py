@@ -1,0 +1,28 @@
+"""``[board] optional``: the board cells that may stay empty (#24), read beside the grid.
+
+A second grid of the same layout as ``grid`` marks them (any character but ``.`` and
+space); the board's ``grid`` still gives every cell, so its colours stay. BurrTools calls
+them variable voxels.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from puzzlebox.geometry import Cell, Lattice
+from puzzlebox.puzzles.reading import FileReader
+
+
+def read_optional(r: FileReader, board: dict[str, Any], cells: dict[Cell, str],
+                  lattice: Lattice) -> frozenset[Cell]:
+    """The cells ``board["optional"]`` marks, each a cell of the board's grid."""
+    if "optional" not in board:
+        return frozenset()
+    path = ("board", "optional")
+    marked = r.grid(board["optional"], path, lattice)
+    outside = sorted(c for c in marked if c not in cells)
+    if outside:
+        raise r.fail(path, f"marks {len(outside)} cell(s) that the grid does not have (the "
+                     f"first at {list(outside[0])}); optional cells are board cells that "
+                     "may stay empty")
+    return frozenset(marked)

@@ -1,0 +1,251 @@
+"""Disassembly (issue #24) against an independent brute force on small made-up assemblies.
+
+The brute force knows nothing of blocking caches, closed groups or levels: it tries every
+group of pieces, every direction and every distance, checks the cells directly, and walks
+the positions breadth first. It answers: can the pieces be taken apart completely, and how
+many moves does the first separation take at the fewest.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from itertools import combinations
+
+import pytest
+
+from puzzlebox.disassembly import DisassemblyTooBig, disassemble
+
+Cell = tuple[int, int, int]
+
+
+def _cells(piece: Sequence[Sequence[int]]) -> frozenset[Cell]:
+    return frozenset((c[0], c[1], c[2] if len(c) > 2 else 0) for c in piece)
+
+
+def _shift(piece: frozenset[Cell], v: Cell) -> frozenset[Cell]:
+    return frozenset((x + v[0], y + v[1], z + v[2]) for x, y, z in piece)
+
+
+def _escapes(moving: list[frozenset[Cell]], rest: list[frozenset[Cell]], v: Cell) -> bool:
+    """Can the union ``moving`` slide along ``v`` for ever without meeting ``rest``?"""
+    mine = frozenset().union(*moving)
+    theirs = frozenset().union(*rest)
+    span = 2 + max(abs(a) for c in mine | theirs for a in c) * 2
+    return all(not (_shift(mine, (v[0] * k, v[1] * k, v[2] * k)) & theirs)
+               for k in range(1, span + 1))
+
+
+def _slides(moving: list[frozenset[Cell]], rest: list[frozenset[Cell]], v: Cell) -> int:
+    """How many units ``moving`` can slide along ``v`` (capped) without meeting ``rest``."""
+    mine = frozenset().union(*moving)
+    theirs = frozenset().union(*rest)
+    k = 0
+    while k < 12 and not (_shift(mine, (v[0] * (k + 1), v[1] * (k + 1), v[2] * (k + 1)))
+                          & theirs):
+        k += 1
+    return k
+
+
+def _directions(dims: int) -> list[Cell]:
+    out = []
+    for axis in range(dims):
+        for sign in (1, -1):
+            v = [0, 0, 0]
+            v[axis] = sign
+            out.append((v[0], v[1], v[2]))
+    return out
+
+
+def brute(pieces: list[frozenset[Cell]], dims: int) -> tuple[bool, int | None]:
+    """(comes apart completely, fewest moves to the first separation or None). Like the
+    thorough search, it does not move on from a position where a group can leave."""
+    n = len(pieces)
+    if n < 2:
+        return True, None
+    start = tuple(pieces)
+    seen = {_key(start)}
+    front = [start]
+    depth = 0
+    first: int | None = None
+    apart = False
+    while front and depth < 40:
+        nxt = []
+        for state in front:
+            moves = []
+            escaped = False
+            for size in range(1, n):
+                for group in combinations(range(n), size):
+                    moving = [state[i] for i in group]
+                    rest = [state[i] for i in range(n) if i not in group]
+                    for v in _directions(dims):
+                        if _escapes(moving, rest, v):
+                            if first is None:
+                                first = depth + 1
+                            if not apart and brute(moving, dims)[0] and brute(rest, dims)[0]:
+                                apart = True
+                            escaped = True
+                            continue
+                        for k in range(1, _slides(moving, rest, v) + 1):
+                            new = list(state)
+                            for i in group:
+                                new[i] = _shift(state[i], (v[0] * k, v[1] * k, v[2] * k))
+                            moves.append(tuple(new))
+            if escaped:
+                continue  # a position that falls apart is not moved on from (as the search)
+            for new_state in moves:
+                key = _key(new_state)
+                if key not in seen:
+                    seen.add(key)
+                    nxt.append(new_state)
+        front = nxt
+        depth += 1
+    return apart, first
+
+
+def _key(state: tuple[frozenset[Cell], ...]) -> tuple[frozenset[Cell], ...]:
+    """A position up to a common translation: everything relative to piece 0's least cell."""
+    base = min(state[0])
+    return tuple(_shift(p, (-base[0], -base[1], -base[2])) for p in state)
+
+
+def _first_number(level: str) -> int:
+    return int(level.split(".")[0])
+
+
+# -- hand-made cases ---------------------------------------------------------------------
+
+U = [(0, 0), (1, 0), (2, 0), (0, 1), (2, 1)]
+RING = [(x, y) for x in range(3) for y in range(3) if (x, y) != (1, 1)]
+# a box with an L-shaped channel: the block must go right, then up
+CHANNEL = [(0, 0), (0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (3, 0), (3, 1), (3, 2)]
+
+
+def test_block_in_a_u_leaves_in_one_move() -> None:
+    found = disassemble([U, [(1, 1)]], dims=2)
+    assert found is not None
+    assert found.level == "1"
+    assert [m.text() for m in found.all_moves()] == ["1 +y out"]
+
+
+def test_two_interlocked_pieces_cannot_part() -> None:
+    assert disassemble([RING, [(1, 1)]], dims=2) is None
+    # in space: an L of three cubes through two faces of a 3 x 3 x 3 block holding it
+    ell = [(1, 1, 1), (2, 1, 1), (1, 1, 2)]
+    block = [(x, y, z) for x in range(3) for y in range(3) for z in range(3)
+             if (x, y, z) not in ell]
+    assert brute([_cells(block), _cells(ell)], 3) == (False, None)
+    assert disassemble([block, ell]) is None
+    # a straight bar through the same block slides out
+    bar = [(1, 1, 1), (2, 1, 1)]
+    rest = [(x, y, z) for x in range(3) for y in range(3) for z in range(3)
+            if (x, y, z) not in bar]
+    found = disassemble([rest, bar])
+    assert found is not None and found.level == "1"
+
+
+def test_a_channel_takes_two_moves() -> None:
+    found = disassemble([CHANNEL, [(1, 1)]], dims=2)
+    assert found is not None
+    assert found.level == "2"
+    assert [m.text() for m in found.all_moves()] == ["1 +x 1", "1 +y out"]
+    assert brute([_cells(CHANNEL), _cells([(1, 1)])], 2) == (True, 2)
+
+
+def test_three_pieces_need_two_moves() -> None:
+    # a frame with two openings, a bar and a domino inside: the domino must first slide
+    # left, then it rises out; the bar rises one unit and the frame is off
+    frame = [(0, 0), (0, 1), (0, 3), (0, 4), (1, 0), (2, 0), (2, 4), (3, 4), (4, 0), (4, 1),
+             (4, 2), (4, 3), (4, 4)]
+    bar, domino = [(1, 1), (2, 1), (3, 1)], [(3, 2), (3, 3)]
+    pieces = [frame, bar, domino]
+    assert brute([_cells(p) for p in pieces], 2) == (True, 2)
+    found = disassemble(pieces, dims=2)
+    assert found is not None
+    assert found.level == "2.2"
+    assert [m.text() for m in found.all_moves()] == [
+        "2 -x 2", "2 +y out", "1 +y 1", "0 +x out"]
+    assert found.removed_pieces == (2,)
+
+
+def test_fixed_frame_never_moves() -> None:
+    found = disassemble([CHANNEL, [(1, 1)]], dims=2, fixed=[0])
+    assert found is not None
+    assert all(0 not in move.pieces for move in found.all_moves())
+
+
+def test_a_group_may_stay_together() -> None:
+    assert disassemble([RING, [(1, 1)]], dims=2, groups=[{0, 1}]) is None  # nothing to do
+    three = [RING, [(1, 1)], [(0, 3), (1, 3)]]
+    assert disassemble(three, dims=2) is None
+    found = disassemble(three, dims=2, groups=[{0, 1}])
+    assert found is not None and found.level == "1"
+
+
+def test_state_limit_refuses_in_one_line() -> None:
+    with pytest.raises(DisassemblyTooBig) as error:
+        disassemble([CHANNEL, [(1, 1)]], dims=2, max_states=1, label="x.txt")
+    assert "x.txt" in str(error.value) and "\n" not in str(error.value)
+    assert error.value.exit_status == 3
+
+
+def test_overlapping_pieces_are_a_bug_not_an_answer() -> None:
+    with pytest.raises(ValueError):
+        disassemble([[(0, 0)], [(0, 0)]], dims=2)
+
+
+# -- random small assemblies against the brute force -------------------------------------
+
+def _random_partition(rng: random.Random, size: tuple[int, int, int],
+                      parts: int) -> list[frozenset[Cell]]:
+    """Cut a box into ``parts`` connected pieces by growing them from random seeds."""
+    cells = [(x, y, z) for x in range(size[0]) for y in range(size[1]) for z in range(size[2])]
+    owner: dict[Cell, int] = {}
+    for index, seed in enumerate(rng.sample(cells, parts)):
+        owner[seed] = index
+    while len(owner) < len(cells):
+        cell = rng.choice(list(owner))
+        x, y, z = cell
+        free = [c for c in ((x + 1, y, z), (x - 1, y, z), (x, y + 1, z), (x, y - 1, z),
+                            (x, y, z + 1), (x, y, z - 1)) if c in cells and c not in owner]
+        if free:
+            owner[rng.choice(free)] = owner[cell]
+    pieces = [frozenset(c for c, o in owner.items() if o == k) for k in range(parts)]
+    return pieces
+
+
+def _framed(rng: random.Random) -> list[frozenset[Cell]]:
+    """A 5 x 5 frame with one to three openings holding two pieces with room to move."""
+    border = [(x, y, 0) for x in range(5) for y in range(5) if x in (0, 4) or y in (0, 4)]
+    sides = [c for c in border if c[0] not in (0, 4) or c[1] not in (0, 4)]
+    holes = set(rng.sample(sides, rng.choice((1, 2, 3))))
+    frame = frozenset(c for c in border if c not in holes)
+    inner = _random_partition(rng, (3, 3, 1), 3)[:2]
+    return [frame] + [frozenset((x + 1, y + 1, 0) for x, y, _ in q) for q in inner]
+
+
+# 80 framed cases: about half locked, some that part but lock after the split, some that
+# come apart in one or two moves
+FRAMED = range(80)
+
+
+@pytest.mark.parametrize("case", [f"box{s}" for s in range(30)] + [f"frame{s}" for s in FRAMED])
+def test_random_assemblies_agree_with_brute_force(case: str) -> None:
+    seed = int(case.lstrip("boxframe"))
+    rng = random.Random(seed)
+    dims = 2
+    if case.startswith("frame"):
+        pieces = _framed(rng)
+    elif seed % 2:
+        pieces = _random_partition(rng, (4, 4, 1), 3)
+    else:
+        pieces, dims = _random_partition(rng, (3, 2, 2), 3), 3
+    apart, first = brute(pieces, dims)
+    thorough = disassemble(pieces, dims=dims, thorough=True)
+    assert (thorough is not None) == apart
+    quick = disassemble(pieces, dims=dims)
+    if quick is not None:
+        assert apart
+        assert _first_number(quick.level) == first
+    if thorough is not None:
+        assert _first_number(thorough.level) >= (first or 0)
