@@ -236,7 +236,7 @@ def test_declines_what_it_cannot_count() -> None:
     restricted = QueensPuzzle("q6", 6).search_problem()  # cut down by symmetry: other options
     assert "whole queens problem" in accepts(Job(restricted, Mode.COUNT, puzzle=job.puzzle))
     big = QueensPuzzle("q40", 40)
-    assert "1..31" in accepts(Job(job.problem, Mode.COUNT, puzzle=big))
+    assert "1..31" in accepts(Job(big.problem, Mode.COUNT, puzzle=big))
     import puzzlebox
 
     pent = puzzlebox.load("pentomino-3x20")

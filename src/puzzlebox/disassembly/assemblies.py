@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 from puzzlebox.disassembly.search import DEFAULT_MAX_STATES, Separation, disassemble
 from puzzlebox.errors import PuzzleboxError
@@ -63,13 +64,13 @@ def sliding_axes(lattice: Lattice) -> int | None:
 
 def check_slides(puzzle: object, label: str) -> int:
     """The sliding axes of the puzzle, or a one-line refusal."""
-    if not isinstance(puzzle, PolyominoPuzzle):
+    if not getattr(puzzle, "slides_apart", False):  # Puzzle.slides_apart: a kind says so
         raise CannotDisassemble(f"{label}: only pieces packed on a board can be taken apart")
-    dims = sliding_axes(puzzle.lattice)
+    dims = sliding_axes(cast(PolyominoPuzzle, puzzle).lattice)
     if dims is None:
         raise CannotDisassemble(
             f"{label}: pieces slide along the axes of square and cube cells only; this "
-            f"puzzle's {puzzle.lattice.cell_word}s have other neighbours")
+            f"puzzle's {cast(PolyominoPuzzle, puzzle).lattice.cell_word}s have other neighbours")
     return dims
 
 

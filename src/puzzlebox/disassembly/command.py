@@ -13,7 +13,7 @@ import json
 import time
 from collections import Counter
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, cast
 
 from puzzlebox.disassembly.assemblies import (
     Disassembled,
@@ -65,8 +65,7 @@ def refuse_others(args: argparse.Namespace) -> None:
 
 
 def rules_of(pf: PuzzleFile, args: argparse.Namespace) -> Rules:
-    declared = next((p.disassembly for p in pf.puzzles if isinstance(p, PolyominoPuzzle)),
-                    None)
+    declared = getattr(pf.puzzles[0], "disassembly", None) if pf.puzzles else None
     return Rules(
         fixed=frozenset(declared.fixed) if declared else frozenset(),
         groups=tuple(frozenset(g) for g in declared.groups) if declared else (),
@@ -79,15 +78,14 @@ def rules_of(pf: PuzzleFile, args: argparse.Namespace) -> Rules:
 def _polyomino(pf: PuzzleFile) -> Iterator[PolyominoPuzzle]:
     for puzzle in pf.puzzles:
         check_slides(puzzle, puzzle.name)
-        assert isinstance(puzzle, PolyominoPuzzle)
-        yield puzzle
+        yield cast(PolyominoPuzzle, puzzle)  # check_slides: a kind whose pieces slide
 
 
 def _assemblies(puzzle: PolyominoPuzzle, rules: Rules,
                 engine: str = "auto") -> Iterator[Disassembled]:
-    for number, solution in enumerate(puzzle.distinct_solutions(engine=engine), 1):
-        assert isinstance(solution, PolyominoSolution)
-        yield disassemble_solution(puzzle, solution, rules, f"{puzzle.name}: assembly {number}")
+    for number, found in enumerate(puzzle.distinct_solutions(engine=engine), 1):
+        yield disassemble_solution(puzzle, cast(PolyominoSolution, found), rules,
+                                   f"{puzzle.name}: assembly {number}")
 
 
 def lattice_direction(move: Move, dims: int) -> list[int]:

@@ -37,9 +37,10 @@ never the right-hand image of a mirror pair, so the mirror's halving still holds
 
 from __future__ import annotations
 
+import functools
+import math
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -59,21 +60,40 @@ GROUP_ORDER = 8  # the symmetries of the square
 
 
 def _board(job: Job) -> int | str:
-    """``n`` when the job is a count of a whole queens cover problem, else why not."""
-    puzzle = job.puzzle
-    if getattr(puzzle, "kind", None) != "queens" or not isinstance(getattr(puzzle, "n", None), int):
-        return "it counts n-queens puzzles only"
-    n: int = puzzle.n
-    if not 1 <= n <= MAX_N:
+    """``n`` when the job is a count of a whole ``n``-queens cover problem, else why not.
+
+    The engine reads ``n`` off the cover problem alone (its options are the ``n * n``
+    squares, its items exactly :func:`queens_problem`'s), so it asks nothing of a puzzle:
+    a restricted problem, or another kind's problem with square labels, is declined."""
+    problem = job.problem
+    n = math.isqrt(len(problem.labels))
+    whole = "it counts the whole queens problem only (n-queens, one option per square)"
+    if n == 0 or n * n != len(problem.labels) or set(problem.item_names) != _item_names(n):
+        return whole
+    if n > MAX_N:
         return f"it counts n-queens for n in 1..{MAX_N}, not {n}"
+    if not _whole_queens(problem, n):
+        return whole
     if job.mode is not Mode.COUNT:
         return "it counts solutions; it does not list them"
     if job.limit is not None:
         return "it counts the whole tree; it takes no limit"
-    labels = job.problem.labels
-    if len(labels) != n * n or set(labels) != {(r, c) for r in range(n) for c in range(n)}:
-        return "it counts the whole queens problem (one option per square), not a restricted one"
     return n
+
+
+def _item_names(n: int) -> set[tuple[str, int]]:
+    """The items of ``n`` queens: rows, columns and both diagonals."""
+    lines = [("row", i) for i in range(n)] + [("col", i) for i in range(n)]
+    return set(lines + [(d, k) for d in ("diag", "anti") for k in range(2 * n - 1)])
+
+
+def _whole_queens(problem: CoverProblem, n: int) -> bool:
+    """Whether ``problem`` is :func:`queens_problem` of ``n``, option for option."""
+    whole = _whole_problem(n)
+    return (problem.item_names == whole.item_names and problem.labels == whole.labels
+            and problem.n_primary == whole.n_primary
+            and np.array_equal(problem.start, whole.start)
+            and np.array_equal(problem.items, whole.items))
 
 
 def _masks(n: int, job: Job) -> list[int]:
@@ -366,18 +386,12 @@ def queens_problem(n: int) -> CoverProblem:
     return b.build()
 
 
-@dataclass(frozen=True)
-class Board:
-    """What this engine reads of a job's puzzle: its kind and ``n`` (any object with these
-    two attributes will do, a ``QueensPuzzle`` among them)."""
-
-    n: int
-    kind: str = "queens"
+_whole_problem = functools.lru_cache(maxsize=8)(queens_problem)  # compared against, read-only
 
 
 def whole_job(n: int) -> Job:
     """The count of all ``n``-queens solutions, as a job for this engine."""
-    return Job(queens_problem(n), Mode.COUNT, puzzle=Board(n))
+    return Job(queens_problem(n), Mode.COUNT)
 
 
 def run(search: QueensSearch, max_nodes: int = 1 << 22) -> QueensSearch:

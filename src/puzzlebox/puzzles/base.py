@@ -129,6 +129,8 @@ class Puzzle(ABC):
     grid_editable: ClassVar[bool] = False
     # whether it is a board of cells that a sweep may leave uncovered (puzzles/sweep.py)
     sweepable: ClassVar[bool] = False
+    # pieces packed on a board, whose solutions can be taken apart by sliding (#24)
+    slides_apart: ClassVar[bool] = False
     board_name: str | None = None  # the board's name within a batch file, else None
 
     def __init__(self, name: str, title: str = "", notes: str = "") -> None:

@@ -94,6 +94,7 @@ class PolyominoPuzzle(Puzzle):
     kind = "polyomino"
     grid_editable = True
     sweepable = True
+    slides_apart = True
 
     def __init__(
         self,
