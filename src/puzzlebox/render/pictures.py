@@ -185,11 +185,15 @@ def ink_box(text: str, weight: str = "bold") -> tuple[float, float, float, float
     key = (text, weight)
     if key not in _INK:
         from matplotlib.font_manager import FontProperties
-        from matplotlib.textpath import TextPath
+        from matplotlib.textpath import TextPath, text_to_path
 
-        box = TextPath((0, 0), drawn_as_written(text), size=1,  # #18: no mathtext
-                       prop=FontProperties(weight=weight)).get_extents()
-        _INK[key] = (box.x0, box.y0, max(box.width, 1e-3), max(box.height, 1e-3))
+        prop = FontProperties(weight=weight)
+        shown = drawn_as_written(text)  # #18: no mathtext
+        if len(text_to_path.get_text_path(prop, shown)[0]) == 0:
+            _INK[key] = (0.0, 0.0, 1e-3, 1e-3)  # no ink ("", " "): TextPath raises (#28)
+        else:
+            box = TextPath((0, 0), shown, size=1, prop=prop).get_extents()
+            _INK[key] = (box.x0, box.y0, max(box.width, 1e-3), max(box.height, 1e-3))
     return _INK[key]
 
 
