@@ -5,9 +5,13 @@ each refusal is one line naming the file and what is wrong, exit status 2.
 
 from __future__ import annotations
 
+import gzip
+
 import pytest
 
 from puzzlebox.cli import main
+from puzzlebox.formats import burrtools as bt
+from puzzlebox.formats import read_file
 
 
 def _one_error_line(capsys) -> str:
@@ -31,3 +35,94 @@ def test_a_piece_with_an_inkless_name_is_drawn(name, command, tmp_path, capsys):
     out = tmp_path / "out.svg"
     assert main([command, str(path), "--format", "svg", "--out", str(out)]) == 0
     assert out.read_text(encoding="utf-8").lstrip().startswith("<?xml")
+
+
+# -- BurrTools files: bounded before and while parsing ----------------------------------------
+def _import(tmp_path, capsys, data: bytes, zipped: bool = False) -> tuple[int, str, str]:
+    path = tmp_path / "p.xmpuzzle"
+    path.write_bytes(gzip.compress(data, mtime=0) if zipped else data)
+    code = main(["import", str(path), "-o", str(tmp_path / "out.toml")])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _refused(tmp_path, capsys, data: bytes, words: str, zipped: bool = False) -> None:
+    code, out, err = _import(tmp_path, capsys, data, zipped)
+    assert code == 2 and out == "", err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    assert "p.xmpuzzle" in err and words in err, err
+    assert not (tmp_path / "out.toml").exists()
+
+
+ONE_CUBE = '<voxel x="1" y="1" z="1" type="0">#</voxel>'
+
+
+def test_the_gzip_bomb_of_millions_of_problems_is_refused_at_the_problem_limit(
+        tmp_path, capsys):
+    # the issue's 130 KB file: 6.7 million <problem/> in 64 MiB of XML (it ran 47 s, 2.9 GB);
+    # the same shape, smaller, so the test stays cheap: refused at MAX_PROBLEMS all the same
+    head = f'<puzzle version="2"><shapes>{ONE_CUBE}</shapes><problems>'.encode()
+    data = head + b"<problem/>" * 200_000 + b"</problems></puzzle>"
+    _refused(tmp_path, capsys, data, f"more than {bt.MAX_PROBLEMS} problems", zipped=True)
+
+
+@pytest.mark.parametrize(("body", "words"), [
+    (b"<shapes>" + b"<a/>" * (bt.MAX_ELEMENTS + 10) + b"</shapes>", "elements"),
+    (b"<problems><problem><shapes>" + b'<shape id="0"/>' * (bt.MAX_PARTS + 1)
+     + b"</shapes></problem></problems>", "<shape> entries"),
+    (b"<colors>" + b'<color red="1" green="2" blue="3"/>' * 64 + b"</colors>", "63 colours"),
+])
+def test_element_counts_are_bounded_while_parsing(tmp_path, capsys, body, words):
+    _refused(tmp_path, capsys, b'<puzzle version="2">' + body + b"</puzzle>", words,
+             zipped=True)
+
+
+BILLION_LAUGHS = b"""<?xml version="1.0"?>
+<!DOCTYPE lolz [<!ENTITY lol "lol">
+<!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
+<!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">
+<!ENTITY lol4 "&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;">]>
+<puzzle version="2"><comment>&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;</comment></puzzle>
+"""
+XXE = b"""<?xml version="1.0"?>
+<!DOCTYPE p [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>
+<puzzle version="2"><comment>&xxe;</comment></puzzle>
+"""
+XXE_PARAMETER = b"""<?xml version="1.0"?>
+<!DOCTYPE p SYSTEM "http://example.invalid/evil.dtd">
+<puzzle version="2"><comment>x</comment></puzzle>
+"""
+
+
+@pytest.mark.parametrize("data", [BILLION_LAUGHS, XXE, XXE_PARAMETER],
+                         ids=["billion-laughs", "xxe", "external-dtd"])
+def test_no_entity_is_expanded_and_no_external_entity_read(tmp_path, capsys, data):
+    for zipped in (False, True):
+        _refused(tmp_path, capsys, data, "document type declaration", zipped)
+
+
+def test_an_undeclared_entity_is_not_well_formed(tmp_path, capsys):
+    _refused(tmp_path, capsys, b'<puzzle version="2"><comment>&xxe;</comment></puzzle>',
+             "undefined entity")
+
+
+@pytest.mark.parametrize(("encoding", "why"), [("x-bogus", "LookupError"),
+                                               ("utf-32", "ValueError")])
+def test_an_unknown_encoding_is_one_line(tmp_path, capsys, encoding, why):
+    data = f'<?xml version="1.0" encoding="{encoding}"?>\n<puzzle version="2"></puzzle>\n'
+    _refused(tmp_path, capsys, data.encode(), f"encoding '{encoding}' cannot be read ({why}")
+
+
+def test_shapes_named_a_and_a_space_are_imported(tmp_path, capsys):
+    data = (b'<puzzle version="2"><gridType type="0"/><shapes>'
+            b'<voxel x="2" y="1" z="1" type="0">##</voxel>'
+            b'<voxel x="1" y="1" z="1" name="a" type="0">#</voxel>'
+            b'<voxel x="1" y="1" z="1" name="a " type="0">#</voxel>'
+            b'<voxel x="1" y="1" z="1" name="b" type="0">#</voxel></shapes><problems>'
+            b'<problem><shapes><shape id="1"/><shape id="2"/></shapes><result id="0"/>'
+            b"</problem></problems></puzzle>")
+    code, _, err = _import(tmp_path, capsys, data)
+    assert code == 0, err
+    pf = read_file(tmp_path / "out.toml")
+    assert [p.name for p in pf.puzzles[0].pieces] == ["S2", "S3"]
+    assert pf.puzzles[0].count().solutions == 2
