@@ -6,6 +6,8 @@ each refusal is one line naming the file and what is wrong, exit status 2.
 from __future__ import annotations
 
 import gzip
+import json
+from pathlib import Path
 
 import pytest
 
@@ -126,3 +128,115 @@ def test_shapes_named_a_and_a_space_are_imported(tmp_path, capsys):
     pf = read_file(tmp_path / "out.toml")
     assert [p.name for p in pf.puzzles[0].pieces] == ["S2", "S3"]
     assert pf.puzzles[0].count().solutions == 2
+
+
+# -- checkpoints: verified, not trusted -------------------------------------------------------
+RUN = ["count", "queens-8", "--engine", "reference", "--split-depth", "1", "--checkpoint"]
+
+
+def _checkpoint(tmp_path, capsys) -> Path:
+    path = tmp_path / "run.json"
+    assert main([*RUN, str(path)]) == 0
+    assert "92 solutions, 12 distinct" in capsys.readouterr().out
+    return path
+
+
+def _pending(board: dict, *keys: str) -> None:
+    """Make subproblems pending again (deleting a result is allowed: it is searched again)."""
+    for key in keys:
+        board["done"].pop(key)
+
+
+def _dup_pending(b: dict) -> None:
+    _pending(b, "2", "3")
+    b["subproblems"].append(b["subproblems"][3])
+
+
+def _dup_finished(b: dict) -> None:
+    b["subproblems"].append(b["subproblems"][0])
+    b["done"][str(len(b["subproblems"]) - 1)] = b["done"]["0"]
+
+
+def _drop_one(b: dict) -> None:
+    b["subproblems"].pop()
+    b["done"].pop(str(len(b["subproblems"])))
+
+
+def _change_forced(b: dict) -> None:
+    b["subproblems"][3][0][0] = 40  # another option of the problem
+
+
+def _plan_of_one(b: dict) -> None:
+    b["subproblems"] = [[[], []]]
+    b["done"] = {"0": [1, 1, 5, 0.1]}
+
+
+def _mark_done(b: dict) -> None:
+    _pending(b, "3")
+    b["done"]["3"] = [0, 0, 10, 0.01]
+
+
+def _swap_results(b: dict) -> None:
+    b["done"]["0"], b["done"]["1"] = b["done"]["1"], b["done"]["0"]
+
+
+TAMPERED = {  # the issue's hand edits that used to resume with a wrong total, and others
+    "count-plus-one": (lambda b: b["done"]["0"].__setitem__(0, b["done"]["0"][0] + 1),
+                       "the result of subproblem 0"),
+    "count-times-ten": (lambda b: b["done"].__setitem__(
+        "2", [b["done"]["2"][0] * 10, b["done"]["2"][1] * 10, *b["done"]["2"][2:]]),
+        "the result of subproblem 2"),
+    "pending-duplicated": (_dup_pending, "subproblem 4 repeats subproblem 3"),
+    "finished-duplicated": (_dup_finished, "subproblem 4 repeats subproblem 0"),
+    "one-deleted": (_drop_one, "do not match their checksum"),
+    "forced-changed": (_change_forced, "do not match their checksum"),
+    "plan-of-one": (_plan_of_one, "do not match their checksum"),
+    "marked-done": (_mark_done, "the result of subproblem 3 ([0, 0, 10, 0.01])"),
+    "results-swapped": (_swap_results, "does not match its checksum"),
+    "option-twice": (lambda b: b["subproblems"][1][0].append(b["subproblems"][1][0][0]),
+                     "subproblem 1 names an option twice"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(TAMPERED))
+def test_a_tampered_checkpoint_is_refused_naming_what_changed(case, tmp_path, capsys):
+    path = _checkpoint(tmp_path, capsys)
+    data = json.loads(path.read_text())
+    change, fragment = TAMPERED[case]
+    change(data["boards"][0])
+    path.write_text(json.dumps(data))
+    code = main([*RUN, str(path)])
+    line = _one_error_line(capsys)
+    assert code == 2 and fragment in line and str(path) in line, line
+
+
+@pytest.mark.parametrize(("change", "fragment"), [
+    (lambda d: d.pop("checksums"), "its fields must be exactly"),
+    (lambda d: d["checksums"][0].__setitem__("plan", "0" * 64), "do not match their checksum"),
+    (lambda d: d["checksums"].__setitem__(0, []), "its checksums must be"),
+    (lambda d: d.__setitem__("version", 1), "checkpoint version 1 is not 2"),
+    (lambda d: d["checksums"][0]["done"].pop("2"), "subproblem 2 is marked done by hand"),
+])
+def test_checksums_themselves_are_checked(change, fragment, tmp_path, capsys):
+    path = _checkpoint(tmp_path, capsys)
+    data = json.loads(path.read_text())
+    change(data)
+    path.write_text(json.dumps(data))
+    assert main([*RUN, str(path)]) == 2
+    line = _one_error_line(capsys)
+    assert fragment in line, line
+
+
+def test_a_checkpoint_of_another_puzzle_is_refused(tmp_path, capsys):
+    path = _checkpoint(tmp_path, capsys)
+    assert main(["count", "queens-5", *RUN[2:], str(path)]) == 2
+    assert "another puzzle" in _one_error_line(capsys)
+
+
+def test_a_partial_checkpoint_resumes_to_the_right_total(tmp_path, capsys):
+    path = _checkpoint(tmp_path, capsys)
+    data = json.loads(path.read_text())
+    _pending(data["boards"][0], "1", "3")
+    path.write_text(json.dumps(data))
+    assert main([*RUN, str(path)]) == 0
+    assert "92 solutions, 12 distinct" in capsys.readouterr().out
