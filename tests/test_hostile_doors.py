@@ -14,6 +14,7 @@ import pytest
 from puzzlebox.cli import main
 from puzzlebox.formats import burrtools as bt
 from puzzlebox.formats import read_file
+from puzzlebox.render import sheet, stl
 
 
 def _one_error_line(capsys) -> str:
@@ -240,3 +241,52 @@ def test_a_partial_checkpoint_resumes_to_the_right_total(tmp_path, capsys):
     path.write_text(json.dumps(data))
     assert main([*RUN, str(path)]) == 0
     assert "92 solutions, 12 distinct" in capsys.readouterr().out
+
+
+# -- exports: what will be built is checked before building ----------------------------------
+def _write(tmp_path, text: str) -> Path:
+    path = tmp_path / "big.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+SQUARE_100 = "/".join(["#" * 100] * 100)
+
+
+def test_a_sheet_of_ten_thousand_large_copies_is_refused_before_drawing(tmp_path, capsys):
+    # the 20 KB file: 10,000 copies of a 100 x 100 piece (it ran out of memory)
+    path = _write(tmp_path, f'[board]\ngrid = "{SQUARE_100}"\n[pieces.A]\nshape = '
+                            f'"{SQUARE_100}"\ncount = 10000\n')
+    assert path.stat().st_size < 21_000
+    out = tmp_path / "out" / "sheet.svg"
+    out.parent.mkdir()
+    assert main(["export", str(path), "--sheet", str(out)]) == 2
+    line = _one_error_line(capsys)
+    assert "100000000 cells" in line and str(sheet.MAX_SHEET_CELLS) in line, line
+    assert not any(out.parent.iterdir())
+
+
+def test_a_sheet_of_too_many_small_copies_is_refused(tmp_path, capsys):
+    pieces = "".join(f'[pieces.P{i}]\nshape = "#"\ncount = 10000\n' for i in range(3))
+    path = _write(tmp_path, f'[board]\ngrid = "{SQUARE_100}"\n{pieces}')
+    assert main(["export", str(path), "--sheet", str(tmp_path / "s.pdf")]) == 2
+    assert "30000 pieces" in _one_error_line(capsys)
+    assert not (tmp_path / "s.pdf").exists()
+
+
+def test_stl_files_of_too_many_cells_are_refused_before_any_is_written(tmp_path, capsys):
+    pieces = "".join(f'[pieces.P{i}]\nshape = "{SQUARE_100}"\ncount = 0\n' for i in range(3))
+    path = _write(tmp_path, f'[board]\ngrid = "{SQUARE_100}"\n{pieces}')
+    folder = tmp_path / "stl"
+    assert main(["export", str(path), "--stl", str(folder)]) == 2
+    line = _one_error_line(capsys)
+    assert "30000 cells" in line and str(stl.MAX_STL_CELLS) in line, line
+    assert not folder.exists()
+
+
+def test_a_sheet_skips_pieces_of_no_copies(tmp_path):
+    from puzzlebox.formats import read_text
+
+    pf = read_text(f'[board]\ngrid = "{SQUARE_100}"\n[pieces.A]\nshape = "##"\ncount = 1\n'
+                   f'[pieces.Z]\nshape = "{SQUARE_100}"\ncount = 0\n', "f.toml", "f")
+    assert [name for name, _ in sheet.piece_copies(pf.puzzles[0])] == ["A"]
