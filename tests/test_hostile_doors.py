@@ -14,6 +14,7 @@ import pytest
 from puzzlebox.cli import main
 from puzzlebox.formats import burrtools as bt
 from puzzlebox.formats import read_file
+from puzzlebox.puzzles import PolyominoPuzzle
 from puzzlebox.render import sheet, stl
 
 
@@ -290,3 +291,77 @@ def test_a_sheet_skips_pieces_of_no_copies(tmp_path):
     pf = read_text(f'[board]\ngrid = "{SQUARE_100}"\n[pieces.A]\nshape = "##"\ncount = 1\n'
                    f'[pieces.Z]\nshape = "{SQUARE_100}"\ncount = 0\n', "f.toml", "f")
     assert [name for name, _ in sheet.piece_copies(pf.puzzles[0])] == ["A"]
+
+
+# -- proofs that need no placements run before placements are built --------------------------
+def _column(layers: int, pieces: int) -> str:
+    """The issue's column: a board of single-cell layers on the cube lattice, and named
+    dominoes standing up, one piece too many."""
+    grid = ", ".join(['"#"'] * layers)
+    named = "".join(f'P{i} = ["#", "#"]\n' for i in range(pieces))
+    return f'lattice = "cube"\n[board]\ngrid = [{grid}]\n[pieces]\n{named}'
+
+
+@pytest.fixture
+def no_building(monkeypatch):
+    def refuse(self):  # the test fails if any placement is built
+        raise AssertionError("placements were built")
+
+    monkeypatch.setattr(PolyominoPuzzle, "build_problem", refuse)
+
+
+@pytest.mark.parametrize("command", ["count", "solve"])
+def test_a_column_of_cubes_is_settled_by_area_before_any_placement(command, tmp_path, capsys,
+                                                                   no_building):
+    path = tmp_path / "column.toml"
+    path.write_text(_column(400, 201), encoding="utf-8")
+    main([command, str(path), "--quiet"])
+    out, err = capsys.readouterr()
+    assert "the board has 400 cells, which is not a sum" in out + err, out + err
+    assert "Traceback" not in err
+
+
+def test_the_library_asks_the_area_proof_before_building(no_building):
+    from puzzlebox.formats import read_text
+
+    puzzle = read_text(_column(40, 21), "c.toml", "c").puzzles[0]
+    assert puzzle.count().solutions == 0
+    assert list(puzzle.solutions()) == []
+
+
+def test_proof_without_placements_names_area_and_colouring():
+    from puzzlebox.formats import read_text
+    from puzzlebox.puzzles.proofs import proof_without_placements
+
+    area = read_text(_column(4, 3), "c.toml", "c").puzzles[0]
+    proof = proof_without_placements(area)
+    assert proof is not None and proof.argument == "area"
+    chess = "/".join("." + "#" * 7 if r == 0 else "#" * 7 + "." if r == 7 else "#" * 8
+                     for r in range(8))
+    mutilated = read_text(f'[board]\ngrid = "{chess}"\n[pieces.D]\nshape = "##"\ncount = 31\n',
+                          "m.toml", "m").puzzles[0]
+    proof = proof_without_placements(mutilated)
+    assert proof is not None and proof.argument == "checkerboard"
+    fine = read_text(_column(4, 2), "c.toml", "c").puzzles[0]
+    assert proof_without_placements(fine) is None
+
+
+def test_a_sweep_whose_every_combination_fails_by_area_searches_nothing(tmp_path, capsys,
+                                                                        monkeypatch):
+    # the issue's calendar variant: three extra monominoes, so no date can work
+    from puzzlebox import catalog
+    from puzzlebox.engine import search
+
+    text = catalog.path_of("calendar").read_text(encoding="utf-8")
+    path = tmp_path / "calendar3.toml"
+    path.write_text(text + 'M1 = "#"\nM2 = "#"\nM3 = "#"\n', encoding="utf-8")
+
+    def no_search(*args, **kwargs):
+        raise AssertionError("a combination was searched")
+
+    monkeypatch.setattr(search, "each_solution", no_search)  # the tally of every date
+    monkeypatch.setattr(PolyominoPuzzle, "count", no_search)  # one date's count
+    assert main(["sweep", str(path), "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "366 combinations of month, day, 0 solvable, 0 solutions" in out
+    assert out.count("area: the board has 41 cells") == 366

@@ -262,6 +262,8 @@ class Puzzle(ABC):
         may hold ``max_memory`` bytes (budget.py's default when None).
         ``stats``, when given, follows the search's statistics (for ``--why``); ``on_step``
         sees them after every step of the search (a progress display)."""
+        if engine == AUTO and self.impossibility() is not None:
+            return  # #28: a proof that needs no placements runs before they are built
         job = Job(self.problem, Mode.SOLUTIONS, limit=limit, seed=seed, puzzle=self,
                   max_memory=max_memory)  # fmt: skip
         spec = resolve(job, engine)  # a named engine that cannot take it says so first
@@ -338,6 +340,9 @@ class Puzzle(ABC):
         engine can tell (a memo sweep's bar).
         """
         began = time.perf_counter()
+        reason = self.impossibility() if engine == AUTO else None  # #28: before building
+        if reason is not None:
+            return CountResult(0, 0, time.perf_counter() - began, SearchStats(), reason)
         job = Job(self.problem, Mode.COUNT, puzzle=self, max_memory=max_memory)
         spec = resolve(job, engine)
         reason = self.impossibility()
