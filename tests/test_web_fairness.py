@@ -180,3 +180,70 @@ def test_a_kept_alive_connection_is_timed_out_after_its_response():
         assert first.startswith(b"HTTP/1.1 200")
         sock.sendall(b"GET /api/lattices HTTP/1.1\r\n")  # half of a second request
         assert _closed(sock)
+
+
+# -- the tabs' memory -------------------------------------------------------------------------
+def _puzzle(name: str = "pentomino-6x10"):
+    from puzzlebox import catalog
+
+    return catalog.load(name).puzzles[0]
+
+
+class _Running:
+    """Stands for a search thread that is still running."""
+
+    def is_alive(self) -> bool:
+        return True
+
+
+def test_idle_tabs_are_forgotten_to_make_room_and_running_ones_kept():
+    from puzzlebox.web.runs import Busy, Runs, memory_of
+
+    puzzle = _puzzle()
+    need = memory_of(puzzle)
+    runs = Runs(memory_in_all=2 * need)
+    runs.open("tab-a-0001", puzzle)
+    runs.open("tab-b-0001", puzzle)
+    assert runs.held() == 2 * need
+    runs.get("tab-a-0001")  # asked for again: tab b is now the oldest
+    runs.open("tab-c-0001", puzzle)  # room is made by forgetting the oldest idle tab
+    assert runs.get("tab-b-0001") is None and runs.get("tab-a-0001") is not None
+    assert runs.held() == 2 * need
+    for tab in ("tab-a-0001", "tab-c-0001"):
+        runs.get(tab).thread = _Running()  # both run searches: nothing can be forgotten
+    with pytest.raises(Busy, match="try again when one ends"):
+        runs.open("tab-d-0001", puzzle)
+    assert runs.held() == 2 * need
+
+
+def test_a_puzzle_over_a_tabs_share_is_refused_with_a_line():
+    from puzzlebox.web.runs import Busy, Runs
+
+    runs = Runs(memory_per_tab=1 << 20)
+    with pytest.raises(Busy, match=r"may take \d+ MB, more than the 1 MB the page gives one tab"):
+        runs.open("tab-big-001", _puzzle("parallelogram-6-rotate"))
+    assert runs.held() == 0
+
+
+def test_tabs_idle_too_long_are_forgotten():
+    from puzzlebox.web.runs import Runs
+
+    runs = Runs(idle_seconds=0.0)
+    runs.open("tab-old-001", _puzzle())
+    time.sleep(0.01)
+    runs.open("tab-new-001", _puzzle())
+    assert runs.get("tab-old-001") is None and runs.get("tab-new-001") is not None
+
+
+def test_the_page_answers_429_when_the_tabs_memory_is_full():
+    from starlette.testclient import TestClient
+
+    from puzzlebox import catalog
+    from puzzlebox.web.runs import Runs
+
+    text = catalog.path_of("parallelogram-6-rotate").read_text(encoding="utf-8")
+    app = create_app(runs=Runs(memory_per_tab=1 << 20))
+    with TestClient(app) as client:
+        answer = client.post("/api/watch", json={"tab": "tab-watch-1", "toml": text})
+    assert answer.status_code == 429
+    assert "the page gives one tab" in answer.json()["error"]
