@@ -59,6 +59,7 @@ DESIGNER_TEXTS = [
 
 # -- running a command as a user does -----------------------------------------------------------
 STATUSES: list[int] = []  # the exit status of every command run, in order (for the tests)
+WEB_CHECK_PEAK = 0  # the most resident bytes a check process of the last web fuzz held
 
 
 def run_cli(argv: list[str], folder: Path, allowed: set[str]) -> str | None:
@@ -379,6 +380,8 @@ def fuzz(door: str, seed: int, count: int,
                     if problem is not None:
                         failures.append(f"web seed {seed} input {index}: {problem}")
                 app.state.app.runs.stop_all()
+            global WEB_CHECK_PEAK
+            WEB_CHECK_PEAK = app.state.app.checks.peak_resident
             return failures
         make, run = DOORS[door]
         for index in range(count):

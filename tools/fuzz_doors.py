@@ -52,7 +52,7 @@ def run_door(door: str, seed: int, count: int) -> tuple[list[str], dict[str, Any
         now = time.perf_counter()
         spent = now - last[0]
         last[0] = now
-        if spent > slowest[0]:
+        if spent > slowest[0] and index > 0:  # the first input pays the start-up
             slowest = (spent, index)
         if (index + 1) % 1000 == 0:
             print(f"  {door}: {index + 1} inputs, {now - began:.0f} s", file=sys.stderr,
@@ -61,6 +61,8 @@ def run_door(door: str, seed: int, count: int) -> tuple[list[str], dict[str, Any
     failures = fuzz_doors.fuzz(door, seed, count, on_each=each)
     total = time.perf_counter() - began
     own, children = _peak_mb()
+    if door == "web":  # the check processes are the process server's children, not ours
+        children = fuzz_doors.WEB_CHECK_PEAK / (1 << 20)
     statuses = Counter(fuzz_doors.STATUSES)
     return failures, {"inputs": count, "failures": len(failures), "seconds": total,
                       "slowest": slowest[0], "slowest_index": slowest[1],

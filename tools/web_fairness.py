@@ -20,22 +20,26 @@ import statistics
 import threading
 import time
 import warnings
+from typing import Any
 
-import httpx
-import uvicorn
-
-from puzzlebox.web import server_config
-from puzzlebox.web.app import create_app
-from puzzlebox.web.fairness import CheckLimits
+# Imports of httpx, uvicorn and the page wait inside the functions: every check process
+# imports this main module again (multiprocessing's rule), and should pay no more for it
+# than for `puzzlebox serve`'s own small entry point.
 
 MONOMINOES = ('[board]\ngrid = """\n' + "\n".join(["#" * 40] * 25) + '\n"""\n[pieces]\n'
               + "".join(f'm{i:03d} = "#"\n' for i in range(1000)))
 SMALL = '[board]\ngrid = "##/##"\n[pieces]\nA = "##"\nB = "##"\n'
 
 
-def measure(limits: CheckLimits | None, repeats: int) -> tuple[list[float], list[float]]:
+def measure(limits: Any, repeats: int, heavy_tabs: int = 3) -> tuple[list[float], list[float]]:
     """Seconds of each small check made while three heavy ones ran, and of the heavy ones
     (those that ended by themselves; with the bounds lifted they are stopped at the end)."""
+    import httpx
+    import uvicorn
+
+    from puzzlebox.web import server_config
+    from puzzlebox.web.app import create_app
+
     app = create_app(checks=limits)
     web = app.state.app
     with socket.socket() as probe:
@@ -56,11 +60,11 @@ def measure(limits: CheckLimits | None, repeats: int) -> tuple[list[float], list
                 if answer.status_code == 200:
                     heavy.append(time.perf_counter() - began)
 
-            tabs = [f"heavy{round_}{i}xx" for i in range(3)]
+            tabs = [f"heavy{round_}{i}xx" for i in range(heavy_tabs)]
             threads = [threading.Thread(target=one, args=(t,)) for t in tabs]
             for t in threads:
                 t.start()
-            while web.checks.running() < 3 and any(t.is_alive() for t in threads):
+            while web.checks.running() < heavy_tabs and any(t.is_alive() for t in threads):
                 time.sleep(0.01)
             began = time.perf_counter()
             answer = httpx.post(url, json={"tab": f"light{round_}xxx", "toml": SMALL},
@@ -82,7 +86,12 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args()
     warnings.simplefilter("ignore")
+    from puzzlebox.web.fairness import CheckLimits
+
     lifted = CheckLimits(seconds=600, memory=4 << 30, entries=10**9, drawn_pieces=10**6)
+    alone, _ = measure(None, args.repeats, heavy_tabs=0)
+    print(f"alone: small check: median {statistics.median(alone):.2f} s, worst "
+          f"{max(alone):.2f} s of {len(alone)}")
     for name, limits in (("the page's limits", None), ("bounds lifted", lifted)):
         light, heavy = measure(limits, args.repeats)
         ended = (f"heavy checks answered in {statistics.median(heavy):.2f} s (median of "

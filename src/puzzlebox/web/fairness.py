@@ -18,11 +18,15 @@ The limits, each refused with one line the page shows:
   HTTP 429 (the page's next edit checks again);
 * a tab runs one check at a time: its newer check stops the older one (whose answer the page
   would drop anyway), which is answered HTTP 409;
+* a check still running after :data:`DEMOTE_AFTER` seconds is given a lower priority, so
+  that the small checks of other tabs, started after it, get the cores first;
 * inside a check the work is bounded before it is done (web/app.py): proofs that build
   placements only up to :data:`CHECK_ENTRIES` entries, the picture only up to
   :data:`DRAWN_PIECES` pieces; past them the check says what it left out.
 
-Searches have their own limits (web/runs.py: one per tab, a few in all).
+Searches have their own limits (web/runs.py: one per tab, a few in all). As everywhere
+with multiprocessing, a script that serves the page starts it under
+``if __name__ == "__main__":`` (the check processes import the main module).
 """
 
 from __future__ import annotations
@@ -46,6 +50,8 @@ CHECKS_IN_ALL = 4  # checks running at once in the server
 CHECK_ENTRIES = 200_000  # cover entries up to which a check builds placements for its proofs
 DRAWN_PIECES = 100  # pieces up to which a check draws the puzzle (about 35 ms a piece)
 POLL_SECONDS = 0.05  # how often a waiting check looks at its process
+DEMOTE_AFTER = 0.5  # a check still running after this yields the cores to newer ones
+DEMOTED_NICENESS = 10  # its priority then (Linux: a tenth of a normal process's share)
 
 Work = Callable[[dict[str, Any], "CheckLimits"], dict[str, Any]]
 
@@ -83,8 +89,7 @@ def _context() -> Any:
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
     if "forkserver" in methods:
-        context.set_forkserver_preload(["puzzlebox.web.app", "puzzlebox.render.pictures",
-                                        "matplotlib.pyplot"])
+        context.set_forkserver_preload(["puzzlebox.web.app", "puzzlebox.web._warm"])
     return context
 
 
@@ -130,6 +135,7 @@ class CheckPool:
         self._lock = threading.Lock()
         self._running: dict[int, _Running] = {}
         self._serial = 0
+        self.peak_resident = 0  # the most resident bytes seen of any check's process
 
     def running(self) -> int:
         with self._lock:
@@ -179,7 +185,9 @@ class CheckPool:
 
     def _wait(self, entry: _Running, receiver: multiprocessing.connection.Connection,
               limits: CheckLimits) -> dict[str, Any]:
-        deadline = time.monotonic() + limits.seconds
+        began = time.monotonic()
+        deadline = began + limits.seconds
+        demoted = False
         process = entry.process
         kind: str = "gone"
         value: Any = None
@@ -192,11 +200,16 @@ class CheckPool:
                 break
             if not process.is_alive():
                 break
+            if not demoted and time.monotonic() - began > DEMOTE_AFTER:
+                demoted = True
+                _demote(process.pid)
             if time.monotonic() > deadline:
                 raise Refused(f"the check took more than {limits.seconds:g} s, the page's "
                               "limit for one check (the command line has none: puzzlebox "
                               "show FILE)", 422)
             resident = _resident(process.pid)
+            if resident is not None:
+                self.peak_resident = max(self.peak_resident, resident)
             if resident is not None and resident > limits.memory:
                 raise Refused(f"the check used more than {limits.memory >> 20} MB, the page's "
                               "limit for one check (the command line has none: puzzlebox "
@@ -211,6 +224,17 @@ class CheckPool:
             raise Refused(str(line), int(status))
         raise Refused(f"the check ended without an answer (exit status {process.exitcode})",
                       422)
+
+
+def _demote(pid: int) -> None:
+    """Lower a long check's priority, so that a small check started after it gets the
+    cores first (#28: three heavy checks made a small one wait; with equal priorities the
+    small one still got only a quarter of the machine). Where priorities cannot be set,
+    nothing changes."""
+    setpriority = getattr(os, "setpriority", None)
+    if setpriority is not None:
+        with contextlib.suppress(OSError):
+            setpriority(os.PRIO_PROCESS, pid, DEMOTED_NICENESS)
 
 
 def _nothing() -> None:
