@@ -160,6 +160,19 @@ def test_a_connection_that_never_sends_its_headers_is_closed(sent):
         assert sock.recv(1, socket.MSG_PEEK) == b""  # closed by the server: end of stream
 
 
+def test_many_half_open_connections_are_all_closed():
+    """The issue's 2,000 half-open connections, fewer: each is closed by the server."""
+    with Server(header_seconds=0.3) as server:
+        socks = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(50)]
+        try:
+            for sock in socks:
+                sock.settimeout(WAIT)
+                assert sock.recv(1, socket.MSG_PEEK) == b""
+        finally:
+            for sock in socks:
+                sock.close()
+
+
 def test_a_body_that_never_arrives_is_answered_408(monkeypatch):
     monkeypatch.setattr(web_app, "BODY_SECONDS", 0.3)
     with Server() as server, socket.create_connection(("127.0.0.1", server.port)) as sock:
