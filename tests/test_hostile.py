@@ -325,7 +325,8 @@ EDITS = {
     "nan-seconds": (lambda b: b["done"]["0"].__setitem__(3, float("nan")), "seconds"),
     "subproblem-shape": (lambda b: b["subproblems"].__setitem__(0, [1, 2]), "subproblem 0"),
     "no-plan": (lambda b: b.__setitem__("subproblems", None), "before any were planned"),
-    "option-out-of-range": (lambda b: b["subproblems"][0][0].append(10**9), "beyond the"),
+    "option-out-of-range": (lambda b: b["subproblems"][0][0].append(10**9),
+                            "do not match their checksum"),
     "extra-field": (lambda b: b.__setitem__("total", 5), "exactly 'subproblems' and 'done'"),
 }
 

@@ -55,6 +55,10 @@ MAX_VOXELS = 1_000_000  # positions of one voxel space (x * y * z), filled or no
 MAX_SHAPES = 10_000  # shapes in one file
 MAX_TOTAL_VOXELS = 4_000_000  # positions of all voxel spaces (BurrTools' examples: 90,000)
 MAX_FILLED = 200_000  # filled voxels of all shapes together (BurrTools' examples: 3,000)
+MAX_ELEMENTS = 250_000  # elements of the whole file (BurrTools' examples: 2,000 at most)
+MAX_PROBLEMS = 1_000  # problems in one file (BurrTools' examples: 10 at most)
+MAX_PARTS = 100_000  # <shape> entries of all problems together
+MAX_COLOURS = 63  # BurrTools' own limit (puzzle.cpp: colour 0 is neutral, 1..63 defined)
 
 _FILLED = re.compile(r"([#+])([0-9]*)")  # a filled or variable voxel and its colour
 _NOT_VOXEL = re.compile(r"^[0-9]|[^_#+0-9]")  # a colour first, or a foreign character
@@ -194,6 +198,8 @@ class _Parser:
         self.grid_seen = False
         self.positions = 0  # of all voxel spaces so far
         self.filled = 0  # filled and variable voxels of all shapes so far
+        self.elements = 0  # elements opened so far (#28: 6.7 million <problem/> in 64 MB)
+        self.parts = 0  # <shape> entries of all problems so far
         self.parser = expat.ParserCreate(encoding)
         self.parser.StartElementHandler = self.start
         self.parser.EndElementHandler = self.end
@@ -213,6 +219,15 @@ class _Parser:
             message = expat.ErrorString(error.code)
             raise BurrToolsError(self.source, f"{error.lineno}:{error.offset + 1}",
                                  f"not well-formed XML: {message}") from None
+        except (LookupError, ValueError, UnicodeError) as error:
+            # the declaration's encoding: unknown to Python (LookupError), multi-byte and so
+            # unknown to expat (ValueError), or bytes it cannot decode (#28: "x-bogus")
+            declared = _declared_encoding(xml)
+            what = (f"the XML declaration's encoding {declared!r} cannot be read"
+                    if declared else "the XML's encoding cannot be read")
+            raise BurrToolsError(self.source, "1", f"{what} ({type(error).__name__}: "
+                                 f"{str(error)[:80]}); BurrTools files are UTF-8 or "
+                                 "ISO-8859-1") from None
         if not self.grid_seen and not self.puzzle.shapes and not self.puzzle.problems:
             raise self.fail("no BurrTools puzzle in the file (no shapes, no problems)", 0)
         return self.puzzle
@@ -243,6 +258,10 @@ class _Parser:
     def start(self, name: str, attrs: dict[str, str]) -> None:
         path = "/".join(self.stack[-2:] + [name])
         self.stack.append(name)
+        self.elements += 1
+        if self.elements > MAX_ELEMENTS:
+            raise self.fail(f"more than {MAX_ELEMENTS} elements, the limit for a BurrTools "
+                            "file")
         if len(self.stack) > MAX_DEPTH:
             raise self.fail(f"elements nested more than {MAX_DEPTH} deep")
         depth = len(self.stack)
@@ -260,6 +279,8 @@ class _Parser:
             self.grid_seen = True
             self.puzzle.grid = self.number(attrs, "type", name, 0, 1 << 16)
         elif path == "puzzle/colors/color":
+            if len(self.puzzle.colours) >= MAX_COLOURS:
+                raise self.fail(f"more than {MAX_COLOURS} colours, BurrTools' own limit")
             rgb = tuple(self.number(attrs, c, name, 0, 1 << 16) & 0xFF
                         for c in ("red", "green", "blue"))
             self.puzzle.colours.append((rgb[0], rgb[1], rgb[2]))
@@ -270,6 +291,9 @@ class _Parser:
             self.voxel_line = self.parser.CurrentLineNumber
             self.start_text()
         elif path == "puzzle/problems/problem":
+            if len(self.puzzle.problems) >= MAX_PROBLEMS:
+                raise self.fail(f"more than {MAX_PROBLEMS} problems, the limit for a "
+                                "BurrTools file")
             self.problem = BtProblem(attrs.get("name", ""), line=self.parser.CurrentLineNumber)
             self.puzzle.problems.append(self.problem)
         elif path == "problem/shapes/shape" and self.problem is not None and depth == 5:
@@ -285,6 +309,10 @@ class _Parser:
 
     def part(self, attrs: dict[str, str]) -> None:
         assert self.problem is not None
+        self.parts += 1
+        if self.parts > MAX_PARTS:
+            raise self.fail(f"the problems use more than {MAX_PARTS} <shape> entries, the "
+                            "limit for a BurrTools file")
         shape = self.number(attrs, "id", "shape")
         if "count" in attrs:
             lo = hi = self.number(attrs, "count", "shape")
@@ -386,6 +414,15 @@ def parse_xml(xml: bytes, source: str) -> BtPuzzle:
         except UnicodeDecodeError:
             encoding = "ISO-8859-1"
     return _Parser(source, encoding).parse(xml)
+
+
+def _declared_encoding(xml: bytes) -> str:
+    """The encoding named in the XML declaration, as printable text ("" when none)."""
+    from puzzlebox.safety import printable
+
+    head = xml[:200].split(b"?>", 1)[0] if xml.lstrip().startswith(b"<?xml") else b""
+    found = re.search(rb"encoding\s*=\s*[\"']([^\"']{0,40})", head)
+    return printable(found.group(1).decode("latin-1")) if found else ""
 
 
 def read_puzzle(path: str | Path) -> BtPuzzle:
@@ -535,16 +572,22 @@ def _label(shape: BtShape) -> str:
 
 
 def _names(shapes: list[BtShape]) -> dict[int, str]:
-    """Piece names: the shape's own name where it has a unique one, else BurrTools' S<n>."""
+    """Piece names: the shape's own name where it has a unique one, else BurrTools' S<n>.
+
+    Unique as written to the TOML file, that is after trimming: shapes named ``a`` and
+    ``a `` (#28) would otherwise both be key ``a``, which TOML refuses."""
+
+    def written(shape: BtShape) -> str:
+        return shape.name.strip()[: limits.MAX_NAME]
+
     seen: dict[str, int] = {}
     for shape in shapes:
-        if shape.name:
-            seen[shape.name] = seen.get(shape.name, 0) + 1
+        seen[written(shape)] = seen.get(written(shape), 0) + 1
     plain = {f"S{s.index + 1}" for s in shapes}
     out = {}
     for shape in shapes:
-        name = shape.name.strip()[: limits.MAX_NAME]
-        good = name and seen.get(shape.name) == 1 and name not in plain
+        name = written(shape)
+        good = name and seen[name] == 1 and name not in plain
         out[shape.index] = name if good else f"S{shape.index + 1}"
     return out
 

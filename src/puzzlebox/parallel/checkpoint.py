@@ -8,8 +8,13 @@ the options that change the answer guards against resuming someone else's run.
 
 A checkpoint is data from outside, like a puzzle file: on opening, every field is checked
 (:func:`check_boards`: its shape, counts non-negative whole numbers, subproblem numbers in
-range, each recorded result of the right length, distinct never above raw), so a file
-edited by hand or damaged is refused with one line instead of a traceback or a wrong total.
+range, each recorded result of the right length, distinct never above raw, no subproblem
+twice), so a file edited by hand or damaged is refused with one line instead of a traceback
+or a wrong total. What is well-formed but changed (#28: a count raised by one, a forced option
+changed, a subproblem deleted, the plan replaced) is caught by checksums: one over each
+board's subproblems and one over each recorded result, each taken with the run's fingerprint,
+the board and the subproblem, so a result cannot be moved to another subproblem, board or
+run either. They guard against edits and damage, not against a forger who recomputes them.
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ from puzzlebox.parallel.errors import CheckpointError
 from puzzlebox.parallel.split import Subproblem
 
 FORMAT = "puzzlebox-checkpoint"
-VERSION = 1
+VERSION = 2  # 2: with checksums (#28); a version 1 file is refused, never trusted
 ENTRY_FIELDS = {  # a finished subproblem's recorded result, by command
     "count": ("raw", "distinct", "nodes", "seconds"),
     "solve": ("raw", "nodes", "seconds"),
@@ -67,6 +72,16 @@ def check_boards(boards: Any, count: int, command: str) -> str | None:
                         where, f"subproblem {i} must be [forced, excluded], two lists of "
                         "option numbers"
                     )
+            seen: dict[str, int] = {}
+            for i, sub in enumerate(subs):
+                forced, excluded = sub
+                if len(set(forced) | set(excluded)) != len(forced) + len(excluded):
+                    return _problem(where, f"subproblem {i} names an option twice")
+                key_of = json.dumps(sub)
+                if key_of in seen:
+                    return _problem(where, f"subproblem {i} repeats subproblem "
+                                    f"{seen[key_of]} (a subproblem counted twice)")
+                seen[key_of] = i
         if not isinstance(done, dict):
             return _problem(where, "'done' must be an object")
         total = 0 if subs is None else len(subs)
@@ -89,6 +104,63 @@ def check_boards(boards: Any, count: int, command: str) -> str | None:
             if command == "count" and entry[1] > entry[0]:
                 return _problem(where, f"subproblem {key} has more distinct solutions "
                                 f"({entry[1]}) than solutions ({entry[0]})")
+    return None
+
+
+def _digest(*parts: Any) -> str:
+    blob = json.dumps(parts, separators=(",", ":"), sort_keys=True)
+    return hashlib.sha256(blob.encode()).hexdigest()
+
+
+def plan_sum(fingerprint: str, board: int, subproblems: Any) -> str:
+    """The checksum of ``board``'s subproblems in a run of ``fingerprint``."""
+    return _digest("plan", fingerprint, board, subproblems)
+
+
+def result_sum(fingerprint: str, board: int, index: int, subproblem: Any, entry: Any) -> str:
+    """The checksum of the result recorded for subproblem ``index`` of ``board``."""
+    return _digest("result", fingerprint, board, index, subproblem, entry)
+
+
+def _is_sum(value: Any) -> bool:
+    return isinstance(value, str) and len(value) == 64 and all(
+        c in "0123456789abcdef" for c in value)
+
+
+def check_sums(data: dict[str, Any]) -> str | None:
+    """What does not match its checksum in a checkpoint that :func:`check_boards` passed,
+    as a phrase naming it; None when everything does."""
+    sums = data.get("checksums")
+    boards = data["boards"]
+    if not isinstance(sums, list) or len(sums) != len(boards):
+        return "'checksums' must be a list of one object a board"
+    fingerprint = data["fingerprint"]
+    for b, (board, kept) in enumerate(zip(boards, sums, strict=True)):
+        where = f"board {b}"
+        if not (isinstance(kept, dict) and set(kept) == {"plan", "done"}
+                and (kept["plan"] is None or _is_sum(kept["plan"]))
+                and isinstance(kept["done"], dict)
+                and all(_is_sum(v) for v in kept["done"].values())):
+            return _problem(where, "its checksums must be {'plan': a checksum or null, "
+                            "'done': {subproblem: checksum}}")
+        subs = board["subproblems"]
+        if (subs is None) != (kept["plan"] is None):
+            return _problem(where, "its subproblems were " + (
+                "removed after they were planned" if subs is None else
+                "added by hand (they have no checksum)"))
+        if subs is not None and kept["plan"] != plan_sum(fingerprint, b, subs):
+            return _problem(where, f"its {len(subs)} subproblems do not match their checksum "
+                            "(changed after puzzlebox wrote them: one changed, added, "
+                            "dropped or reordered)")
+        for key, entry in board["done"].items():
+            if key not in kept["done"]:
+                return _problem(where, f"subproblem {key} is marked done by hand (its result "
+                                "has no checksum)")
+            assert subs is not None  # check_boards: no result before a plan
+            if kept["done"][key] != result_sum(fingerprint, b, int(key), subs[int(key)],
+                                               entry):
+                return _problem(where, f"the result of subproblem {key} ({entry}) does not "
+                                "match its checksum (changed after puzzlebox wrote it)")
     return None
 
 
@@ -122,6 +194,7 @@ class Checkpoint:
                 "split": split,
                 "fingerprint": fingerprint,
                 "boards": [{"subproblems": None, "done": {}} for _ in range(boards)],
+                "checksums": [{"plan": None, "done": {}} for _ in range(boards)],
             }
             checkpoint = cls(path, data)
             checkpoint.save()
@@ -146,7 +219,14 @@ class Checkpoint:
                 f"{path}: this checkpoint was made for another puzzle or other options "
                 f"({made}); use another file or delete it"
             )
-        wrong = check_boards(data.get("boards"), boards, command)
+        fields = {"format", "version", "puzzle", "command", "split", "fingerprint", "boards",
+                  "checksums"}
+        if set(data) != fields:
+            extra = sorted(set(data) ^ fields)
+            what = f"its fields must be exactly {', '.join(sorted(fields))} " \
+                f"({', '.join(repr(k[:20]) for k in extra[:3])} differs)"
+            raise CheckpointError(f"{path}: not a usable checkpoint: {what}")
+        wrong = check_boards(data.get("boards"), boards, command) or check_sums(data)
         if wrong is not None:
             raise CheckpointError(f"{path}: not a usable checkpoint: {wrong}")
         return cls(path, data)
@@ -168,7 +248,10 @@ class Checkpoint:
         return [(tuple(forced), tuple(excluded)) for forced, excluded in subs]
 
     def set_plan(self, board: int, subproblems: list[Subproblem]) -> None:
-        self.data["boards"][board]["subproblems"] = [[list(f), list(e)] for f, e in subproblems]
+        subs = [[list(f), list(e)] for f, e in subproblems]
+        self.data["boards"][board]["subproblems"] = subs
+        self.data["checksums"][board] = {
+            "plan": plan_sum(self.data["fingerprint"], board, subs), "done": {}}
         self.save()
 
     def done(self, board: int) -> dict[int, list[Any]]:
@@ -176,7 +259,11 @@ class Checkpoint:
         return {int(k): v for k, v in self.data["boards"][board]["done"].items()}
 
     def record(self, board: int, index: int, result: list[Any]) -> None:
+        result = json.loads(json.dumps(result))  # as it will read back (tuples are lists)
+        subs = self.data["boards"][board]["subproblems"]
         self.data["boards"][board]["done"][str(index)] = result
+        self.data["checksums"][board]["done"][str(index)] = result_sum(
+            self.data["fingerprint"], board, index, subs[index], result)
         self.save()
 
     def save(self) -> None:

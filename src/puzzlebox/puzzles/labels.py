@@ -193,6 +193,11 @@ def _tally(
     if puzzle.givens or engine != AUTO:
         return None
     labels = labels_of(puzzle)
+    from puzzlebox.puzzles.sweep import every_choice_refuted
+
+    if every_choice_refuted(puzzle, (labels.cells_of(groups, c)
+                                     for c in labels.combinations(groups))):
+        return None  # #28: each combination is settled by its proof, no search at all
     problem = puzzle.problem
     names = problem.item_names
     builder = CoverBuilder()

@@ -76,6 +76,19 @@ def polyomino_proofs(puzzle: PolyominoPuzzle) -> Iterator[Proof]:
             yield Proof(argument, sentence)
 
 
+def proof_without_placements(puzzle: PolyominoPuzzle) -> Proof | None:
+    """The first of the proofs that build no placement (area, then colouring), or None:
+    what a caller about to build a cover problem, or to search a bigger one that holds
+    this puzzle, asks first (#28: a column of cubes built placements for 13 s before the
+    area proof; a sweep searched every combination of an area-impossible calendar)."""
+    for argument, check in (("area", area_impossibility),
+                            ("checkerboard", checkerboard_impossibility)):
+        sentence = check(puzzle)
+        if sentence is not None:
+            return Proof(argument, sentence)
+    return None
+
+
 # -- area -----------------------------------------------------------------------------------
 def _spread(mask: int, step: int, terms: int) -> int:
     """``mask | mask << step | ... | mask << (terms - 1) * step`` in O(log terms) shifts."""

@@ -10,7 +10,7 @@ ones no proof settles are searched, once for "is it solvable" or fully with ``co
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from math import comb
 from typing import TYPE_CHECKING, cast
@@ -84,6 +84,19 @@ def _with_board(
         lattice=puzzle.lattice,
         optional=puzzle.optional & board.keys(),  # #24
     )
+
+
+def every_choice_refuted(puzzle: PolyominoPuzzle, chosen: Iterable[tuple[Cell, ...]]) -> bool:
+    """Whether a proof that builds no placement (area, colouring) settles the board with
+    each choice of cells uncovered: then no search over the choices is needed (#28)."""
+    from puzzlebox.puzzles.proofs import proof_without_placements
+
+    for uncovered in chosen:
+        gone = set(uncovered)
+        board = {cell: color for cell, color in puzzle.board.items() if cell not in gone}
+        if proof_without_placements(_with_board(puzzle, board, None)) is None:
+            return False
+    return True
 
 
 def choices(puzzle: PolyominoPuzzle, k: int) -> Iterator[tuple[Cell, ...]]:

@@ -29,7 +29,7 @@ from matplotlib.figure import Figure
 from matplotlib.font_manager import FontProperties
 from matplotlib.patches import PathPatch, Polygon, Rectangle
 from matplotlib.path import Path as MplPath
-from matplotlib.textpath import TextPath
+from matplotlib.textpath import TextPath, text_to_path
 
 from puzzlebox.render.drawable import Drawable
 from puzzlebox.render.outline import (
@@ -67,9 +67,13 @@ def ink_box(text: str, weight: str = "bold") -> tuple[float, float, float, float
     key = (text, weight)
     if key not in _INK:
 
-        box = TextPath((0, 0), drawn_as_written(text), size=1,  # #18: no mathtext
-                       prop=FontProperties(weight=weight)).get_extents()
-        _INK[key] = (box.x0, box.y0, max(box.width, 1e-3), max(box.height, 1e-3))
+        prop = FontProperties(weight=weight)
+        shown = drawn_as_written(text)  # #18: no mathtext
+        if len(text_to_path.get_text_path(prop, shown)[0]) == 0:
+            _INK[key] = (0.0, 0.0, 1e-3, 1e-3)  # no ink ("", " "): TextPath raises (#28)
+        else:
+            box = TextPath((0, 0), shown, size=1, prop=prop).get_extents()
+            _INK[key] = (box.x0, box.y0, max(box.width, 1e-3), max(box.height, 1e-3))
     return _INK[key]
 
 

@@ -35,6 +35,11 @@ PAGES = {"a4": (210.0, 297.0), "a3": (297.0, 420.0), "letter": (215.9, 279.4)}
 STROKE_MM = 0.1  # a hairline: what laser cutters take as "cut here"
 POINTS_PER_MM = 72 / 25.4
 DIGITS = 9  # corners are rounded to this many decimals so that shared corners coincide
+# Cells of all the copies a sheet draws, checked before any outline is made (#28: 10,000
+# copies of a large piece ran out of memory). 100,000 cells of 20 mm are 40 square metres
+# of material; a cell costs at most a few corners of a few hundred bytes each while drawn.
+MAX_SHEET_CELLS = 100_000
+MAX_SHEET_PIECES = 25_000  # copies drawn (each costs its own box and path: 25,000 take 3 s)
 
 
 class ExportError(PuzzleboxError):
@@ -43,6 +48,10 @@ class ExportError(PuzzleboxError):
 
 class SolidPieces(ExportError):
     """Pieces that are solids (cube lattice): they have no flat outline, only an STL."""
+
+
+class ExportTooLarge(ExportError):
+    """An export that would draw more than the limits allow (checked before building)."""
 
 
 class PieceTooLarge(ExportError):
@@ -189,11 +198,23 @@ def piece_copies(puzzle: Any) -> list[tuple[str, list[Loop]]]:
         raise ExportError(f"{printable(puzzle.name)}: a sheet draws the pieces of a "
                           "polyomino puzzle; this puzzle has none")
     lattice = getattr(puzzle, "lattice", None)
+    wanted = [(piece, piece.hi if piece.hi is not None else max(piece.lo, 1))
+              for piece in pieces]
+    cells = sum(copies * len(piece.shape.cells) for piece, copies in wanted)
+    drawn = sum(copies for _, copies in wanted)
+    if drawn > MAX_SHEET_PIECES:
+        raise ExportTooLarge(f"{printable(puzzle.name)}: the sheet would draw {drawn} "
+                             f"pieces; a sheet draws at most {MAX_SHEET_PIECES} (lower the "
+                             "pieces' counts)")
+    if cells > MAX_SHEET_CELLS:
+        raise ExportTooLarge(f"{printable(puzzle.name)}: the sheet would draw {drawn} "
+                             f"pieces of {cells} cells in all; a sheet draws at most "
+                             f"{MAX_SHEET_CELLS} cells (lower the pieces' counts)")
     out: list[tuple[str, list[Loop]]] = []
-    for piece in pieces:
-        copies = piece.hi if piece.hi is not None else max(piece.lo, 1)
-        loops = outline(cell_polygon(lattice, cell) for cell in piece.shape.cells)
-        out.extend((piece.name, loops) for _ in range(copies))
+    for piece, copies in wanted:
+        if copies:
+            loops = outline(cell_polygon(lattice, cell) for cell in piece.shape.cells)
+            out.extend((piece.name, loops) for _ in range(copies))
     return out
 
 

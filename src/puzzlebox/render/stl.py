@@ -32,8 +32,12 @@ from pathlib import Path
 from typing import Any
 
 from puzzlebox.geometry.lattice import Cell
-from puzzlebox.render.sheet import DIGITS, ExportError, cell_polygon
+from puzzlebox.render.sheet import DIGITS, ExportError, ExportTooLarge, cell_polygon
 from puzzlebox.safety import file_component, printable
+
+MAX_STL_CELLS = 20_000  # cells of all pieces, checked before any is built (#28): 25,000
+# hexagons took 5.2 s on a loaded machine; 20,000 cubes of 20 mm are 160 litres of print
+TRIANGLES_PER_CELL = 20  # at most: a hexagon's top and bottom fans (8) and six walls (12)
 
 Vertex = tuple[float, float, float]
 Triangle = tuple[Vertex, Vertex, Vertex]
@@ -171,6 +175,11 @@ def write_stls(puzzles: Sequence[Any], folder: str | Path, cell_mm: float) -> li
     if not (0 < cell_mm <= 1000) or not math.isfinite(cell_mm):
         raise ExportError(f"a cell of {cell_mm:g} mm: give a size above 0 and at most 1000 mm")
     puzzle = puzzles[0]
+    cells = sum(len(piece.shape.cells) for piece in puzzle.pieces)
+    if cells > MAX_STL_CELLS:
+        raise ExportTooLarge(f"{printable(puzzle.name)}: the pieces have {cells} cells in "
+                             f"all (up to {cells * TRIANGLES_PER_CELL} triangles); STL files "
+                             f"are made of at most {MAX_STL_CELLS} cells")
     folder = Path(folder)
     if folder.exists() and not folder.is_dir():
         raise ExportError(f"{printable(str(folder))}: not a folder, so no STL files can be "

@@ -194,6 +194,8 @@ class TimeRule:
             refused = floor_refusal(self.puzzle, self.label, self.every)
             if refused is not None:
                 raise refused
+        if self.puzzle.impossibility() is not None:  # proofs without placements come first
+            return  # #28: the count answers 0 from the proof; nothing to build or estimate
         if self.puzzle.problem.n_options < SETUP_OPTIONS:
             return
         from puzzlebox.engine.registry import resolve

@@ -17,6 +17,10 @@ from puzzlebox.errors import PuzzleboxError
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
+HEADER_SECONDS = 10.0  # a connection must send a request's headers within this (#28)
+KEEP_ALIVE_SECONDS = 5  # an idle kept-alive connection is closed after this
+MAX_CONNECTIONS = 200  # connections and requests at once; more are answered 503
+MAX_HEADER_BYTES = 16_384  # a request's headers (h11 refuses more with 400)
 
 
 class WebUnavailable(PuzzleboxError):
@@ -71,6 +75,63 @@ def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, open_browser: bool
             web.runs.stop_all(wait=False)
             super().handle_exit(sig, frame)
 
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning",
-                            timeout_graceful_shutdown=5)
-    Server(config).run()
+    Server(server_config(app, host, port)).run()
+
+
+def server_config(app: Any, host: str, port: int,
+                  header_seconds: float = HEADER_SECONDS) -> Any:
+    """uvicorn's configuration of the page's server, with the limits uvicorn lacks by
+    default (#28: 2,000 half-open connections stayed open): the headers of each request
+    within ``header_seconds`` (:func:`header_timeout_protocol`), at most
+    :data:`MAX_CONNECTIONS` connections at once, headers of :data:`MAX_HEADER_BYTES` at
+    most. The body's time limit is the application's (web/app.py, ``BODY_SECONDS``)."""
+    import uvicorn
+
+    return uvicorn.Config(app, host=host, port=port, log_level="warning",
+                          timeout_graceful_shutdown=5, http=header_timeout_protocol(
+                              header_seconds),
+                          timeout_keep_alive=KEEP_ALIVE_SECONDS,
+                          limit_concurrency=MAX_CONNECTIONS,
+                          h11_max_incomplete_event_size=MAX_HEADER_BYTES)
+
+
+def header_timeout_protocol(seconds: float) -> type:
+    """uvicorn's h11 protocol, closing a connection that has not sent a whole request's
+    headers ``seconds`` after it opened or after its last response (uvicorn times out only
+    an idle connection between requests, and only once a request has been answered, so a
+    connection that sends nothing, or half a header, was kept for ever)."""
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class HeaderTimeout(H11Protocol):
+        _header_timer: Any = None
+        _armed_cycle: Any = None
+
+        def _arm(self) -> None:
+            self._disarm()
+            self._armed_cycle = self.cycle
+            self._header_timer = self.loop.call_later(seconds, self._header_timeout)
+
+        def _disarm(self) -> None:
+            if self._header_timer is not None:
+                self._header_timer.cancel()
+                self._header_timer = None
+
+        def _header_timeout(self) -> None:
+            self._header_timer = None
+            if self.cycle is self._armed_cycle and not self.transport.is_closing():
+                self.transport.close()  # no request began since the timer was armed
+
+        def connection_made(self, transport: Any) -> None:
+            super().connection_made(transport)
+            self._arm()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if not self.transport.is_closing():
+                self._arm()
+
+    return HeaderTimeout

@@ -44,6 +44,7 @@ from puzzlebox.limits import MAX_FILE_BYTES
 from puzzlebox.puzzles import Puzzle
 from puzzlebox.render.json_out import solution_json
 from puzzlebox.safety import file_component
+from puzzlebox.web.fairness import CheckLimits, CheckPool, Refused
 from puzzlebox.web.model import ModelError, cell_polygons, drawn_lattices, model_of, to_toml
 from puzzlebox.web.runs import Busy, Runs, UnknownTab, watch_frame
 
@@ -52,6 +53,7 @@ TAB_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
 EDITOR_SIZE = 60  # rows or columns of the editor's window of cells
 EVENT_SECONDS = 0.2  # how often a progress stream looks for news
 DRAW = threading.Lock()  # matplotlib draws one picture at a time
+BODY_SECONDS = 10.0  # a request's body must arrive within this (#28: slow senders)
 
 
 class BadRequest(PuzzleboxError):
@@ -74,12 +76,20 @@ async def body_json(request: Request) -> dict[str, Any]:
     if declared and declared.isascii() and declared.isdigit() and int(declared) > MAX_BODY:
         raise BadRequest(f"the request is larger than {MAX_BODY} bytes")
     chunks = []
-    size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY:
-            raise BadRequest(f"the request is larger than {MAX_BODY} bytes")
-        chunks.append(chunk)
+
+    async def read() -> None:
+        size = 0
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > MAX_BODY:
+                raise BadRequest(f"the request is larger than {MAX_BODY} bytes")
+            chunks.append(chunk)
+
+    try:
+        await asyncio.wait_for(read(), BODY_SECONDS)
+    except TimeoutError:
+        raise BadRequest(f"the request's body did not arrive within {BODY_SECONDS:g} s") \
+            from None
     try:
         value = json.loads(b"".join(chunks) or b"{}")
     except ValueError:
@@ -153,10 +163,46 @@ def _area(model: dict[str, Any] | None) -> str:
     return f"board: {board} cells; pieces: {covers} cells ({verdict})"
 
 
-def _check(body: dict[str, Any]) -> dict[str, Any]:
+def _drawn_count(puzzle: Puzzle) -> int:
+    """The pieces (or cards) a picture of the puzzle draws, one panel each."""
+    for attribute in ("pieces", "cards"):
+        found = getattr(puzzle, attribute, None)
+        if found is not None:
+            return len(found)
+    return 0
+
+
+def _check(body: dict[str, Any], limits: CheckLimits | None = None) -> dict[str, Any]:
+    """The answer to /api/check; runs in a process of its own (web/fairness.py), its work
+    bounded before it is done: placements are built for the proofs only up to
+    ``limits.entries`` entries, the picture drawn only up to ``limits.drawn_pieces``
+    pieces; what was left out is said in ``notes``."""
+    from puzzlebox.puzzles import PolyominoPuzzle
+    from puzzlebox.puzzles.proofs import proof_without_placements
+
+    limits = limits or CheckLimits()
     pf, text, puzzle = _read(body)
     model = model_of(pf)
-    proofs = [{"argument": p.argument, "sentence": p.sentence} for p in puzzle.proofs()]
+    notes = []
+    bound = puzzle.cover_entries_bound()
+    if bound is None or bound <= limits.entries:
+        found = list(puzzle.proofs())
+    else:
+        quick = proof_without_placements(puzzle) if isinstance(puzzle, PolyominoPuzzle) \
+            else None
+        found = [quick] if quick is not None else []
+        notes.append(f"proofs that place pieces were not tried: the puzzle has up to {bound:,} "
+                     f"placement entries, the page's check builds {limits.entries:,} at most "
+                     "(solve and count still try them)")
+    proofs = [{"argument": p.argument, "sentence": p.sentence} for p in found]
+    drawn = _drawn_count(puzzle)
+    if drawn <= limits.drawn_pieces:
+        svg = _svg_of(puzzle)
+    else:
+        svg = ""
+        notes.append(f"the puzzle is not drawn: it has {drawn} pieces, the page draws "
+                     f"{limits.drawn_pieces} at most (puzzlebox show FILE --format svg "
+                     "draws it)")
     return {
         "toml": text,
         "name": pf.name,
@@ -166,15 +212,17 @@ def _check(body: dict[str, Any]) -> dict[str, Any]:
         "model": model,
         "area": _area(model),
         "proofs": proofs,
-        "svg": _svg_of(puzzle),
+        "svg": svg,
+        "notes": notes,
     }
 
 
 class App:
     """The routes, around one :class:`Runs` (every tab's puzzle and search)."""
 
-    def __init__(self, runs: Runs | None = None) -> None:
+    def __init__(self, runs: Runs | None = None, checks: CheckLimits | None = None) -> None:
         self.runs = runs or Runs()
+        self.checks = CheckPool(checks)
         self.closing = False
         self._sources: dict[str, str] = {}  # tab -> the text and board its puzzle came from
 
@@ -222,7 +270,18 @@ class App:
         return JSONResponse(cell_polygons(name, rows, cols))
 
     async def check(self, request: Request) -> Response:
-        return await self._json(request, _check)
+        """Checked in a process of its own within the page's limits (web/fairness.py), so
+        that one tab's heavy check never holds up another tab's small one."""
+        try:
+            body = await body_json(request)
+        except BadRequest as failure:
+            return error(str(failure), _status(failure))
+        tab = body.get("tab")
+        tab = tab if isinstance(tab, str) and TAB_ID.fullmatch(tab) else None
+        try:
+            return JSONResponse(await run_in_threadpool(self.checks.run, _check, body, tab))
+        except Refused as failure:
+            return error(str(failure), failure.status)
 
     async def solve(self, request: Request) -> Response:
         def run(body: dict[str, Any]) -> dict[str, Any]:
@@ -345,8 +404,7 @@ class App:
         try:
             body = await body_json(request)
         except BadRequest as failure:
-            status = 413 if "larger" in str(failure) else 400
-            return error(str(failure), status)
+            return error(str(failure), _status(failure))
         try:
             return JSONResponse(await run_in_threadpool(handler, body))
         except Busy as failure:
@@ -356,6 +414,12 @@ class App:
         except (PuzzleboxError, ModelError) as failure:
             # the reader's one line (file, line, what is wrong), or a model or request at fault
             return error(str(failure), 400)
+
+
+def _status(failure: BadRequest) -> int:
+    """413 for a body too large, 408 for one too slow, else 400."""
+    text = str(failure)
+    return 413 if "larger" in text else 408 if "did not arrive" in text else 400
 
 
 def _catalog_entries() -> list[dict[str, str]]:
@@ -369,12 +433,14 @@ def _catalog_entries() -> list[dict[str, str]]:
     return entries
 
 
-def create_app(runs: Runs | None = None) -> Starlette:
-    """The application (``runs``: the tabs' state, a fresh one by default)."""
-    app = App(runs)
+def create_app(runs: Runs | None = None, checks: CheckLimits | None = None) -> Starlette:
+    """The application (``runs``: the tabs' state, a fresh one by default; ``checks``: the
+    limits of one check, web/fairness.py's by default)."""
+    app = App(runs, checks)
 
     @asynccontextmanager
     async def lifespan(_: Starlette) -> AsyncIterator[None]:
+        await run_in_threadpool(app.checks.warm)  # the first check need not wait for it
         yield
         app.closing = True  # streams end, searches stop: Ctrl-C leaves nothing running
         app.runs.stop_all()

@@ -16,6 +16,7 @@ engine/reference.py) one node at a time and reads its current path between steps
 from __future__ import annotations
 
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -38,6 +39,15 @@ MAX_RUNNING = 4  # searches running at once in the server
 MAX_TABS = 64  # tabs remembered; the oldest idle one is forgotten past this
 MAX_KEPT = 10_000  # solutions a tab keeps for "previous"
 WATCH_MAX_NODES = 1_000  # nodes one watch frame may advance
+# Memory (#28: five watch requests of parallelogram-7-rotate took the server to 4 GB): a
+# tab's puzzle is reckoned at its cover problem's bound times what building and searching
+# take an entry (budget.py: about 240 bytes to build); a tab may hold MEMORY_PER_TAB, all
+# tabs together MEMORY_IN_ALL, and a tab idle for IDLE_SECONDS is forgotten (its problem
+# and search go; its next request opens its puzzle again).
+BYTES_PER_ENTRY = 240
+MEMORY_PER_TAB = 1 << 30
+MEMORY_IN_ALL = 2 << 30
+IDLE_SECONDS = 600.0
 
 
 class Busy(PuzzleboxError):
@@ -64,8 +74,10 @@ class Progress:
 class Tab:
     """One browser tab's puzzle and its search."""
 
-    def __init__(self, puzzle: Puzzle) -> None:
+    def __init__(self, puzzle: Puzzle, memory: int = 0) -> None:
         self.puzzle = puzzle
+        self.memory = memory  # bytes reckoned for its problem and searches (Runs.open)
+        self.touched = time.monotonic()  # the last request that asked for it
         self.lock = threading.Lock()
         self.progress = Progress()
         self.version = 0  # bumped at each change of progress, so streams send only news
@@ -106,22 +118,43 @@ class Tab:
 class Runs:
     """Every tab's state and the worker threads; thread-safe."""
 
-    def __init__(self, max_running: int = MAX_RUNNING, max_tabs: int = MAX_TABS) -> None:
+    def __init__(self, max_running: int = MAX_RUNNING, max_tabs: int = MAX_TABS,
+                 memory_per_tab: int = MEMORY_PER_TAB, memory_in_all: int = MEMORY_IN_ALL,
+                 idle_seconds: float = IDLE_SECONDS) -> None:
         self.max_running = max_running
         self.max_tabs = max_tabs
+        self.memory_per_tab = memory_per_tab
+        self.memory_in_all = memory_in_all
+        self.idle_seconds = idle_seconds
         self._tabs: OrderedDict[str, Tab] = OrderedDict()
         self._lock = threading.Lock()
 
     # -- tabs ----------------------------------------------------------------------------
     def open(self, tab_id: str, puzzle: Puzzle) -> Tab:
-        """Give ``tab_id`` a new puzzle (stopping the search it had)."""
+        """Give ``tab_id`` a new puzzle (stopping the search it had), within the memory
+        limits: idle tabs are forgotten, oldest first, to make room; :class:`Busy` when the
+        puzzle alone is over a tab's share or the running searches leave no room."""
+        need = memory_of(puzzle)
+        if need > self.memory_per_tab:
+            raise Busy(f"this puzzle's cover problem may take {need >> 20} MB, more than the "
+                       f"{self.memory_per_tab >> 20} MB the page gives one tab (the command "
+                       "line has no such limit)")
         old = self.get(tab_id)
         if old is not None:
             self.stop(tab_id, wait=True)
-        tab = Tab(puzzle)
+        tab = Tab(puzzle, need)
         with self._lock:
+            self._forget_idle()
+            self._tabs.pop(tab_id, None)
+            held = sum(t.memory for t in self._tabs.values())
+            while held + need > self.memory_in_all:
+                oldest = next((k for k, t in self._tabs.items() if not t.running), None)
+                if oldest is None:
+                    raise Busy(f"the server holds {held >> 20} MB for other tabs' searches; "
+                               f"this puzzle's {need >> 20} MB more would pass its "
+                               f"{self.memory_in_all >> 20} MB: try again when one ends")
+                held -= self._tabs.pop(oldest).memory
             self._tabs[tab_id] = tab
-            self._tabs.move_to_end(tab_id)
             while len(self._tabs) > self.max_tabs:
                 oldest = next((k for k, t in self._tabs.items() if not t.running), None)
                 if oldest is None:
@@ -129,9 +162,26 @@ class Runs:
                 del self._tabs[oldest]
         return tab
 
+    def _forget_idle(self) -> None:
+        """Forget every tab that runs nothing and was not asked for in ``idle_seconds``
+        (called with the lock held): its problem and searches go with it."""
+        now = time.monotonic()
+        for key in [k for k, t in self._tabs.items()
+                    if not t.running and now - t.touched > self.idle_seconds]:
+            del self._tabs[key]
+
+    def held(self) -> int:
+        """The bytes reckoned for every tab's puzzle together."""
+        with self._lock:
+            return sum(t.memory for t in self._tabs.values())
+
     def get(self, tab_id: str) -> Tab | None:
         with self._lock:
-            return self._tabs.get(tab_id)
+            tab = self._tabs.get(tab_id)
+            if tab is not None:
+                tab.touched = time.monotonic()
+                self._tabs.move_to_end(tab_id)  # the oldest idle one is forgotten first
+            return tab
 
     def running_count(self) -> int:
         with self._lock:
@@ -188,6 +238,12 @@ class Runs:
         if tab is None:
             raise UnknownTab("open a puzzle first")
         return tab
+
+
+def memory_of(puzzle: Puzzle) -> int:
+    """The bytes reckoned for a tab's puzzle: its cover problem's bound times
+    :data:`BYTES_PER_ENTRY` (a kind that gives no bound: none reckoned)."""
+    return (puzzle.cover_entries_bound() or 0) * BYTES_PER_ENTRY
 
 
 def _guarded(tab: Tab, target: Any) -> None:

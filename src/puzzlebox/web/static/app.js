@@ -37,6 +37,7 @@ async function check(body) {
       return li;
     }));
     $("puzzle-svg").innerHTML = data.svg;
+    if (data.notes && data.notes.length) showError(data.notes.join("; "));
     const boards = $("board");
     boards.replaceChildren(...data.boards.map((b, i) => new Option(b, i)));
     $("board-choice").hidden = data.boards.length < 2;

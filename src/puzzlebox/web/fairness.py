@@ -1,0 +1,241 @@
+"""The page shares the machine fairly (#28): every check runs in a process of its own, held
+to a budget of time and memory, and the server runs only so many at once.
+
+Why processes: a check reads a puzzle, runs its proofs and draws it with matplotlib. In
+threads they shared one interpreter lock and one drawing lock, so three heavy checks of a
+file of 1,000 named monominoes (58 to 105 s each) made a small check of another tab wait 31
+to 34 s. A process of its own per check shares the cores through the operating system, is
+stopped outright when it passes its budget (a thread cannot be), and gives its memory back
+when it ends. Processes are forked from a server process that has already imported
+puzzlebox and matplotlib (multiprocessing's ``forkserver``), so starting one costs
+milliseconds, not the second of imports a fresh interpreter takes.
+
+The limits, each refused with one line the page shows:
+
+* a check runs at most :data:`CHECK_SECONDS` and holds at most :data:`CHECK_MEMORY` bytes
+  (resident size, read from /proc where there is one): past either it is stopped, HTTP 422;
+* at most :data:`CHECKS_IN_ALL` checks run at once in the server: one more is refused,
+  HTTP 429 (the page's next edit checks again);
+* a tab runs one check at a time: its newer check stops the older one (whose answer the page
+  would drop anyway), which is answered HTTP 409;
+* a check still running after :data:`DEMOTE_AFTER` seconds is given a lower priority, so
+  that the small checks of other tabs, started after it, get the cores first;
+* inside a check the work is bounded before it is done (web/app.py): proofs that build
+  placements only up to :data:`CHECK_ENTRIES` entries, the picture only up to
+  :data:`DRAWN_PIECES` pieces; past them the check says what it left out.
+
+Searches have their own limits (web/runs.py: one per tab, a few in all). As everywhere
+with multiprocessing, a script that serves the page starts it under
+``if __name__ == "__main__":`` (the check processes import the main module).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import multiprocessing.connection
+import os
+import signal
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from puzzlebox.errors import PuzzleboxError
+
+CHECK_SECONDS = 10.0  # the time one check may take, start to answer
+CHECK_MEMORY = 768 << 20  # resident bytes of one check's process (matplotlib alone: ~100 MB)
+CHECKS_IN_ALL = 4  # checks running at once in the server
+CHECK_ENTRIES = 200_000  # cover entries up to which a check builds placements for its proofs
+DRAWN_PIECES = 100  # pieces up to which a check draws the puzzle (about 35 ms a piece)
+POLL_SECONDS = 0.05  # how often a waiting check looks at its process
+DEMOTE_AFTER = 0.5  # a check still running after this yields the cores to newer ones
+DEMOTED_NICENESS = 10  # its priority then (Linux: a tenth of a normal process's share)
+
+Work = Callable[[dict[str, Any], "CheckLimits"], dict[str, Any]]
+
+
+class Refused(PuzzleboxError):
+    """A request the server will not (or no longer) answer; ``status`` is the HTTP status."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass(frozen=True)
+class CheckLimits:
+    """What one check may use, and how many run at once (the defaults above)."""
+
+    seconds: float = CHECK_SECONDS
+    memory: int = CHECK_MEMORY
+    in_all: int = CHECKS_IN_ALL
+    entries: int = CHECK_ENTRIES
+    drawn_pieces: int = DRAWN_PIECES
+
+
+@dataclass
+class _Running:
+    process: Any  # multiprocessing's Process of the context in use
+    tab: str | None
+    superseded: bool = False
+
+
+def _context() -> Any:
+    """``forkserver`` where the platform has it (its server imports puzzlebox once), else
+    ``spawn``. Never plain ``fork``: the web server runs threads, and a fork copies any lock
+    one of them holds."""
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    if "forkserver" in methods:
+        context.set_forkserver_preload(["puzzlebox.web.app", "puzzlebox.web._warm"])
+    return context
+
+
+def _resident(pid: int) -> int | None:
+    """The resident bytes of process ``pid`` (Linux's /proc), or None where unknown."""
+    try:
+        with open(f"/proc/{pid}/statm", "rb") as handle:
+            return int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _child(work: Work, body: dict[str, Any], limits: CheckLimits,
+           conn: multiprocessing.connection.Connection) -> None:
+    """Run one check in its own process and send back ``("ok", answer)`` or
+    ``("error", (status, line))``; Ctrl-C is the server's to handle, not this process's."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    outcome: tuple[str, Any]
+    try:
+        outcome = ("ok", work(body, limits))
+    except Refused as failure:
+        outcome = ("error", (failure.status, str(failure)))
+    except PuzzleboxError as failure:  # the reader's one line, or a request at fault
+        outcome = ("error", (400, str(failure)))
+    except MemoryError:
+        outcome = ("error", (422, "the check ran out of memory"))
+    except RecursionError:
+        outcome = ("error", (422, "the check nested too deeply"))
+    except Exception as failure:  # a bug: one line, and the server goes on
+        outcome = ("error", (500, f"internal error: {type(failure).__name__}: {failure}"))
+    try:
+        conn.send(outcome)
+    finally:
+        conn.close()
+
+
+class CheckPool:
+    """Runs checks in processes of their own, within :class:`CheckLimits`; thread-safe."""
+
+    def __init__(self, limits: CheckLimits | None = None) -> None:
+        self.limits = limits or CheckLimits()
+        self._context = _context()
+        self._lock = threading.Lock()
+        self._running: dict[int, _Running] = {}
+        self._serial = 0
+        self.peak_resident = 0  # the most resident bytes seen of any check's process
+
+    def running(self) -> int:
+        with self._lock:
+            return len(self._running)
+
+    def warm(self) -> None:
+        """Start the process server now (it imports puzzlebox and matplotlib once), so that
+        the first check does not wait for it."""
+        process = self._context.Process(target=_nothing, daemon=True)
+        process.start()
+        process.join()
+
+    def run(self, work: Work, body: dict[str, Any], tab: str | None) -> dict[str, Any]:
+        """``work(body, limits)`` in a process of its own: its answer, or :class:`Refused`
+        (the limits passed, too many running, superseded) or the check's own error line.
+        Blocks until then: call it from a worker thread, never on the event loop."""
+        limits = self.limits
+        receiver, sender = self._context.Pipe(duplex=False)
+        with self._lock:
+            for other in self._running.values():
+                if tab is not None and other.tab == tab:  # the page drops its answer anyway
+                    other.superseded = True
+                    other.process.kill()
+            active = sum(1 for r in self._running.values() if not r.superseded)
+            if active >= limits.in_all:
+                receiver.close()
+                sender.close()
+                raise Refused(f"{active} checks are running on this server, the most it runs "
+                              "at once: try again in a moment", 429)
+            process = self._context.Process(target=_child, args=(work, body, limits, sender),
+                                            daemon=True, name="puzzlebox-check")
+            process.start()
+            sender.close()
+            self._serial += 1
+            key = self._serial
+            entry = _Running(process, tab)
+            self._running[key] = entry
+        try:
+            return self._wait(entry, receiver, limits)
+        finally:
+            if process.is_alive():
+                process.kill()
+            process.join()
+            receiver.close()
+            with self._lock:
+                self._running.pop(key, None)
+
+    def _wait(self, entry: _Running, receiver: multiprocessing.connection.Connection,
+              limits: CheckLimits) -> dict[str, Any]:
+        began = time.monotonic()
+        deadline = began + limits.seconds
+        demoted = False
+        process = entry.process
+        kind: str = "gone"
+        value: Any = None
+        while True:
+            if receiver.poll(POLL_SECONDS):
+                with contextlib.suppress(EOFError, OSError):  # ended without an answer
+                    kind, value = receiver.recv()
+                break
+            if entry.superseded:
+                break
+            if not process.is_alive():
+                break
+            if not demoted and time.monotonic() - began > DEMOTE_AFTER:
+                demoted = True
+                _demote(process.pid)
+            if time.monotonic() > deadline:
+                raise Refused(f"the check took more than {limits.seconds:g} s, the page's "
+                              "limit for one check (the command line has none: puzzlebox "
+                              "show FILE)", 422)
+            resident = _resident(process.pid)
+            if resident is not None:
+                self.peak_resident = max(self.peak_resident, resident)
+            if resident is not None and resident > limits.memory:
+                raise Refused(f"the check used more than {limits.memory >> 20} MB, the page's "
+                              "limit for one check (the command line has none: puzzlebox "
+                              "show FILE)", 422)
+        if entry.superseded:
+            raise Refused("a newer check of this tab replaced this one", 409)
+        if kind == "ok":
+            assert isinstance(value, dict)
+            return value
+        if kind == "error":
+            status, line = value
+            raise Refused(str(line), int(status))
+        raise Refused(f"the check ended without an answer (exit status {process.exitcode})",
+                      422)
+
+
+def _demote(pid: int) -> None:
+    """Lower a long check's priority, so that a small check started after it gets the
+    cores first (#28: three heavy checks made a small one wait; with equal priorities the
+    small one still got only a quarter of the machine). Where priorities cannot be set,
+    nothing changes."""
+    setpriority = getattr(os, "setpriority", None)
+    if setpriority is not None:
+        with contextlib.suppress(OSError):
+            setpriority(os.PRIO_PROCESS, pid, DEMOTED_NICENESS)
+
+
+def _nothing() -> None:
+    """A process that does nothing: starting one starts the process server."""
