@@ -7,6 +7,9 @@ import pytest
 from puzzlebox.engine.queens_bitmask import count_queens, fixed_by_rotation, queens_counts
 from puzzlebox.puzzles.queens import QueensPuzzle
 
+# every test here runs with the C kernels and with numba's (tests/conftest.py)
+pytestmark = pytest.mark.usefixtures("kernels")
+
 # OEIS A000170 and A002562
 ALL = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596]
 DISTINCT = [1, 0, 0, 1, 2, 1, 6, 12, 46, 92, 341, 1787, 9233, 45752]
