@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+import sysconfig
 from pathlib import Path
 
 import pytest
@@ -32,6 +33,8 @@ def test_the_c_kernels_are_built():
     optional extension: without one, numba's kernels run and this says why)."""
     if shutil.which("cc") is None and shutil.which("gcc") is None:
         pytest.skip("no C compiler here: the C kernels cannot have been built")
+    if not (Path(sysconfig.get_paths()["include"]) / "Python.h").is_file():
+        pytest.skip("no Python.h here (python3-dev): the C kernels cannot have been built")
     assert "c" in kernel_choice.available(), (
         "the C kernels (puzzlebox.engine._ckernels) are not built: pip install -e . again")
 
