@@ -26,3 +26,13 @@ def kernels(request: pytest.FixtureRequest) -> Iterator[str]:
     kernel_choice.use(request.param)
     yield request.param
     kernel_choice.use(None)
+
+
+@pytest.fixture(params=kernel_choice.available())
+def each_kernels(request: pytest.FixtureRequest) -> Iterator[str]:
+    """:func:`kernels` for one test at a time (``pytest.mark.usefixtures("each_kernels")``),
+    where only some tests of a module run on both backends: the others then run with the
+    default kernels, not with whichever a module-wide fixture left set."""
+    kernel_choice.use(request.param)
+    yield request.param
+    kernel_choice.use(None)
