@@ -7,6 +7,7 @@ then the time projected from the share of the tree its own path says it has walk
 
 from __future__ import annotations
 
+import argparse
 import sys
 import time
 
@@ -16,11 +17,12 @@ from puzzlebox.engine.search import Job, Mode
 
 
 def main() -> int:
-    if len(sys.argv) != 3:
-        print("usage: python bench/long_count.py PUZZLE SECONDS", file=sys.stderr)
-        return 2
-    puzzle = catalog.load(sys.argv[1]).puzzles[0]
-    seconds = float(sys.argv[2])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("puzzle", help="a catalog puzzle")
+    parser.add_argument("seconds", type=float, help="CPU seconds to search")
+    args = parser.parse_args()
+    puzzle = catalog.load(args.puzzle).puzzles[0]
+    seconds = args.seconds
     search = BitboardSearch(Job(puzzle.search_problem(), Mode.COUNT))
     began = time.process_time()
     counted = 0
@@ -32,7 +34,7 @@ def main() -> int:
     cpu = time.process_time() - began
     walked = search.stats.walked or 0.0
     projected = f"{cpu / walked:.0f} s" if walked else "?"
-    print(f"{sys.argv[1]}: {search.stats.nodes:,} nodes, {counted:,} solutions counted in "
+    print(f"{args.puzzle}: {search.stats.nodes:,} nodes, {counted:,} solutions counted in "
           f"{cpu:.1f} s CPU, {walked:.2%} of the tree walked: about {projected} of CPU in all")
     return 0
 

@@ -104,15 +104,17 @@ def to_xmpuzzle(puzzle: Any) -> str:
 
 
 def main() -> int:
+    import argparse
+
     from puzzlebox import catalog
 
-    if len(sys.argv) != 2:
-        print("usage: python bench/xmpuzzle.py PUZZLE", file=sys.stderr)
-        return 2
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("puzzle", help="a catalog puzzle")
+    name = parser.parse_args().puzzle
     try:
-        sys.stdout.write(to_xmpuzzle(catalog.load(sys.argv[1]).puzzles[0]))
+        sys.stdout.write(to_xmpuzzle(catalog.load(name).puzzles[0]))
     except NotWritable as error:
-        print(f"{sys.argv[1]}: cannot be written for BurrTools: {error}", file=sys.stderr)
+        print(f"{name}: cannot be written for BurrTools: {error}", file=sys.stderr)
         return 2
     return 0
 
