@@ -49,10 +49,11 @@ ASSEMBLIES = re.compile(r"(\d+) assemblies")
 
 def source() -> Path | None:
     """BurrTools' source: ``$BURRTOOLS_SRC``, else ``shared/peers/burrtools`` beside the
-    repository (as CI has it) or inside it."""
+    repository (as CI has it), inside it, or beside the folder of a worktree."""
     candidates = [Path(os.environ["BURRTOOLS_SRC"])] if os.environ.get("BURRTOOLS_SRC") else []
-    candidates += [ROOT.parent / "shared" / "peers" / "burrtools",
-                   ROOT / "shared" / "peers" / "burrtools"]  # fmt: skip
+    candidates += [ROOT.parent / "shared" / "peers" / "burrtools",  # CI: beside the clone
+                   ROOT / "shared" / "peers" / "burrtools",
+                   ROOT.parent.parent / "shared" / "peers" / "burrtools"]  # a worktree's
     return next((c for c in candidates if (c / "build.sh").is_file()), None)
 
 
