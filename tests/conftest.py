@@ -6,7 +6,33 @@ while others took seconds. The examples still cover what the strategies describe
 a strategy changes them.
 """
 
+from collections.abc import Iterator
+
+import pytest
 from hypothesis import settings
+
+from puzzlebox.engine import kernel_choice
 
 settings.register_profile("puzzlebox", derandomize=True, deadline=None)
 settings.load_profile("puzzlebox")
+
+
+@pytest.fixture(scope="module", params=kernel_choice.available())
+def kernels(request: pytest.FixtureRequest) -> Iterator[str]:
+    """Each backend of the compiled kernels in turn (engine/kernel_choice.py): the C ones
+    built at installation and numba's, which must give the same answers node for node.
+    A module that runs its engine tests on both says ``pytestmark =
+    pytest.mark.usefixtures("kernels")``."""
+    kernel_choice.use(request.param)
+    yield request.param
+    kernel_choice.use(None)
+
+
+@pytest.fixture(params=kernel_choice.available())
+def each_kernels(request: pytest.FixtureRequest) -> Iterator[str]:
+    """:func:`kernels` for one test at a time (``pytest.mark.usefixtures("each_kernels")``),
+    where only some tests of a module run on both backends: the others then run with the
+    default kernels, not with whichever a module-wide fixture left set."""
+    kernel_choice.use(request.param)
+    yield request.param
+    kernel_choice.use(None)

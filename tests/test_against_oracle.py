@@ -100,6 +100,8 @@ def _rule_args(rules):
     return {k: rules[k] for k in ("rotate", "reflect", "match_colors")}
 
 
+# the polyomino and queens checks run with the C kernels and with numba's (tests/conftest.py)
+@pytest.mark.usefixtures("kernels")
 @pytest.mark.parametrize("engine", ENGINES)
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(case=polyomino())
@@ -107,6 +109,7 @@ def test_polyomino_matches_oracle(engine, case):
     check_polyomino(*case, engine)
 
 
+@pytest.mark.usefixtures("kernels")
 @pytest.mark.parametrize("engine", ENGINES)
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(case=polyomino(colors=True))
@@ -150,6 +153,7 @@ def test_edge_matching_matches_oracle(engine, case):
     assert (result.solutions, result.distinct) == expected, toml
 
 
+@pytest.mark.usefixtures("kernels")
 @pytest.mark.parametrize("n", range(1, 8))
 def test_queens_match_oracle(n):
     puzzle = read_text(f'kind = "queens"\nn = {n}', "<q>", f"queens-{n}").puzzles[0]

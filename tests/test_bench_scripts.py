@@ -17,8 +17,9 @@ import pytest
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 SCRIPTS = sorted(p.stem for p in BENCH.glob("*.py"))
-WITH_MAIN = ["disassembly", "docs_commands", "engines", "estimates", "hard", "kernel_ab",
-             "lattices", "memo", "parallel", "progress_accuracy", "run"]
+WITH_MAIN = ["burrtools", "disassembly", "docs_commands", "engines", "estimates", "hard",
+             "kernel_ab", "lattices", "long_count", "memo", "oracle_counts", "parallel",
+             "progress_accuracy", "run", "startup", "xmpuzzle"]
 
 
 def _load(name: str) -> ModuleType:

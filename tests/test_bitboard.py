@@ -19,6 +19,9 @@ from puzzlebox.engine.search import Job, Mode
 from puzzlebox.geometry import Shape
 from puzzlebox.puzzles.polyomino import Piece, PolyominoPuzzle
 
+# every test here runs with the C kernels and with numba's (tests/conftest.py)
+pytestmark = pytest.mark.usefixtures("kernels")
+
 COUNTS = [(1, 1), (2, 2), (3, 3), (0, 1), (1, 2), (0, 3), (0, None)]
 
 

@@ -118,7 +118,9 @@ def subproblems(problem, depth, forced=(), excluded=()):
     return frontier(job, depth)
 
 
-FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# 100 examples each (300 took about 100 s of the suite's time on the loaded 2-core machine, as
+# much of it drawing the problems as searching them; the examples are fixed: derandomize)
+FAST = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 # -- same solutions as the reference -----------------------------------------------------------
 
@@ -257,11 +259,11 @@ def test_pentominoes_6x10():
 
 
 def test_pentomino_subproblems_add_up():
-    problem = pentominoes(5, 12)  # 4040 tilings
+    problem = pentominoes(4, 15)  # 1472 tilings (368 up to symmetry); 5x12 took 2.7x longer
     whole = count(problem)
     parts = subproblems(problem, 2)
     assert len(parts) > 20
-    assert sum(count(problem, f, e) for f, e in parts) == whole == 4040
+    assert sum(count(problem, f, e) for f, e in parts) == whole == 1472
 
 
 # -- limits, resuming, statistics --------------------------------------------------------------

@@ -4,32 +4,67 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
+import sysconfig
 from pathlib import Path
 
 import pytest
+
+from puzzlebox.engine import kernel_choice
 
 ROOT = Path(__file__).resolve().parent.parent
 PUZZLEBOX = Path(sys.executable).parent / "puzzlebox"
 DATA = ROOT / "tests" / "data"
 
 
-def _puzzlebox(args, cache):
+def _puzzlebox(args, cache, kernels=None):
     env = dict(os.environ, NUMBA_CACHE_DIR=str(cache))
+    env.pop("PUZZLEBOX_KERNELS", None)
+    if kernels is not None:
+        env["PUZZLEBOX_KERNELS"] = kernels
     return subprocess.run([str(PUZZLEBOX), *args], capture_output=True, text=True, env=env,
                           timeout=300)
 
 
+def test_the_c_kernels_are_built():
+    """``pip install`` builds the C kernels wherever there is a C compiler (they are an
+    optional extension: without one, numba's kernels run and this says why)."""
+    if shutil.which("cc") is None and shutil.which("gcc") is None:
+        pytest.skip("no C compiler here: the C kernels cannot have been built")
+    if not (Path(sysconfig.get_paths()["include"]) / "Python.h").is_file():
+        pytest.skip("no Python.h here (python3-dev): the C kernels cannot have been built")
+    assert "c" in kernel_choice.available(), (
+        "the C kernels (puzzlebox.engine._ckernels) are not built: pip install -e . again")
+
+
+@pytest.mark.parametrize(("args", "answer"), [
+    (["count", "queens-8"], "92 solutions, 12 distinct"),  # published: 92 and 12
+    (["count", "pentomino-3x20"], "8 solutions, 2 distinct"),  # published: 2
+    (["solve", "soma-cube"], "solution 1"),
+], ids=lambda a: " ".join(a) if isinstance(a, list) else "")
+def test_with_the_c_kernels_the_first_run_compiles_nothing(tmp_path, args, answer):
+    """An empty numba cache (NUMBA_CACHE_DIR) stands for a fresh installation: the C
+    kernels need no compiling, so nothing is said and numba caches nothing."""
+    if "c" not in kernel_choice.available():
+        pytest.skip("the C kernels are not built")
+    first = _puzzlebox(args, tmp_path, "c")
+    assert first.returncode == 0 and first.stderr == ""
+    assert answer in first.stdout
+    assert not list(tmp_path.iterdir())  # numba cached nothing: it never ran
+
+
 @pytest.mark.slow
 def test_the_first_run_says_it_compiles_and_the_second_is_silent(tmp_path):
-    """An empty numba cache (NUMBA_CACHE_DIR) stands for a fresh installation."""
-    first = _puzzlebox(["count", "queens-8"], tmp_path)
+    """An empty numba cache (NUMBA_CACHE_DIR) stands for a fresh installation (numba's
+    kernels, as where no C compiler built the C ones)."""
+    first = _puzzlebox(["count", "queens-8"], tmp_path, "numba")
     assert first.returncode == 0
     lines = first.stderr.splitlines()
     assert len(lines) == 1, first.stderr
     assert lines[0].startswith("puzzlebox: compiling the n-queens search kernels once (about ")
-    second = _puzzlebox(["count", "queens-8"], tmp_path)
+    second = _puzzlebox(["count", "queens-8"], tmp_path, "numba")
     assert second.returncode == 0 and second.stderr == ""
     assert second.stdout.split(" (")[0] == first.stdout.split(" (")[0]
 
@@ -46,14 +81,15 @@ NO_KERNEL = [
 ]
 
 
-def _imports_numba(args):
+def _imports_numba(args, kernels="c"):
+    env = dict(os.environ, PUZZLEBOX_KERNELS=kernels)
     code = ("import sys\n"
             f"sys.argv = ['puzzlebox', *{args!r}]\n"
             "from puzzlebox.cli import main\n"
             "try:\n    main()\nexcept SystemExit:\n    pass\n"
             "print('numba' in sys.modules, file=sys.stderr)\n")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         timeout=120)
+                         timeout=120, env=env)
     return run.stderr.splitlines()[-1] == "True"
 
 
@@ -63,5 +99,16 @@ def test_commands_without_a_kernel_do_not_import_numba(args):
 
 
 def test_a_search_does_import_numba():
-    """The check above can fail: a count by search imports numba."""
-    assert _imports_numba(["count", "queens-8"])
+    """The check above can fail: a count by search with numba's kernels imports numba."""
+    assert _imports_numba(["count", "queens-8"], "numba")
+
+
+# (not a count that may run past budget.PROBE_AFTER wall-clock seconds on a loaded machine:
+# its time rule then estimates the tree with the compiled engine's numba kernels)
+@pytest.mark.parametrize("args", [["count", "queens-8"], ["solve", "soma-cube"],
+                                  ["solve", "pentomino-6x10"], ["count", "pentomino-3x20"]],
+                         ids=" ".join)
+def test_searches_with_the_c_kernels_do_not_import_numba(args):
+    if "c" not in kernel_choice.available():
+        pytest.skip("the C kernels are not built")
+    assert not _imports_numba(args, "c")

@@ -1,14 +1,14 @@
 """Fuzzing the reader and the command line with hostile files (#18; docs/reliability.md).
 
-In process: 3,000 generated inputs (tests/fuzz_inputs.py, seeded) are read; each is a
-puzzle or one :class:`PuzzleFileError` of one line that names the file, every error has a
-line or says why not, reading and showing one input takes under a second of CPU, and the
-whole run stays within a memory bound.
+In process: 1,000 generated inputs (3,000 with ``PUZZLEBOX_FUZZ=full``; tests/fuzz_inputs.py,
+seeded) are read; each is a puzzle or one :class:`PuzzleFileError` of one line that names
+the file, every error has a line or says why not, reading and showing one input takes under
+a second of CPU, and the whole run stays within a memory bound.
 
-Through the command line: 300 inputs, each run by the real entry point
-(``puzzlebox._start.main``) in a process of its own, forked from this one so that the half
-second of imports is paid once, with a time alarm and an address-space limit (one in ten
-of the ``show`` runs draws a picture, so that names reach matplotlib); and 8
+Through the command line: 100 inputs (300 with ``PUZZLEBOX_FUZZ=full``), each run by the
+real entry point (``puzzlebox._start.main``) in a process of its own, forked from this one so
+that the half second of imports is paid once, with a time alarm and an address-space limit
+(one in ten of the ``show`` runs draws a picture, so that names reach matplotlib); and 8
 through fresh interpreters, exactly as a user runs ``puzzlebox``. Each must exit 0 or 2,
 print no traceback, and on exit 2 print exactly one line on standard error.
 """
@@ -32,8 +32,11 @@ from fuzz_inputs import SMALL, inputs
 from puzzlebox.formats import PuzzleFileError, read_bytes
 from puzzlebox.render import describe
 
-IN_PROCESS = 3_000
-CLI_FORKED = 300
+# The suite runs a third of the campaign (it took 4 of the suite's 17 minutes, #23); the whole
+# one, 3,000 and 300 inputs, with PUZZLEBOX_FUZZ=full (the same seeds: these are its first).
+FULL = os.environ.get("PUZZLEBOX_FUZZ") == "full"
+IN_PROCESS = 3_000 if FULL else 1_000
+CLI_FORKED = 300 if FULL else 100
 CLI_FRESH = 8
 CPU_PER_INPUT = 1.0  # seconds to read and show one input (the worst measured: 0.5 s)
 MEMORY_RISE = 400 << 20  # bytes the in-process run may add to the peak resident size
@@ -78,7 +81,8 @@ def test_reader_in_process(tmp_path):
     rise = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 - peak
     assert rise < MEMORY_RISE, f"peak memory rose by {rise >> 20} MB"
     assert read + refused == IN_PROCESS
-    assert read > 300 and refused > 1500  # the generator makes both kinds, in numbers
+    # the generator makes both kinds, in numbers (at least a tenth read, half refused)
+    assert read > IN_PROCESS // 10 and refused > IN_PROCESS // 2
     print(f"\n{IN_PROCESS} inputs: {read} read, {refused} refused; slowest "
           f"{slowest:.3f} s CPU, all {time.process_time() - began:.1f} s CPU; peak memory "
           f"rose {max(rise, 0) >> 20} MB")
@@ -147,7 +151,8 @@ def test_command_line_forked(tmp_path):
         _check_run(code, stderr, _replay_hint(f"{command} {description}", raw, tmp_path))
         counted[command] += 1
         exits[code] += 1
-    assert sum(counted.values()) == CLI_FORKED and exits[0] > 20 and exits[2] > 100
+    assert sum(counted.values()) == CLI_FORKED
+    assert exits[0] > CLI_FORKED // 15 and exits[2] > CLI_FORKED // 3
     print(f"\n{CLI_FORKED} forked runs {counted}, exits {exits}, "
           f"{time.perf_counter() - began:.1f} s")
 

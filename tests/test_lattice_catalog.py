@@ -61,7 +61,6 @@ PUBLISHED = {
 }
 ORACLE = [
     "soma-cube",
-    "solid-pentominoes-2x3x10",
     "hexiamonds-4x9-parallelogram",
     "hexiamonds-3x12-parallelogram",
     "hexiamonds-4x11-trapezoid",
@@ -70,6 +69,9 @@ ORACLE = [
 ]
 SLOW_FOR_PUZZLEBOX = {"solid-pentominoes-3x4x5"}  # about 3 s of CPU
 LEFT_TO_BENCH = {"bedlam-cube"}  # about a minute
+# the oracle's count of solid-pentominoes-2x3x10 (the suite's longest oracle run, 40 s on the
+# loaded machine) is made by bench/oracle_counts.py; puzzlebox's count of it stays below
+ORACLE_IN_BENCH = ["solid-pentominoes-2x3x10"]  # bench/oracle_counts.py: PUBLISHED
 
 
 def path(name: str) -> Path:

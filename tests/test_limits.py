@@ -195,7 +195,7 @@ def test_a_hopeless_count_is_refused_within_seconds(tmp_path, capsys, name, text
     assert "Knuth's estimate" in line or "a lower bound from the pieces" in line
     assert "refused (--no-limit runs it anyway" in line
     assert capsys.readouterr().out == ""
-    assert seconds < budget.PROBE_AFTER + 4.0, seconds  # a second's count, then the probes
+    # how soon it is refused is a benchmark figure (#23: no test asserts a wall-clock time)
     print(f"\n{name}: refused in {seconds:.2f} s: {line}")
 
 

@@ -12,11 +12,14 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+from puzzlebox.engine import kernel_choice
+
 # Seconds to compile each kernel module with an empty cache, on the shared 2-core machine:
 #   rm -rf /tmp/c; NUMBA_CACHE_DIR=/tmp/c /usr/bin/time -f %e puzzlebox count pentomino-6x10
 # (bitboard: 3.8 s whole process), then `count queens-8` (queens: 2.6 s) and
 # `estimate pentomino-6x10 --probes 10` (compiled: 8.2 s), less the warm run (1.5 s).
 SECONDS = {"tiling": 3, "exact-cover": 7, "n-queens": 2}
+AHEAD_OF_TIME = ("tiling", "n-queens")  # the kernels engine/_ckernels.c also has
 
 
 def _cached(kernel: Any) -> bool:
@@ -31,7 +34,10 @@ def _cached(kernel: Any) -> bool:
 
 def announce(kind: str, kernel: Any) -> None:
     """One line on stderr when ``kernel`` (the module's main kernel) must be compiled;
-    ``kind`` names the kernels for a user (a key of SECONDS)."""
+    ``kind`` names the kernels for a user (a key of SECONDS). Nothing is compiled, and
+    nothing said, where the C kernels built at installation run instead."""
+    if kernel_choice.backend() == kernel_choice.C and kind in AHEAD_OF_TIME:
+        return
     if not _cached(kernel):
         print(f"puzzlebox: compiling the {kind} search kernels once (about {SECONDS[kind]} s "
               "on 2 cores); later runs load them from numba's cache", file=sys.stderr,

@@ -118,11 +118,27 @@ def _permuted_graph(
 Start = Callable[[Job], Search]  # an engine's start (EngineSpec.start)
 
 
+class _LazyRng:
+    """numpy's generator for ``seed``, made when a shuffled run first needs it: importing
+    numpy.random costs 20 ms of CPU, a tenth of a small puzzle's whole run (#23), and a
+    hedged search that finds its answer within its head start never shuffles."""
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self._generator: np.random.Generator | None = None
+
+    @property
+    def generator(self) -> np.random.Generator:
+        if self._generator is None:
+            self._generator = np.random.default_rng(self.seed)
+        return self._generator
+
+
 class _Run:
     """One shuffled run: the inner search of a relabelled copy of the job."""
 
-    def __init__(self, job: Job, start: Start, rng: np.random.Generator, budget: int) -> None:
-        self.relabelled = permuted(job.problem, rng)
+    def __init__(self, job: Job, start: Start, rng: _LazyRng, budget: int) -> None:
+        self.relabelled = permuted(job.problem, rng.generator)
         self.original = job.problem
         self.search = start(
             replace(
@@ -194,7 +210,7 @@ class RestartSearch:
         self.restarts = 0  # runs abandoned at their budget
         self.gave_up = False  # True when max_nodes ended the search
         self.stats = SearchStats(engine=f"{self.name}({inner})")
-        self._rng = np.random.default_rng(seed)
+        self._rng = _LazyRng(seed)
         self._runs = 0
         self._run: _Run | None = None
         self._budgeted = True
@@ -277,7 +293,7 @@ class HedgedSearch:
         self.restarts = 0  # shuffled runs started
         self.stats = SearchStats(engine=inner)
         self._plain = start(job)
-        self._rng = np.random.default_rng(seed)
+        self._rng = _LazyRng(seed)  # most hedged searches end before any shuffled run
         self._spent = 0  # nodes of the shuffled runs that ended
         self._run: _Run | None = None  # the shuffled run having its turn
         self._hit: _Run | None = None  # the shuffled run that found a solution

@@ -1,0 +1,817 @@
+/* The search kernels compiled ahead of time: built by `pip install` with the C compiler, so
+ * that a search starts without importing numba or compiling anything (issue #23).
+ *
+ * Each function here is a line-for-line port of a numba kernel and takes the same arguments:
+ *   bitboard_search, bitboard_options_left, bitboard_reachable_sizes
+ *       <- engine/_bitboard_kernels.py (search, _options_left, _reachable_sizes)
+ *   queens_walk_rows, queens_walk_symmetric
+ *       <- engine/_queens_numba.py (walk_rows, walk_symmetric)
+ * The Python modules that call them (engine/bitboard.py, engine/_queens_kernels.py) take
+ * this module when it was built and numba's otherwise; the tests run both.
+ *
+ * Arrays arrive through the buffer protocol (numpy arrays, C-contiguous, 8-byte integers,
+ * `reach` 1 byte); scalars as Python ints. The GIL is released while a kernel runs: a split
+ * run searches on threads too. */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#define PB_HOT __attribute__((target("popcnt,bmi")))
+#define PB_X86 1
+#else
+#define PB_HOT
+#define PB_X86 0
+#endif
+
+#define POP(x) ((uint64_t)__builtin_popcountll(x))
+#define LOW(x) ((uint64_t)__builtin_ctzll(x)) /* x != 0 */
+
+/* -- arguments ------------------------------------------------------------------------ */
+
+typedef struct {
+    Py_buffer v[48];
+    int n;
+} Held;
+
+static void release(Held *h) {
+    for (int i = 0; i < h->n; i++) PyBuffer_Release(&h->v[i]);
+    h->n = 0;
+}
+
+/* The data of array argument ``i``, checked for its item size; NULL with an exception. */
+static void *array_arg(PyObject *args, Py_ssize_t i, Py_ssize_t itemsize, int writable,
+                       Held *h, Py_ssize_t *len, Py_ssize_t *cols) {
+    PyObject *o = PyTuple_GET_ITEM(args, i);
+    Py_buffer *v = &h->v[h->n];
+    int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
+    if (PyObject_GetBuffer(o, v, flags) < 0) return NULL;
+    h->n++;
+    if (v->itemsize != itemsize) {
+        PyErr_Format(PyExc_TypeError, "kernel argument %zd: items of %zd bytes, not %zd", i,
+                     v->itemsize, itemsize);
+        return NULL;
+    }
+    if (len) *len = v->len / itemsize;
+    if (cols) *cols = v->ndim >= 2 ? v->shape[1] : 1;
+    return v->buf;
+}
+
+static int int_arg(PyObject *args, Py_ssize_t i, int64_t *out) {
+    PyObject *o = PyTuple_GET_ITEM(args, i);
+    long long x = PyLong_AsLongLong(o);
+    if (x == -1 && PyErr_Occurred()) return -1;
+    *out = (int64_t)x;
+    return 0;
+}
+
+#define ARR(T, i, w, len, cols)                                                   \
+    ((T *)array_arg(args, (i), (Py_ssize_t)sizeof(T), (w), &held, (len), (cols)))
+
+/* -- the bitboard engine ---------------------------------------------------------------- */
+
+enum { R_DEPTH = 0, R_ENTER, R_NODES, R_SOLUTIONS, R_PRUNED, R_WRITTEN };
+enum { M_COUNT = 0, M_SOLUTIONS = 1, M_FRONTIER = 2 };
+enum { S_DONE = 0, S_RECORDS = 1, S_BUDGET = 2, S_FULL = 3 };
+#define PRUNE_REGIONS 1
+
+static void reachable_sizes(int64_t limit, const int64_t *gcount, Py_ssize_t G,
+                            const int64_t *ghi, const int64_t *gastart, const int64_t *gareas,
+                            const int64_t *fareas, Py_ssize_t F, uint8_t *reach) {
+    for (int64_t s = 0; s <= limit; s++) reach[s] = 0;
+    reach[0] = 1;
+    for (Py_ssize_t g = 0; g < G; g++) {
+        int64_t room = ghi[g] - gcount[g];
+        int64_t a0 = gastart[g], a1 = gastart[g + 1];
+        if (a1 == a0 || room <= 0) continue;
+        int64_t most = limit / gareas[a0];
+        if (most < room) room = most;
+        for (int64_t r = 0; r < room; r++)
+            for (int64_t s = limit; s >= 0; s--)
+                if (reach[s])
+                    for (int64_t k = a0; k < a1; k++) {
+                        int64_t t = s + gareas[k];
+                        if (t <= limit) reach[t] = 1;
+                    }
+    }
+    for (int64_t s = 0; s <= limit; s++)
+        if (reach[s])
+            for (Py_ssize_t k = 0; k < F; k++) {
+                int64_t t = s + fareas[k];
+                if (t <= limit) reach[t] = 1;
+            }
+}
+
+static inline int64_t write_path(int64_t mode, int64_t c, const int64_t *topt,
+                                 const int64_t *fsel, const int64_t *fitem, int64_t *out,
+                                 int64_t w) {
+    if (mode == M_FRONTIER) {
+        out[w] = 2 * c;
+        for (int64_t f = 0; f < c; f++) {
+            out[w + 1 + 2 * f] = topt[fsel[f]];
+            out[w + 2 + 2 * f] = fitem[f];
+        }
+        return w + 2 * c + 1;
+    }
+    out[w] = c;
+    for (int64_t f = 0; f < c; f++) out[w + 1 + f] = topt[fsel[f]];
+    return w + c + 1;
+}
+
+typedef struct {
+    int64_t m;
+    const int64_t *rank, *topt, *tgs, *tgl, *tarea, *ecstart, *ecells;
+    const uint64_t *emask, *conflicts;
+    const int64_t *clo, *chi, *cofs;
+    const uint64_t *cw;
+    const int64_t *adjs, *adjv, *glo, *ghi;
+    int64_t prune, prune_from, uniform, free_copies;
+    const int64_t *gastart, *gareas, *fareas;
+    Py_ssize_t F;
+    uint64_t *avail, *board;
+    int64_t *fempty, *fitem, *fsel, *fopts, *gcount, *regs;
+    uint64_t *vis, *queue, *lab, *par;
+    int64_t *csize, *pend;
+    uint8_t *reach;
+    int64_t mode, depth_limit, max_records, max_nodes;
+    int64_t *out;
+    Py_ssize_t W, NW, G, out_cap, n_conflicts;
+} Bitboard;
+
+PB_HOT static inline __attribute__((always_inline)) int64_t
+bitboard_run(Bitboard *a, const int64_t mode) {
+    /* Everything in locals, the arrays as restrict pointers: no array aliases another, and
+     * the compiler need not reload a field after each store. */
+    const Py_ssize_t W = a->W, NW = a->NW, G = a->G;
+    const int64_t m = a->m, out_cap = a->out_cap;
+    const int64_t prune = a->prune, prune_from = a->prune_from, uniform = a->uniform;
+    const int64_t free_copies = a->free_copies, depth_limit = a->depth_limit;
+    const int64_t max_records = a->max_records;
+    const int has_conflicts = a->n_conflicts > 0;
+    const int64_t *restrict clo = a->clo, *restrict chi = a->chi, *restrict cofs = a->cofs,
+                           *restrict glo = a->glo, *restrict ghi = a->ghi,
+                           *restrict tgs = a->tgs, *restrict tgl = a->tgl,
+                           *restrict adjs = a->adjs, *restrict adjv = a->adjv,
+                           *restrict gastart = a->gastart, *restrict rank = a->rank,
+                           *restrict topt = a->topt, *restrict ecstart = a->ecstart,
+                           *restrict ecells = a->ecells, *restrict tarea = a->tarea;
+    const uint64_t *restrict cw = a->cw, *restrict conflicts = a->conflicts,
+                            *restrict emask = a->emask;
+    uint64_t *restrict avail = a->avail, *restrict board = a->board, *restrict vis = a->vis,
+             *restrict queue = a->queue, *restrict lab = a->lab, *restrict par = a->par;
+    int64_t *restrict fempty = a->fempty, *restrict fitem = a->fitem, *restrict fsel = a->fsel,
+            *restrict fopts = a->fopts, *restrict gcount = a->gcount, *restrict regs = a->regs,
+            *restrict csize = a->csize, *restrict pend = a->pend, *restrict out = a->out;
+    uint8_t *restrict reach = a->reach;
+    int64_t d = regs[R_DEPTH], enter = regs[R_ENTER], nodes = regs[R_NODES];
+    int64_t solutions = regs[R_SOLUTIONS], pruned = regs[R_PRUNED];
+    int64_t node_stop = nodes + a->max_nodes;
+    int64_t w_out = 0, records = 0, status = S_DONE;
+    const int64_t BIG = (int64_t)1 << 62;
+
+    while (d >= 0) {
+        if (mode != M_COUNT && w_out + 2 * d + 5 > out_cap) {
+            status = S_FULL;
+            break;
+        }
+        if (enter) {
+            enter = 0;
+            const uint64_t *av = avail + d * NW;
+            int64_t best = BIG, bi = -1, bopts = 0;
+            for (Py_ssize_t w = 0; w < W; w++) {
+                uint64_t free = ~board[d * W + w];
+                while (free && best > 0) {
+                    int64_t x = (int64_t)w * 64 + (int64_t)LOW(free);
+                    if (x >= m) break;
+                    free &= free - 1;
+                    int64_t lo = clo[x], ofs = cofs[x], span = chi[x] - lo;
+                    uint64_t cnt = 0;
+                    for (int64_t k = 0; k < span; k++) cnt += POP(av[lo + k] & cw[ofs + k]);
+                    int tie = (int64_t)cnt == best && mode == M_SOLUTIONS &&
+                              rank[x] < rank[bi];
+                    if ((int64_t)cnt < best || tie) {
+                        best = (int64_t)cnt;
+                        bi = x;
+                        bopts = best;
+                    }
+                }
+            }
+            for (Py_ssize_t g = 0; g < G; g++) {
+                int64_t need = glo[g] - gcount[g];
+                if (need > 1 || (need == 1 && best > 1)) {
+                    int64_t x = m + g;
+                    int64_t lo = clo[x], ofs = cofs[x], span = chi[x] - lo;
+                    uint64_t cnt = 0;
+                    for (int64_t k = 0; k < span; k++) cnt += POP(av[lo + k] & cw[ofs + k]);
+                    int64_t branches = (int64_t)cnt - need + 1;
+                    if (branches < 0) branches = 0;
+                    if (branches < best) {
+                        best = branches;
+                        bi = x;
+                        bopts = (int64_t)cnt;
+                        if (best == 0) break;
+                    }
+                }
+            }
+            if (best == 0) {
+                d -= 1;
+                continue;
+            }
+            fitem[d] = bi;
+            fopts[d] = bopts;
+            fsel[d] = -1;
+        }
+        int64_t s = fsel[d];
+        if (s >= 0) {
+            for (int64_t q = tgs[s]; q < tgs[s + 1]; q++) gcount[tgl[q]] -= 1;
+            fsel[d] = -1;
+        }
+        int64_t i = fitem[d];
+        uint64_t *av = avail + d * NW;
+        int64_t lo = clo[i], ofs = cofs[i], span = chi[i] - lo;
+        int64_t e = -1, first = BIG;
+        for (int64_t k = 0; k < span; k++) {
+            uint64_t bits = av[lo + k] & cw[ofs + k];
+            while (bits) {
+                int64_t cand = (lo + k) * 64 + (int64_t)LOW(bits);
+                bits &= bits - 1;
+                if (mode != M_SOLUTIONS) {
+                    e = cand;
+                    break;
+                }
+                if (topt[cand] < first) {
+                    first = topt[cand];
+                    e = cand;
+                }
+            }
+            if (e >= 0 && mode != M_SOLUTIONS) break;
+        }
+        if (e < 0) {
+            d -= 1;
+            continue;
+        }
+        av[e >> 6] &= ~((uint64_t)1 << (e & 63));
+        fsel[d] = e;
+        nodes += 1;
+        int64_t c = d + 1;
+        uint64_t *cv = avail + c * NW;
+        if (has_conflicts) {
+            const uint64_t *row = conflicts + e * NW;
+            for (Py_ssize_t k = 0; k < NW; k++) cv[k] = av[k] & ~row[k];
+        } else {
+            for (Py_ssize_t k = 0; k < NW; k++) cv[k] = av[k];
+            for (int64_t t = ecstart[e]; t < ecstart[e + 1]; t++) {
+                int64_t x = ecells[t];
+                int64_t xlo = clo[x], xofs = cofs[x], xspan = chi[x] - xlo;
+                for (int64_t k = 0; k < xspan; k++) cv[xlo + k] &= ~cw[xofs + k];
+            }
+        }
+        for (int64_t q = tgs[e]; q < tgs[e + 1]; q++) {
+            int64_t g = tgl[q];
+            gcount[g] += 1;
+            if (gcount[g] >= ghi[g] && (ghi[g] > 1 || !has_conflicts)) {
+                int64_t x = m + g;
+                int64_t xlo = clo[x], xofs = cofs[x], xspan = chi[x] - xlo;
+                for (int64_t k = 0; k < xspan; k++) cv[xlo + k] &= ~cw[xofs + k];
+            }
+        }
+        for (Py_ssize_t w = 0; w < W; w++)
+            board[c * W + w] = board[d * W + w] | emask[e * W + w];
+        fempty[c] = fempty[d] - tarea[e];
+        if (fempty[c] == 0) {
+            int complete = 1;
+            for (Py_ssize_t h = 0; h < G; h++)
+                if (gcount[h] < glo[h]) {
+                    complete = 0;
+                    break;
+                }
+            if (complete) {
+                solutions += 1;
+                if (mode != M_COUNT) {
+                    w_out = write_path(mode, c, topt, fsel, fitem, out, w_out);
+                    records += 1;
+                    if (records >= max_records) {
+                        status = S_RECORDS;
+                        break;
+                    }
+                }
+            }
+            continue;
+        }
+        if ((prune & PRUNE_REGIONS) && fempty[c] >= prune_from) {
+            int64_t copies = free_copies;
+            if (uniform > 0 && copies < 0) {
+                copies = 0;
+                for (Py_ssize_t h = 0; h < G; h++)
+                    if (gastart[h + 1] > gastart[h]) copies += ghi[h] - gcount[h];
+            }
+            const uint64_t *cb = board + c * W;
+            for (Py_ssize_t w = 0; w < W; w++) vis[w] = cb[w];
+            uint64_t tail = 0;
+            for (int64_t t = ecstart[e]; t < ecstart[e + 1]; t++) {
+                uint64_t x = (uint64_t)ecells[t];
+                for (int64_t q = adjs[x]; q < adjs[x + 1]; q++) {
+                    uint64_t y = (uint64_t)adjv[q];
+                    uint64_t bit = (uint64_t)1 << (y & 63);
+                    if (!(vis[y >> 6] & bit)) {
+                        vis[y >> 6] |= bit;
+                        lab[y] = tail;
+                        par[tail] = tail;
+                        csize[tail] = 1;
+                        pend[tail] = 1;
+                        queue[tail] = y;
+                        tail += 1;
+                    }
+                }
+            }
+            int64_t growing = (int64_t)tail;
+            uint64_t head = 0;
+            int reach_ready = 0, dead = 0;
+            while (head < tail && growing > 1 && !dead) {
+                uint64_t z = queue[head];
+                head += 1;
+                uint64_t r = lab[z];
+                while (par[r] != r) r = par[r];
+                pend[r] -= 1;
+                for (int64_t b = adjs[z]; b < adjs[z + 1]; b++) {
+                    uint64_t u = (uint64_t)adjv[b];
+                    uint64_t bit = (uint64_t)1 << (u & 63);
+                    if (!(vis[u >> 6] & bit)) {
+                        vis[u >> 6] |= bit;
+                        lab[u] = r;
+                        csize[r] += 1;
+                        pend[r] += 1;
+                        queue[tail] = u;
+                        tail += 1;
+                    } else if (!(cb[u >> 6] & bit)) {
+                        uint64_t q = lab[u];
+                        while (par[q] != q) q = par[q];
+                        if (q != r) {
+                            par[q] = r;
+                            csize[r] += csize[q];
+                            pend[r] += pend[q];
+                            growing -= 1;
+                        }
+                    }
+                }
+                if (pend[r] == 0) {
+                    growing -= 1;
+                    int64_t area = csize[r];
+                    if (uniform > 0) {
+                        dead = area % uniform != 0 || area / uniform > copies;
+                    } else {
+                        if (!reach_ready) {
+                            reachable_sizes(fempty[c], gcount, G, ghi, gastart, a->gareas,
+                                            a->fareas, a->F, reach);
+                            reach_ready = 1;
+                        }
+                        dead = reach[area] == 0;
+                    }
+                }
+            }
+            if (dead) {
+                pruned += 1;
+                continue;
+            }
+        }
+        if (mode == M_FRONTIER && c >= depth_limit) {
+            w_out = write_path(mode, c, topt, fsel, fitem, out, w_out);
+            records += 1;
+            continue;
+        }
+        d = c;
+        enter = 1;
+        if (nodes >= node_stop) {
+            status = S_BUDGET;
+            break;
+        }
+    }
+    regs[R_DEPTH] = d;
+    regs[R_ENTER] = enter;
+    regs[R_NODES] = nodes;
+    regs[R_SOLUTIONS] = solutions;
+    regs[R_PRUNED] = pruned;
+    regs[R_WRITTEN] = w_out;
+    return status;
+}
+
+/* One copy of the search per mode, each with its mode a constant, so that the compiler drops
+ * the other modes' tests from the loop (a count checks no tie and writes no path). */
+PB_HOT static int64_t bitboard_count(Bitboard *a) { return bitboard_run(a, M_COUNT); }
+PB_HOT static int64_t bitboard_solutions(Bitboard *a) { return bitboard_run(a, M_SOLUTIONS); }
+PB_HOT static int64_t bitboard_frontier(Bitboard *a) { return bitboard_run(a, M_FRONTIER); }
+
+static PyObject *py_bitboard_search(PyObject *self, PyObject *args) {
+    if (PyTuple_GET_SIZE(args) != 45) {
+        PyErr_SetString(PyExc_TypeError, "bitboard_search takes 45 arguments");
+        return NULL;
+    }
+    Held held = {.n = 0};
+    Bitboard a;
+    Py_ssize_t n, rows_len;
+    int64_t status = -1;
+    if (int_arg(args, 0, &a.m) < 0) goto fail;
+    if (!(a.rank = ARR(int64_t, 1, 0, NULL, NULL))) goto fail;
+    if (!(a.topt = ARR(int64_t, 2, 0, NULL, NULL))) goto fail;
+    if (!(a.tgs = ARR(int64_t, 3, 0, NULL, NULL))) goto fail;
+    if (!(a.tgl = ARR(int64_t, 4, 0, NULL, NULL))) goto fail;
+    if (!(a.tarea = ARR(int64_t, 5, 0, NULL, NULL))) goto fail;
+    if (!(a.ecstart = ARR(int64_t, 6, 0, NULL, NULL))) goto fail;
+    if (!(a.ecells = ARR(int64_t, 7, 0, NULL, NULL))) goto fail;
+    if (!(a.emask = ARR(uint64_t, 8, 0, NULL, NULL))) goto fail;
+    if (!(a.conflicts = ARR(uint64_t, 9, 0, &rows_len, NULL))) goto fail;
+    if (!(a.clo = ARR(int64_t, 10, 0, NULL, NULL))) goto fail;
+    if (!(a.chi = ARR(int64_t, 11, 0, NULL, NULL))) goto fail;
+    if (!(a.cofs = ARR(int64_t, 12, 0, NULL, NULL))) goto fail;
+    if (!(a.cw = ARR(uint64_t, 13, 0, NULL, NULL))) goto fail;
+    if (!(a.adjs = ARR(int64_t, 14, 0, NULL, NULL))) goto fail;
+    if (!(a.adjv = ARR(int64_t, 15, 0, NULL, NULL))) goto fail;
+    if (!(a.glo = ARR(int64_t, 16, 0, NULL, NULL))) goto fail;
+    if (!(a.ghi = ARR(int64_t, 17, 0, NULL, NULL))) goto fail;
+    if (int_arg(args, 18, &a.prune) < 0) goto fail;
+    if (int_arg(args, 19, &a.prune_from) < 0) goto fail;
+    if (int_arg(args, 20, &a.uniform) < 0) goto fail;
+    if (int_arg(args, 21, &a.free_copies) < 0) goto fail;
+    if (!(a.gastart = ARR(int64_t, 22, 0, NULL, NULL))) goto fail;
+    if (!(a.gareas = ARR(int64_t, 23, 0, NULL, NULL))) goto fail;
+    if (!(a.fareas = ARR(int64_t, 24, 0, &a.F, NULL))) goto fail;
+    if (!(a.avail = ARR(uint64_t, 25, 1, NULL, &a.NW))) goto fail;
+    if (!(a.board = ARR(uint64_t, 26, 1, NULL, &a.W))) goto fail;
+    if (!(a.fempty = ARR(int64_t, 27, 1, NULL, NULL))) goto fail;
+    if (!(a.fitem = ARR(int64_t, 28, 1, NULL, NULL))) goto fail;
+    if (!(a.fsel = ARR(int64_t, 29, 1, NULL, NULL))) goto fail;
+    if (!(a.fopts = ARR(int64_t, 30, 1, NULL, NULL))) goto fail;
+    if (!(a.gcount = ARR(int64_t, 31, 1, &a.G, NULL))) goto fail;
+    if (!(a.regs = ARR(int64_t, 32, 1, &n, NULL))) goto fail;
+    if (!(a.vis = ARR(uint64_t, 33, 1, NULL, NULL))) goto fail;
+    if (!(a.queue = ARR(uint64_t, 34, 1, NULL, NULL))) goto fail;
+    if (!(a.lab = ARR(uint64_t, 35, 1, NULL, NULL))) goto fail;
+    if (!(a.par = ARR(uint64_t, 36, 1, NULL, NULL))) goto fail;
+    if (!(a.csize = ARR(int64_t, 37, 1, NULL, NULL))) goto fail;
+    if (!(a.pend = ARR(int64_t, 38, 1, NULL, NULL))) goto fail;
+    if (!(a.reach = ARR(uint8_t, 39, 1, NULL, NULL))) goto fail;
+    if (int_arg(args, 40, &a.mode) < 0) goto fail;
+    if (int_arg(args, 41, &a.depth_limit) < 0) goto fail;
+    if (int_arg(args, 42, &a.max_records) < 0) goto fail;
+    if (int_arg(args, 43, &a.max_nodes) < 0) goto fail;
+    if (!(a.out = ARR(int64_t, 44, 1, &a.out_cap, NULL))) goto fail;
+    if (n <= R_WRITTEN) {
+        PyErr_SetString(PyExc_ValueError, "bitboard_search: regs too short");
+        goto fail;
+    }
+    a.n_conflicts = a.NW > 0 ? rows_len / a.NW : 0;
+    Py_BEGIN_ALLOW_THREADS
+    status = a.mode == M_COUNT       ? bitboard_count(&a)
+             : a.mode == M_SOLUTIONS ? bitboard_solutions(&a)
+                                     : bitboard_frontier(&a);
+    Py_END_ALLOW_THREADS
+    release(&held);
+    return PyLong_FromLongLong(status);
+fail:
+    release(&held);
+    return NULL;
+}
+
+PB_HOT static void options_left(int64_t top, const int64_t *fitem, const uint64_t *avail,
+                                Py_ssize_t NW, const int64_t *clo, const int64_t *chi,
+                                const int64_t *cofs, const uint64_t *cw, int64_t *left) {
+    for (int64_t f = 0; f < top + 1; f++) {
+        int64_t i = fitem[f];
+        int64_t lo = clo[i], ofs = cofs[i], span = chi[i] - lo;
+        int64_t n = 0;
+        for (int64_t k = 0; k < span; k++) n += (int64_t)POP(avail[f * NW + lo + k] & cw[ofs + k]);
+        left[f] = n;
+    }
+}
+
+static PyObject *py_bitboard_options_left(PyObject *self, PyObject *args) {
+    if (PyTuple_GET_SIZE(args) != 8) {
+        PyErr_SetString(PyExc_TypeError, "bitboard_options_left takes 8 arguments");
+        return NULL;
+    }
+    Held held = {.n = 0};
+    int64_t top;
+    Py_ssize_t NW;
+    const int64_t *fitem, *clo, *chi, *cofs;
+    const uint64_t *avail, *cw;
+    int64_t *left;
+    if (int_arg(args, 0, &top) < 0) goto fail;
+    if (!(fitem = ARR(int64_t, 1, 0, NULL, NULL))) goto fail;
+    if (!(avail = ARR(uint64_t, 2, 0, NULL, &NW))) goto fail;
+    if (!(clo = ARR(int64_t, 3, 0, NULL, NULL))) goto fail;
+    if (!(chi = ARR(int64_t, 4, 0, NULL, NULL))) goto fail;
+    if (!(cofs = ARR(int64_t, 5, 0, NULL, NULL))) goto fail;
+    if (!(cw = ARR(uint64_t, 6, 0, NULL, NULL))) goto fail;
+    if (!(left = ARR(int64_t, 7, 1, NULL, NULL))) goto fail;
+    options_left(top, fitem, avail, NW, clo, chi, cofs, cw, left);
+    release(&held);
+    Py_RETURN_NONE;
+fail:
+    release(&held);
+    return NULL;
+}
+
+static PyObject *py_bitboard_reachable_sizes(PyObject *self, PyObject *args) {
+    if (PyTuple_GET_SIZE(args) != 7) {
+        PyErr_SetString(PyExc_TypeError, "bitboard_reachable_sizes takes 7 arguments");
+        return NULL;
+    }
+    Held held = {.n = 0};
+    int64_t limit;
+    Py_ssize_t G, F, R;
+    const int64_t *gcount, *ghi, *gastart, *gareas, *fareas;
+    uint8_t *reach;
+    if (int_arg(args, 0, &limit) < 0) goto fail;
+    if (!(gcount = ARR(int64_t, 1, 0, &G, NULL))) goto fail;
+    if (!(ghi = ARR(int64_t, 2, 0, NULL, NULL))) goto fail;
+    if (!(gastart = ARR(int64_t, 3, 0, NULL, NULL))) goto fail;
+    if (!(gareas = ARR(int64_t, 4, 0, NULL, NULL))) goto fail;
+    if (!(fareas = ARR(int64_t, 5, 0, &F, NULL))) goto fail;
+    if (!(reach = ARR(uint8_t, 6, 1, &R, NULL))) goto fail;
+    if (limit < 0 || limit >= R) {
+        PyErr_SetString(PyExc_ValueError, "bitboard_reachable_sizes: limit outside reach");
+        goto fail;
+    }
+    reachable_sizes(limit, gcount, G, ghi, gastart, gareas, fareas, F, reach);
+    release(&held);
+    Py_RETURN_NONE;
+fail:
+    release(&held);
+    return NULL;
+}
+
+/* -- the n-queens bitmask engine ---------------------------------------------------------- */
+
+typedef struct {
+    int64_t n, row0, last, bit;
+    const int64_t *prefix, *cols;
+} Leaf;
+
+static inline int64_t q_column(int64_t bit) { return (int64_t)LOW((uint64_t)bit); }
+
+static int64_t q_row_of(const Leaf *L, int64_t c) {
+    int64_t mk = (int64_t)1 << c;
+    if (L->cols[0] & mk) {
+        for (int64_t r = 0; r < L->row0; r++)
+            if (L->prefix[r] == c) return r;
+    }
+    if (!(L->cols[L->last] & mk)) return L->n - 1;
+    int64_t lo = 1, hi = L->last;
+    while (lo < hi) {
+        int64_t mid = (lo + hi) / 2;
+        if (L->cols[mid] & mk)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return L->row0 + lo - 1;
+}
+
+static int64_t q_col_at(const Leaf *L, int64_t k) {
+    if (k < L->row0) return L->prefix[k];
+    if (k == L->n - 1) return q_column(L->bit);
+    int64_t d = k - L->row0;
+    return q_column(L->cols[d + 1] ^ L->cols[d]);
+}
+
+static int64_t q_image_at(const Leaf *L, int64_t g, int64_t k) {
+    int64_t top = L->n - 1;
+    switch (g) {
+    case 1: return top - q_col_at(L, k);
+    case 2: return q_col_at(L, top - k);
+    case 3: return top - q_col_at(L, top - k);
+    case 4: return q_row_of(L, k);
+    case 5: return top - q_row_of(L, top - k);
+    case 6: return top - q_row_of(L, k);
+    default: return q_row_of(L, top - k);
+    }
+}
+
+static int q_leads(const Leaf *L) {
+    int64_t top = L->n - 1;
+    int64_t s0 = q_col_at(L, 0);
+    if (top - s0 < s0) return 0;
+    int64_t sl = q_column(L->bit);
+    if (sl < s0 || top - sl < s0) return 0;
+    int64_t i0 = q_row_of(L, 0);
+    if (i0 < s0 || top - i0 < s0) return 0;
+    int64_t il = q_row_of(L, top);
+    if (il < s0 || top - il < s0) return 0;
+    int64_t others[7] = {top - s0, sl, top - sl, i0, top - i0, il, top - il};
+    int64_t least = others[0];
+    for (int k = 1; k < 7; k++)
+        if (others[k] < least) least = others[k];
+    if (s0 < least) return 1;
+    for (int64_t g = 1; g < 8; g++)
+        for (int64_t k = 0; k < L->n; k++) {
+            int64_t x = q_col_at(L, k), y = q_image_at(L, g, k);
+            if (x < y) break;
+            if (x > y) return 0;
+        }
+    return 1;
+}
+
+PB_HOT static void walk_rows(int64_t n, const int64_t *allowed, int64_t row0,
+                             const int64_t *prefix, int64_t *cols, int64_t *left,
+                             int64_t *right, int64_t *free, int64_t *top, int64_t budget,
+                             int lead, int64_t out[3]) {
+    int64_t full = (int64_t)(((uint64_t)1 << n) - 1);
+    int64_t last = n - 1 - row0;
+    const int64_t *below = allowed + row0;
+    int64_t d = top[0], count = 0, nodes = 0, leaders = 0;
+    Leaf L = {n, row0, last, 0, prefix, cols};
+    while (d >= 0 && nodes < budget) {
+        int64_t f = free[d];
+        if (f == 0) {
+            d -= 1;
+            continue;
+        }
+        int64_t bit = f & -f;
+        free[d] = f ^ bit;
+        nodes += 1;
+        if (d == last) {
+            count += 1;
+            if (lead) {
+                L.bit = bit;
+                if (q_leads(&L)) leaders += 1;
+            }
+            continue;
+        }
+        int64_t nc = cols[d] | bit;
+        int64_t nl = (int64_t)(((uint64_t)(left[d] | bit) << 1) & (uint64_t)full);
+        int64_t nr = (right[d] | bit) >> 1;
+        d += 1;
+        cols[d] = nc;
+        left[d] = nl;
+        right[d] = nr;
+        free[d] = below[d] & ~(nc | nl | nr);
+    }
+    top[0] = d;
+    out[0] = count;
+    out[1] = nodes;
+    out[2] = leaders;
+}
+
+static PyObject *py_queens_walk_rows(PyObject *self, PyObject *args) {
+    if (PyTuple_GET_SIZE(args) != 11) {
+        PyErr_SetString(PyExc_TypeError, "queens_walk_rows takes 11 arguments");
+        return NULL;
+    }
+    Held held = {.n = 0};
+    int64_t n, row0, budget, out[3];
+    Py_ssize_t n_allowed, n_cols;
+    const int64_t *allowed, *prefix;
+    int64_t *cols, *left, *right, *free, *top;
+    if (int_arg(args, 0, &n) < 0) goto fail;
+    if (!(allowed = ARR(int64_t, 1, 0, &n_allowed, NULL))) goto fail;
+    if (int_arg(args, 2, &row0) < 0) goto fail;
+    if (!(prefix = ARR(int64_t, 3, 0, NULL, NULL))) goto fail;
+    if (!(cols = ARR(int64_t, 4, 1, &n_cols, NULL))) goto fail;
+    if (!(left = ARR(int64_t, 5, 1, NULL, NULL))) goto fail;
+    if (!(right = ARR(int64_t, 6, 1, NULL, NULL))) goto fail;
+    if (!(free = ARR(int64_t, 7, 1, NULL, NULL))) goto fail;
+    if (!(top = ARR(int64_t, 8, 1, NULL, NULL))) goto fail;
+    if (int_arg(args, 9, &budget) < 0) goto fail;
+    int lead = PyObject_IsTrue(PyTuple_GET_ITEM(args, 10));
+    if (lead < 0) goto fail;
+    if (n < 1 || n > 62 || n_allowed < n || row0 < 0 || row0 >= n || n_cols < n - row0) {
+        PyErr_SetString(PyExc_ValueError, "queens_walk_rows: arrays do not fit n");
+        goto fail;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    walk_rows(n, allowed, row0, prefix, cols, left, right, free, top, budget, lead, out);
+    Py_END_ALLOW_THREADS
+    release(&held);
+    return Py_BuildValue("(LLL)", (long long)out[0], (long long)out[1], (long long)out[2]);
+fail:
+    release(&held);
+    return NULL;
+}
+
+static void walk_symmetric(int64_t n, int64_t turns, const int64_t *allowed, int64_t *row,
+                           int64_t *col, int64_t *rows, int64_t *cols, int64_t *diag,
+                           int64_t *anti, int64_t *top, int64_t budget, int64_t out[2]) {
+    int64_t images = 4 / turns;
+    int64_t d = top[0], count = 0, nodes = 0;
+    while (d >= 0 && nodes < budget) {
+        int64_t r = row[d];
+        if (r == n) {
+            count += 1;
+            d -= 1;
+            continue;
+        }
+        int64_t c = col[d];
+        if (c == n) {
+            d -= 1;
+            continue;
+        }
+        col[d] = c + 1;
+        nodes += 1;
+        int64_t nrows = rows[d], ncols = cols[d], ndiag = diag[d], nanti = anti[d];
+        int ok = 1;
+        int64_t qr = r, qc = c;
+        for (int64_t k = 0; k < images; k++) {
+            if (k > 0) {
+                int64_t pr = qr;
+                if (turns == 1) {
+                    qr = qc;
+                    qc = n - 1 - pr;
+                } else {
+                    qr = n - 1 - pr;
+                    qc = n - 1 - qc;
+                }
+                if (qr == r && qc == c) break;
+            }
+            int64_t d1 = qr + qc, d2 = qr - qc + n - 1;
+            if (!((allowed[qr] >> qc) & 1) || ((nrows >> qr) & 1) || ((ncols >> qc) & 1) ||
+                ((ndiag >> d1) & 1) || ((nanti >> d2) & 1)) {
+                ok = 0;
+                break;
+            }
+            nrows |= (int64_t)1 << qr;
+            ncols |= (int64_t)1 << qc;
+            ndiag |= (int64_t)1 << d1;
+            nanti |= (int64_t)1 << d2;
+        }
+        if (ok) {
+            int64_t nxt = r + 1;
+            while (nxt < n && ((nrows >> nxt) & 1)) nxt += 1;
+            d += 1;
+            row[d] = nxt;
+            col[d] = 0;
+            rows[d] = nrows;
+            cols[d] = ncols;
+            diag[d] = ndiag;
+            anti[d] = nanti;
+        }
+    }
+    top[0] = d;
+    out[0] = count;
+    out[1] = nodes;
+}
+
+static PyObject *py_queens_walk_symmetric(PyObject *self, PyObject *args) {
+    if (PyTuple_GET_SIZE(args) != 11) {
+        PyErr_SetString(PyExc_TypeError, "queens_walk_symmetric takes 11 arguments");
+        return NULL;
+    }
+    Held held = {.n = 0};
+    int64_t n, turns, budget, out[2];
+    Py_ssize_t n_allowed;
+    const int64_t *allowed;
+    int64_t *row, *col, *rows, *cols, *diag, *anti, *top;
+    if (int_arg(args, 0, &n) < 0) goto fail;
+    if (int_arg(args, 1, &turns) < 0) goto fail;
+    if (!(allowed = ARR(int64_t, 2, 0, &n_allowed, NULL))) goto fail;
+    if (!(row = ARR(int64_t, 3, 1, NULL, NULL))) goto fail;
+    if (!(col = ARR(int64_t, 4, 1, NULL, NULL))) goto fail;
+    if (!(rows = ARR(int64_t, 5, 1, NULL, NULL))) goto fail;
+    if (!(cols = ARR(int64_t, 6, 1, NULL, NULL))) goto fail;
+    if (!(diag = ARR(int64_t, 7, 1, NULL, NULL))) goto fail;
+    if (!(anti = ARR(int64_t, 8, 1, NULL, NULL))) goto fail;
+    if (!(top = ARR(int64_t, 9, 1, NULL, NULL))) goto fail;
+    if (int_arg(args, 10, &budget) < 0) goto fail;
+    if (n < 1 || n > 31 || n_allowed < n || (turns != 1 && turns != 2)) {
+        PyErr_SetString(PyExc_ValueError, "queens_walk_symmetric: arguments do not fit");
+        goto fail;
+    }
+    walk_symmetric(n, turns, allowed, row, col, rows, cols, diag, anti, top, budget, out);
+    release(&held);
+    return Py_BuildValue("(LL)", (long long)out[0], (long long)out[1]);
+fail:
+    release(&held);
+    return NULL;
+}
+
+/* -- the module ----------------------------------------------------------------------------- */
+
+static PyMethodDef methods[] = {
+    {"bitboard_search", py_bitboard_search, METH_VARARGS,
+     "The bitboard engine's search kernel (engine/_bitboard_kernels.py: search)."},
+    {"bitboard_options_left", py_bitboard_options_left, METH_VARARGS,
+     "Options left per frame (engine/_bitboard_kernels.py: _options_left)."},
+    {"bitboard_reachable_sizes", py_bitboard_reachable_sizes, METH_VARARGS,
+     "Region sizes the options can fill (engine/_bitboard_kernels.py: _reachable_sizes)."},
+    {"queens_walk_rows", py_queens_walk_rows, METH_VARARGS,
+     "The n-queens row walk (engine/_queens_numba.py: walk_rows)."},
+    {"queens_walk_symmetric", py_queens_walk_symmetric, METH_VARARGS,
+     "The n-queens rotation-fixed walk (engine/_queens_numba.py: walk_symmetric)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_ckernels",
+    "puzzlebox's search kernels compiled ahead of time (see _ckernels.c).", -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__ckernels(void) {
+#if PB_X86
+    __builtin_cpu_init();
+    if (!__builtin_cpu_supports("popcnt") || !__builtin_cpu_supports("bmi")) {
+        PyErr_SetString(PyExc_ImportError, "this CPU lacks POPCNT/BMI: numba's kernels are used");
+        return NULL;
+    }
+#endif
+    return PyModule_Create(&module);
+}
