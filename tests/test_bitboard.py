@@ -166,10 +166,13 @@ def test_region_pruning_cuts_nodes_and_proves_at_the_root() -> None:
 def test_auto_picks_bitboard_only_for_tilings() -> None:
     tiling = catalog.load("pentomino-3x20").puzzles[0].problem
     queens = catalog.load("queens-8").puzzles[0].problem
-    for mode in Mode:  # auto takes the bitboard engine for a tiling, the general for queens
+    for mode in Mode:  # auto takes the bitboard engine for a tiling, never for queens
         assert choose(Job(tiling, mode)).name == "bitboard"
     assert ineligible(queens) is not None
-    assert choose(Job(queens, Mode.COUNT)).name == "compiled"
+    assert choose(Job(queens, Mode.SOLUTIONS)).name == "compiled"
+    # a count of the whole queens problem goes to the queens kind's own engine, which reads
+    # n off the problem itself
+    assert choose(Job(queens, Mode.COUNT)).name == "queens-bitmask"
     coloured = CoverBuilder()
     coloured.primary("a")
     coloured.neighbours("a", [])

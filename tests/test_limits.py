@@ -201,9 +201,7 @@ def test_a_hopeless_count_is_refused_within_seconds(tmp_path, capsys, name, text
 
 def test_a_hopeless_count_goes_on_when_told_and_stops_at_max_time(tmp_path, capsys):
     path = _write(tmp_path, "q.toml", QUEENS_40)
-    began = time.perf_counter()
     assert main(["count", path, "--max-time", "2"]) == 3
-    assert time.perf_counter() - began < 2.0 + 2.0
     estimate, stop = _lines(capsys)
     assert "a count would take more than the age of the universe" in estimate
     assert "refused" not in estimate
@@ -329,7 +327,9 @@ def test_ctrl_c_is_honoured_within_a_second_by_every_engine(name, tmp_path):
         late = time.perf_counter() - sent[0]
     finally:
         timer.cancel()
-    assert late < 1.0, f"{name} answered Ctrl-C after {late:.2f} s"
+    # how soon is a benchmark figure (#23: no test asserts a wall-clock time); the search
+    # was interrupted between two steps of 65,536 nodes, not run to its end
+    print(f"\n{name} answered Ctrl-C after {late:.2f} s")
 
 
 # -- Stop is prompt: the run ends at its next step, its setup is interrupted (#22 item 5) ----
@@ -480,18 +480,22 @@ def test_a_split_plan_hands_its_own_estimate_to_the_rule(tmp_path, monkeypatch):
     assert 1e5 < estimate.nodes < 1e8  # the count searches 877,696 nodes (cut by symmetry)
 
 
-def test_named_monominoes_are_refused_before_their_problem_is_built(tmp_path, capsys):
+def test_named_monominoes_are_refused_before_their_problem_is_built(tmp_path, capsys,
+                                                                     monkeypatch):
     """1000 named monominoes on 1000 cells: 1000! solutions, refused by the kind's lower
-    bound before the million-option problem is built (that took 15 s)."""
+    bound before the million-option problem is built (building it took 15 s): building a
+    problem or a placement fails the test."""
+    from puzzlebox.puzzles.polyomino import PolyominoPuzzle
+
+    def built(*_: object, **__: object) -> None:
+        raise AssertionError("a cover problem or a placement was built before the refusal")
+
+    monkeypatch.setattr(PolyominoPuzzle, "build_problem", built)
     path = _write(tmp_path, "m.toml", _monominoes(1000, cols=40))
     for command in (["count", path], ["solve", path, "--all"]):
-        began = time.perf_counter()
         assert main(command) == 3
-        seconds = time.perf_counter() - began
         (line,) = _lines(capsys)
         assert "a lower bound from the pieces" in line and "refused" in line
-        assert seconds < 2.0, seconds
-        print(f"\n{command[0]}: refused in {seconds:.2f} s")
 
 
 def test_the_lower_bound_is_exact_where_given_and_absent_elsewhere():

@@ -14,6 +14,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+from puzzlebox import cli_disassembly as disassembly_command
 from puzzlebox.catalog import UnknownPuzzle
 from puzzlebox.cli_tools import (
     WHY_HELP,
@@ -43,7 +44,7 @@ from puzzlebox.cli_tools import (
     showing,
     write,
 )
-from puzzlebox.disassembly import command as disassembly_command
+from puzzlebox.disassembly.search import DisassemblyTooBig
 from puzzlebox.engine.memo import MemoTooLarge
 from puzzlebox.errors import PuzzleboxError
 from puzzlebox.formats import PuzzleFile
@@ -67,6 +68,7 @@ HINTS: dict[type[PuzzleboxError], str] = {
     NoDeclaredSweep: "--uncover K, or --uncover-groups GROUP,...",
     OverMemory: "--max-memory SIZE",
     Hopeless: "--no-limit runs it anyway, --max-time SECONDS runs it until then",
+    DisassemblyTooBig: "--max-states N, --max-time SECONDS",
 }
 SOLVE_LINE_AFTER = 2.0  # seconds before a search of the first solutions shows a live line
 

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from puzzlebox import catalog
-from puzzlebox.disassembly import command as disassembly_command
+from puzzlebox import cli_disassembly as disassembly_command
 from puzzlebox.engine.memo import parse_memory
 from puzzlebox.errors import PuzzleboxError
 from puzzlebox.formats import PuzzleFile
@@ -119,7 +119,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def add_disassembly_args(sub: Any, solve: argparse.ArgumentParser,
                          count: argparse.ArgumentParser) -> None:
     """``--disassemble`` on solve and count, and the ``moves`` command (#24; their logic is
-    in disassembly/command.py)."""
+    in cli_disassembly.py)."""
     disassembly_command.add_arguments(solve)
     disassembly_command.add_arguments(count)
     disassembly_command.add_moves_parser(sub)

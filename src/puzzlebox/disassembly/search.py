@@ -120,11 +120,11 @@ class _Budget:
         if self.visited > self.max_states:
             raise DisassemblyTooBig(
                 f"{self.label}: the disassembly search passed {self.max_states:,} positions "
-                "without an answer; raise the state limit (--max-states) to go on")
+                "without an answer; raise the state limit to go on")
         if self.deadline is not None and time.monotonic() > self.deadline:
             raise DisassemblyTooBig(
                 f"{self.label}: the disassembly search ran out of time after "
-                f"{self.visited:,} positions; raise the time limit (--max-time) to go on")
+                f"{self.visited:,} positions; raise the time limit to go on")
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,5 +1,5 @@
 """The bitboard engine's kernels, compiled by numba: the fallback where the C kernels
-(engine/_ckernels.c, built by ``pip install``) are missing, and the reference they are
+(engine/_ckernels.c, built when puzzlebox is installed) are missing, and the reference they are
 tested against (tests/test_bitboard.py runs both). engine/bitboard.py imports this module
 only when it needs it, so that a search with the C kernels never imports numba.
 """

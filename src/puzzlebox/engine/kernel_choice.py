@@ -1,4 +1,4 @@
-"""Which compiled kernels a search runs: the C ones that ``pip install`` builds
+"""Which compiled kernels a search runs: the C ones built when puzzlebox is installed
 (engine/_ckernels.c) or numba's (issue #23).
 
 The C kernels start at once: importing numba and loading its cached kernels costs about half
@@ -50,8 +50,8 @@ def backend() -> str:
         return C
     if wanted == C:
         raise KernelsMissing(
-            f"{ENVIRONMENT}=c, but the C kernels are not built: reinstall puzzlebox with a C "
-            "compiler (pip install -e .)")  # fmt: skip
+            f"{ENVIRONMENT}=c, but the C kernels are not built: install puzzlebox again where "
+            "a C compiler and Python's headers are")  # fmt: skip
     return NUMBA
 
 

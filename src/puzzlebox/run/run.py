@@ -263,11 +263,12 @@ class Run:
     def _proved_first(self) -> bool:
         """Whether a proof settles the puzzle before its cover problem is built: a column of
         cubes with one piece too many took 13 s of placements before the area proof (#28).
-        The proofs run cheapest first, and those of area and colouring build nothing. A
-        named engine is asked first whether it takes the puzzle, as the command line does."""
+        Only the proofs that build nothing run here (``Puzzle.quick_proofs``: area and
+        colouring); the rest follow the time rule's refusals. A named engine is asked first
+        whether it takes the puzzle, as the command line does."""
         if self.engine != AUTO:
             return False
-        self.reason = self.puzzle.impossibility()
+        self.reason = self.puzzle.impossibility(quick=True)
         return self.reason is not None
 
     # -- counting -----------------------------------------------------------------------------

@@ -177,9 +177,6 @@ def _check(body: dict[str, Any], limits: CheckLimits | None = None) -> dict[str,
     bounded before it is done: placements are built for the proofs only up to
     ``limits.entries`` entries, the picture drawn only up to ``limits.drawn_pieces``
     pieces; what was left out is said in ``notes``."""
-    from puzzlebox.puzzles import PolyominoPuzzle
-    from puzzlebox.puzzles.proofs import proof_without_placements
-
     limits = limits or CheckLimits()
     pf, text, puzzle = _read(body)
     model = model_of(pf)
@@ -188,9 +185,7 @@ def _check(body: dict[str, Any], limits: CheckLimits | None = None) -> dict[str,
     if bound is None or bound <= limits.entries:
         found = list(puzzle.proofs())
     else:
-        quick = proof_without_placements(puzzle) if isinstance(puzzle, PolyominoPuzzle) \
-            else None
-        found = [quick] if quick is not None else []
+        found = list(puzzle.quick_proofs())
         notes.append(f"proofs that place pieces were not tried: the puzzle has up to {bound:,} "
                      f"placement entries, the page's check builds {limits.entries:,} at most "
                      "(solve and count still try them)")

@@ -40,7 +40,7 @@ from puzzlebox.puzzles.polyomino.text import (
     letter_owners,
     outline_lines,
 )
-from puzzlebox.puzzles.proofs import Proof, polyomino_proofs
+from puzzlebox.puzzles.proofs import Proof, polyomino_proofs, proof_without_placements
 from puzzlebox.puzzles.reading import FileReader
 
 if TYPE_CHECKING:
@@ -294,6 +294,14 @@ class PolyominoPuzzle(Puzzle):
     # -- proofs ----------------------------------------------------------------------------
     def proofs(self) -> Iterator[Proof]:
         return polyomino_proofs(self)
+
+    def quick_proofs(self) -> Iterator[Proof]:
+        """Area and colouring: the proofs that place no piece (with optional cells, the area
+        range alone, as :meth:`proofs` gives)."""
+        if self.optional:
+            return polyomino_proofs(self)
+        proof = proof_without_placements(self)
+        return iter(() if proof is None else (proof,))
 
     # -- drawing ---------------------------------------------------------------------------
     def text_lines(self, solution: Solution, style: str = "text") -> list[str]:
