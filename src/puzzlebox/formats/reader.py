@@ -24,6 +24,7 @@ from puzzlebox.geometry.lattice import Cell, GridError, Lattice, lattice_named, 
 from puzzlebox.geometry.square import SQUARE
 from puzzlebox.puzzles import KINDS as REGISTERED_KINDS
 from puzzlebox.puzzles import EdgeMatchingPuzzle, Piece, PolyominoPuzzle, Puzzle, QueensPuzzle
+from puzzlebox.puzzles.sudoku import SudokuPuzzle  # registers kind "sudoku" (#27)
 
 COMMON_KEYS = {"kind", "title", "notes"}
 DESIGNER_KEYS = {"givens", "sweep"}  # formats/designer.py
@@ -486,6 +487,8 @@ _READERS: dict[type[Puzzle], Callable[..., PuzzleFile]] = {
     PolyominoPuzzle: _read_polyomino,
     EdgeMatchingPuzzle: _read_edge_matching,
     QueensPuzzle: _read_queens,
+    SudokuPuzzle: lambda r, doc, name, title, notes: PuzzleFile(
+        name, title, SudokuPuzzle.read(r, doc, name, title, notes), source=r.source),
 }
 KINDS: dict[str, Callable[..., PuzzleFile]] = {
     name: _READERS[cls] for name, cls in REGISTERED_KINDS.items()
