@@ -18,7 +18,7 @@ import pytest
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 SCRIPTS = sorted(p.stem for p in BENCH.glob("*.py"))
 WITH_MAIN = ["engines", "estimates", "hard", "kernel_ab", "lattices", "memo", "parallel",
-             "progress_accuracy", "run"]
+             "progress_accuracy", "run", "sudoku_count"]
 
 
 def _load(name: str) -> ModuleType:

@@ -127,6 +127,15 @@ def test_published_puzzles_have_exactly_one_solution():
     assert len(list(inkala.solutions(limit=2))) == 1
 
 
+def test_catalog_jigsaw_is_unique_for_the_brute_force_too():
+    puzzle = catalog.load("sudoku-jigsaw").puzzles[0]
+    assert isinstance(puzzle, SudokuPuzzle) and puzzle.box is None
+    rows = ["".join(puzzle.symbols[puzzle.givens[r, c]] if (r, c) in puzzle.givens else "."
+                    for c in range(9)) for r in range(9)]
+    assert brute_count(rows, [list(row) for row in puzzle.regions], puzzle.symbols) == 1
+    assert len(list(puzzle.solutions(limit=2))) == 1
+
+
 def test_solve_limit_2_answers_uniqueness_on_the_command_line(capsys):
     assert main(["solve", "sudoku-classic", "--limit", "2", "--json"]) == 0
     out = capsys.readouterr().out.strip().splitlines()
