@@ -158,6 +158,7 @@ def test_jigsaw_regions_count_against_brute_force():
     numbers = [[number[ch] for ch in row] for row in JIGSAW_6.split()]
     empty = sudoku(toml(["......"] * 6, f'regions = """{JIGSAW_6}"""\n'))
     assert empty.box is None and len(empty.region_cells()) == 6
+    assert empty.describe_lines()[-6:] == ["  " + " ".join(row) for row in JIGSAW_6.split()]
     solution = empty.solve()
     assert isinstance(solution, SudokuSolution)
     assert brute_count(solution.rows(), numbers, "123456") == 1  # a valid grid
@@ -246,6 +247,8 @@ BAD = {
                       "must be 4 different characters"),
     "unknown-key": ('kind = "sudoku"\nsize = 9\ngrid = "..../..../..../...."\n',
                     "size: unknown key"),
+    "one-row": ('kind = "sudoku"\ngrid = "5.......5"\n',
+                "has 1 row of 9 cells; a sudoku grid is square"),
     "too-big": ('kind = "sudoku"\ngrid = """\n' + ("." * 26 + "\n") * 26 + '"""\n',
                 "the largest sudoku read is 25 x 25"),
 }

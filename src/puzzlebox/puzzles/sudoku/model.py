@@ -86,6 +86,7 @@ class SudokuPuzzle(Puzzle):
         box: tuple[int, int] | None = None,
         title: str = "",
         notes: str = "",
+        region_names: str | None = None,
     ) -> None:
         super().__init__(name, title, notes)
         self.n = n
@@ -93,6 +94,8 @@ class SudokuPuzzle(Puzzle):
         self.regions = regions
         self.symbols = symbols or default_symbols(n)
         self.box = box  # (rows, cols) of a box; None for jigsaw regions
+        # the character that names each region (jigsaw: the file's letters), by number
+        self.region_names = region_names or "ABCDEFGHIJKLMNOPQRSTUVWXY"[:n]
         if len(self.symbols) != n or len(set(self.symbols)) != n:
             raise ValueError(f"a {n} x {n} sudoku needs {n} distinct symbols")
 

@@ -81,6 +81,10 @@ def _square(r: FileReader, rows: list[str], key: str, n: int | None = None) -> i
                      f"{MAX_SIZE} x {MAX_SIZE}")
     if len(rows) != size:
         raise r.fail((key,), f"has {len(rows)} rows; the grid has {size}")
+    if n is None and len({len(row) for row in rows}) == 1 and len(rows[0]) != size:
+        rows_word = "row" if size == 1 else "rows"
+        raise r.fail((key,), f"has {size} {rows_word} of {len(rows[0])} cells; a sudoku "
+                     "grid is square (n rows of n cells)")
     for i, row in enumerate(rows):
         if len(row) != size:
             raise r.fail((key,), f"row {i + 1} has {len(row)} cells; a {size} x {size} grid "
@@ -129,12 +133,13 @@ def read_sudoku(r: FileReader, doc: dict[str, Any], name: str, title: str, notes
     if "regions" in doc and "box" in doc:
         raise r.fail(("regions",), "give either box or regions, not both")
     box: tuple[int, int] | None = None
+    names = None
     if "regions" in doc:
-        regions = _regions(r, doc["regions"], n)
+        regions, names = _regions(r, doc["regions"], n)
     else:
         box = _box(r, doc, n)
         regions = box_regions(n, *box)
-    return SudokuPuzzle(name, n, givens, regions, symbols, box, title, notes)
+    return SudokuPuzzle(name, n, givens, regions, symbols, box, title, notes, names)
 
 
 def _box(r: FileReader, doc: dict[str, Any], n: int) -> tuple[int, int]:
@@ -157,8 +162,9 @@ def _box(r: FileReader, doc: dict[str, Any], n: int) -> tuple[int, int]:
     return rows, cols
 
 
-def _regions(r: FileReader, value: Any, n: int) -> tuple[tuple[int, ...], ...]:
-    """A grid of region letters: n regions of n cells each, numbered in reading order."""
+def _regions(r: FileReader, value: Any, n: int) -> tuple[tuple[tuple[int, ...], ...], str]:
+    """A grid of region letters: n regions of n cells each, numbered in reading order, and
+    the letter of each number."""
     rows = _rows(r, value, "regions")
     _square(r, rows, "regions", n)
     number: dict[str, int] = {}
@@ -174,4 +180,4 @@ def _regions(r: FileReader, value: Any, n: int) -> tuple[tuple[int, ...], ...]:
     for ch, size in sizes.items():
         if size != n:
             raise r.fail(("regions",), f"region {ch!r} has {size} cells; each needs {n}")
-    return tuple(tuple(number[ch] for ch in row) for row in rows)
+    return tuple(tuple(number[ch] for ch in row) for row in rows), "".join(number)

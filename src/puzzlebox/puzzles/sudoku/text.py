@@ -38,10 +38,9 @@ def grid_lines(puzzle: SudokuPuzzle, digits: Sequence[Sequence[int]] | None) -> 
 
 
 def region_lines(puzzle: SudokuPuzzle) -> list[str]:
-    """The jigsaw regions, one letter per region (A, B, ...), as the ``regions`` key
-    writes them."""
-    names = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-    return [" ".join(names[k] for k in row) for row in puzzle.regions]
+    """The jigsaw regions, each cell its region's letter, as the ``regions`` key wrote
+    them."""
+    return [" ".join(puzzle.region_names[k] for k in row) for row in puzzle.regions]
 
 
 def describe(puzzle: SudokuPuzzle) -> list[str]:
