@@ -172,6 +172,8 @@ def test_6x6_boxes_and_16x16_letters():
     rows = ["12....", "......", "......", "......", "......", "......"]
     six = sudoku(toml(rows, "box = [2, 3]\n"))
     assert six.box == (2, 3)
+    # 2x3 boxes: a quarter turn makes them 3x2, so only the half turn and two mirrors stay
+    assert len(sudoku(toml(["......"] * 6, "box = [2, 3]\n")).symmetries) == 4
     # a brute force over all completions of this grid is slow; a fuller grid instead
     fuller = ["123456", "456123", "2.....", "......", "......", "......"]
     assert sudoku(toml(fuller, "box = [2, 3]\n")).count().solutions == brute_count(
