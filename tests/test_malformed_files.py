@@ -13,7 +13,7 @@ PENT = '[board]\ngrid = "###"\n[pieces]\nA = "#"\n'
 CASES = {
     "bad-toml": ("[board\ngrid = 1", ":1:", "not valid TOML"),
     "unterminated": ('[board]\ngrid = "##', ":2:", "not valid TOML"),
-    "unknown-kind": ('kind = "sudoku"\n', ":1:", "unknown kind"),
+    "unknown-kind": ('kind = "kakuro"\n', ":1:", "unknown kind"),
     "unknown-top-key": ("colour = 1\n" + PENT, ":1:", "colour: unknown key"),
     "unknown-rule": (PENT + "[rules]\nrotat = true\n", ":6:", "rules.rotat: unknown key"),
     "rule-not-bool": (PENT + '[rules]\nrotate = "yes"\n', ":6:", "must be true or false"),

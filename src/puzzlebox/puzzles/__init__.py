@@ -9,6 +9,7 @@ from puzzlebox.puzzles.base import KINDS, CountResult, Puzzle, Solution, registe
 from puzzlebox.puzzles.edge_matching import EdgeMatchingPuzzle, EdgeMatchingSolution
 from puzzlebox.puzzles.polyomino import Piece, Placement, PolyominoPuzzle, PolyominoSolution
 from puzzlebox.puzzles.queens import QueensPuzzle, QueensSolution
+from puzzlebox.puzzles.sudoku import SudokuPuzzle, SudokuSolution
 
 __all__ = [
     "KINDS",
@@ -23,5 +24,7 @@ __all__ = [
     "QueensPuzzle",
     "QueensSolution",
     "Solution",
+    "SudokuPuzzle",
+    "SudokuSolution",
     "register_kind",
 ]
