@@ -154,17 +154,16 @@ def test_the_new_kinds_reader_reports_a_bad_value_at_its_line(rooks):
 
 def test_a_kind_not_registered_is_unknown_to_the_reader():
     with pytest.raises(PuzzleFileError, match=r"unknown kind 'rooks-test' \(known: edge-matching, "
-                       r"polyomino, queens\)"):
+                       r"polyomino, queens, sudoku\)"):
         read_text('kind = "rooks-test"\nn = 3\n', "r.toml", "r")
 
 
-# Outside its package nothing asks which kind a puzzle is; engine/queens_bitmask.py is known
-# (branch run: the bitmask kernel takes n, not a puzzle, and the queens kind registers it).
-KIND_PACKAGES = {"polyomino", "edge_matching", "queens"}
+# Outside its package nothing asks which kind a puzzle is.
+KIND_PACKAGES = {"polyomino", "edge_matching", "queens", "sudoku"}
 KNOWN_ASKING: set[str] = set()
-ASKS = re.compile(r"isinstance\([^)]*\b(Polyomino|EdgeMatching|Queens)(Puzzle|Solution)\b|"
-                  r"\bkind\b[\"']?,?\s*(None\))?\s*[!=]=\s*[\"'](polyomino|edge-matching|queens)|"
-                  r"[\"'](polyomino|edge-matching|queens)[\"']\s*[!=]=")  # fmt: skip
+ASKS = re.compile(r"isinstance\([^)]*\b(Polyomino|EdgeMatching|Queens|Sudoku)(Puzzle|Solution)\b|"
+                  r"\bkind\b[\"']?,?\s*(None\))?\s*[!=]=\s*[\"'](polyomino|edge-matching|queens|sudoku)|"
+                  r"[\"'](polyomino|edge-matching|queens|sudoku)[\"']\s*[!=]=")  # fmt: skip
 
 
 def test_nothing_outside_a_kinds_package_asks_which_kind_a_puzzle_is():
