@@ -26,7 +26,13 @@ from puzzlebox.engine.search import Job, Mode, each_solution
 from puzzlebox.errors import PuzzleboxError
 from puzzlebox.geometry.lattice import Cell, Lattice
 from puzzlebox.puzzles.givens import lattice_of
-from puzzlebox.puzzles.sweep import SweepResult, _solve_one, _with_board, sweepable
+from puzzlebox.puzzles.sweep import (
+    SweepResult,
+    _solve_one,
+    _with_board,
+    every_choice_refuted,
+    sweepable,
+)
 from puzzlebox.safety import printable
 
 if TYPE_CHECKING:
@@ -193,7 +199,6 @@ def _tally(
     if puzzle.givens or engine != AUTO:
         return None
     labels = labels_of(puzzle)
-    from puzzlebox.puzzles.sweep import every_choice_refuted
 
     if every_choice_refuted(puzzle, (labels.cells_of(groups, c)
                                      for c in labels.combinations(groups))):

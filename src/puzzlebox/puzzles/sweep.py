@@ -20,7 +20,7 @@ from puzzlebox.engine.stats import SearchStats
 from puzzlebox.errors import PuzzleboxError
 from puzzlebox.geometry.lattice import Cell
 from puzzlebox.puzzles.base import Puzzle
-from puzzlebox.puzzles.proofs import impossibility_proof
+from puzzlebox.puzzles.proofs import impossibility_proof, proof_without_placements
 from puzzlebox.render.text import table_lines
 
 if TYPE_CHECKING:
@@ -89,7 +89,6 @@ def _with_board(
 def every_choice_refuted(puzzle: PolyominoPuzzle, chosen: Iterable[tuple[Cell, ...]]) -> bool:
     """Whether a proof that builds no placement (area, colouring) settles the board with
     each choice of cells uncovered: then no search over the choices is needed (#28)."""
-    from puzzlebox.puzzles.proofs import proof_without_placements
 
     for uncovered in chosen:
         gone = set(uncovered)

@@ -41,7 +41,9 @@ from puzzlebox.errors import PuzzleboxError
 from puzzlebox.formats import PuzzleFile
 from puzzlebox.formats.reader import read_text
 from puzzlebox.limits import MAX_FILE_BYTES
-from puzzlebox.puzzles import Puzzle
+from puzzlebox.puzzles import PolyominoPuzzle, Puzzle
+from puzzlebox.puzzles.proofs import proof_without_placements
+from puzzlebox.render.drawing import picture, pictures
 from puzzlebox.render.json_out import solution_json
 from puzzlebox.safety import file_component
 from puzzlebox.web.fairness import CheckLimits, CheckPool, Refused
@@ -132,8 +134,6 @@ def _read(body: dict[str, Any]) -> tuple[PuzzleFile, str, Puzzle]:
 
 
 def _svg_of(puzzle: Puzzle) -> str:
-    from puzzlebox.render.drawing import pictures
-
     with DRAW:
         return str(pictures().puzzle_svg(puzzle))
 
@@ -177,8 +177,6 @@ def _check(body: dict[str, Any], limits: CheckLimits | None = None) -> dict[str,
     bounded before it is done: placements are built for the proofs only up to
     ``limits.entries`` entries, the picture drawn only up to ``limits.drawn_pieces``
     pieces; what was left out is said in ``notes``."""
-    from puzzlebox.puzzles import PolyominoPuzzle
-    from puzzlebox.puzzles.proofs import proof_without_placements
 
     limits = limits or CheckLimits()
     pf, text, puzzle = _read(body)
@@ -378,8 +376,6 @@ class App:
                             headers=headers)
 
         def draw() -> bytes:
-            from puzzlebox.render.drawing import picture
-
             with DRAW:
                 return picture(puzzle, found, fmt)
 
