@@ -13,7 +13,6 @@ import os
 import shlex
 import shutil
 import sys
-from importlib import metadata
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
@@ -21,6 +20,7 @@ from urllib.parse import unquote, urlparse
 def editable_source() -> Path | None:
     """The folder this copy was installed from in editable mode (``pip install -e``), else
     None (installed from an index or a wheel, or not installed at all)."""
+    from importlib import metadata
 
     try:
         text = metadata.distribution("puzzlebox").read_text("direct_url.json")
