@@ -27,75 +27,53 @@ PACKAGE = SOURCE / "puzzlebox"
 DESIGN = ROOT / "docs" / "DESIGN.md"
 
 # Loaded only on demand: numba (the compiled engines), matplotlib (pictures), dask (a
-# cluster), ortools (SAT) and the web extra (starlette, uvicorn).
+# cluster), ortools (SAT) and the web extra (starlette, uvicorn); and rich (the coloured
+# terminal and the progress lines), which the command line loads only when it draws in
+# colour or shows progress: rich.console after `import puzzlebox.cli` took 20-30 ms
+# (5 runs, loaded 2-core machine), a fifth of `puzzlebox list`'s 0.15 s budget (issue #23).
 HEAVY = {"numba", "llvmlite", "matplotlib", "dask", "distributed", "ortools", "starlette",
-         "uvicorn"}  # fmt: skip
+         "uvicorn", "rich"}  # fmt: skip
 
 # The engines, the cover problem and the lattices import none of these, at any depth.
 BELOW_KINDS = {"cover", "geometry", "engine"}
 NOT_BELOW_KINDS = {"puzzles", "formats", "render", "parallel", "run", "budget", "progress",
                    "cli", "web", "__init__", "_start"}  # fmt: skip
 
-# Known violations, left for the lead to empty when the branches named are merged. Each
-# lies in a file another branch is rewriting at the same time (issue #22 items 1, 2, 4, 5 on
-# branch `run`: the run object takes budget.py, progress.py and reports.py's functions, and
-# engine/'s upward imports are cut there). An entry that no longer occurs fails
+# Known violations, each with its reason. An entry that no longer occurs fails
 # test_known_violations_still_occur, so that the lists only shrink.
 #
 # (importing module, imported module): imports that run up a layer.
-KNOWN_UPWARD: set[tuple[str, str]] = {
-    # run: engine/ -> budget, progress and the kinds (estimate->progress, memo/registry/
-    # sat->budget's memory rules, registry->puzzles to load the kinds' engines,
-    # queens_bitmask->puzzles.queens: the kernel is to take n, not a puzzle)
-    # run: Puzzle.problem asks budget.py's check_cover_size (the memory rules move down to
-    # engine/memory.py)
-    # run: reports.py holds report functions besides its data classes (they move to run/),
-    # and its data classes name the kinds' results
-    ("puzzlebox.reports", "puzzlebox.puzzles"),
-    ("puzzlebox.reports", "puzzlebox.puzzles.order"),
-    ("puzzlebox.reports", "puzzlebox.puzzles.sweep"),
-    # run: the report renderers read report data that lives with the kinds today
-    # (puzzles/labels.py's LabelSweepReport, puzzles/sweep.py's count_grid) and progress.py's
-    # duration_text; they follow the report data classes into reports.py
-    ("puzzlebox.render.json_out", "puzzlebox.puzzles.labels"),
-    ("puzzlebox.render.report_text", "puzzlebox.puzzles.labels"),
-}
+KNOWN_UPWARD: set[tuple[str, str]] = set()
 
-# Modules with imports inside functions that load nothing heavy, and the branch rewriting
-# them. Most break an import cycle that runs up a layer (engine/ <-> budget.py, the run
-# layer), or keep the command line's start-up free of rich and the formats.
+# Modules whose imports inside functions may load nothing heavy, and why.
 KNOWN_LAZY_MODULES: dict[str, str] = {
-    "puzzlebox": "api (#26, the public API)",
-    "puzzlebox._start": "start (#23, start-up speed)",
-    "puzzlebox.cli": "run",
-    "puzzlebox.engine": "run",
-    "puzzlebox.engine.bitboard": "run",
-    "puzzlebox.engine.compiled": "run",
-    "puzzlebox.engine.estimate": "run",
-    "puzzlebox.engine.parts": "run",
-    "puzzlebox.engine.queens_bitmask": "run",
-    "puzzlebox.engine.registry": "run",
-    "puzzlebox.engine.sat": "run",
-    "puzzlebox.engine.search": "run",
-    "puzzlebox.parallel.progress": "run",
-    "puzzlebox.parallel.tasks": "run",
-    "puzzlebox.web": "run",
-    "puzzlebox.web.app": "run",
-    "puzzlebox.web.runs": "run",
-    "puzzlebox.render.report_text": "run",
-    "puzzlebox.formats.burrtools": "hostile (#28)",
-    "puzzlebox.render.sheet": "hostile (#28)",
+    "puzzlebox": "the package's names load on first use (issue #23/#26: import puzzlebox "
+    "imports no numpy)",
+    "puzzlebox._start": "the entry point imports the command line inside its try, so that a "
+    "Ctrl-C during those imports gives one line, not a traceback (#18)",
 }
-# (importing module, imported module): the same, one import at a time.
+# (importing module, imported module): the same, one import at a time. Each would be
+# loaded by every command at start-up (issue #23: `list`, `--help`, `show` under 0.15 s of
+# CPU); the cost is the import after `import puzzlebox.cli`, 3 runs on the loaded 2-core
+# machine (python -c 'import puzzlebox.cli, time; ...; importlib.import_module(m)').
 KNOWN_LAZY: set[tuple[str, str]] = {
-    # run: the search methods of Puzzle (solutions, count, count_search, ...) reach
-    # engine/parts.py and budget.py from inside
-    ("puzzlebox.puzzles.base", "puzzlebox.engine.parts"),
-    # api (#26): Solution's str/svg methods, being rewritten there, still import render/
-    # inside (Puzzle's own methods import it at the top of base.py)
-    ("puzzlebox.puzzles.base", "puzzlebox.render.notebook"),
-    ("puzzlebox.puzzles.base", "puzzlebox.render.text"),
-    ("puzzlebox.puzzles.base", "puzzlebox.render.drawing"),
+    # the BurrTools reader: 15-25 ms (xml.parsers.expat, gzip), for `import` and its errors
+    ("puzzlebox.cli", "puzzlebox.formats.burrtools"),
+    ("puzzlebox.cli_tools", "puzzlebox.formats.burrtools"),
+    # piece sheets: 6.5 ms, for `sheet` and its errors
+    ("puzzlebox.cli", "puzzlebox.render.sheet"),
+    ("puzzlebox.cli_tools", "puzzlebox.render.sheet"),
+    # STL files: 18 ms (render.sheet, xml.sax), for `export --stl`
+    ("puzzlebox.cli_tools", "puzzlebox.render.stl"),
+    # the page's package: 2 ms (webbrowser), for `serve`
+    ("puzzlebox.cli_tools", "puzzlebox.web"),
+    # importlib.metadata: 12-15 ms (email, zipfile, csv), for a missing extra's hint only;
+    # extras.py is loaded at start-up (engine/sat.py names the SAT extra)
+    ("puzzlebox.extras", "importlib"),
+    # the disassembly strip: 6 ms (render.sheet, xml.sax), for `moves --strip`
+    ("puzzlebox.disassembly.command", "puzzlebox.disassembly.strip"),
+    # the bitboard engine: 10 ms (its tables), for a search only (engine/__init__.py)
+    ("puzzlebox.engine", "puzzlebox.engine.bitboard"),
 }
 
 

@@ -12,8 +12,10 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
 from typing import Any
 
+from puzzlebox import __version__
 from puzzlebox import cli_disassembly as disassembly_command
 from puzzlebox.catalog import UnknownPuzzle
 from puzzlebox.cli_tools import (
@@ -50,15 +52,16 @@ from puzzlebox.errors import PuzzleboxError
 from puzzlebox.formats import PuzzleFile
 from puzzlebox.parallel import Interrupted, SplitRun
 from puzzlebox.puzzles import Puzzle, Solution
-from puzzlebox.puzzles.labels import NoDeclaredSweep
+from puzzlebox.puzzles.labels import NoDeclaredSweep, opened
 from puzzlebox.render import side_by_side, solution_json, solution_lines
 from puzzlebox.render.drawing import pictures
 from puzzlebox.render.json_out import count_json
 from puzzlebox.render.progress import JsonLines, ProgressLine
 from puzzlebox.render.report_text import count_text, no_solution_text
 from puzzlebox.reports import label
-from puzzlebox.run import Hopeless, Limits, OverMemory, Run, Split, split_run
+from puzzlebox.run import Hopeless, Limits, OverMemory, Run, Split, choice, split_run
 from puzzlebox.run.choice import EngineRefused
+from puzzlebox.run.reports import count_report, why
 from puzzlebox.safety import printable
 
 # What the command line adds to a library error: the flag or command that helps.
@@ -95,8 +98,6 @@ def error_line(error: PuzzleboxError) -> str:
 
 
 def _version() -> str:
-    from puzzlebox import __version__
-
     return f"puzzlebox {__version__}"
 
 
@@ -191,9 +192,6 @@ def _load(args: argparse.Namespace) -> PuzzleFile:
     pf = load(args.puzzle)
     if args.open is None:
         return pf
-    from dataclasses import replace
-
-    from puzzlebox.puzzles.labels import opened
 
     wanted = [n.strip() for n in args.open.split(",") if n.strip()]
     if not wanted:
@@ -247,8 +245,6 @@ class _Runs:
 
 
 def cmd_count(args: argparse.Namespace) -> int:
-    from puzzlebox.run.reports import count_report, why
-
     pf = _load(args)
     if args.disassemble:  # #24: the disassembly package counts and takes apart
         return disassembly_command.run_count(args, pf)
@@ -328,7 +324,6 @@ def _found(args: argparse.Namespace, runs: _Runs, pf: PuzzleFile, limit: int | N
            ) -> Iterator[tuple[Puzzle, Solution | None]]:  # fmt: skip
     """Every board's solutions as (puzzle, solution), and (puzzle, None) after a board that
     has none, whose line is printed here: the one place that says "no solution"."""
-    from puzzlebox.run.reports import why
 
     for board, puzzle in enumerate(pf.puzzles):
         run, display = runs.run(board, puzzle, limit=limit, distinct=args.distinct,
@@ -394,7 +389,6 @@ def _print_all(args: argparse.Namespace, found: Iterator[tuple[Puzzle, Solution 
 def _check_engine(parser: argparse.ArgumentParser, args: argparse.Namespace) -> str | None:
     """An engine that cannot do what the command asks, refused with its usage (exit 2), or
     the line that refuses options it does not go with."""
-    from puzzlebox.run import choice
 
     counting = args.command == "count"
     try:

@@ -5,6 +5,8 @@ for the searches (split out so that each module stays one screenful of purpose).
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -12,14 +14,27 @@ from typing import Any
 from puzzlebox import catalog
 from puzzlebox import cli_disassembly as disassembly_command
 from puzzlebox.engine.memo import parse_memory
+from puzzlebox.engine.memory import check_cover_size
+from puzzlebox.engine.registry import names
 from puzzlebox.errors import PuzzleboxError
 from puzzlebox.formats import PuzzleFile
+from puzzlebox.puzzles.generate import edge_matching_toml, random_edge_matching
+from puzzlebox.puzzles.labels import label_sweep_report
+from puzzlebox.puzzles.order import (
+    DEFAULT_MAX_AREA,
+    PENTOMINOES,
+    blocks,
+    parse_shape,
+    polyomino_order,
+    read_lattice,
+)
 from puzzlebox.render import describe
 from puzzlebox.render.drawing import pictures
-from puzzlebox.render.json_out import estimate_json, order_json, sweep_json
+from puzzlebox.render.json_out import estimate_json, label_sweep_json, order_json, sweep_json
 from puzzlebox.render.progress import Bar
-from puzzlebox.render.report_text import estimate_text, order_text, sweep_text
+from puzzlebox.render.report_text import estimate_text, label_sweep_text, order_text, sweep_text
 from puzzlebox.reports import OrderReport, label
+from puzzlebox.run.reports import estimate_report, sweep_report
 from puzzlebox.safety import printable
 
 
@@ -65,8 +80,6 @@ def say(lines: Any) -> None:
 
 
 def engine_help() -> str:
-    from puzzlebox.engine.registry import names
-
     return ", ".join(names())
 
 
@@ -84,7 +97,6 @@ def add_puzzle_arg(parser: argparse.ArgumentParser) -> None:
 
 def load(name: str) -> PuzzleFile:
     """A puzzle file, refused at once when a board's cover problem would not fit."""
-    from puzzlebox.engine.memory import check_cover_size
 
     pf = catalog.load(name)
     for puzzle in pf.puzzles:
@@ -106,8 +118,6 @@ def add_serve_parser(sub: Any) -> None:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    import contextlib
-
     from puzzlebox.web import serve
 
     with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C is how the server stops: no failure
@@ -155,8 +165,6 @@ def add_generate_parser(sub: Any) -> None:
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
-    from puzzlebox.puzzles.generate import edge_matching_toml, random_edge_matching
-
     rows, cols = args.rows or args.size, args.cols or args.size
     options = dict(border=args.border, border_colors=args.border_colors, seed=args.seed,
                    rotate=not args.no_rotate)
@@ -190,8 +198,6 @@ def _generate_command(args: argparse.Namespace, rows: int, cols: int) -> str:
 
 
 def add_sweep_order_parsers(sub: Any) -> None:
-    from puzzlebox.puzzles.order import DEFAULT_MAX_AREA, PENTOMINOES
-
     sweep = sub.add_parser(
         "sweep", help="solve a board once for each choice of cells left uncovered",
         description="Solve the board with every choice of K of its cells left uncovered "
@@ -245,8 +251,6 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     for puzzle in load(args.puzzle).puzzles:
         bar = Bar(f"{label(puzzle)}: sweep", showing(args))
         try:
-            from puzzlebox.run.reports import sweep_report
-
             report = sweep_report(puzzle, args.uncover, args.count, args.fill_holes,
                                   args.engine, bar)
         finally:
@@ -260,9 +264,6 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 
 def _label_sweep(args: argparse.Namespace) -> int:
     """``sweep`` by labels (puzzles/labels.py): the groups named, or the file's own sweep."""
-    from puzzlebox.puzzles.labels import label_sweep_report
-    from puzzlebox.render.json_out import label_sweep_json
-    from puzzlebox.render.report_text import label_sweep_text
 
     if args.fill_holes:
         raise CommandError("--fill-holes goes with --uncover K: a sweep of labels leaves "
@@ -283,8 +284,6 @@ def _label_sweep(args: argparse.Namespace) -> int:
 
 
 def cmd_order(args: argparse.Namespace) -> int:
-    from puzzlebox.puzzles.order import blocks, parse_shape, polyomino_order, read_lattice
-
     lattice = read_lattice(args.lattice)
     shape = parse_shape(args.shape, lattice)
     total = sum(1 for _ in blocks(shape, args.max_area, lattice, not args.no_reflect))
@@ -438,7 +437,6 @@ def add_run_args(parser: argparse.ArgumentParser, doing: str) -> None:
 
 def cmd_estimate(args: argparse.Namespace) -> int:
     """Knuth's estimate of each board's search tree, and the engine's speed on it."""
-    from puzzlebox.run.reports import estimate_report
 
     for puzzle in load(args.puzzle).puzzles:
         report = estimate_report(puzzle, args.probes, args.seed)
@@ -447,8 +445,6 @@ def cmd_estimate(args: argparse.Namespace) -> int:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    import json
-
     for name in catalog.names():
         title = catalog.load(name).title
         if args.json:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from importlib import resources
 from pathlib import Path
 
@@ -45,7 +46,6 @@ def load_file(name_or_path: str | Path) -> PuzzleFile:
 
 def suggestions(name: str, most: int = 3) -> list[str]:
     """The catalog names nearest to ``name`` (difflib's ratio, at least 0.6), nearest first."""
-    import difflib
 
     return difflib.get_close_matches(name, names(), n=most, cutoff=0.6)
 

@@ -14,6 +14,7 @@ from xml.sax.saxutils import escape
 
 from puzzlebox.disassembly.assemblies import Disassembled
 from puzzlebox.disassembly.search import Move
+from puzzlebox.render.drawing import pictures
 from puzzlebox.render.isometric import visible_faces
 from puzzlebox.render.palette import piece_color, shade
 
@@ -110,7 +111,6 @@ def strip_svg(done: Disassembled, dims: int) -> str:
 
 def strip_png(done: Disassembled, dims: int, out: str) -> None:
     """The same strip as a PNG (matplotlib, the ``pictures`` extra)."""
-    from puzzlebox.render.drawing import pictures
 
     pictures()  # a one-line refusal when matplotlib is missing
     import matplotlib

@@ -2,13 +2,14 @@
 (:mod:`puzzlebox.engine.registry`) and run as a step-wise search
 (:mod:`puzzlebox.engine.search`).
 
-This module registers the general engines. It imports no engine module: each ``start`` does,
-so that listing the engines, reading a puzzle or counting with the memo engine never loads
-numba.
+This module registers the general engines. The engine modules that load numba (compiled,
+bitboard) are imported by their ``start``, so that listing the engines, reading a puzzle or
+counting with the memo engine never loads numba; the others are imported here.
 """
 
 from __future__ import annotations
 
+from puzzlebox.engine import bitboard_fit, memo, reference, sat
 from puzzlebox.engine.registry import EngineSpec, footprint, register
 from puzzlebox.engine.search import Capability, Job, Search, Subproblem
 from puzzlebox.engine.stats import SearchStats
@@ -17,9 +18,7 @@ C = Capability
 
 
 def _start_reference(job: Job) -> Search:
-    from puzzlebox.engine.reference import start
-
-    return start(job)
+    return reference.start(job)
 
 
 def _start_compiled(job: Job) -> Search:
@@ -47,40 +46,28 @@ def _frontier_bitboard(job: Job, depth: int) -> list[Subproblem]:
 
 
 def _bitboard_accepts(job: Job) -> str | None:
-    from puzzlebox.engine.bitboard_fit import ineligible
-
-    reason = ineligible(job.problem)
+    reason = bitboard_fit.ineligible(job.problem)
     return None if reason is None else f"the bitboard engine cannot take this problem: {reason}"
 
 
 def _start_sat(job: Job) -> Search:
-    from puzzlebox.engine.sat import start
-
-    return start(job)
+    return sat.start(job)
 
 
 def _sat_accepts(job: Job) -> str | None:
-    from puzzlebox.engine.sat import missing, sat_available
-
-    return None if sat_available() else missing()
+    return None if sat.sat_available() else sat.missing()
 
 
 def _start_memo(job: Job) -> Search:
-    from puzzlebox.engine.memo import start
-
-    return start(job)
+    return memo.start(job)
 
 
 def _memo_memory(job: Job) -> int:
-    from puzzlebox.engine.memo import BYTES_PER_STATE
-
-    return BYTES_PER_STATE
+    return memo.BYTES_PER_STATE
 
 
 def _memo_accepts(job: Job) -> str | None:
-    from puzzlebox.engine.memo import accepts
-
-    return accepts(job)
+    return memo.accepts(job)
 
 
 REFERENCE = register(EngineSpec(

@@ -49,6 +49,7 @@ import numpy as np
 from puzzlebox.cover.problem import CoverProblem
 from puzzlebox.engine import kernel_choice
 from puzzlebox.engine.bitboard_fit import ineligible
+from puzzlebox.engine.kernel_cache import announce
 from puzzlebox.engine.progress import Progress, share_walked
 from puzzlebox.engine.search import Job, Mode, Step, Subproblem
 from puzzlebox.engine.stats import SearchStats, once_per_process
@@ -526,7 +527,6 @@ def _warm_up() -> float:
 def _warm_up_numba() -> None:
     """Compile (or load from numba's cache) numba's kernel once per process, and time it."""
     from puzzlebox.engine import _bitboard_kernels
-    from puzzlebox.engine.kernel_cache import announce
 
     announce("tiling", _bitboard_kernels.search)
     tiny = CoverProblem(

@@ -72,6 +72,7 @@ import numpy as np
 
 from puzzlebox.cover.problem import CoverBuilder, CoverProblem, ProblemError
 from puzzlebox.engine import _kernels as K
+from puzzlebox.engine.kernel_cache import announce
 from puzzlebox.engine.search import Job, Mode, Step, Subproblem
 from puzzlebox.engine.stats import SearchStats, once_per_process
 
@@ -259,7 +260,6 @@ class _Search:
 @once_per_process
 def _warm_up() -> None:
     """Compile (or load from cache) every kernel once, on a tiny problem, and time it."""
-    from puzzlebox.engine.kernel_cache import announce
 
     announce("exact-cover", K.search)
     b = CoverBuilder()  # a little of everything: slack, a colour, "no more" branches

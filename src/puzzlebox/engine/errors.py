@@ -9,3 +9,7 @@ class EngineError(PuzzleboxError):
     """An engine is missing (an extra not installed), cannot do an operation (a SAT count of
     many solutions), or produced an answer that failed verification. The message is one line
     meant for the user."""
+
+
+class EngineDeclined(EngineError):
+    """A named engine cannot take this job (the message says why, in one line)."""

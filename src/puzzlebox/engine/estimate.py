@@ -36,6 +36,8 @@ import numpy as np
 
 from puzzlebox.cover.problem import CoverProblem
 from puzzlebox.engine import _kernels as K
+from puzzlebox.engine.registry import get
+from puzzlebox.engine.search import Job, Mode
 from puzzlebox.words import duration_text, noun_for
 
 if TYPE_CHECKING:
@@ -288,8 +290,6 @@ def engine_speed(
     Returns ``(speed, nodes)``: ``nodes`` is the whole tree's size when the run finished it,
     else None.
     """
-    from puzzlebox.engine.registry import get
-    from puzzlebox.engine.search import Job, Mode
 
     job = Job(problem, Mode.COUNT, tuple(forced), tuple(excluded))
     search = get("compiled").start(job)

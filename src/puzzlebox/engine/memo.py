@@ -30,9 +30,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from puzzlebox.cover.problem import CoverProblem, ProblemError
-from puzzlebox.engine.errors import EngineError
+from puzzlebox.engine.errors import EngineDeclined, EngineError
 from puzzlebox.engine.memory import DEFAULT_MAX_MEMORY
-from puzzlebox.engine.registry import EngineDeclined
 from puzzlebox.engine.search import Job, Mode, Search, Step
 from puzzlebox.engine.stats import SearchStats
 

@@ -16,6 +16,9 @@ from typing import Any
 
 from puzzlebox.cover.problem import CoverProblem
 from puzzlebox.cover.symmetry import CountPart, SymmetryBreaking
+from puzzlebox.engine import registry  # a cycle: registry imports this module (resolved: only
+
+# registry's functions are used here, at call time)
 from puzzlebox.engine.search import (
     Job,
     Mode,
@@ -62,12 +65,11 @@ class PartsCount:
         self._finished = SearchStats(complete=True)  # the parts done, summed
 
     def _start(self, part: CountPart) -> Search:
-        from puzzlebox.engine.registry import AUTO, choose_part, resolve
-
         mode = Mode.SOLUTIONS if part.weighed else Mode.COUNT
         job = Job(self.problem, mode, part.forced, part.excluded, puzzle=self.puzzle,
                   max_memory=self.max_memory)  # fmt: skip
-        spec = choose_part(job) if self.engine == AUTO else resolve(job, self.engine)
+        spec = (registry.choose_part(job) if self.engine == registry.AUTO
+                else registry.resolve(job, self.engine))
         if not self.stats.engine:
             self.stats.engine = spec.name
         return spec.start(job)
@@ -167,12 +169,10 @@ def representatives(
     """One solution of each orbit (options of the unrestricted problem), lazily, from the
     search of the restricted problem; ``stats``, when given, follows the search at each
     solution and at the end; ``on_step`` hears it after every step."""
-    from puzzlebox.engine.registry import start
-
     if limit is not None and limit <= 0:
         return
     found = 0
-    _, search = start(Job(sb.problem), engine)
+    _, search = registry.start(Job(sb.problem), engine)
     for chosen in each_solution(search, on_step=on_step):
         solution = sb.original(chosen)
         if sb.leader_weight(solution):

@@ -46,6 +46,8 @@ from typing import Any
 import numpy as np
 
 from puzzlebox.cover.problem import CoverBuilder, CoverProblem
+from puzzlebox.engine._queens_kernels import walk_rows, walk_symmetric
+from puzzlebox.engine.kernel_cache import announce
 from puzzlebox.engine.registry import EngineSpec
 from puzzlebox.engine.search import Capability, Job, Mode, Step, Subproblem
 from puzzlebox.engine.stats import SearchStats, once_per_process
@@ -219,7 +221,6 @@ class QueensSearch:
         """Run about ``max_nodes`` nodes; the last step carries the distinct count."""
         if self._done:
             return Step(done=True)
-        from puzzlebox.engine._queens_kernels import walk_rows, walk_symmetric
 
         began = time.perf_counter()
         budget = max(1, int(max_nodes))
@@ -354,8 +355,6 @@ SPEC = EngineSpec(
 @once_per_process
 def _warm_up() -> None:
     """Compile (or load from numba's cache) the kernels once per process, and time it."""
-    from puzzlebox.engine._queens_kernels import walk_rows, walk_symmetric
-    from puzzlebox.engine.kernel_cache import announce
 
     announce("n-queens", walk_rows)
     z = np.zeros(4, dtype=np.int64)

@@ -2,7 +2,9 @@
 takes, how to start it, and which one "auto" means.
 
 An engine is described once, by an :class:`EngineSpec`, and registered with
-:func:`register`. The general engines register themselves in ``puzzlebox.engine``; a puzzle
+:func:`register`. The general engines register themselves in ``puzzlebox.engine`` (the
+package's ``__init__``, which Python runs before any of its modules: whoever imports this
+module has them, and the engine layer never imports the kinds above it); a puzzle
 kind registers the solvers that only make sense for it (edge-matching cards, n-queens
 bitmasks, the sink search of polyomino boards) from its own module. The command line's
 ``--engine`` choices and help, the error for an unknown engine, the ``engine`` field of
@@ -18,12 +20,17 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from puzzlebox.engine.errors import EngineError
+from puzzlebox.engine.errors import EngineDeclined as EngineDeclined  # kept importable here
+from puzzlebox.engine.memo import BYTES_PER_STATE, MemoSearch, auto_reason
 from puzzlebox.engine.memory import check_memory, memory_limit
+from puzzlebox.engine.parts import count_puzzle_search
+from puzzlebox.engine.restarts import HedgedSearch, RestartSearch
 from puzzlebox.engine.search import (
     Capability,
+    Chain,
     Job,
     Mode,
+    Race,
     Search,
     Solution,
     Subproblem,
@@ -40,10 +47,6 @@ AUTO = "auto"
 
 class UnknownEngine(PuzzleboxError, ValueError):
     """A name that no registered engine has."""
-
-
-class EngineDeclined(EngineError):
-    """A named engine cannot take this job (the message says why, in one line)."""
 
 
 def _takes_any(job: Job) -> str | None:
@@ -127,7 +130,6 @@ def guarded(spec: EngineSpec) -> Callable[[Job], Search]:
 
 def specs() -> list[EngineSpec]:
     """Every registered engine, in registration order."""
-    _load_all()
     return list(_REGISTRY.values())
 
 
@@ -139,20 +141,11 @@ def names(capability: Capability | None = None) -> list[str]:
 
 def get(name: str) -> EngineSpec:
     """The engine called ``name``; :class:`UnknownEngine` names the known ones."""
-    _load_all()
     try:
         return _REGISTRY[name]
     except KeyError:
         known = ", ".join(names())
         raise UnknownEngine(f"unknown engine {name!r} (known: {known})") from None
-
-
-def _load_all() -> None:
-    """Import the module that registers the general engines (cheap: it imports no numba).
-    The engines a puzzle kind contributes are registered when its module is imported: the
-    engine layer never imports the kinds above it; the run layer (puzzlebox/run), which
-    has a puzzle, loads them."""
-    import puzzlebox.engine  # noqa: F401  (the general engines)
 
 
 # -- the choice of "auto" ----------------------------------------------------------------------
@@ -244,14 +237,10 @@ def choose(job: Job) -> EngineSpec:
     """The engine "auto" means for ``job`` (the rules above). The spec returned may be a
     registered one or one of them wrapped (hedged, restarted, memo with its way out, the
     sink search with backtracking after it); its name is the engine that does the work."""
-    _load_all()
     if job.mode is Mode.COUNT:
         memo = _REGISTRY.get("memo")
-        if memo is not None:
-            from puzzlebox.engine.memo import auto_reason
-
-            if auto_reason(job) is None:
-                return _memo_or(memo, job)
+        if memo is not None and auto_reason(job) is None:
+            return _memo_or(memo, job)
         for name in SPECIALISTS:
             spec = _takes(name, job)
             if spec is not None and spec.does(Capability.DISTINCT):
@@ -293,8 +282,6 @@ def _race(first: EngineSpec, second: EngineSpec) -> EngineSpec:
     and the compiled engine 0.05 s, while the edges solver wins on the catalog's cards."""
 
     def start(job: Job) -> Search:
-        from puzzlebox.engine.search import Race
-
         both = first.memory(job) + second.memory(job)  # both are held while they race
         check_memory(f"the {first.name} and {second.name} engines racing", both,
                      job.max_memory)  # fmt: skip
@@ -321,8 +308,6 @@ def seeded(spec: EngineSpec) -> EngineSpec:
         return spec
 
     def start(job: Job) -> Search:
-        from puzzlebox.engine.restarts import RestartSearch
-
         return RestartSearch(replace(job, seed=None), spec.start, spec.name, seed=job.seed or 0)
 
     return replace(spec, start=start)
@@ -330,8 +315,6 @@ def seeded(spec: EngineSpec) -> EngineSpec:
 
 def _hedged(spec: EngineSpec) -> EngineSpec:
     def start(job: Job) -> Search:
-        from puzzlebox.engine.restarts import HedgedSearch
-
         return HedgedSearch(job, spec.start, spec.name)
 
     return replace(spec, start=start)
@@ -341,8 +324,6 @@ def _then(first: EngineSpec, then: EngineSpec) -> EngineSpec:
     """``first`` (an incomplete search); if it ends without a solution, ``then`` searches."""
 
     def start(job: Job) -> Search:
-        from puzzlebox.engine.search import Chain
-
         return Chain([lambda: first.start(job), lambda: then.start(job)])
 
     return replace(first, start=start)
@@ -352,8 +333,6 @@ def _memo_or(memo: EngineSpec, job: Job) -> EngineSpec:
     """The memo engine with a state cap, handing over to enumeration past it."""
 
     def start(job: Job) -> Search:
-        from puzzlebox.engine.memo import MemoSearch
-
         return MemoSearch(job, min(AUTO_MEMO_STATES, _states(job)),
                           fallback=lambda: counting_fallback(job))  # fmt: skip
 
@@ -361,8 +340,6 @@ def _memo_or(memo: EngineSpec, job: Job) -> EngineSpec:
 
 
 def _states(job: Job) -> int:
-    from puzzlebox.engine.memo import BYTES_PER_STATE
-
     return max(1, memory_limit(job.max_memory) // BYTES_PER_STATE)
 
 
@@ -370,8 +347,6 @@ def counting_fallback(job: Job) -> Search:
     """The count of a whole puzzle by enumeration, distinct solutions by its symmetry
     breaking (what "auto" does when no engine counts distinct solutions itself), within the
     job's memory limit."""
-    from puzzlebox.engine.parts import count_puzzle_search
-
     return count_puzzle_search(job.puzzle, None, max_memory=job.max_memory)
 
 

@@ -23,6 +23,8 @@ OR-Tools is the optional extra ``sat`` and is imported only when this engine is 
 
 from __future__ import annotations
 
+import signal
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -32,8 +34,10 @@ import numpy as np
 from puzzlebox.cover.problem import NO_COLOR, CoverProblem
 from puzzlebox.engine.errors import EngineError
 from puzzlebox.engine.memory import check_memory, memory_limit
+from puzzlebox.engine.registry import get
 from puzzlebox.engine.search import Job, Mode, Step
 from puzzlebox.engine.stats import SearchStats
+from puzzlebox.extras import install_command
 
 DEFAULT_COUNT_CAP = 1000
 # A blocking clause lists every option once: CP-SAT keeps it in the model's proto and again
@@ -44,7 +48,6 @@ DEFAULT_WORKERS = 8
 
 def missing() -> str:
     """The one line that says OR-Tools is missing, with the command that installs it here."""
-    from puzzlebox.extras import install_command
 
     return f"the sat engine needs OR-Tools: {install_command('sat')}"
 
@@ -236,8 +239,6 @@ def _restore_sigint() -> None:
     """Give Ctrl-C back to Python: CP-SAT puts its own SIGINT handler in place for a solve
     and leaves it there, so a later Ctrl-C (in another engine, or at the prompt of a
     notebook) went to it and ended the process silently, status 0."""
-    import signal
-    import threading
 
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGINT, signal.getsignal(signal.SIGINT))
@@ -252,7 +253,6 @@ class SatSearch:
         self.job = job
         self._engine = SatEngine(job.problem, job.forced, job.excluded,
                                  seed=job.seed or 0, **options)  # fmt: skip
-        from puzzlebox.engine.registry import get
 
         self._engine.max_memory = memory_limit(job.max_memory)
         self._engine.base_memory = get("sat").memory(job)

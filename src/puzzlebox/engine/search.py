@@ -32,6 +32,7 @@ The contract of ``step(max_nodes)``:
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from enum import Enum
@@ -168,8 +169,6 @@ class Race:
         self.stats = SearchStats()
 
     def step(self, max_nodes: int) -> Step:
-        import time
-
         if self._winner is not None:
             step = self._winner.step(max_nodes)
             self.stats = self._winner.stats

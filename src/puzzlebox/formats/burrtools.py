@@ -46,7 +46,9 @@ from xml.parsers import expat
 from puzzlebox import limits
 from puzzlebox.formats.burrtools_variable import part_groups, variable_cells
 from puzzlebox.formats.errors import PuzzleFileError
+from puzzlebox.formats.reader import read_text
 from puzzlebox.geometry.lattice import lattice_named
+from puzzlebox.safety import printable
 
 MAX_COMPRESSED_BYTES = 16 << 20  # an .xmpuzzle as stored; BurrTools' examples: 160 KB at most
 MAX_XML_BYTES = 64 << 20  # the XML after decompression (a gzip bomb stops here)
@@ -418,7 +420,6 @@ def parse_xml(xml: bytes, source: str) -> BtPuzzle:
 
 def _declared_encoding(xml: bytes) -> str:
     """The encoding named in the XML declaration, as printable text ("" when none)."""
-    from puzzlebox.safety import printable
 
     head = xml[:200].split(b"?>", 1)[0] if xml.lstrip().startswith(b"<?xml") else b""
     found = re.search(rb"encoding\s*=\s*[\"']([^\"']{0,40})", head)
@@ -770,7 +771,6 @@ def _check_readable(text: str, source: str, lattice: str) -> None:
     """Read the TOML back with puzzlebox's own reader, so that what ``import`` writes is a
     file puzzlebox takes (a piece larger than the result, which BurrTools allows with a
     count of 0, is one the reader refuses)."""
-    from puzzlebox.formats.reader import read_text
 
     try:
         read_text(text, "converted", "converted")
@@ -781,6 +781,5 @@ def _check_readable(text: str, source: str, lattice: str) -> None:
 
 def _safe_comment(text: str) -> str:
     """A comment line holds no control character (a newline would end it early)."""
-    from puzzlebox.safety import printable
 
     return printable(text)

@@ -20,6 +20,7 @@ from collections.abc import Iterator, Sequence
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
+from puzzlebox.extras import install_command
 from puzzlebox.parallel.errors import ClusterUnavailable, TaskError
 from puzzlebox.parallel.tasks import Task, run_task
 
@@ -267,8 +268,6 @@ class DaskBackend:
         try:
             from dask.distributed import Client
         except ImportError:
-            from puzzlebox.extras import install_command
-
             raise ClusterUnavailable(
                 f"a Dask cluster needs dask.distributed: {install_command('cluster')}"
             ) from None

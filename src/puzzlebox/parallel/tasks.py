@@ -24,6 +24,7 @@ from puzzlebox.engine import registry
 from puzzlebox.engine.registry import EngineSpec
 from puzzlebox.engine.search import Capability, Job, Mode, count_all, each_solution
 from puzzlebox.formats import PuzzleFile
+from puzzlebox.formats.reader import read_text
 from puzzlebox.puzzles import Puzzle
 
 COUNT = "count"
@@ -45,8 +46,6 @@ class PuzzleSource:
         return cls(text, pf.source, pf.name)
 
     def read(self) -> PuzzleFile:
-        from puzzlebox.formats.reader import read_text
-
         return read_text(self.text, self.source, self.name)
 
     @property

@@ -15,6 +15,8 @@ kind a puzzle is: what differs is asked of these methods and flags (``grid_edita
 
 from __future__ import annotations
 
+import importlib
+import json
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterator, Sequence
 from functools import cached_property
@@ -26,14 +28,16 @@ from puzzlebox.cover.problem import CoverProblem
 from puzzlebox.cover.symmetry import SymmetryBreaking, SymmetryError, group_of
 from puzzlebox.engine.memo import Progress, SweepPlan
 from puzzlebox.engine.memory import check_cover_size
+from puzzlebox.engine.parts import count_puzzle_search
 from puzzlebox.engine.registry import AUTO
 from puzzlebox.engine.search import OnStep, count_all
 from puzzlebox.engine.stats import SearchStats
 from puzzlebox.puzzles.proofs import Proof
 from puzzlebox.puzzles.reading import FileReader
 from puzzlebox.render.drawing import picture
+from puzzlebox.render.json_out import solution_json
 from puzzlebox.render.notebook import svg_of
-from puzzlebox.render.text import describe
+from puzzlebox.render.text import describe, solution_lines
 from puzzlebox.reports import CountResult
 
 if TYPE_CHECKING:
@@ -65,10 +69,7 @@ class Solution(ABC):
         know its puzzle)."""
         puzzle = getattr(self, "puzzle", None)
         if puzzle is None:
-            import json
-
             return json.dumps({"placements": self.placements_json()})
-        from puzzlebox.render.json_out import solution_json
 
         return solution_json(puzzle, self)
 
@@ -84,8 +85,6 @@ class Solution(ABC):
     # A solution from Puzzle.solutions() knows its puzzle (attribute ``puzzle``), so that it
     # can draw itself in a notebook; the puzzle is no part of its value or its pickle.
     def _repr_svg_(self) -> str | None:
-        from puzzlebox.render.notebook import svg_of
-
         return svg_of(getattr(self, "puzzle", None), self)
 
     def __getstate__(self) -> dict[str, Any]:
@@ -99,7 +98,6 @@ class Solution(ABC):
         puzzle = getattr(self, "puzzle", None)
         if puzzle is None:
             return repr(self)
-        from puzzlebox.render.text import solution_lines
 
         return "\n".join(solution_lines(puzzle, self)) + "\n"
 
@@ -116,7 +114,6 @@ class Solution(ABC):
         if puzzle is None:
             raise ValueError("this solution does not know its puzzle: draw the solutions "
                              "that Puzzle.solutions() yields")
-        from puzzlebox.render.drawing import picture
 
         return picture(puzzle, self, fmt)
 
@@ -325,7 +322,6 @@ class Puzzle(ABC):
     ) -> tuple[int, int, SearchStats]:
         """Raw and distinct counts of ``search_problem()`` with some options forced or
         excluded: the unit of work that a split count hands to other processes."""
-        from puzzlebox.engine.parts import count_puzzle_search
 
         search = count_puzzle_search(self, engine, forced, excluded)
         raw, distinct = count_all(search, on_step=on_step)
@@ -432,8 +428,6 @@ def use_runner(runner: Runner) -> None:
 
 def _runner() -> Runner:
     if not _RUNNERS:
-        import importlib
-
         importlib.import_module(RUN_LAYER)  # installs its doors (use_runner)
     return _RUNNERS[0]
 

@@ -58,8 +58,6 @@ def impossibility_proof(puzzle: Puzzle) -> Proof | None:
 def polyomino_proofs(puzzle: PolyominoPuzzle) -> Iterator[Proof]:
     """Every proof that holds, cheapest first (the later ones build the placements)."""
     if puzzle.optional:  # cells that may stay empty: only the area range still holds (#24)
-        from puzzlebox.puzzles.polyomino.optional import area_range_impossibility
-
         sentence = area_range_impossibility(puzzle)
         if sentence is not None:
             yield Proof("area", sentence)
@@ -74,6 +72,34 @@ def polyomino_proofs(puzzle: PolyominoPuzzle) -> Iterator[Proof]:
         sentence = check(puzzle)
         if sentence is not None:
             yield Proof(argument, sentence)
+
+
+def area_range_impossibility(puzzle: PolyominoPuzzle) -> str | None:
+    """A sentence why no choice of counts gives an area between the required cells and
+    all the cells; None when some choice does."""
+    total = len(puzzle.board)
+    required = total - len(puzzle.optional & puzzle.board.keys())
+    sums = 1  # bit a: area a is reachable with the pieces so far
+    window = (1 << (total + 1)) - 1
+    for piece in puzzle.pieces:
+        size = len(piece.shape)
+        most = piece.max_copies(total)
+        base = sums << (size * piece.lo) & window
+        reach = base
+        step = base
+        for _ in range(most - piece.lo):
+            step = (step << size) & window
+            if not step:
+                break
+            reach |= step
+        sums = reach
+        if not sums:
+            break
+    wanted = ((1 << (total + 1)) - 1) ^ ((1 << required) - 1)
+    if sums & wanted:
+        return None
+    return (f"the board must have {required} to {total} cells covered ({total - required} may "
+            "stay empty), and no choice of the pieces' counts has an area in that range")
 
 
 def proof_without_placements(puzzle: PolyominoPuzzle) -> Proof | None:

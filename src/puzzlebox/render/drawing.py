@@ -11,6 +11,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from puzzlebox.errors import PuzzleboxError
+from puzzlebox.extras import install_command
 
 if TYPE_CHECKING:
     from puzzlebox.render.drawable import Drawable
@@ -23,8 +24,6 @@ class PicturesUnavailable(PuzzleboxError):
 def pictures() -> ModuleType:
     """render/pictures.py, once matplotlib is known to be there."""
     if importlib.util.find_spec("matplotlib") is None:
-        from puzzlebox.extras import install_command
-
         raise PicturesUnavailable(f"pictures need matplotlib: {install_command('pictures')}")
     from puzzlebox.render import pictures as module
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from types import TracebackType
 from typing import Any, TextIO
 
@@ -100,8 +101,6 @@ class Bar:
     rectangles), shown once the work has run for a second; nothing when not ``enabled``."""
 
     def __init__(self, description: str, enabled: bool) -> None:
-        import time
-
         self._began = time.perf_counter()
         self._description = description
         self._enabled = enabled
@@ -109,8 +108,6 @@ class Bar:
         self._task: Any = None
 
     def __call__(self, done: int, total: int) -> None:
-        import time
-
         if not self._enabled:
             return
         if self._bar is None:

@@ -5,11 +5,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from puzzlebox.render.text import offset_note, solution_lines
-from puzzlebox.words import noun_for, plural
+from puzzlebox.words import duration_text, noun_for, plural
 
 if TYPE_CHECKING:
-    from puzzlebox.puzzles.labels import LabelSweepReport
-    from puzzlebox.reports import CountReport, EstimateReport, OrderReport, SweepReport
+    from puzzlebox.reports import (
+        CountReport,
+        EstimateReport,
+        LabelSweepReport,
+        OrderReport,
+        SweepReport,
+    )
 
 
 def count_text(report: CountReport) -> list[str]:
@@ -34,7 +39,6 @@ def count_text(report: CountReport) -> list[str]:
 
 def estimate_text(report: EstimateReport) -> list[str]:
     """The tree's estimated size and the time to search it, with their spreads."""
-    from puzzlebox.words import duration_text
 
     est = report.estimate
     if report.reason is not None or est is None:

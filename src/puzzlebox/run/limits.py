@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from puzzlebox.engine.memory import TooBig
-from puzzlebox.engine.registry import UnknownEngine, get
-from puzzlebox.engine.search import Capability
+from puzzlebox.engine.registry import UnknownEngine, get, resolve
+from puzzlebox.engine.search import Capability, Job, Mode
 from puzzlebox.words import duration_text
 
 if TYPE_CHECKING:
@@ -198,8 +198,6 @@ class TimeRule:
             return  # #28: the count answers 0 from the proof; nothing to build or estimate
         if self.puzzle.problem.n_options < SETUP_OPTIONS:
             return
-        from puzzlebox.engine.registry import resolve
-        from puzzlebox.engine.search import Job, Mode
 
         job = Job(self.puzzle.problem, Mode.COUNT, puzzle=self.puzzle,
                   max_memory=self.limits.memory)  # fmt: skip

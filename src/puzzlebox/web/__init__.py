@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import importlib.util
 import socket
+import webbrowser
 from typing import Any
 
 from puzzlebox.errors import PuzzleboxError
+from puzzlebox.extras import install_command
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
@@ -31,8 +33,6 @@ def missing() -> str | None:
     """What the page needs and is missing (one line), or None."""
     for module in ("starlette", "uvicorn", "matplotlib"):
         if importlib.util.find_spec(module) is None:
-            from puzzlebox.extras import install_command
-
             return f"the web page needs {module}: {install_command('web')}"
     return None
 
@@ -61,8 +61,6 @@ def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, open_browser: bool
         print(f"puzzlebox: listening on {host}: anyone who can reach this address can use the "
               "page and run searches here", flush=True)
     if open_browser:
-        import webbrowser
-
         webbrowser.open(url)
     app = create_app()
     web = app.state.app

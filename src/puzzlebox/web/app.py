@@ -42,6 +42,7 @@ from puzzlebox.formats import PuzzleFile
 from puzzlebox.formats.reader import read_text
 from puzzlebox.limits import MAX_FILE_BYTES
 from puzzlebox.puzzles import Puzzle
+from puzzlebox.render.drawing import picture, pictures
 from puzzlebox.render.json_out import solution_json
 from puzzlebox.safety import file_component
 from puzzlebox.web.fairness import CheckLimits, CheckPool, Refused
@@ -132,8 +133,6 @@ def _read(body: dict[str, Any]) -> tuple[PuzzleFile, str, Puzzle]:
 
 
 def _svg_of(puzzle: Puzzle) -> str:
-    from puzzlebox.render.drawing import pictures
-
     with DRAW:
         return str(pictures().puzzle_svg(puzzle))
 
@@ -373,8 +372,6 @@ class App:
                             headers=headers)
 
         def draw() -> bytes:
-            from puzzlebox.render.drawing import picture
-
             with DRAW:
                 return picture(puzzle, found, fmt)
 

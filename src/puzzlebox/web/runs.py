@@ -22,10 +22,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from puzzlebox.engine.reference import ReferenceSearch
 from puzzlebox.engine.registry import AUTO
 from puzzlebox.engine.search import Job, Mode
 from puzzlebox.errors import PuzzleboxError
 from puzzlebox.puzzles import Puzzle, Solution
+from puzzlebox.render.drawing import pictures
 from puzzlebox.render.progress import solutions_text
 from puzzlebox.run import Limits, Run, Stopped
 from puzzlebox.run import Progress as Event
@@ -351,7 +353,6 @@ def watch_frame(tab: Tab, nodes: int) -> dict[str, Any]:
     """Advance the tab's reference search by ``nodes`` nodes and describe where it is: the
     options on its stack (root first), the item each level branched on, what was placed and
     undone since the last frame, and the partial placement drawn by the kind's SVG."""
-    from puzzlebox.engine.reference import ReferenceSearch
 
     puzzle = tab.puzzle
     problem = puzzle.problem
@@ -387,7 +388,6 @@ def watch_frame(tab: Tab, nodes: int) -> dict[str, Any]:
 def partial_svg(puzzle: Puzzle, chosen: tuple[int, ...]) -> str:
     """The options ``chosen`` drawn as the kind draws a solution (render/), or the empty
     board and pieces when none is chosen yet."""
-    from puzzlebox.render.drawing import pictures
 
     draw = pictures()
     if not chosen:
