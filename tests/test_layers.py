@@ -71,7 +71,7 @@ KNOWN_LAZY: set[tuple[str, str]] = {
     # extras.py is loaded at start-up (engine/sat.py names the SAT extra)
     ("puzzlebox.extras", "importlib"),
     # the disassembly strip: 6 ms (render.sheet, xml.sax), for `moves --strip`
-    ("puzzlebox.disassembly.command", "puzzlebox.disassembly.strip"),
+    ("puzzlebox.cli_disassembly", "puzzlebox.disassembly.strip"),
     # the bitboard engine: 10 ms (its tables), for a search only (engine/__init__.py)
     ("puzzlebox.engine", "puzzlebox.engine.bitboard"),
 }

@@ -23,8 +23,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from puzzlebox.cover.problem import CoverBuilder, CoverProblem
+from puzzlebox.cover.symmetry import options_by_labels
 from puzzlebox.puzzles.base import Puzzle, Solution, register_kind
 from puzzlebox.puzzles.proofs import Proof
+from puzzlebox.puzzles.sudoku import reader
+from puzzlebox.puzzles.sudoku.text import describe, grid_lines
 
 if TYPE_CHECKING:
     from puzzlebox.render.pictures import Panel
@@ -103,9 +106,7 @@ class SudokuPuzzle(Puzzle):
     def read(cls, r: Any, doc: dict[str, Any], name: str, title: str, notes: str
              ) -> list[Puzzle]:
         """The kind's reader (reader.py): the one puzzle of a parsed file."""
-        from puzzlebox.puzzles.sudoku.reader import read_sudoku
-
-        return [read_sudoku(r, doc, name, title, notes)]
+        return [reader.read_sudoku(r, doc, name, title, notes)]
 
     # -- the cover problem -----------------------------------------------------------------
     def region_cells(self) -> list[list[Cell]]:
@@ -199,8 +200,6 @@ class SudokuPuzzle(Puzzle):
         return all(self.givens.get(move(cell)) == d for cell, d in self.givens.items())
 
     def build_symmetries(self) -> np.ndarray:
-        from puzzlebox.cover.symmetry import options_by_labels
-
         def on_options(move: Callable[[Cell], Cell]) -> Callable[[Any], Any]:
             def option(label: Any) -> Any:
                 r, c, d = label
@@ -254,14 +253,10 @@ class SudokuPuzzle(Puzzle):
 
     # -- drawing ---------------------------------------------------------------------------
     def text_lines(self, solution: Solution, style: str = "text") -> list[str]:
-        from puzzlebox.puzzles.sudoku.text import grid_lines
-
         assert isinstance(solution, SudokuSolution)
         return grid_lines(self, solution.digits)
 
     def describe_lines(self) -> list[str]:
-        from puzzlebox.puzzles.sudoku.text import describe
-
         return describe(self)
 
     def solution_panel(self, solution: Solution, title: str) -> Panel:

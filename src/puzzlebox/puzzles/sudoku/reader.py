@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 from typing import Any, Protocol
 
-from puzzlebox.puzzles.sudoku.model import DEFAULT_SYMBOLS, MAX_SIZE, SudokuPuzzle, box_regions
+from puzzlebox.puzzles.sudoku import model  # a module: model.py imports this one at its top
 
 KEYS = {"kind", "title", "notes", "grid", "symbols", "box", "regions"}
 RULE_CHARACTERS = set("-+|= ")
@@ -58,9 +58,9 @@ def _rows(r: FileReader, value: Any, key: str) -> list[str]:
     """A grid string as rows of cells: separators and rule lines dropped."""
     if not isinstance(value, str):
         raise r.fail((key,), f"must be a string of rows, not {_shown(value)}")
-    if len(value) > 4 * MAX_SIZE * MAX_SIZE:
+    if len(value) > 4 * model.MAX_SIZE * model.MAX_SIZE:
         raise r.fail((key,), f"a grid of {len(value)} characters; the largest sudoku read "
-                     f"is {MAX_SIZE} x {MAX_SIZE}")
+                     f"is {model.MAX_SIZE} x {model.MAX_SIZE}")
     text = value.replace("\r\n", "\n")
     lines = text.split("\n") if "\n" in text else text.split("/")
     rows = []
@@ -76,9 +76,9 @@ def _rows(r: FileReader, value: Any, key: str) -> list[str]:
 def _square(r: FileReader, rows: list[str], key: str, n: int | None = None) -> int:
     """Check that ``rows`` make an n x n square (n: the number of rows, unless given)."""
     size = len(rows) if n is None else n
-    if size > MAX_SIZE:
+    if size > model.MAX_SIZE:
         raise r.fail((key,), f"has {size} rows; the largest sudoku read is "
-                     f"{MAX_SIZE} x {MAX_SIZE}")
+                     f"{model.MAX_SIZE} x {model.MAX_SIZE}")
     if len(rows) != size:
         raise r.fail((key,), f"has {len(rows)} rows; the grid has {size}")
     if n is None and len({len(row) for row in rows}) == 1 and len(rows[0]) != size:
@@ -93,7 +93,7 @@ def _square(r: FileReader, rows: list[str], key: str, n: int | None = None) -> i
 
 
 def read_sudoku(r: FileReader, doc: dict[str, Any], name: str, title: str, notes: str
-                ) -> SudokuPuzzle:
+                ) -> model.SudokuPuzzle:
     """The puzzle of a parsed sudoku file, every value checked."""
     r.check_keys(doc, KEYS, ())
     if "grid" not in doc:
@@ -103,9 +103,9 @@ def read_sudoku(r: FileReader, doc: dict[str, Any], name: str, title: str, notes
 
     symbols = doc.get("symbols")
     if symbols is None:
-        if n > len(DEFAULT_SYMBOLS):
+        if n > len(model.DEFAULT_SYMBOLS):
             raise r.fail(("grid",), f"a {n} x {n} grid needs its symbols named (symbols)")
-        symbols = DEFAULT_SYMBOLS[:n]
+        symbols = model.DEFAULT_SYMBOLS[:n]
     elif not isinstance(symbols, str):
         raise r.fail(("symbols",), f"must be a string of {n} characters, not "
                      f"{_shown(symbols)}")
@@ -138,8 +138,8 @@ def read_sudoku(r: FileReader, doc: dict[str, Any], name: str, title: str, notes
         regions, names = _regions(r, doc["regions"], n)
     else:
         box = _box(r, doc, n)
-        regions = box_regions(n, *box)
-    return SudokuPuzzle(name, n, givens, regions, symbols, box, title, notes, names)
+        regions = model.box_regions(n, *box)
+    return model.SudokuPuzzle(name, n, givens, regions, symbols, box, title, notes, names)
 
 
 def _box(r: FileReader, doc: dict[str, Any], n: int) -> tuple[int, int]:
