@@ -115,7 +115,7 @@ def main() -> int:
     work.mkdir(parents=True, exist_ok=True)
     for name in names:
         files[name] = work / f"{name}.xmpuzzle"
-        files[name].write_text(to_xmpuzzle(catalog.load(name).puzzles[0]))
+        files[name].write_text(to_xmpuzzle(catalog.load_file(name).puzzles[0]))
     load_before = " ".join(f"{x:.1f}" for x in os.getloadavg())
     ours: dict[str, list[run.Run]] = {n: [] for n in names}
     theirs: dict[str, list[run.Run]] = {n: [] for n in names}

@@ -72,7 +72,7 @@ def _puzzle(target: str):  # type: ignore[no-untyped-def]
     if target.startswith("queens:"):
         n = int(target.split(":")[1])
         return read_text(f'kind = "queens"\nn = {n}\n', "q", f"queens-{n}").puzzles[0]
-    return catalog.load(target).puzzles[0]
+    return catalog.load_file(target).puzzles[0]
 
 
 def _job(puzzle, command: str):  # type: ignore[no-untyped-def]

@@ -38,7 +38,7 @@ def load(name: str) -> Puzzle:
     if name.startswith("queens-") and not catalog.path_of(name).exists():
         n = int(name.split("-")[1])
         return read_text(f'kind = "queens"\nn = {n}\n', name, name).puzzles[0]
-    return catalog.load(name).puzzles[0]
+    return catalog.load_file(name).puzzles[0]
 
 
 def main() -> None:

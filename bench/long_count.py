@@ -21,7 +21,7 @@ def main() -> int:
     parser.add_argument("puzzle", help="a catalog puzzle")
     parser.add_argument("seconds", type=float, help="CPU seconds to search")
     args = parser.parse_args()
-    puzzle = catalog.load(args.puzzle).puzzles[0]
+    puzzle = catalog.load_file(args.puzzle).puzzles[0]
     seconds = args.seconds
     search = BitboardSearch(Job(puzzle.search_problem(), Mode.COUNT))
     began = time.process_time()

@@ -28,21 +28,21 @@ def _board(rows: int, cols: int, pieces: str) -> Puzzle:
 CASES = [
     ("1x12 monominoes+dominoes", lambda: _board(1, 12, MONO_DOMINO), 233, None),
     ("2x10 monominoes+dominoes", lambda: _board(2, 10, MONO_DOMINO), 78_243, None),
-    ("tiling-3x12", lambda: catalog.load("tiling-3x12").puzzles[0], 1_820_552_297, 1.0),
+    ("tiling-3x12", lambda: catalog.load_file("tiling-3x12").puzzles[0], 1_820_552_297, 1.0),
     (
         "tiling-3x50",
-        lambda: catalog.load("tiling-3x50").puzzles[0],
+        lambda: catalog.load_file("tiling-3x50").puzzles[0],
         2530373879400570618547163034787837890646,
         5.0,
     ),
-    ("dominoes-8x8", lambda: catalog.load("dominoes-8x8").puzzles[0], 12_988_816, None),
+    ("dominoes-8x8", lambda: catalog.load_file("dominoes-8x8").puzzles[0], 12_988_816, None),
     (
         "12x12 dominoes",
         lambda: _board(12, 12, 'd = { shape = "##", count = "any" }'),
         53060477521960000,
         None,
     ),
-    ("pentomino-6x10 (one of each)", lambda: catalog.load("pentomino-6x10").puzzles[0], 9356, None),
+    ("pentomino-6x10 (one of each)", lambda: catalog.load("pentomino-6x10"), 9356, None),
 ]
 
 

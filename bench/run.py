@@ -65,7 +65,7 @@ XCOVER_QUEENS_MAX = 13  # xcover enumerates every solution in Python: keep it to
 def _load(target: str):  # type: ignore[no-untyped-def]
     from puzzlebox import catalog
 
-    return catalog.load(target)
+    return catalog.load_file(target)
 
 
 def _warm(kind: str) -> None:
@@ -79,9 +79,9 @@ def _warm(kind: str) -> None:
         from puzzlebox.engine import queens_bitmask
 
         queens_bitmask._warm_up()
-        catalog.load("queens-5").puzzles[0].count()
+        catalog.load_file("queens-5").puzzles[0].count()
     else:
-        catalog.load("pentomino-3x20").puzzles[0].count()
+        catalog.load_file("pentomino-3x20").puzzles[0].count()
 
 
 def _problem(target: str):  # type: ignore[no-untyped-def]

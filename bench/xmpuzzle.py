@@ -112,7 +112,7 @@ def main() -> int:
     parser.add_argument("puzzle", help="a catalog puzzle")
     name = parser.parse_args().puzzle
     try:
-        sys.stdout.write(to_xmpuzzle(catalog.load(name).puzzles[0]))
+        sys.stdout.write(to_xmpuzzle(catalog.load_file(name).puzzles[0]))
     except NotWritable as error:
         print(f"{name}: cannot be written for BurrTools: {error}", file=sys.stderr)
         return 2

@@ -90,7 +90,7 @@ def lattice_index(names: list[str]) -> str:
     lattice (cards, queens) are left out."""
     by_lattice: dict[str, list[str]] = {}
     for name in names:
-        lattice = getattr(catalog.load(name).puzzles[0], "lattice", None)
+        lattice = getattr(catalog.load_file(name).puzzles[0], "lattice", None)
         if lattice is not None:
             by_lattice.setdefault(lattice.name, []).append(name)
     lines = ["By lattice:", ""]
@@ -123,7 +123,7 @@ def main() -> None:
     NOTES.write_text(json.dumps({n: notes[n] for n in names}, indent=1) + "\n")
     parts = [HEAD, lattice_index(names)]
     for name in names:
-        title = catalog.load(name).title
+        title = catalog.load_file(name).title
         parts.append(f"## {name}\n\n{title}\n\n![{name}](gallery/{name}.svg)\n\n{notes[name]}\n")
     PAGE.write_text("\n".join(parts))
     if failed:

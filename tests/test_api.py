@@ -319,3 +319,13 @@ def test_solve_json_on_the_command_line_is_to_json(capsys):
     line = capsys.readouterr().out.splitlines()[0]
     solution = puzzlebox.load("queens-8").solve()
     assert solution is not None and json.loads(line) == json.loads(solution.to_json())
+
+
+def test_one_load_everywhere():
+    """catalog.load returns what puzzlebox.load does (a Puzzle); load_file the whole file."""
+    from puzzlebox import catalog
+
+    assert repr(catalog.load("queens-8")) == repr(puzzlebox.load("queens-8"))
+    assert isinstance(catalog.load("black-and-white"), puzzlebox.Puzzle)
+    assert len(catalog.load_file("black-and-white").puzzles) == 25
+    assert catalog.load_file("queens-8").title == puzzlebox.load_file("queens-8").title

@@ -136,7 +136,7 @@ def test_lazy_and_resumed_search(puzzle: PolyominoPuzzle, limit: int, budget: in
 
 
 def test_forced_options_that_clash_give_nothing() -> None:
-    problem = catalog.load("pentomino-3x20").puzzles[0].problem
+    problem = catalog.load_file("pentomino-3x20").puzzles[0].problem
     a, b = [k for k in range(problem.n_options) if (0, 0) in problem.option(k)][:2]
     assert BitboardEngine(problem, forced=[a, b]).count() == 0
     assert list(BitboardEngine(problem, forced=[a, b]).solutions()) == []
@@ -146,26 +146,26 @@ def test_forced_options_that_clash_give_nothing() -> None:
     ("name", "raw"), [("pentomino-3x20", 8), ("pentomino-5x12", 4040), ("pentomino-6x10", 9356)]
 )
 def test_known_pentomino_counts(name: str, raw: int) -> None:
-    problem = catalog.load(name).puzzles[0].problem
+    problem = catalog.load_file(name).puzzles[0].problem
     engine = BitboardEngine(problem)
     assert engine.count() == raw
     assert engine.stats.nodes > 0 and engine.stats.search_seconds > 0
 
 
 def test_region_pruning_cuts_nodes_and_proves_at_the_root() -> None:
-    problem = catalog.load("pentomino-3x20").puzzles[0].problem
+    problem = catalog.load_file("pentomino-3x20").puzzles[0].problem
     with_test, without = BitboardEngine(problem), BitboardEngine(problem, prune=0)
     assert with_test.count() == without.count() == 8
     assert with_test.pruned > 0 and with_test.stats.nodes < without.stats.nodes
     # 58 cells and pentominoes only: no region of the board can be filled, seen before search
-    holes = catalog.load("pentomino-6x10-two-holes").puzzles[0].problem
+    holes = catalog.load_file("pentomino-6x10-two-holes").puzzles[0].problem
     engine = BitboardEngine(holes)
     assert engine.count() == 0 and engine.stats.nodes == 0
 
 
 def test_auto_picks_bitboard_only_for_tilings() -> None:
-    tiling = catalog.load("pentomino-3x20").puzzles[0].problem
-    queens = catalog.load("queens-8").puzzles[0].problem
+    tiling = catalog.load_file("pentomino-3x20").puzzles[0].problem
+    queens = catalog.load_file("queens-8").puzzles[0].problem
     for mode in Mode:  # auto takes the bitboard engine for a tiling, never for queens
         assert choose(Job(tiling, mode)).name == "bitboard"
     assert ineligible(queens) is not None
@@ -182,7 +182,7 @@ def test_auto_picks_bitboard_only_for_tilings() -> None:
 
 
 def test_bad_forced_options_are_refused() -> None:
-    problem = catalog.load("pentomino-3x20").puzzles[0].problem
+    problem = catalog.load_file("pentomino-3x20").puzzles[0].problem
     with pytest.raises(ValueError):
         BitboardEngine(problem, forced=[problem.n_options])
     with pytest.raises(ValueError):

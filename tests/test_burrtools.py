@@ -241,7 +241,7 @@ def test_the_pentominoes_file_in_tests_data_is_the_catalog_puzzle():
 
     data = Path(__file__).parent / "data" / "pentominoes-6x10.xmpuzzle"
     imported = read_text(bt.import_file(data), "x", "x").puzzles[0]
-    known = catalog.load("pentomino-6x10").puzzles[0]
+    known = catalog.load_file("pentomino-6x10").puzzles[0]
     assert sorted(imported.board) == sorted(known.board)
     ours = {p.name: set(orientations(p.shape)) for p in imported.pieces}
     assert ours == {p.name: set(orientations(p.shape)) for p in known.pieces}

@@ -235,4 +235,4 @@ def test_list_json_names_every_catalog_puzzle(capsys):
     assert code == 0
     objects = [json.loads(line) for line in out.splitlines()]
     assert [o["puzzle"] for o in objects] == catalog.names()
-    assert all(o["title"] == catalog.load(o["puzzle"]).title for o in objects)
+    assert all(o["title"] == catalog.load_file(o["puzzle"]).title for o in objects)

@@ -315,7 +315,7 @@ def test_registered_as_the_default():
 def test_forced_and_excluded_options_must_exist(engine):
     from puzzlebox import catalog
 
-    problem = catalog.load("pentomino-3x20").puzzles[0].problem
+    problem = catalog.load_file("pentomino-3x20").puzzles[0].problem
     last = problem.n_options - 1
     for forced, excluded in (([last + 1], []), ([], [-1])):
         with pytest.raises(ValueError, match=f"must lie in 0..{last}"):

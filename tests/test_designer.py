@@ -415,7 +415,7 @@ DAYS_IN = dict(zip(MONTHS, [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]))
 
 
 def calendar() -> PolyominoPuzzle:
-    puzzle = catalog.load("calendar").puzzles[0]
+    puzzle = catalog.load_file("calendar").puzzles[0]
     assert isinstance(puzzle, PolyominoPuzzle)
     return puzzle
 

@@ -153,7 +153,7 @@ def test_framed_slack_against_independent_counts() -> None:
     from puzzlebox.puzzles import PolyominoPuzzle
     from test_disassembly import brute
 
-    puzzle = catalog.load("framed-slack").puzzles[0]
+    puzzle = catalog.load_file("framed-slack").puzzles[0]
     assert isinstance(puzzle, PolyominoPuzzle)
     # one plain count (every cell covered) for each choice of the inside cell left empty
     total = 0

@@ -101,7 +101,7 @@ def test_svg_sheet_is_real_size_and_nothing_overlaps(tmp_path, capsys, puzzle, c
     width, height = root.get("width"), root.get("height")
     assert width == "210mm" and height.endswith("mm")
     assert root.get("viewBox") == f"0 0 210 {height[:-2]}"  # one user unit is one mm
-    pieces = catalog.load(puzzle).puzzles[0].pieces
+    pieces = catalog.load_file(puzzle).puzzles[0].pieces
     expected = Counter()
     for piece in pieces:
         expected[piece.name] += piece.hi if piece.hi is not None else max(piece.lo, 1)
@@ -233,7 +233,7 @@ def test_sheets_and_tiles_on_the_other_flat_lattices(tmp_path, capsys, lattice):
     out = tmp_path / "sheet.svg"
     assert run(capsys, "export", puzzle, "--sheet", out, "--cell-mm", 20)[0] == 0
     shape = lattice_named(lattice)
-    pieces = {p.name: p for p in catalog.load(str(puzzle)).puzzles[0].pieces}
+    pieces = {p.name: p for p in catalog.load_file(str(puzzle)).puzzles[0].pieces}
     _, drawn = _svg_pieces(out)
     assert Counter(name for name, _ in drawn) == {n: p.hi for n, p in pieces.items()}
     boxes = []

@@ -81,7 +81,7 @@ def compiled():
 def shared_puzzle(name: str) -> PolyominoPuzzle:
     """One catalog puzzle for the whole module: the first check of a tiling of
     parallelogram-7 builds its placements (3.6 s of CPU), and four tests check one."""
-    puzzle = catalog.load(name).puzzles[0]
+    puzzle = catalog.load_file(name).puzzles[0]
     assert isinstance(puzzle, PolyominoPuzzle)
     return puzzle
 
@@ -172,7 +172,7 @@ def test_catalog_files_are_what_the_generator_writes():
 @pytest.mark.parametrize("sp", SEMIPERIMETERS)
 @pytest.mark.parametrize("rotate", [False, True])
 def test_catalog_pieces_are_the_family(sp, rotate):
-    puzzle = catalog.load(family_name(sp, rotate)).puzzles[0]
+    puzzle = catalog.load_file(family_name(sp, rotate)).puzzles[0]
     assert isinstance(puzzle, PolyominoPuzzle)
     side = family_board_side(sp)
     assert len(puzzle.board) == side * side
@@ -182,7 +182,7 @@ def test_catalog_pieces_are_the_family(sp, rotate):
 
 
 def test_parallelogram_5_has_3204_tilings():
-    puzzle = catalog.load("parallelogram-5").puzzles[0]
+    puzzle = catalog.load_file("parallelogram-5").puzzles[0]
     # the bitboard engine (the compiled one is checked against the reference engine, and
     # took 27 s of the suite here)
     assert registry.count(puzzle.problem, "bitboard") == 3204
@@ -245,7 +245,7 @@ def test_sat_enumeration_matches_the_reference(data):
 
 @pytest.mark.parametrize("name", ["queens-5", "cards-3x3-corrected", "cards-3x3"])
 def test_sat_on_catalog_puzzles(name):
-    problem = catalog.load(name).puzzles[0].problem
+    problem = catalog.load_file(name).puzzles[0].problem
     expected = set(reference_solutions(problem))
     _, search = registry.start(Job(problem), "sat")
     assert set(each_solution(search)) == expected
@@ -253,14 +253,14 @@ def test_sat_on_catalog_puzzles(name):
 
 
 def test_sat_first_solution_of_a_packing_is_a_cover():
-    problem = catalog.load("pentomino-6x10").puzzles[0].problem
+    problem = catalog.load_file("pentomino-6x10").puzzles[0].problem
     engine = SatEngine(problem, workers=2)
     (solution,) = engine.solutions(limit=1)
     assert problem.is_solution(solution)
 
 
 def test_sat_forced_and_excluded(compiled):
-    problem = catalog.load("queens-8").puzzles[0].problem
+    problem = catalog.load_file("queens-8").puzzles[0].problem
     reference = list(reference_solutions(problem))
     forced, excluded = reference[0][:1], reference[0][1:2]
     expected = {s for s in reference if forced[0] in s and excluded[0] not in s}
@@ -268,7 +268,7 @@ def test_sat_forced_and_excluded(compiled):
 
 
 def test_sat_count_refuses_large_counts():
-    problem = catalog.load("queens-8").puzzles[0].problem
+    problem = catalog.load_file("queens-8").puzzles[0].problem
     assert SatEngine(problem, workers=1, count_cap=100).count() == 92
     with pytest.raises(EngineError, match="at most 10 solutions"):
         SatEngine(problem, workers=1, count_cap=10).count()
@@ -279,7 +279,7 @@ def test_sat_missing_extra_is_one_clear_line(monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "ortools.sat", None)
     monkeypatch.setitem(sys.modules, "ortools.sat.python", None)
     with pytest.raises(EngineError, match=r"install -e .*\[sat\]"):  # the clone's form
-        SatEngine(catalog.load("queens-5").puzzles[0].problem)
+        SatEngine(catalog.load_file("queens-5").puzzles[0].problem)
     assert main(["solve", "queens-5", "--engine", "sat"]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "OR-Tools" in err
@@ -297,7 +297,7 @@ def test_cli_solve_with_sat_prints_a_verified_solution(capsys):
 
 
 def test_choose_engine_keeps_small_and_named_searches():
-    problem = catalog.load("pentomino-6x10").puzzles[0].problem
+    problem = catalog.load_file("pentomino-6x10").puzzles[0].problem
     assert registry.resolve(Job(problem, limit=1), "reference").name == "reference"
     assert not registry.worth_probing(Job(problem, limit=1))  # small: never probed
     assert registry.choose(Job(problem, limit=1)).name == "bitboard"
@@ -311,7 +311,7 @@ def test_a_small_solve_does_not_import_ortools():
 
     code = (
         "import sys; from puzzlebox import catalog; "
-        "assert catalog.load('pentomino-6x10').puzzles[0].solve() is not None; "
+        "assert catalog.load_file('pentomino-6x10').puzzles[0].solve() is not None; "
         "print('ortools' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -326,11 +326,11 @@ def test_luby_sequence():
 
 
 def test_permuted_problem_has_the_same_solutions():
-    problem = catalog.load("y-pentomino-5x10").puzzles[0].problem
+    problem = catalog.load_file("y-pentomino-5x10").puzzles[0].problem
     relabelled = permuted(problem, np.random.default_rng(5))
     assert relabelled.problem.n_graph == problem.n_graph
-    original = set(reference_solutions(catalog.load("queens-5").puzzles[0].problem))
-    queens = catalog.load("queens-5").puzzles[0].problem
+    original = set(reference_solutions(catalog.load_file("queens-5").puzzles[0].problem))
+    queens = catalog.load_file("queens-5").puzzles[0].problem
     shuffled = permuted(queens, np.random.default_rng(1))
     back = {shuffled.back(s) for s in reference_solutions(shuffled.problem)}
     assert back == original
@@ -338,7 +338,7 @@ def test_permuted_problem_has_the_same_solutions():
 
 @pytest.mark.parametrize("seed", range(4))
 def test_restarts_find_solutions_of_small_puzzles(compiled, seed):
-    puzzle = catalog.load("pentomino-6x10").puzzles[0]
+    puzzle = catalog.load_file("pentomino-6x10").puzzles[0]
     engine = restart_search(puzzle.problem, 1, seed=seed, base_budget=50)
     (solution,) = each_solution(engine)
     assert puzzle.problem.is_solution(solution)
@@ -346,7 +346,7 @@ def test_restarts_find_solutions_of_small_puzzles(compiled, seed):
 
 
 def test_restarts_enumerate_everything_once(compiled):
-    problem = catalog.load("queens-8").puzzles[0].problem
+    problem = catalog.load_file("queens-8").puzzles[0].problem
     engine = restart_search(problem, seed=3, base_budget=5)
     found = list(each_solution(engine))
     assert len(found) == len(set(found)) == 92
@@ -354,7 +354,7 @@ def test_restarts_enumerate_everything_once(compiled):
 
 
 def test_restarts_prove_no_solution(compiled):
-    problem = catalog.load("cards-3x3").puzzles[0].problem
+    problem = catalog.load_file("cards-3x3").puzzles[0].problem
     engine = restart_search(problem, 1, seed=1, base_budget=16)  # 2: 8x the restarts
     assert list(each_solution(engine)) == []
     assert engine.stats.complete
@@ -367,7 +367,7 @@ def queens_problem(n: int) -> CoverProblem:
 
 
 def test_hedged_search_keeps_the_plain_answer_of_an_easy_puzzle():
-    problem = catalog.load("pentomino-6x10").puzzles[0].problem
+    problem = catalog.load_file("pentomino-6x10").puzzles[0].problem
     hedged = hedged_search(problem, 1)
     assert list(each_solution(hedged)) == list(registry.solve(problem, "bitboard", limit=1))
     assert hedged.restarts == 0 and hedged.stats.engine == "bitboard"
@@ -390,7 +390,7 @@ def test_hedged_bitboard_runs_take_turns(monkeypatch):
     import puzzlebox.engine.restarts as restarts
 
     monkeypatch.setattr(restarts, "_SLICE", 8)  # a turn for the restarts every 8 nodes
-    problem = catalog.load("pentomino-3x20").puzzles[0].problem
+    problem = catalog.load_file("pentomino-3x20").puzzles[0].problem
     hedged = hedged_search(problem, 1, head_start=0, base_budget=20)
     (solution,) = each_solution(hedged)
     assert problem.is_solution(solution) and hedged.inner == "bitboard"
@@ -410,7 +410,7 @@ def test_solve_says_when_restarts_found_it(tmp_path, capsys):
 
 @pytest.mark.parametrize("head_start", [0, 1 << 20])
 def test_hedged_search_proves_there_is_none(head_start):
-    problem = catalog.load("cards-3x3").puzzles[0].problem  # as posted: no solution
+    problem = catalog.load_file("cards-3x3").puzzles[0].problem  # as posted: no solution
     hedged = hedged_search(problem, 1, head_start=head_start, base_budget=2)
     assert list(each_solution(hedged)) == []
     assert hedged.stats.complete
@@ -424,14 +424,14 @@ def test_seeded_solve_through_the_cli(capsys, compiled):
     for seed in (1, 2):
         assert main(["solve", "pentomino-6x10", "--seed", str(seed), "--format", "json"]) == 0
         outs.append(json.loads(capsys.readouterr().out)["placements"])
-    puzzle = catalog.load("pentomino-6x10").puzzles[0]
+    puzzle = catalog.load_file("pentomino-6x10").puzzles[0]
     for placements in outs:
         covered = sorted(tuple(c) for p in placements for c in p["cells"])
         assert covered == sorted(puzzle.board)
 
 
 def test_a_seeded_search_restarts(compiled):
-    problem = catalog.load("queens-8").puzzles[0].problem
+    problem = catalog.load_file("queens-8").puzzles[0].problem
     spec, search = registry.start(Job(problem, limit=1, seed=7), compiled)
     assert isinstance(search, RestartSearch) and spec.name == compiled
     (solution,) = each_solution(search)
@@ -478,7 +478,7 @@ def test_edge_solver_matches_the_compiled_engine(seed):
 
 
 def test_edge_solver_reports_the_share_of_its_tree_walked():
-    puzzle = catalog.load("cards-3x3-corrected").puzzles[0]
+    puzzle = catalog.load_file("cards-3x3-corrected").puzzles[0]
     reports = []
     on_step = lambda st: reports.append((st.walked, st.nodes))  # noqa: E731
     # steps of 7 nodes: a report every few nodes
@@ -495,7 +495,7 @@ def test_edge_solver_reports_the_share_of_its_tree_walked():
 
 def test_edge_solver_with_complements_and_without_turning():
     for name, expected in [("cards-3x3-corrected", 16), ("cards-3x3", 0)]:
-        puzzle = catalog.load(name).puzzles[0]
+        puzzle = catalog.load_file(name).puzzles[0]
         assert count_all(edges(puzzle, mode=Mode.COUNT)) == (expected, None)
     puzzle, _ = random_edge_matching(3, 3, 3, seed=2, rotate=False)
     assert set(each_solution(edges(puzzle))) == set(reference_solutions(puzzle.problem))
@@ -521,7 +521,7 @@ def test_cli_generate_writes_a_solvable_file(tmp_path, capsys):
     assert capsys.readouterr().out.strip() == str(out)
     text = out.read_text()
     assert text.startswith("# Generated by: puzzlebox generate edge-matching --size 4")
-    puzzle = catalog.load(out).puzzles[0]
+    puzzle = catalog.load_file(out).puzzles[0]
     generated, _ = random_edge_matching(4, 4, 5, border=True, seed=3)
     assert isinstance(puzzle, EdgeMatchingPuzzle)
     assert puzzle.cards == generated.cards and puzzle.border == "0"
@@ -577,7 +577,7 @@ def test_sink_tiling_needs_a_limit():
     from puzzlebox.puzzles.polyomino.repair_tiling import tile_by_sink
 
     with pytest.raises(ValueError):
-        tile_by_sink(catalog.load("parallelogram-5").puzzles[0])
+        tile_by_sink(catalog.load_file("parallelogram-5").puzzles[0])
 
 
 def test_parallelogram_7_tiling_is_recorded():
@@ -662,5 +662,5 @@ def test_auto_tries_the_sink_search_where_backtracking_is_hopeless(monkeypatch):
     (solution,) = puzzle.solutions(limit=1, stats=stats)
     assert calls == ["parallelogram-7"] and stats.engine == "sink"
     assert is_tiling(puzzle, solution)
-    small = catalog.load("pentomino-6x10").puzzles[0]
+    small = catalog.load_file("pentomino-6x10").puzzles[0]
     assert small.solve() is not None and calls == ["parallelogram-7"]

@@ -459,7 +459,7 @@ def test_the_cover_bound_holds_and_lets_every_catalog_puzzle_through():
         return puzzle.cover_entries_bound()
 
     for name in catalog.names():
-        for puzzle in catalog.load(name).puzzles:
+        for puzzle in catalog.load_file(name).puzzles:
             bound = cover_entries_bound(puzzle)
             assert bound is None or bound <= MAX_ENTRIES, name
     rng = random.Random(18)

@@ -101,7 +101,7 @@ def test_the_gallery_shows_every_puzzle_on_another_lattice():
              if line.startswith("- ")}
     others = {}
     for name in catalog.names():
-        lattice = getattr(catalog.load(name).puzzles[0], "lattice", None)
+        lattice = getattr(catalog.load_file(name).puzzles[0], "lattice", None)
         if lattice is not None and lattice.name != "square":
             others[name] = lattice.name
     assert set(PUBLISHED) <= set(others)

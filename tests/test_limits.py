@@ -91,7 +91,7 @@ def _job_for(spec: registry.EngineSpec, max_memory: int | None) -> Job | None:
     """A job of a catalog puzzle that ``spec`` takes (a count where it counts)."""
     mode = Mode.COUNT if spec.does(Capability.COUNT) else Mode.SOLUTIONS
     for name in ("dominoes-8x8", "pentomino-3x20", "queens-8", "cards-3x3"):
-        puzzle = catalog.load(name).puzzles[0]
+        puzzle = catalog.load_file(name).puzzles[0]
         job = Job(puzzle.problem, mode, limit=None if mode is Mode.COUNT else 1,
                   puzzle=puzzle, max_memory=max_memory)
         if spec.accepts(job) is None:
@@ -121,7 +121,7 @@ def test_every_engine_is_refused_past_the_memory_limit_before_it_starts(name):
 
 def test_the_memo_engines_states_are_checked_as_they_grow():
     """The memo engine holds one state when it starts: its states are what grows."""
-    puzzle = catalog.load("dominoes-8x8").puzzles[0]
+    puzzle = catalog.load_file("dominoes-8x8").puzzles[0]
     with pytest.raises(MemoTooLarge, match="memory limit"):
         puzzle.count(engine="memo", max_memory=30 * BYTES_PER_STATE)
     assert puzzle.count(engine="memo", max_memory=100_000 * BYTES_PER_STATE).distinct == 1629189
@@ -134,7 +134,7 @@ def test_the_memo_engines_states_are_checked_as_they_grow():
 def test_an_engines_declared_memory_bounds_what_it_allocates(name, puzzle):
     """The declaration is an upper bound of tracemalloc's peak over the start and a few
     steps (numpy's arrays and Python's objects; numba's kernels are loaded before)."""
-    p = catalog.load(puzzle).puzzles[0]
+    p = catalog.load_file(puzzle).puzzles[0]
     job = Job(p.problem, Mode.COUNT, puzzle=p)
     spec = registry.get(name)
     registry.start(job, name)[1].step(1)  # compile or load the kernels first
@@ -167,7 +167,7 @@ def test_the_sat_model_is_checked_as_it_grows():
     pytest.importorskip("ortools")
     from puzzlebox.engine.sat import BYTES_PER_LITERAL
 
-    puzzle = catalog.load("queens-8").puzzles[0]
+    puzzle = catalog.load_file("queens-8").puzzles[0]
     probe = Job(puzzle.problem, Mode.SOLUTIONS, puzzle=puzzle)
     base = registry.get("sat").memory(probe)
     room = base + 3 * puzzle.problem.n_options * BYTES_PER_LITERAL  # three clauses' worth
@@ -261,7 +261,7 @@ def test_catalog_counts_are_not_hopeless():
             # (and 2e21 when its probes are cut short by a loaded machine), 1e17 s and more
             # for the others: refused
             continue
-        for puzzle in catalog.load(name).puzzles:
+        for puzzle in catalog.load_file(name).puzzles:
             if puzzle.problem.n_options > 20_000:
                 continue
             if budget.sweeps(registry.choose(Job(puzzle.problem, Mode.COUNT,
@@ -276,7 +276,7 @@ def _long_job(name: str, tmp_path: Path) -> Job | None:
     """A job that takes ``name`` far longer than a second (None: an extra is missing)."""
     def puzzle(source: str):
         return (read_text(source, "p.toml", "p") if "\n" in source
-                else catalog.load(source)).puzzles[0]
+                else catalog.load_file(source)).puzzles[0]
 
     count, solve = Mode.COUNT, Mode.SOLUTIONS
     dominoes = '[board]\ngrid = "' + "/".join(["#" * 24] * 24) + '"\n[pieces]\n' \
@@ -470,7 +470,7 @@ def test_a_split_plan_hands_its_own_estimate_to_the_rule(tmp_path, monkeypatch):
 
     monkeypatch.setattr(budget, "count_outlook", probe)
     seen: list = []
-    run = SplitRun(catalog.load("pentomino-6x10"), "count", engine="compiled",
+    run = SplitRun(catalog.load_file("pentomino-6x10"), "count", engine="compiled",
                    checkpoint=tmp_path / "c.json",  # planned even though small
                    on_plan=lambda board, estimate: seen.append(estimate), choose=split_spec)
     with run:
@@ -509,6 +509,6 @@ def test_the_lower_bound_is_exact_where_given_and_absent_elsewhere():
     bound = few.log_solutions_lower_bound()
     assert bound is not None and round(exp(bound)) == 15 == few.count().solutions
     for name in catalog.names():
-        for p in catalog.load(name).puzzles:
+        for p in catalog.load_file(name).puzzles:
             assert budget.floor_refusal(p, p.label) is None, p.label
             assert budget.floor_refusal(p, p.label, every=True) is None, p.label

@@ -196,13 +196,13 @@ def test_window_follows_the_short_side() -> None:
 
 def test_auto_sweeps_many_copies_and_enumerates_single_pieces() -> None:
     assert tiling(3, 12, MONO_DOMINO).count().stats.engine == "memo"
-    pentominoes = catalog.load("pentomino-6x10").puzzles[0]
+    pentominoes = catalog.load_file("pentomino-6x10").puzzles[0]
     job = Job(pentominoes.problem, Mode.COUNT, puzzle=pentominoes)
     assert memo.auto_reason(job) is not None and choose(job).name == "bitboard"
 
 
 def test_declines_with_a_reason() -> None:
-    queens = catalog.load("queens-8").puzzles[0]
+    queens = catalog.load_file("queens-8").puzzles[0]
     with pytest.raises(EngineDeclined, match="memo: this kind of puzzle gives no sweep order"):
         queens.count(engine="memo")  # refused by the registry before any search
     big = tiling(3, 50, MONO_DOMINO)
@@ -249,7 +249,7 @@ def test_parse_memory() -> None:
     ],
 )
 def test_catalog_counts_with_json(name: str, raw: int, capsys: pytest.CaptureFixture) -> None:
-    assert catalog.load(name).title
+    assert catalog.load_file(name).title
     assert main(["count", name, "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["solutions"] == raw and out["engine"] == "memo"

@@ -347,7 +347,7 @@ def test_long_edge_labels_fit_inside_their_card(tmp_path):
                     '[rules]\nrotate = false\n')
     from puzzlebox import catalog
 
-    puzzle = catalog.load(str(path)).puzzles[0]
+    puzzle = catalog.load_file(str(path)).puzzles[0]
     solution = puzzle.solve()
     assert solution is not None
     figure = pictures.solution_figure(puzzle, solution)

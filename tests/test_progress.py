@@ -258,7 +258,7 @@ def test_bitboard_reports_the_share_of_its_tree_walked():
 
 
 def test_a_long_bitboard_count_walks_forward_to_the_end():
-    puzzle = puzzlebox.catalog.load("pentomino-5x12").puzzles[0]
+    puzzle = puzzlebox.catalog.load_file("pentomino-5x12").puzzles[0]
     shares = []
     _, search = start(Job(puzzle.problem, Mode.COUNT), "bitboard")
     assert count_all(search, max_nodes=1 << 14, on_step=lambda st: shares.append(st.walked))[

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from puzzlebox.catalog import load
+from puzzlebox.catalog import load_file as load
 from puzzlebox.engine.registry import count
 from puzzlebox.geometry import Shape
 from puzzlebox.puzzles import Piece, PolyominoPuzzle

@@ -82,7 +82,7 @@ def test_count_queens_8_with_the_queens_bitmask_engine(capsys: pytest.CaptureFix
 
 
 def test_an_engine_that_cannot_take_the_job_says_why() -> None:
-    queens = catalog.load("queens-8").puzzles[0]
+    queens = catalog.load_file("queens-8").puzzles[0]
     with pytest.raises(registry.EngineDeclined, match="bitboard"):
         queens.count(engine="bitboard")
     with pytest.raises(registry.EngineDeclined, match="only counts"):
@@ -95,7 +95,7 @@ def test_importing_the_registry_loads_no_numba() -> None:
     """Listing engines, reading puzzles and memo counts must not pay for numba (issue #16)."""
     code = (
         "import sys; from puzzlebox.engine import registry; from puzzlebox import catalog; "
-        "names = registry.names(); p = catalog.load('tiling-3x12').puzzles[0]; "
+        "names = registry.names(); p = catalog.load_file('tiling-3x12').puzzles[0]; "
         "r = p.count(); print(len(names), r.solutions, r.stats.engine, 'numba' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -109,7 +109,7 @@ def test_importing_the_registry_loads_no_numba() -> None:
 
 def _bench(name: str):  # type: ignore[no-untyped-def]
     path = Path(__file__).resolve().parent.parent / "bench" / "instances" / f"{name}.toml"
-    return catalog.load(str(path)).puzzles[0]
+    return catalog.load_file(str(path)).puzzles[0]
 
 
 @pytest.mark.parametrize("name", ["aztec-diamond-10", "squares-10x10"])
@@ -146,7 +146,7 @@ def test_a_sweep_that_outgrows_its_cap_hands_the_count_over() -> None:
 
 @pytest.mark.parametrize("engine", ["reference", "compiled", "bitboard"])
 def test_steps_respect_their_node_budget(engine: str) -> None:
-    problem = catalog.load("pentomino-3x20").puzzles[0].problem
+    problem = catalog.load_file("pentomino-3x20").puzzles[0].problem
     _, search = registry.start(Job(problem, Mode.COUNT), engine)
     counted, steps, last = 0, 0, 0
     while True:
@@ -163,7 +163,7 @@ def test_steps_respect_their_node_budget(engine: str) -> None:
 
 @pytest.mark.parametrize("engine", ["reference", "compiled", "bitboard"])
 def test_a_limit_stops_the_search_early(engine: str) -> None:
-    problem = catalog.load("pentomino-5x12").puzzles[0].problem
+    problem = catalog.load_file("pentomino-5x12").puzzles[0].problem
     _, search = registry.start(Job(problem, limit=3), engine)
     found = list(each_solution(search, max_nodes=1000))
     assert len(found) == 3 and all(problem.is_solution(s) for s in found)
@@ -171,14 +171,14 @@ def test_a_limit_stops_the_search_early(engine: str) -> None:
 
 
 def test_memo_and_edges_are_step_wise_too() -> None:
-    puzzle = catalog.load("dominoes-8x8").puzzles[0]
+    puzzle = catalog.load_file("dominoes-8x8").puzzles[0]
     _, memo = registry.start(Job(puzzle.problem, Mode.COUNT, puzzle=puzzle), "memo")
     steps = []
     while not (step := memo.step(50)).done:
         steps.append(memo.stats.walked)
     assert (step.counted, step.distinct) == (12_988_816, 1_629_189)
     assert len(steps) > 10 and steps == sorted(steps)
-    cards = catalog.load("cards-3x3-corrected").puzzles[0]
+    cards = catalog.load_file("cards-3x3-corrected").puzzles[0]
     _, edges = registry.start(Job(cards.problem, Mode.COUNT, puzzle=cards), "edges")
     assert count_all(edges, max_nodes=10)[0] == 16 and edges.stats.complete
 

@@ -79,7 +79,7 @@ def test_count_text_of_whole_split_and_interrupted_counts():
 
 
 def test_why_names_the_proof_or_the_search():
-    mutilated = catalog.load(DATA / "mutilated-chessboard.toml").puzzles[0]
+    mutilated = catalog.load_file(DATA / "mutilated-chessboard.toml").puzzles[0]
     proved = why(mutilated, 0, SearchStats())
     assert proved.argument == "checkerboard"
     assert proved.sentence.startswith("proved before search by the checkerboard argument: ")
@@ -109,7 +109,7 @@ def test_estimate_report_of_a_search_and_of_a_proof():
     assert obj["tree_exact"] and obj["tree_solutions_estimated"] and obj["probes"] == 1
     assert obj["nodes"] == obj["searched_nodes"] > 0 and obj["nodes_per_second"] > 0
     assert estimate_text(report)[0].startswith("queens-8: about ")
-    mutilated = catalog.load(DATA / "mutilated-chessboard.toml").puzzles[0]
+    mutilated = catalog.load_file(DATA / "mutilated-chessboard.toml").puzzles[0]
     proof = estimate_report(mutilated)
     obj = json.loads(estimate_json(proof))
     assert obj["nodes"] == 0 and "30 dark and 32 light" in obj["reason"]

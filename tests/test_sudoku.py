@@ -68,7 +68,7 @@ def toml(rows: list[str], extra: str = "") -> str:
 def test_empty_4x4_counts_288_and_its_classes_under_the_square():
     """OEIS A107739: 288 completed 4x4 grids; distinct = orbits under the 8 maps of the
     square, counted here from the brute force's own list of grids."""
-    puzzle = catalog.load("sudoku-4x4-empty").puzzles[0]
+    puzzle = catalog.load_file("sudoku-4x4-empty").puzzles[0]
     result = puzzle.count()
     assert result.solutions == 288
     assert brute_count(["...."] * 4, boxes(4, 2, 2), "1234") == 288
@@ -118,17 +118,17 @@ def test_random_partial_9x9_counts_match_brute_force():
 
 
 def test_published_puzzles_have_exactly_one_solution():
-    classic = catalog.load("sudoku-classic").puzzles[0]
+    classic = catalog.load_file("sudoku-classic").puzzles[0]
     found = list(classic.solutions(limit=2))  # the setter's question: stop at a second
     assert len(found) == 1
     assert isinstance(found[0], SudokuSolution) and found[0].rows() == CLASSIC_SOLUTION
     assert classic.count().solutions == 1
-    inkala = catalog.load("sudoku-inkala").puzzles[0]
+    inkala = catalog.load_file("sudoku-inkala").puzzles[0]
     assert len(list(inkala.solutions(limit=2))) == 1
 
 
 def test_catalog_jigsaw_is_unique_for_the_brute_force_too():
-    puzzle = catalog.load("sudoku-jigsaw").puzzles[0]
+    puzzle = catalog.load_file("sudoku-jigsaw").puzzles[0]
     assert isinstance(puzzle, SudokuPuzzle) and puzzle.box is None
     rows = ["".join(puzzle.symbols[puzzle.givens[r, c]] if (r, c) in puzzle.givens else "."
                     for c in range(9)) for r in range(9)]
@@ -209,7 +209,7 @@ def test_clashing_givens_are_proved_impossible(capsys):
 
 
 def test_text_drawing_reads_back():
-    classic = catalog.load("sudoku-classic").puzzles[0]
+    classic = catalog.load_file("sudoku-classic").puzzles[0]
     assert isinstance(classic, SudokuPuzzle)
     drawn = "\n".join(classic.describe_lines()[1:])
     again = sudoku(toml([drawn]))
@@ -222,7 +222,7 @@ def test_text_drawing_reads_back():
 
 def test_picture_draws_grid_and_digits():
     pytest.importorskip("matplotlib")
-    classic = catalog.load("sudoku-classic").puzzles[0]
+    classic = catalog.load_file("sudoku-classic").puzzles[0]
     solution = classic.solve()
     assert solution is not None
     svg = solution.svg()

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import oracle
-from puzzlebox.catalog import load
+from puzzlebox.catalog import load_file as load
 from puzzlebox.cli import main
 from puzzlebox.geometry import Shape
 from puzzlebox.puzzles import Piece, PolyominoPuzzle

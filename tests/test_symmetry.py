@@ -157,7 +157,7 @@ def test_symmetric_anchors_take_the_second_level():
 
 def test_pentominoes_in_3x20_with_the_compiled_or_default_engine():
     """The twelve pentominoes tile the 3x20 rectangle in 2 ways, 8 as placed."""
-    from puzzlebox.catalog import load
+    from puzzlebox.catalog import load_file as load
 
     puzzle = load("pentomino-3x20").puzzles[0]
     raw, distinct, _ = puzzle.count_search("auto")
@@ -445,7 +445,7 @@ def test_parallelogram_5_translated_pieces_exchange_under_the_diagonal_mirrors()
     under the diagonal mirrors and the half turn, which exchange pieces (a piece and its
     transpose). 3204 tilings as placed; the oracle de-duplicates all of them with piece
     renaming: 801 up to symmetry (puzzlebox said 3204 before pieces could be exchanged)."""
-    from puzzlebox.catalog import load
+    from puzzlebox.catalog import load_file as load
 
     puzzle = load("parallelogram-5").puzzles[0]
     assert isinstance(puzzle, PolyominoPuzzle)

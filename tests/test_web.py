@@ -134,7 +134,7 @@ def test_check_gives_the_picture_the_area_and_the_proofs(client):
 def test_a_saved_file_reads_back_identically(name):
     """Every catalog puzzle the grid editor draws: its model written as TOML and read again
     gives the same board, pieces and rules (so the CLI reads what the page saved)."""
-    pf = catalog.load(name)
+    pf = catalog.load_file(name)
     model = model_of(pf)
     if model is None:
         puzzle = pf.puzzles[0]
@@ -443,7 +443,7 @@ def test_edge_matching_cards_open_solve_and_count(client):
     client.post("/api/solve", json=body | {"index": 0})
     follow(client, tab)
     placed = json.loads(client.get(f"/api/solution/{tab}/0.json").text)["placements"]
-    puzzle = catalog.load("cards-3x3-corrected").puzzles[0]
+    puzzle = catalog.load_file("cards-3x3-corrected").puzzles[0]
     assert len(placed) == puzzle.rows * puzzle.cols
     assert "<svg" in client.get(f"/api/solution/{tab}/0.svg").text
     client.post("/api/count", json=body)
@@ -456,7 +456,7 @@ def test_edge_matching_cards_open_solve_and_count(client):
 def test_a_batch_file_solves_the_board_chosen(client):
     text = catalog.path_of("black-and-white").read_text("utf-8")
     checked = client.post("/api/check", json={"toml": text}).json()
-    boards = [p.board_name for p in catalog.load("black-and-white").puzzles]
+    boards = [p.board_name for p in catalog.load_file("black-and-white").puzzles]
     assert checked["boards"] == boards and checked["model"] is None
     tab = new_tab()
     client.post("/api/solve", json={"tab": tab, "toml": text, "board": 3, "index": 0})

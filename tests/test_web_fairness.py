@@ -199,7 +199,7 @@ def test_a_kept_alive_connection_is_timed_out_after_its_response():
 def _puzzle(name: str = "pentomino-6x10"):
     from puzzlebox import catalog
 
-    return catalog.load(name).puzzles[0]
+    return catalog.load_file(name).puzzles[0]
 
 
 class _Running:

@@ -63,7 +63,9 @@ def __dir__() -> list[str]:
 def load(name_or_path: str | Path) -> Puzzle:
     """A catalog puzzle or a puzzle file (the first board of a batch: :func:`load_file` has
     them all)."""
-    return load_file(name_or_path).puzzles[0]
+    from puzzlebox import catalog
+
+    return catalog.load(name_or_path)
 
 
 def loads(text: str, name: str = "puzzle") -> Puzzle:

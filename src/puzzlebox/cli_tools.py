@@ -98,7 +98,7 @@ def add_puzzle_arg(parser: argparse.ArgumentParser) -> None:
 def load(name: str) -> PuzzleFile:
     """A puzzle file, refused at once when a board's cover problem would not fit."""
 
-    pf = catalog.load(name)
+    pf = catalog.load_file(name)
     for puzzle in pf.puzzles:
         check_cover_size(puzzle.cover_entries_bound(), printable(puzzle.label))
     return pf
@@ -353,7 +353,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     from puzzlebox.render.sheet import parse_page, write_sheet
     from puzzlebox.render.stl import write_stls
 
-    pf = catalog.load(args.puzzle)
+    pf = catalog.load_file(args.puzzle)
     if args.stl is not None:
         written: list[Any] = []
         write(args.stl, lambda: written.extend(write_stls(pf.puzzles, args.stl,
@@ -446,7 +446,7 @@ def cmd_estimate(args: argparse.Namespace) -> int:
 
 def cmd_list(args: argparse.Namespace) -> int:
     for name in catalog.names():
-        title = catalog.load(name).title
+        title = catalog.load_file(name).title
         if args.json:
             print(json.dumps({"puzzle": name, "title": title}, ensure_ascii=False))
         else:
@@ -455,7 +455,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    pf = catalog.load(args.puzzle)  # showing builds no cover problem
+    pf = catalog.load_file(args.puzzle)  # showing builds no cover problem
     if args.format != "text" or args.size is not None or args.dpi is not None:
         pixels = resolution(args)
         if args.out is None:

@@ -5,8 +5,12 @@ from __future__ import annotations
 import difflib
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from puzzlebox.formats import PuzzleFile, PuzzleFileError, read_file
+
+if TYPE_CHECKING:
+    from puzzlebox.puzzles import Puzzle
 
 _FOLDER = "puzzles"
 
@@ -24,11 +28,10 @@ def path_of(name: str) -> Path:
     return catalog_dir() / f"{name}.toml"
 
 
-def load(name_or_path: str | Path) -> PuzzleFile:
-    """A catalog name or the path of a puzzle file, every board of it (as :func:`load_file`;
-    to become what ``puzzlebox.load`` returns, the first board, once no caller needs the
-    file from this name)."""
-    return load_file(name_or_path)
+def load(name_or_path: str | Path) -> Puzzle:
+    """A catalog puzzle or a puzzle file, as ``puzzlebox.load`` returns it: the puzzle (the
+    first board of a batch; :func:`load_file` has them all)."""
+    return load_file(name_or_path).puzzles[0]
 
 
 def load_file(name_or_path: str | Path) -> PuzzleFile:

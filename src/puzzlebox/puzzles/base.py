@@ -416,7 +416,7 @@ class Runner(Protocol):
 _RUNNERS: list[Runner] = []
 # The run layer, found by name the first time a puzzle runs when nothing has loaded it yet
 # (a plug-in point, as a registry of engines is one): no import statement of the kinds
-# names a layer above them (tests/test_layers.py), yet ``catalog.load(...).count()`` obeys
+# names a layer above them (tests/test_layers.py), yet ``catalog.load_file(...).count()`` obeys
 # the same rules as the command line, however the puzzle was made.
 RUN_LAYER = "puzzlebox.run"
 

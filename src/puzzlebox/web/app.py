@@ -418,7 +418,7 @@ def _catalog_entries() -> list[dict[str, str]]:
     entries = []
     for name in catalog.names():
         try:
-            pf = catalog.load(name)
+            pf = catalog.load_file(name)
         except PuzzleboxError:
             continue
         entries.append({"name": name, "title": pf.title, "kind": pf.puzzles[0].kind})
