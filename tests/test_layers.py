@@ -43,17 +43,7 @@ NOT_BELOW_KINDS = {"puzzles", "formats", "render", "parallel", "run", "budget", 
 # test_known_violations_still_occur, so that the lists only shrink.
 #
 # (importing module, imported module): imports that run up a layer.
-KNOWN_UPWARD: set[tuple[str, str]] = {
-    # reports.py's data classes name the kinds' results, under TYPE_CHECKING only (issue #22
-    # item 3): Puzzle (label), PolyominoPuzzle (SweepReport.swept), puzzles/order.py's
-    # OrderResult and puzzles/sweep.py's SweepResult
-    ("puzzlebox.reports", "puzzlebox.puzzles"),
-    ("puzzlebox.reports", "puzzlebox.puzzles.order"),
-    ("puzzlebox.reports", "puzzlebox.puzzles.sweep"),
-    # the report renderers name puzzles/labels.py's LabelSweepReport (TYPE_CHECKING only)
-    ("puzzlebox.render.json_out", "puzzlebox.puzzles.labels"),
-    ("puzzlebox.render.report_text", "puzzlebox.puzzles.labels"),
-}
+KNOWN_UPWARD: set[tuple[str, str]] = set()
 
 # Modules whose imports inside functions may load nothing heavy, and why.
 KNOWN_LAZY_MODULES: dict[str, str] = {

@@ -9,17 +9,19 @@ below the kinds (which return a :class:`CountResult`) and above the engines.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from puzzlebox.engine.stats import SearchStats
+from puzzlebox.geometry.lattice import Cell, Lattice, Shape
+from puzzlebox.geometry.regions import Region, region_noun
+from puzzlebox.geometry.square import SQUARE
+from puzzlebox.render.drawable import Drawable, Placed
 from puzzlebox.safety import printable
 
 if TYPE_CHECKING:  # the modules that make these answers load when a command needs them
     from puzzlebox.engine.estimate import TreeEstimate
-    from puzzlebox.puzzles import PolyominoPuzzle, Puzzle
-    from puzzlebox.puzzles.order import OrderResult
-    from puzzlebox.puzzles.sweep import SweepResult
 
 __all__ = [
     "CountReport",
@@ -32,7 +34,7 @@ __all__ = [
 ]
 
 
-def label(puzzle: Puzzle) -> str:
+def label(puzzle: Drawable) -> str:
     """How reports name one board (the kind's label), safe to print."""
     return printable(puzzle.label)
 
@@ -132,6 +134,28 @@ class EstimateReport:
     auto_engine: str = "compiled"  # the engine a count under "auto" uses here
 
 
+class Board(Protocol):
+    """What a report asks of the board it answers for (a kind's puzzle, which this module
+    sits below): the lattice its cells stand on."""
+
+    @property
+    def lattice(self) -> Lattice: ...
+
+
+@dataclass(frozen=True)
+class SweepResult:
+    """The answer for one choice of uncovered cells."""
+
+    uncovered: tuple[Cell, ...]
+    solvable: bool
+    solutions: int | None = None  # only when counting
+    distinct: int | None = None
+    proof: str | None = None  # the argument that settled it without search, if any
+    reason: str | None = None  # that argument's sentence
+    nodes: int = 0
+    same_as: tuple[Cell, ...] | None = None  # the symmetric choice whose answer this copies
+
+
 @dataclass(frozen=True)
 class SweepReport:
     """A sweep of one board: every choice of ``uncover`` cells left uncovered, answered."""
@@ -139,7 +163,7 @@ class SweepReport:
     puzzle: str
     board: str | None
     label: str
-    swept: PolyominoPuzzle  # the board that was swept (its holes filled, when asked)
+    swept: Board  # the board that was swept (its holes filled, when asked)
     uncover: int
     counted: bool
     choices: int
@@ -157,9 +181,95 @@ class SweepReport:
         return sum(1 for r in self.results if r.same_as is None)
 
 
+class TiledBoard(Drawable, Protocol):
+    """The board an order was found on, as its report shows it: a drawable puzzle with its
+    cells and lattice (render/json_out.py measures the board)."""
+
+    @property
+    def board(self) -> Mapping[Cell, object]: ...
+
+    @property
+    def lattice(self) -> Lattice: ...
+
+
+@dataclass
+class Attempt:
+    """One region tried: how it ended and why (``rows`` and ``cols`` are its extent along
+    the last two coordinates; ``dims`` its measures: the layers first on cube, one side for
+    a triangle or a hexagon; ``name`` how it is shown)."""
+
+    rows: int
+    cols: int
+    copies: int
+    tiled: bool
+    how: str  # the proof's argument, or "search"
+    detail: str  # the proof's sentence, or the nodes searched
+    seconds: float = 0.0
+    dims: tuple[int, ...] = ()
+    name: str = ""
+
+    @property
+    def size(self) -> str:
+        """``2x3`` (``2x3x4`` on cube; ``hexagon of side 2``)."""
+        return self.name or "x".join(map(str, self.dims or (self.rows, self.cols)))
+
+
+@dataclass
+class OrderResult:
+    """The order of a polyomino (puzzles/order.py): the smallest number of copies that tile
+    a region, with the regions tried."""
+
+    shape: Shape
+    max_area: int
+    order: int | None = None  # None: no rectangle up to max_area
+    puzzle: TiledBoard | None = None  # the rectangle that was tiled (a polyomino puzzle)
+    solution: Placed | None = None
+    attempts: list[Attempt] = field(default_factory=list)
+    lattice: Lattice = SQUARE
+    region: Region | None = None  # the region that was tiled
+
+    def summary(self) -> str:
+        if self.order is None or self.region is None:
+            return f"no {region_noun(self.lattice)} up to area {self.max_area}"
+        copies = "copy" if self.order == 1 else "copies"
+        return f"order {self.order}: {self.order} {copies} tile a {self.region.label}"
+
+
 @dataclass(frozen=True)
 class OrderReport:
     """The order of a polyomino, with every rectangle tried (shown when ``tried`` is set)."""
 
     result: OrderResult
     tried: bool = False
+
+
+@dataclass(frozen=True)
+class LabelResult:
+    """The answer for one combination of labels."""
+
+    labels: dict[str, str]  # group -> label
+    result: SweepResult
+
+
+@dataclass(frozen=True)
+class LabelSweepReport:
+    """A labelled sweep of one board: every combination answered, with its count."""
+
+    puzzle: str
+    board: str | None
+    label: str
+    groups: tuple[str, ...]
+    results: list[LabelResult]
+
+    @property
+    def solvable(self) -> int:
+        return sum(r.result.solvable for r in self.results)
+
+    @property
+    def solutions(self) -> int:
+        return sum(r.result.solutions or 0 for r in self.results)
+
+    @property
+    def searched(self) -> int:
+        """Combinations counted themselves (the others copy a symmetric one's answer)."""
+        return sum(1 for r in self.results if r.result.same_as is None)

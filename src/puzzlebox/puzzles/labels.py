@@ -26,13 +26,8 @@ from puzzlebox.engine.search import Job, Mode, each_solution
 from puzzlebox.errors import PuzzleboxError
 from puzzlebox.geometry.lattice import Cell, Lattice
 from puzzlebox.puzzles.givens import lattice_of
-from puzzlebox.puzzles.sweep import (
-    SweepResult,
-    _solve_one,
-    _with_board,
-    every_choice_refuted,
-    sweepable,
-)
+from puzzlebox.puzzles.sweep import _solve_one, _with_board, every_choice_refuted, sweepable
+from puzzlebox.reports import LabelResult, LabelSweepReport, SweepResult
 from puzzlebox.safety import printable
 
 if TYPE_CHECKING:
@@ -105,38 +100,6 @@ class Labels:
         """The cells a combination leaves uncovered, sorted."""
         cells = {cell for group, label in zip(groups, combo) for cell in self.groups[group][label]}
         return tuple(sorted(cells))
-
-
-@dataclass(frozen=True)
-class LabelResult:
-    """The answer for one combination of labels."""
-
-    labels: dict[str, str]  # group -> label
-    result: SweepResult
-
-
-@dataclass(frozen=True)
-class LabelSweepReport:
-    """A labelled sweep of one board: every combination answered, with its count."""
-
-    puzzle: str
-    board: str | None
-    label: str
-    groups: tuple[str, ...]
-    results: list[LabelResult]
-
-    @property
-    def solvable(self) -> int:
-        return sum(r.result.solvable for r in self.results)
-
-    @property
-    def solutions(self) -> int:
-        return sum(r.result.solutions or 0 for r in self.results)
-
-    @property
-    def searched(self) -> int:
-        """Combinations counted themselves (the others copy a symmetric one's answer)."""
-        return sum(1 for r in self.results if r.result.same_as is None)
 
 
 def labels_of(puzzle: PolyominoPuzzle) -> Labels:

@@ -18,16 +18,16 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 
 from puzzlebox.engine import SearchStats
 from puzzlebox.engine.parts import representatives
 from puzzlebox.errors import PuzzleboxError
 from puzzlebox.geometry.lattice import Cell, GridError, Lattice, Shape, lattice_named
-from puzzlebox.geometry.regions import Region, block, region_noun, regions
+from puzzlebox.geometry.regions import Region, block, regions
 from puzzlebox.geometry.square import SQUARE
-from puzzlebox.puzzles.polyomino import Piece, PolyominoPuzzle, PolyominoSolution
+from puzzlebox.puzzles.polyomino import Piece, PolyominoPuzzle
 from puzzlebox.puzzles.proofs import impossibility_proof
+from puzzlebox.reports import Attempt, OrderResult
 
 # The twelve pentominoes, by their usual letters.
 PENTOMINOES: dict[str, str] = {
@@ -125,46 +125,6 @@ def _spans(cells: tuple[Cell, ...]) -> tuple[int, ...]:
         1 + max(cell[i] for cell in cells) - min(cell[i] for cell in cells)
         for i in range(len(cells[0]))
     )
-
-
-@dataclass
-class Attempt:
-    """One region tried: how it ended and why (``rows`` and ``cols`` are its extent along
-    the last two coordinates; ``dims`` its measures: the layers first on cube, one side for
-    a triangle or a hexagon; ``name`` how it is shown)."""
-
-    rows: int
-    cols: int
-    copies: int
-    tiled: bool
-    how: str  # the proof's argument, or "search"
-    detail: str  # the proof's sentence, or the nodes searched
-    seconds: float = 0.0
-    dims: tuple[int, ...] = ()
-    name: str = ""
-
-    @property
-    def size(self) -> str:
-        """``2x3`` (``2x3x4`` on cube; ``hexagon of side 2``)."""
-        return self.name or "x".join(map(str, self.dims or (self.rows, self.cols)))
-
-
-@dataclass
-class OrderResult:
-    shape: Shape
-    max_area: int
-    order: int | None = None  # None: no rectangle up to max_area
-    puzzle: PolyominoPuzzle | None = None  # the rectangle that was tiled
-    solution: PolyominoSolution | None = None
-    attempts: list[Attempt] = field(default_factory=list)
-    lattice: Lattice = SQUARE
-    region: Region | None = None  # the region that was tiled
-
-    def summary(self) -> str:
-        if self.order is None or self.region is None:
-            return f"no {region_noun(self.lattice)} up to area {self.max_area}"
-        copies = "copy" if self.order == 1 else "copies"
-        return f"order {self.order}: {self.order} {copies} tile a {self.region.label}"
 
 
 def region_puzzle(

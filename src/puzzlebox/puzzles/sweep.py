@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from math import comb
 from typing import TYPE_CHECKING, cast
 
@@ -22,6 +21,7 @@ from puzzlebox.geometry.lattice import Cell
 from puzzlebox.puzzles.base import Puzzle
 from puzzlebox.puzzles.proofs import impossibility_proof, proof_without_placements
 from puzzlebox.render.text import table_lines
+from puzzlebox.reports import SweepResult
 
 if TYPE_CHECKING:
     from puzzlebox.puzzles.polyomino import PolyominoPuzzle
@@ -29,20 +29,6 @@ if TYPE_CHECKING:
 
 class SweepError(PuzzleboxError):
     """A sweep that cannot be set up (too many or too few cells, coloured holes)."""
-
-
-@dataclass(frozen=True)
-class SweepResult:
-    """The answer for one choice of uncovered cells."""
-
-    uncovered: tuple[Cell, ...]
-    solvable: bool
-    solutions: int | None = None  # only when counting
-    distinct: int | None = None
-    proof: str | None = None  # the argument that settled it without search, if any
-    reason: str | None = None  # that argument's sentence
-    nodes: int = 0
-    same_as: tuple[Cell, ...] | None = None  # the symmetric choice whose answer this copies
 
 
 def sweepable(puzzle: Puzzle) -> PolyominoPuzzle:

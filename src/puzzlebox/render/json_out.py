@@ -12,8 +12,13 @@ from typing import TYPE_CHECKING, Any
 from puzzlebox.render.drawable import Drawable, Placed
 
 if TYPE_CHECKING:
-    from puzzlebox.puzzles.labels import LabelSweepReport
-    from puzzlebox.reports import CountReport, EstimateReport, OrderReport, SweepReport
+    from puzzlebox.reports import (
+        CountReport,
+        EstimateReport,
+        LabelSweepReport,
+        OrderReport,
+        SweepReport,
+    )
 
 
 def _with_board(obj: dict[str, Any], puzzle: Drawable) -> dict[str, Any]:

@@ -8,8 +8,13 @@ from puzzlebox.render.text import offset_note, solution_lines
 from puzzlebox.words import duration_text, noun_for, plural
 
 if TYPE_CHECKING:
-    from puzzlebox.puzzles.labels import LabelSweepReport
-    from puzzlebox.reports import CountReport, EstimateReport, OrderReport, SweepReport
+    from puzzlebox.reports import (
+        CountReport,
+        EstimateReport,
+        LabelSweepReport,
+        OrderReport,
+        SweepReport,
+    )
 
 
 def count_text(report: CountReport) -> list[str]:
