@@ -94,6 +94,17 @@ def test_the_state_limit_refuses_in_one_line(tmp_path: Path,
     assert code == 3 and "--max-states" in err and "\n" not in err.strip()
 
 
+def test_options_it_does_not_use_are_refused(tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "box.toml"
+    path.write_text(BOX)
+    code, _, err = _run(capsys, "solve", str(path), "--disassemble", "--format", "svg",
+                        "--out", str(tmp_path / "x.svg"))
+    assert code == 2 and "prints text or json" in err and not (tmp_path / "x.svg").exists()
+    code, _, err = _run(capsys, "count", str(path), "--disassemble", "--jobs", "2")
+    assert code == 2 and "drop --jobs" in err
+
+
 def test_disassembly_rules_are_checked(tmp_path: Path,
                                        capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "bad.toml"

@@ -282,9 +282,6 @@ def cmd_solve(args: argparse.Namespace) -> int:
     pf = _load(args)
     limit = None if args.all else max(args.limit, 0)
     if args.disassemble:  # #24: the assemblies that come apart, with their levels
-        if pictured:
-            raise CommandError("--disassemble prints text or json; 'puzzlebox moves "
-                               "--format svg' draws how an assembly comes apart")
         return disassembly_command.run_solve(args, pf, lambda puzzle, solution: print(
             "\n".join(map(printable, solution_lines(puzzle, solution, args.format)))))
     split = args.jobs > 1 or args.cluster or args.checkpoint or args.split_depth is not None

@@ -62,6 +62,9 @@ def refuse_others(args: argparse.Namespace) -> None:
     if unused:
         raise NoSuchAssembly(f"--disassemble takes the assemblies apart in one process: drop "
                              f"{', '.join(unused)}")
+    if getattr(args, "format", "text") in ("svg", "png"):
+        raise NoSuchAssembly("--disassemble prints text or json; 'puzzlebox moves --format "
+                             "svg' draws how an assembly comes apart")
 
 
 def rules_of(pf: PuzzleFile, args: argparse.Namespace) -> Rules:
