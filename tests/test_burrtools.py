@@ -16,7 +16,6 @@ from __future__ import annotations
 import gzip
 import os
 import random
-import time
 import tomllib
 from pathlib import Path
 
@@ -485,11 +484,9 @@ def test_a_gzip_bomb_stops_at_the_cap(tmp_path, capsys, monkeypatch):
 def test_voxel_spaces_are_capped_for_the_whole_file(tmp_path, capsys):
     empty = '<voxel x="100" y="100" z="100" type="0">' + "_" * 999_999 + "#</voxel>"
     xml = '<puzzle version="2"><shapes>' + empty * 5 + "</shapes></puzzle>"
-    started = time.perf_counter()
     code, _, err = run(capsys, "import", write(tmp_path, xml))
     assert code == 2 and "the voxel spaces so far have 5000000 positions; the limit for a " \
-        "file is 4000000" in err
-    assert time.perf_counter() - started < 10  # 0.2 s on the shared 2-core machine
+        "file is 4000000" in err  # refused before the voxels are expanded
     full = '<voxel x="1000" y="300" z="1" type="0">' + "#" * 300_000 + "</voxel>"
     code, _, err = run(capsys, "import", write(tmp_path, '<puzzle version="2"><shapes>'
                                                + full + "</shapes></puzzle>"))

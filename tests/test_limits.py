@@ -427,9 +427,7 @@ def test_steps_are_sized_by_the_measured_rate(monkeypatch):
 def test_a_hopeless_enumeration_is_refused_and_goes_on_when_told(tmp_path, capsys):
     """solve --all walks every solution of the problem as built: judged like a count."""
     path = _write(tmp_path, "q.toml", QUEENS_40)
-    began = time.perf_counter()
     assert main(["solve", path, "--all", "--format", "json"]) == 3
-    assert time.perf_counter() - began < budget.PROBE_AFTER + 4.0
     (line,) = _lines(capsys)
     assert line.startswith("puzzlebox: q: enumerating every solution would take ")
     assert "refused (--no-limit runs it anyway" in line
@@ -450,9 +448,7 @@ def test_small_enumerations_pay_for_no_probe(monkeypatch, capsys):
 def test_a_hopeless_split_count_is_refused_before_any_subproblem(tmp_path, capsys):
     """The split planner's own estimate (its balancing weights, probed once) is judged."""
     path = _write(tmp_path, "q.toml", QUEENS_40)
-    began = time.perf_counter()
     assert main(["count", path, "--split-depth", "2"]) == 3
-    assert time.perf_counter() - began < 4.0
     (line,) = _lines(capsys)
     assert line.startswith("puzzlebox: q: a count would take ")
     assert line.endswith("refused (--no-limit runs it anyway, --max-time SECONDS runs it "
