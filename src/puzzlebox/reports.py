@@ -132,6 +132,7 @@ class EstimateReport:
     seconds: float = 0.0  # the whole tree at that speed
     searched_nodes: int | None = None  # the tree's size, when timing the engine finished it
     auto_engine: str = "compiled"  # the engine a count under "auto" uses here
+    tree_engine: str = "compiled"  # the engine whose tree Knuth's probes walk (estimate_tree)
 
 
 class Board(Protocol):

@@ -50,9 +50,9 @@ def estimate_text(report: EstimateReport) -> list[str]:
     if report.searched_nodes is not None:
         lines.append(f"  (timing the engine searched the whole tree: {report.searched_nodes} "
                      "nodes)")
-    if report.auto_engine != "compiled":
-        lines.append(f"  (this is the compiled engine's tree; a count under engine auto uses "
-                     f"the {report.auto_engine} engine here)")
+    if report.auto_engine != report.tree_engine:
+        lines.append(f"  (this is the {report.tree_engine} engine's tree; a count under engine "
+                     f"auto uses the {report.auto_engine} engine here)")
     return lines
 
 
