@@ -224,3 +224,44 @@ def edge_matching(rows, cols, cards: dict, rotate=True, complements=None, border
         images = [s, rot180(s)] + ([rot(s, 1), rot(s, 3)] if rows == cols else [])
         forms.add(min(tuple(sorted(i)) for i in images))
     return len(sols), len(forms)
+
+
+def queens_variant(n: int, torus: bool = False, holes=frozenset(), givens=()) -> tuple[int, int]:
+    """(solutions, distinct) of the queens variants by permutations: holes no queen takes,
+    given queens every solution holds, diagonals that wrap on a torus; distinct up to the
+    board maps (the square's eight, times the translations on a torus) that keep the
+    squares a queen may take (not a hole, not attacked by a given)."""
+
+    def attack(a, b):
+        (r1, c1), (r2, c2) = a, b
+        if r1 == r2 or c1 == c2:
+            return True
+        if torus:
+            return (r1 + c1 - r2 - c2) % n == 0 or (r1 - c1 - r2 + c2) % n == 0
+        return abs(r1 - r2) == abs(c1 - c2)
+
+    sols = []
+    for perm in itertools.permutations(range(n)):
+        queens = list(enumerate(perm))
+        if any(q in holes for q in queens) or not set(givens) <= set(queens):
+            continue
+        if all(not attack(a, b) for i, a in enumerate(queens) for b in queens[i + 1:]):
+            sols.append(frozenset(queens))
+    free = {(r, c) for r in range(n) for c in range(n) if (r, c) not in holes
+            and ((r, c) in givens or not any(attack((r, c), g) for g in givens))}
+    turns = [
+        lambda r, c: (r, c), lambda r, c: (c, n - 1 - r), lambda r, c: (n - 1 - r, n - 1 - c),
+        lambda r, c: (n - 1 - c, r), lambda r, c: (r, n - 1 - c), lambda r, c: (n - 1 - r, c),
+        lambda r, c: (c, r), lambda r, c: (n - 1 - c, n - 1 - r),
+    ]  # fmt: skip
+    shifts = [(a, b) for a in range(n) for b in range(n)] if torus else [(0, 0)]
+    maps = []
+    for t in turns:
+        for a, b in shifts:
+            def m(r, c, t=t, a=a, b=b):
+                x, y = t(r, c)
+                return (x + a) % n, (y + b) % n
+            if {m(r, c) for r, c in free} == free:
+                maps.append(m)
+    forms = {min(tuple(sorted(m(r, c) for r, c in s)) for m in maps) for s in sols}
+    return len(sols), len(forms)

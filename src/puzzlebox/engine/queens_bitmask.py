@@ -38,9 +38,8 @@ never the right-hand image of a mirror pair, so the mirror's halving still holds
 from __future__ import annotations
 
 import functools
-import math
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -62,20 +61,27 @@ GROUP_ORDER = 8  # the symmetries of the square
 
 
 def _board(job: Job) -> int | str:
-    """``n`` when the job is a count of a whole ``n``-queens cover problem, else why not.
+    """``n`` when the job is a count of a queens cover problem this engine searches, else why
+    not.
 
-    The engine reads ``n`` off the cover problem alone (its options are the ``n * n``
-    squares, its items exactly :func:`queens_problem`'s), so it asks nothing of a puzzle:
-    a restricted problem, or another kind's problem with square labels, is declined."""
+    The engine reads ``n`` off the cover problem alone (its options are squares of the
+    ``n x n`` board, its items exactly :func:`queens_problem`'s), so it asks nothing of a
+    puzzle: another kind's problem with square labels, or the toroidal queens' (their
+    diagonals wrap: other items), is declined. A board with holes (squares no queen may
+    take, as a puzzle's holes and givens leave it) is taken when the eight symmetries of the
+    square keep its squares: the distinct count below is Burnside's over all eight."""
     problem = job.problem
-    n = math.isqrt(len(problem.labels))
-    whole = "it counts the whole queens problem only (n-queens, one option per square)"
-    if n == 0 or n * n != len(problem.labels) or set(problem.item_names) != _item_names(n):
+    whole = "it counts queens on an n x n board with straight diagonals only"
+    n = sum(1 for name in problem.item_names[: problem.n_primary]
+            if isinstance(name, tuple) and name[:1] == ("row",))
+    if n == 0 or set(problem.item_names) != _item_names(n):
         return whole
     if n > MAX_N:
         return f"it counts n-queens for n in 1..{MAX_N}, not {n}"
-    if not _whole_queens(problem, n):
+    if not _queens_shaped(problem, n):
         return whole
+    if not _keeps_squares(n, problem.labels):
+        return "the holes (or the squares the givens attack) break the board's symmetry"
     if job.mode is not Mode.COUNT:
         return "it counts solutions; it does not list them"
     if job.limit is not None:
@@ -89,20 +95,42 @@ def _item_names(n: int) -> set[tuple[str, int]]:
     return set(lines + [(d, k) for d in ("diag", "anti") for k in range(2 * n - 1)])
 
 
-def _whole_queens(problem: CoverProblem, n: int) -> bool:
-    """Whether ``problem`` is :func:`queens_problem` of ``n``, option for option."""
-    whole = _whole_problem(n)
+def _queens_shaped(problem: CoverProblem, n: int) -> bool:
+    """Whether ``problem`` is :func:`queens_problem` of ``n`` on the squares it labels,
+    option for option."""
+    labels = problem.labels
+    if not all(isinstance(x, tuple) and len(x) == 2 for x in labels):
+        return False
+    if len(labels) == n * n:
+        whole = _whole_problem(n)
+    else:
+        try:
+            whole = queens_problem(n, labels)
+        except (TypeError, ValueError):
+            return False
     return (problem.item_names == whole.item_names and problem.labels == whole.labels
             and problem.n_primary == whole.n_primary
             and np.array_equal(problem.start, whole.start)
             and np.array_equal(problem.items, whole.items))
 
 
+def _keeps_squares(n: int, squares: Sequence[tuple[int, int]]) -> bool:
+    """Whether every symmetry of the square maps ``squares`` onto themselves (it suffices
+    to check a quarter turn and a mirror, which generate the eight)."""
+    if len(squares) == n * n:
+        return True
+    board = set(squares)
+    return ({(c, n - 1 - r) for r, c in board} == board
+            and {(r, n - 1 - c) for r, c in board} == board)
+
+
 def _masks(n: int, job: Job) -> list[int]:
-    """The columns each row may hold: forced options pin a row, excluded ones clear a bit."""
-    full = (1 << n) - 1
-    allowed = [full] * n
+    """The columns each row may hold: the board's squares in it; forced options pin a row,
+    excluded ones clear a bit."""
+    allowed = [0] * n
     labels = job.problem.labels
+    for r, c in labels:
+        allowed[r] |= 1 << c
     for k in job.excluded:
         r, c = labels[k]
         allowed[r] &= ~(1 << c)
@@ -332,7 +360,8 @@ def frontier(job: Job, depth: int) -> list[Subproblem]:
         excluded = set(job.excluded)
         for r, c0 in enumerate(key):
             keep = {c0, n - 1 - c0} if mirror else {c0}
-            excluded.update(number[r, c] for c in range(n) if c not in keep)
+            excluded.update(number[r, c] for c in range(n)
+                            if c not in keep and (r, c) in number)
         subs.append((tuple(sorted(job.forced)), tuple(sorted(excluded - set(job.forced)))))
     return subs
 
@@ -364,10 +393,11 @@ def _warm_up() -> None:
                    z.copy(), z.copy(), np.zeros(1, dtype=np.int64), np.int64(1))
 
 
-def queens_problem(n: int) -> CoverProblem:
+def queens_problem(n: int, squares: Sequence[tuple[int, int]] | None = None) -> CoverProblem:
     """The cover problem of ``n`` queens (the queens kind's ``build_problem``): rows and
     columns primary (one queen each), diagonals secondary (at most one), one option
-    ``(row, col)`` per square."""
+    ``(row, col)`` per square, in reading order; ``squares`` (in reading order) are the only
+    squares a queen may take, when not all of them."""
     b = CoverBuilder()
     # Rows and columns from the middle out ("organ-pipe" order, as Knuth does for DLX):
     # engines break ties between items by their order, and a middle row is the more
@@ -379,9 +409,11 @@ def queens_problem(n: int) -> CoverProblem:
     for d in range(2 * n - 1):
         b.secondary(("diag", d))
         b.secondary(("anti", d))
-    for r in range(n):
-        for c in range(n):
-            b.option([("row", r), ("col", c), ("diag", r + c), ("anti", r - c + n - 1)], (r, c))
+    board = [(r, c) for r in range(n) for c in range(n)] if squares is None else squares
+    for r, c in board:
+        if not (0 <= r < n and 0 <= c < n):
+            raise ValueError(f"square {(r, c)} is off the {n} x {n} board")
+        b.option([("row", r), ("col", c), ("diag", r + c), ("anti", r - c + n - 1)], (r, c))
     return b.build()
 
 

@@ -1,24 +1,36 @@
 """n-queens: n queens on an n x n board, no two on a row, column or diagonal.
 
 Rows and columns are primary items (exactly one queen each); diagonals are secondary
-(at most one queen each).
+(at most one queen each). The puzzle-hunt variants change only the options and the
+diagonals: a hole is a square with no option; a given queen leaves no option on a square it
+attacks (so it is the only option of its row, and every solution holds it); on a torus the
+diagonals wrap, and as there are then n of each and n queens, each is covered exactly once
+(primary). The symmetries are the board's maps (the square's eight, and on a torus its
+translations too) that keep the squares left.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from puzzlebox import limits
 from puzzlebox.cover.problem import CoverProblem
 from puzzlebox.cover.symmetry import options_by_labels
 from puzzlebox.engine import queens_bitmask
 from puzzlebox.engine.registry import register
 from puzzlebox.geometry import SYMMETRIES, Symmetry
 from puzzlebox.puzzles.base import Puzzle, Solution, register_kind
+from puzzlebox.puzzles.proofs import Proof
+from puzzlebox.puzzles.queens.board import (
+    Square,
+    attack_line,
+    read_board,
+    read_givens,
+    torus_problem,
+)
 from puzzlebox.puzzles.queens.text import queens_lines
 from puzzlebox.puzzles.reading import COMMON_KEYS, FileReader
 
@@ -49,20 +61,67 @@ register(queens_bitmask.SPEC)  # the kind's own engine, registered with the kind
 class QueensPuzzle(Puzzle):
     kind = "queens"
 
-    def __init__(self, name: str, n: int, title: str = "", notes: str = "") -> None:
+    def __init__(self, name: str, n: int, title: str = "", notes: str = "", *,
+                 torus: bool = False, holes: frozenset[Square] = frozenset(),
+                 givens: tuple[Square, ...] = ()) -> None:
         super().__init__(name, title, notes)
         self.n = n
+        self.torus = torus
+        self.holes = holes
+        self.givens = givens
 
     @classmethod
     def read(cls, r: FileReader, doc: dict[str, Any], name: str, title: str, notes: str
              ) -> list[Puzzle]:
-        """``n = 8``: the board's side, and the number of queens."""
-        r.check_keys(doc, COMMON_KEYS | {"n"}, ())
-        n = r.integer(doc, "n", (), 1, limits.MAX_QUEENS)
-        return [cls(name, n, title, notes)]
+        """``n = 8``: the board's side, and the number of queens; ``torus``, ``board`` (its
+        holes) and ``givens``: the variants (docs/puzzle-format.md)."""
+        r.check_keys(doc, COMMON_KEYS | {"n", "torus", "board", "givens"}, ())
+        torus = r.boolean(doc, "torus", False, ())
+        n, holes = read_board(r, doc)
+        givens = read_givens(r, doc, n, holes)
+        return [cls(name, n, title, notes, torus=torus, holes=holes, givens=givens)]
+
+    # -- the board -------------------------------------------------------------------------
+    def attacks(self, a: Square, b: Square) -> str | None:
+        """The line on which queens on ``a`` and ``b`` attack each other, or None."""
+        return attack_line(self.n, self.torus, a, b)
+
+    def squares(self) -> list[Square]:
+        """The squares a queen may take, in reading order: not a hole, and not attacked by a
+        given queen (a given's own square stays)."""
+        givens = set(self.givens)
+        return [
+            (r, c) for r in range(self.n) for c in range(self.n)
+            if (r, c) not in self.holes
+            and ((r, c) in givens or not any(self.attacks((r, c), g) for g in givens))
+        ]
 
     def build_problem(self) -> CoverProblem:
-        return queens_bitmask.queens_problem(self.n)
+        plain = not (self.holes or self.givens)
+        if not self.torus:  # the bitmask engine's problem (engine/queens_bitmask.py)
+            return queens_bitmask.queens_problem(self.n, None if plain else self.squares())
+        return torus_problem(self.n, self.squares())
+
+    def proofs(self) -> Iterator[Proof]:
+        """Two given queens that attack each other; a row or column with no square left."""
+        for i, a in enumerate(self.givens):
+            for b in self.givens[i + 1:]:
+                line = self.attacks(a, b)
+                if line is not None:
+                    yield Proof("givens", f"the given queens at {list(a)} and {list(b)} "
+                                f"share a {line}")
+                    return
+        if not (self.holes or self.givens):
+            return
+        left = self.squares()
+        for axis, word in ((0, "row"), (1, "column")):
+            taken = {square[axis] for square in left}
+            for i in range(self.n):
+                if i not in taken:
+                    why = "holes and the givens' lines" if self.givens else "holes"
+                    yield Proof("lines", f"{word} {i + 1} has no square left for a queen "
+                                f"(its squares are {why})")
+                    return
 
     def decode(self, chosen: tuple[int, ...]) -> QueensSolution:
         return QueensSolution(tuple(sorted(self.problem.labels[k] for k in chosen)))
@@ -72,21 +131,19 @@ class QueensPuzzle(Puzzle):
         return list(solution.queens)
 
     def build_symmetries(self) -> np.ndarray:
-        """The eight symmetries of the square board, as permutations of the squares."""
+        """The board's maps that keep the squares a queen may take, as permutations of
+        them: the eight symmetries of the square, and on a torus each composed with the
+        n * n translations (identity first)."""
         n = self.n
-
-        def mover(sym: Symmetry) -> Callable[[tuple[int, int]], tuple[int, int]]:
-            corners = [sym((0, 0)), sym((n - 1, n - 1))]
-            r0 = min(r for r, _ in corners)
-            c0 = min(c for _, c in corners)
-
-            def move(queen: tuple[int, int]) -> tuple[int, int]:
-                r, c = sym(queen)
-                return r - r0, c - c0
-
-            return move
-
-        return np.array([options_by_labels(self.problem, mover(s)) for s in SYMMETRIES])
+        shifts = [(a, b) for a in range(n) for b in range(n)] if self.torus else [(0, 0)]
+        left = set(self.squares())
+        maps = []
+        for sym in SYMMETRIES:
+            for a, b in shifts:
+                move = _mover(n, sym, a, b)
+                if all(move(square) in left for square in left):
+                    maps.append(options_by_labels(self.problem, move))
+        return np.array(maps)
 
     # -- drawing ---------------------------------------------------------------------------
     def text_lines(self, solution: Solution, style: str = "text") -> list[str]:
@@ -94,15 +151,39 @@ class QueensPuzzle(Puzzle):
         return queens_lines(self, solution)
 
     def describe_lines(self) -> list[str]:
-        return [f"{self.n} queens on a {self.n} x {self.n} board"]
+        n = self.n
+        board = "torus" if self.torus else "board"
+        words = [f"{n} queens on a {n} x {n} {board}"]
+        if self.holes:
+            words.append(f"{len(self.holes)} hole{'s' if len(self.holes) != 1 else ''}")
+        if self.givens:
+            words.append(f"{len(self.givens)} given")
+        lines = [", ".join(words)]
+        if self.holes or self.givens:
+            lines += queens_lines(self, QueensSolution(self.givens))
+        return lines
 
     def solution_panel(self, solution: Solution, title: str) -> Panel:
         from puzzlebox.puzzles.queens.pictures import queens_panel  # matplotlib
 
         assert isinstance(solution, QueensSolution)
-        return queens_panel(self.n, solution.queens, title, "solution")
+        return queens_panel(self.n, solution.queens, title, "solution", self.holes)
 
     def puzzle_panels(self, title: str) -> tuple[Panel, list[Panel]]:
         from puzzlebox.puzzles.queens.pictures import queens_panel  # matplotlib
 
-        return queens_panel(self.n, (), f"{self.n} queens", "board"), []
+        return queens_panel(self.n, self.givens, f"{self.n} queens", "board", self.holes), []
+
+
+def _mover(n: int, sym: Symmetry, a: int, b: int) -> Callable[[Square], Square]:
+    """``sym`` moved back onto the board, then shifted by ``(a, b)`` around a torus (a
+    plain board has only the shift ``(0, 0)``)."""
+    corners = [sym((0, 0)), sym((n - 1, n - 1))]
+    r0 = min(r for r, _ in corners)
+    c0 = min(c for _, c in corners)
+
+    def move(square: Square) -> Square:
+        r, c = sym(square)
+        return (r - r0 + a) % n, (c - c0 + b) % n
+
+    return move

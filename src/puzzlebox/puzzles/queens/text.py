@@ -1,4 +1,4 @@
-"""n-queens as text: the board, a Q where each queen stands."""
+"""n-queens as text: the board, a Q where each queen stands, a blank where a hole is."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ if TYPE_CHECKING:
 
 def queens_lines(puzzle: QueensPuzzle, solution: QueensSolution) -> list[str]:
     queens = set(solution.queens)
-    return [
-        " ".join("Q" if (r, c) in queens else "." for c in range(puzzle.n))
-        for r in range(puzzle.n)
-    ]
+
+    def mark(square: tuple[int, int]) -> str:
+        return "Q" if square in queens else " " if square in puzzle.holes else "."
+
+    return [" ".join(mark((r, c)) for c in range(puzzle.n)) for r in range(puzzle.n)]
