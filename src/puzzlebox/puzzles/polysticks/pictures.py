@@ -5,9 +5,10 @@ coordinates (geometry.py), so a unit stick is one cell long."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from puzzlebox.puzzles.polysticks.geometry import Stick, ends
+from puzzlebox.puzzles.polysticks.geometry import Point, Stick, ends
 from puzzlebox.render.palette import GRID_LINE, OUTLINE, piece_color
 from puzzlebox.render.pictures import Canvas, Panel
 
@@ -16,6 +17,7 @@ MARGIN = 0.5  # cells of paper around the outermost points
 BOARD_WIDTH = 0.06  # the board's sticks, in cells
 PIECE_WIDTH = 0.22  # a piece's sticks, in cells
 POINT_SIZE = 0.07  # the dots at the grid points, in cells
+GAP = 0.16  # a piece's free ends stop short of their points, so that pieces stand apart
 
 Segment = tuple[tuple[float, float], tuple[float, float]]
 
@@ -30,10 +32,24 @@ def sticks_panel(board: Iterable[Stick], pieces: Sequence[tuple[int, Sequence[St
     width = (max(x for _, x in points) - x0) / 2 + 2 * MARGIN
     height = (max(y for y, _ in points) - y0) / 2 + 2 * MARGIN
 
-    def segment(stick: Stick, ox: float, oy: float) -> Segment:
+    def segment(stick: Stick, ox: float, oy: float, free: frozenset[Point] = frozenset()
+                ) -> Segment:
+        """A stick from point to point; an end in ``free`` (where its piece stops) pulled
+        in by GAP, toward the stick's middle."""
         a, b = ends(stick)
-        return ((ox + (a[1] - x0) / 2, oy + (a[0] - y0) / 2),
-                (ox + (b[1] - x0) / 2, oy + (b[0] - y0) / 2))
+        ay, ax = (a[0] - y0) / 2, (a[1] - x0) / 2
+        by, bx = (b[0] - y0) / 2, (b[1] - x0) / 2
+        ux, uy = bx - ax, by - ay  # a unit step from a to b
+        if a in free:
+            ax, ay = ax + GAP * ux, ay + GAP * uy
+        if b in free:
+            bx, by = bx - GAP * ux, by - GAP * uy
+        return (ox + ax, oy + ay), (ox + bx, oy + by)
+
+    def free_ends(sticks: Sequence[Stick]) -> frozenset[Point]:
+        """The points where a piece ends: one of its sticks reaches them."""
+        seen = Counter(p for s in sticks for p in ends(s))
+        return frozenset(p for p, k in seen.items() if k == 1)
 
     def paint(canvas: Canvas, px: float, py: float) -> None:
         ox, oy = px + MARGIN, py + MARGIN
@@ -44,7 +60,8 @@ def sticks_panel(board: Iterable[Stick], pieces: Sequence[tuple[int, Sequence[St
                         POINT_SIZE, POINT_SIZE, facecolor=OUTLINE, edgecolor="none",
                         zorder=2.5)
         for i, (color, sticks) in enumerate(pieces):
-            canvas.segments([segment(s, ox, oy) for s in sticks], piece_color(color),
+            free = free_ends(sticks)
+            canvas.segments([segment(s, ox, oy, free) for s in sticks], piece_color(color),
                             canvas.line_width(PIECE_WIDTH), 3 + i * 1e-3, capstyle="round",
                             gid=canvas.gid(f"piece-{i}"))
 
