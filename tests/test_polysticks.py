@@ -290,6 +290,15 @@ def test_a_solution_drawing_reads_back_as_its_board(capsys):
     assert isinstance(back, PolysticksPuzzle) and back.board == puzzle.board
     marks = {ch for line in lines[:-1] for ch in line} - set("+ ")
     assert len(marks) == len(puzzle.pieces)  # each piece its own mark
+    owners = puzzle.text_owners(solution)  # a terminal colours each placement
+    assert [len(row) for row in owners] == [len(line) for line in lines[:-1]]
+    by_owner = {}
+    for line, row in zip(lines, owners):
+        for ch, who in zip(line, row):
+            assert (who is None) == (ch in "+ ")
+            if who is not None:
+                assert by_owner.setdefault(who, ch) == ch
+    assert len(by_owner) == len(solution.placements)
 
 
 def test_describe_draws_the_board_and_pieces_in_the_notation():

@@ -273,6 +273,11 @@ class PolysticksPuzzle(Puzzle):
         assert isinstance(solution, PolysticksSolution)
         return text.solution_lines(self, solution)
 
+    def text_owners(self, solution: Solution) -> list[list[int | None]]:
+        """The placement each character of the drawing shows, for a terminal's colours."""
+        assert isinstance(solution, PolysticksSolution)
+        return text.solution_owners(solution)
+
     def describe_lines(self) -> list[str]:
         return text.describe(self)
 

@@ -46,6 +46,20 @@ def stick_lines(marks: Mapping[Stick, str]) -> list[str]:
     return ["".join(row).rstrip() for row in rows]
 
 
+def stick_owners(owners: Mapping[Stick, int]) -> list[list[int | None]]:
+    """For each character of ``stick_lines`` over the same sticks, the number of the
+    placement whose stick it shows (None for points and spaces)."""
+    marks = {s: "x" for s in owners}
+    lines = stick_lines(marks)
+    points = {p for s in owners for p in ends(s)}
+    y0 = min(y for y, _ in points)
+    x0 = min(x for _, x in points)
+    rows: list[list[int | None]] = [[None] * len(line) for line in lines]
+    for (y, x), who in owners.items():
+        rows[y - y0][x - x0] = who
+    return rows
+
+
 def plain_marks(sticks: Iterable[Stick]) -> dict[Stick, str]:
     """Each stick marked ``-`` or ``|``: a board or a piece as the file writes it."""
     return {s: HORIZONTAL if is_horizontal(s) else VERTICAL for s in sticks}
@@ -90,3 +104,9 @@ def describe(puzzle: PolysticksPuzzle) -> list[str]:
         out.append(f"{piece.name}{count}:")
         out += ["  " + line for line in stick_lines(plain_marks(piece.sticks))]
     return out
+
+
+def solution_owners(solution: PolysticksSolution) -> list[list[int | None]]:
+    """Which placement each character of :func:`solution_lines`' drawing shows."""
+    return stick_owners({s: i for i, (_, sticks) in enumerate(solution.placements)
+                         for s in sticks})
