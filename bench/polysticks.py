@@ -4,7 +4,11 @@ J, L, N and Y), too slow for the test suite, which checks the 72.
 
     python bench/polysticks.py                 # the 1795, with wall and CPU seconds
     python bench/polysticks.py --by-piece      # and each piece left out, one count each
-    python bench/polysticks.py --touch ends    # the stricter rule at grid points
+    python bench/polysticks.py --touch ends    # the stricter rule at grid points: none
+
+Under ``touch = "ends"`` (pieces meet only where one of them ends; two corners may not
+touch) the grid has no solution at all, so Puzzler's 1795 are counted under its own rule,
+``"corners"`` (no crossing), which is the catalog's default.
 
 Every count is made by ``Puzzle.count()`` on the catalog's ``tetrasticks-6x6`` (its
 ``distinct`` is Puzzler's count); CPU seconds are this process's and its children's.

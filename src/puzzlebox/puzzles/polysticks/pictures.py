@@ -10,13 +10,14 @@ from collections.abc import Iterable, Sequence
 
 from puzzlebox.puzzles.polysticks.geometry import Point, Stick, ends
 from puzzlebox.render.palette import GRID_LINE, OUTLINE, piece_color
-from puzzlebox.render.pictures import Canvas, Panel
+from puzzlebox.render.pictures import Canvas, Panel, title_height
 
 STICKS_PX, STICKS_FLOW = 40, 8.0  # pixels per unit stick; the least width of a row of panels
 MARGIN = 0.5  # cells of paper around the outermost points
 BOARD_WIDTH = 0.06  # the board's sticks, in cells
 PIECE_WIDTH = 0.22  # a piece's sticks, in cells
 POINT_SIZE = 0.07  # the dots at the grid points, in cells
+TITLE_EM = 0.6  # a title character's width, in title heights
 GAP = 0.16  # a piece's free ends stop short of their points, so that pieces stand apart
 
 Segment = tuple[tuple[float, float], tuple[float, float]]
@@ -29,8 +30,12 @@ def sticks_panel(board: Iterable[Stick], pieces: Sequence[tuple[int, Sequence[St
     points = {p for s in board for p in ends(s)}
     y0 = min(y for y, _ in points)
     x0 = min(x for _, x in points)
-    width = (max(x for _, x in points) - x0) / 2 + 2 * MARGIN
+    drawn = (max(x for _, x in points) - x0) / 2 + 2 * MARGIN
     height = (max(y for y, _ in points) - y0) / 2 + 2 * MARGIN
+    # wide enough for the title (a catalog name is long beside a small grid), the sticks
+    # centred under it
+    width = max(drawn, TITLE_EM * title_height(STICKS_PX) * len(title))
+    inset = (width - drawn) / 2
 
     def segment(stick: Stick, ox: float, oy: float, free: frozenset[Point] = frozenset()
                 ) -> Segment:
@@ -52,7 +57,7 @@ def sticks_panel(board: Iterable[Stick], pieces: Sequence[tuple[int, Sequence[St
         return frozenset(p for p, k in seen.items() if k == 1)
 
     def paint(canvas: Canvas, px: float, py: float) -> None:
-        ox, oy = px + MARGIN, py + MARGIN
+        ox, oy = px + inset + MARGIN, py + MARGIN
         canvas.segments([segment(s, ox, oy) for s in board], GRID_LINE,
                         canvas.line_width(BOARD_WIDTH), 2, gid=canvas.gid("board"))
         for y, x in sorted(points):
