@@ -244,20 +244,19 @@ class PolysticksPuzzle(Puzzle):
             d = piece.balance()
             signs = {d, -d} if self.rotate else {d}
             grown: set[tuple[int, int]] = set()
-            for size, balance in states:
-                frontier = {(size, balance)}
-                for copies in range(piece.hi + 1):
-                    if copies >= piece.lo:
-                        grown |= frontier
-                    if copies == piece.hi:
-                        break
-                    frontier = {(s + piece.size, b + sign) for s, b in frontier
-                                for sign in signs if s + piece.size <= n}
-                    if not frontier:
-                        break
+            layer = states  # the states after ``copies`` copies of this piece
+            for copies in range(piece.hi + 1):
+                if copies >= piece.lo:
+                    grown |= layer
+                if copies == piece.hi or len(grown) > MAX_STATES:
+                    break
+                layer = {(s + piece.size, b + sign) for s, b in layer
+                         for sign in signs if s + piece.size <= n}
+                if not layer:
+                    break
             states = grown
             if len(states) > MAX_STATES:
-                return
+                return  # too many to follow: no claim
         sizes = {s for s, _ in states}
         if n not in sizes:
             yield Proof("area", f"the board has {n} sticks, which no choice of the pieces "
