@@ -154,7 +154,7 @@ def test_the_new_kinds_reader_reports_a_bad_value_at_its_line(rooks):
 
 def test_a_kind_not_registered_is_unknown_to_the_reader():
     with pytest.raises(PuzzleFileError, match=r"unknown kind 'rooks-test' \(known: edge-matching, "
-                       r"polyomino, queens, sudoku\)"):
+                       r"polyomino, polysticks, queens, sudoku\)"):
         read_text('kind = "rooks-test"\nn = 3\n', "r.toml", "r")
 
 

@@ -8,6 +8,7 @@ one package here and one line below.
 from puzzlebox.puzzles.base import KINDS, CountResult, Puzzle, Solution, register_kind
 from puzzlebox.puzzles.edge_matching import EdgeMatchingPuzzle, EdgeMatchingSolution
 from puzzlebox.puzzles.polyomino import Piece, Placement, PolyominoPuzzle, PolyominoSolution
+from puzzlebox.puzzles.polysticks import PolysticksPuzzle, PolysticksSolution
 from puzzlebox.puzzles.queens import QueensPuzzle, QueensSolution
 from puzzlebox.puzzles.sudoku import SudokuPuzzle, SudokuSolution
 
@@ -20,6 +21,8 @@ __all__ = [
     "Placement",
     "PolyominoPuzzle",
     "PolyominoSolution",
+    "PolysticksPuzzle",
+    "PolysticksSolution",
     "Puzzle",
     "QueensPuzzle",
     "QueensSolution",

@@ -1,0 +1,298 @@
+"""Polysticks as exact cover: pieces made of unit sticks laid on a board of unit sticks.
+
+Items: every stick of the board is primary (covered exactly once); every piece is primary
+with its count as bounds; and every grid point that some placement claims is secondary, so
+that at most one placement claims it. Which points a placement claims is the touch rule:
+
+* ``touch = "corners"`` (the default; Polyform Puzzler's rule, and the one its published
+  counts use): a piece claims the points it passes straight through. Two pieces may then
+  meet where one ends, or where both turn (two corners touching), but never cross (both
+  going straight through one point, one across the other).
+* ``touch = "ends"``: a piece claims every point where two or more of its own sticks meet,
+  so two pieces share a point only where at least one of them ends there.
+
+Symmetry (``distinct``): the eight rotations and reflections of the square that map the
+board onto itself and each piece's set of allowed orientations onto the set of a piece
+with the same count (the piece itself where it can, otherwise the one other piece whose
+set it is: a one-sided piece and its mirror image).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterator
+from dataclasses import dataclass
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from puzzlebox.cover.problem import CoverBuilder, CoverProblem
+from puzzlebox.cover.symmetry import options_by_labels
+from puzzlebox.puzzles.base import Puzzle, Solution, register_kind
+from puzzlebox.puzzles.polysticks import geometry, reader, text
+from puzzlebox.puzzles.polysticks.geometry import Point, Stick, Sticks
+from puzzlebox.puzzles.proofs import Proof
+
+if TYPE_CHECKING:
+    from puzzlebox.render.pictures import Panel
+
+TOUCH_RULES = ("corners", "ends")
+MAX_STATES = 200_000  # reachable (sticks, balance) states past which the parity proof is skipped
+Label = tuple[str, tuple[Stick, ...]]  # an option: the piece's name and its sticks, sorted
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A named polystick (normalised sticks) and how many copies a solution uses."""
+
+    name: str
+    sticks: Sticks
+    lo: int = 1
+    hi: int = 1
+
+    @property
+    def size(self) -> int:
+        return len(self.sticks)
+
+    def count_words(self) -> str:
+        """`` (2 copies)``, `` (0 to 1)``..., or nothing for exactly one."""
+        if self.lo == self.hi:
+            return "" if self.lo == 1 else f" ({self.lo} copies)"
+        return f" ({self.lo} to {self.hi})"
+
+    def balance(self) -> int:
+        """Horizontal sticks less vertical ones: a quarter turn changes its sign."""
+        h = sum(1 for s in self.sticks if geometry.is_horizontal(s))
+        return h - (self.size - h)
+
+
+def stick_ends_json(stick: Stick) -> list[list[int]]:
+    """A stick as the contract writes it: its two grid points, ``[row, col]`` each."""
+    a, b = geometry.ends(stick)
+    return [[a[0] // 2, a[1] // 2], [b[0] // 2, b[1] // 2]]
+
+
+@dataclass(frozen=True)
+class PolysticksSolution(Solution):
+    """Each placed piece: its name and its sticks (doubled coordinates, geometry.py)."""
+
+    placements: tuple[Label, ...]  # sorted
+
+    def placements_json(self) -> list[dict[str, Any]]:
+        return [{"piece": name, "sticks": [stick_ends_json(s) for s in sticks]}
+                for name, sticks in self.placements]
+
+    def key(self) -> tuple[Hashable, ...]:
+        return self.placements
+
+
+@register_kind
+class PolysticksPuzzle(Puzzle):
+    """A board of sticks, the pieces to lay on it and the rules they are laid by."""
+
+    kind = "polysticks"
+
+    def __init__(
+        self,
+        name: str,
+        board: Sticks,
+        pieces: list[Piece],
+        rotate: bool = True,
+        reflect: bool = True,
+        touch: str = "corners",
+        title: str = "",
+        notes: str = "",
+    ) -> None:
+        super().__init__(name, title, notes)
+        if touch not in TOUCH_RULES:
+            raise ValueError(f"touch must be one of {TOUCH_RULES}, not {touch!r}")
+        self.board: Sticks = geometry.normalize(board)
+        self.pieces = list(pieces)
+        self.rotate = rotate
+        self.reflect = reflect
+        self.touch = touch
+
+    @classmethod
+    def read(cls, r: Any, doc: dict[str, Any], name: str, title: str, notes: str
+             ) -> list[Puzzle]:
+        """The kind's reader (reader.py): the one puzzle of a parsed file."""
+        return [reader.read_polysticks(r, doc, name, title, notes)]
+
+    # -- placements ------------------------------------------------------------------------
+    @cached_property
+    def maps(self) -> tuple[int, ...]:
+        """The maps of the square every piece may take (geometry.MAPS indices)."""
+        return geometry.allowed_maps(self.rotate, self.reflect)
+
+    def orientations(self, piece: Piece) -> list[Sticks]:
+        return geometry.orientations(piece.sticks, self.maps)
+
+    def claimed(self, sticks: Sticks) -> list[Point]:
+        """The points a placement claims under the touch rule."""
+        if self.touch == "corners":
+            return geometry.through_points(sticks)
+        return geometry.joint_points(sticks)
+
+    def placements_of(self, piece: Piece) -> list[tuple[Stick, ...]]:
+        """Every way the piece lies on the board, each its sorted sticks."""
+        board = self.board
+        out: set[tuple[Stick, ...]] = set()
+        for shape in self.orientations(piece):
+            first = min(shape)
+            for b in board:
+                dy, dx = b[0] - first[0], b[1] - first[1]
+                if dy % 2 or dx % 2:
+                    continue
+                placed = [(y + dy, x + dx) for y, x in shape]
+                if all(s in board for s in placed):
+                    out.add(tuple(sorted(placed)))
+        return sorted(out)
+
+    def build_problem(self) -> CoverProblem:
+        b = CoverBuilder()
+        for s in sorted(self.board):
+            b.primary(("stick", *s))
+        options: list[tuple[list[Hashable], Label]] = []
+        points: set[Point] = set()
+        for piece in self.pieces:
+            b.primary(("piece", piece.name), piece.lo, piece.hi)
+            if piece.hi == 0:
+                continue
+            for sticks in self.placements_of(piece):
+                claimed = self.claimed(frozenset(sticks))
+                points.update(claimed)
+                items: list[Hashable] = [("piece", piece.name)]
+                items += [("stick", *s) for s in sticks]
+                items += [("point", *p) for p in claimed]
+                options.append((items, (piece.name, sticks)))
+        for p in sorted(points):
+            b.secondary(("point", *p))
+        for items, label in options:
+            b.option(items, label)
+        return b.build()
+
+    def cover_entries_bound(self) -> int:
+        """Each piece: at most 8 orientations times one anchor per board stick, each option
+        its piece, its sticks and at most as many points."""
+        n = len(self.board)
+        return sum(8 * n * (1 + 2 * p.size) for p in self.pieces if p.hi > 0)
+
+    def decode(self, chosen: tuple[int, ...]) -> PolysticksSolution:
+        labels = self.problem.labels
+        return PolysticksSolution(tuple(sorted(labels[k] for k in chosen)))
+
+    def option_labels(self, solution: Solution) -> list[Hashable]:
+        assert isinstance(solution, PolysticksSolution)
+        return list(solution.placements)
+
+    # -- symmetry --------------------------------------------------------------------------
+    def board_maps(self) -> Iterator[tuple[int, tuple[int, int]]]:
+        """Each map of the square (index) that sends the board onto itself, with the even
+        shift that follows it."""
+        board = self.board
+        for k in range(8):
+            image = geometry.moved(board, k)
+            dy = -min(y - (y % 2) for y, _ in image)
+            dx = -min(x - (x % 2) for _, x in image)
+            if {(y + dy, x + dx) for y, x in image} == board:
+                yield k, (dy, dx)
+
+    def piece_map(self, k: int) -> dict[str, str] | None:
+        """Which piece each piece becomes under map ``k`` (its allowed orientations go onto
+        that piece's, with the same count); None when some piece has no such image."""
+        sets = {p.name: frozenset(self.orientations(p)) for p in self.pieces}
+        bounds = {p.name: (p.lo, p.hi) for p in self.pieces}
+        out: dict[str, str] = {}
+        for p in self.pieces:
+            image = frozenset(geometry.normalize(geometry.moved(o, k)) for o in sets[p.name])
+            if image == sets[p.name]:
+                out[p.name] = p.name
+                continue
+            others = [q for q, s in sets.items()
+                      if s == image and q != p.name and bounds[q] == bounds[p.name]]
+            if len(others) != 1:
+                return None
+            out[p.name] = others[0]
+        return out
+
+    def build_symmetries(self) -> np.ndarray:
+        rows = []
+        for k, (dy, dx) in self.board_maps():
+            names = self.piece_map(k)
+            if names is None:
+                continue
+
+            def move(label: Any, k: int = k, dy: int = dy, dx: int = dx,
+                     names: dict[str, str] = names) -> Label:
+                name, sticks = label
+                return names[name], tuple(sorted((y + dy, x + dx)
+                                                 for y, x in geometry.moved(sticks, k)))
+
+            rows.append(options_by_labels(self.problem, move))
+        return np.array(rows)
+
+    # -- proofs ----------------------------------------------------------------------------
+    def proofs(self) -> Iterator[Proof]:
+        """Area: the board's sticks must be a sum of the pieces' sizes under their counts.
+        Balance: a piece adds its horizontal less vertical sticks, with either sign when
+        it may turn; the board's balance must be a sum of those (why the 16 tetrasticks
+        fill no shape symmetric under a quarter turn)."""
+        n = len(self.board)
+        board_balance = sum(1 if geometry.is_horizontal(s) else -1 for s in self.board)
+        states: set[tuple[int, int]] = {(0, 0)}
+        for piece in self.pieces:
+            d = piece.balance()
+            signs = {d, -d} if self.rotate else {d}
+            grown: set[tuple[int, int]] = set()
+            layer = states  # the states after ``copies`` copies of this piece
+            for copies in range(piece.hi + 1):
+                if copies >= piece.lo:
+                    grown |= layer
+                if copies == piece.hi or len(grown) > MAX_STATES:
+                    break
+                layer = {(s + piece.size, b + sign) for s, b in layer
+                         for sign in signs if s + piece.size <= n}
+                if not layer:
+                    break
+            states = grown
+            if len(states) > MAX_STATES:
+                return  # too many to follow: no claim
+        sizes = {s for s, _ in states}
+        if n not in sizes:
+            yield Proof("area", f"the board has {n} sticks, which no choice of the pieces "
+                        "(within their counts) adds up to")
+            return
+        if (n, board_balance) not in states:
+            yield Proof("balance", f"the board has {board_balance:+d} more horizontal than "
+                        "vertical sticks, which no choice of the pieces and their turns "
+                        "adds up to")
+
+    # -- drawing ---------------------------------------------------------------------------
+    def text_lines(self, solution: Solution, style: str = "text") -> list[str]:
+        assert isinstance(solution, PolysticksSolution)
+        return text.solution_lines(self, solution)
+
+    def text_owners(self, solution: Solution) -> list[list[int | None]]:
+        """The placement each character of the drawing shows, for a terminal's colours."""
+        assert isinstance(solution, PolysticksSolution)
+        return text.solution_owners(solution)
+
+    def describe_lines(self) -> list[str]:
+        return text.describe(self)
+
+    def solution_panel(self, solution: Solution, title: str) -> Panel:
+        from puzzlebox.puzzles.polysticks.pictures import sticks_panel  # matplotlib
+
+        assert isinstance(solution, PolysticksSolution)
+        colors = {p.name: i for i, p in enumerate(self.pieces)}
+        drawn = [(colors[name], sticks) for name, sticks in solution.placements]
+        return sticks_panel(self.board, drawn, title, "solution")
+
+    def puzzle_panels(self, title: str) -> tuple[Panel, list[Panel]]:
+        from puzzlebox.puzzles.polysticks.pictures import sticks_panel  # matplotlib
+
+        board = sticks_panel(self.board, [], title, "board")
+        pieces = [sticks_panel(p.sticks, [(i, tuple(sorted(p.sticks)))],
+                               p.name + p.count_words(), "piece")
+                  for i, p in enumerate(self.pieces)]
+        return board, pieces
