@@ -327,16 +327,16 @@ def test_fast_open_and_solve_answer_the_puzzle_on_screen(server, browser, tmp_pa
     driver = browser
     loaded(driver, url)
     open_pane(driver, "solutions")
-    slow = dominoes_file(tmp_path, 24, 6, 8)
+    slow = dominoes_file(tmp_path, 16, 4, 8)
     tab_id = driver.execute_script("return tab")
     for round_ in range(10):
         # the file, Solve at once: the search waits for the file's check
         driver.find_element(By.ID, "file").send_keys(str(slow))
         driver.find_element(By.ID, "solve").click()
         wait(driver, lambda d: "solution 1 of" in text(d, "position")
-             and text(d, "answer-for") == "for dominoes-24")
-        assert drawn_pieces(driver, "solution-svg") == 24, round_
-        assert app.runs.get(tab_id).puzzle.name == "dominoes-24"
+             and text(d, "answer-for") == "for dominoes-16")
+        assert drawn_pieces(driver, "solution-svg") == 16, round_
+        assert app.runs.get(tab_id).puzzle.name == "dominoes-16"
         # the file again, then a catalog entry chosen, Open and Solve at once, all during
         # the file's check: the answer is the catalog puzzle's
         driver.find_element(By.ID, "file").send_keys(str(slow))
