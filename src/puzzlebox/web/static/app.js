@@ -79,7 +79,7 @@ function change() {
   // searches or answers stays on screen
   state.version += 1;
   stopWatch();
-  if (state.events) { state.events.close(); state.events = null; }
+  if (state.endFollow) state.endFollow();  // its search stops with its stream (web/app.py)
   resetSolutions();
   return state.version;
 }
@@ -100,8 +100,18 @@ async function settled() {
   }
 }
 
+function limitNote(asked) {
+  // the grid editor's size limit, said beside its fields (and what was asked past it)
+  const most = Number($("grid-rows").max);
+  $("grid-limit").textContent = asked > most
+    ? `the editor draws at most ${most} x ${most} cells (${asked} asked); a bigger board is edited as text`
+    : `up to ${most} x ${most}`;
+  $("grid-limit").classList.toggle("warn", asked > most);
+}
+
 function openText(text, name) {
   change();
+  limitNote(0);
   state.name = name; state.model = null; state.board = 0;
   $("name").textContent = name;
   state.toml = text; $("toml").value = text;
@@ -316,7 +326,7 @@ $("new").addEventListener("click", () => {
   state.model = {title: "", notes: "", lattice: "square", board: [], pieces: [],
                  rules: {rotate: true, reflect: true, match_colors: false}};
   state.target = "board"; state.toml = ""; state.checking = null; state.broken = false;
-  $("toml").value = ""; clearPuzzle(); showError(""); showHint(incomplete(state.model));
+  $("toml").value = ""; clearPuzzle(); showError(""); showHint(incomplete(state.model)); limitNote(0);
   showEditor(); editorNote(null);
 });
 
@@ -380,9 +390,10 @@ function follow(version) {
     events.onmessage = (message) => { if (version === state.version) showProgress(JSON.parse(message.data)); };
     const end = () => {
       events.close();
-      if (state.events === events) { state.events = null; $("stop").disabled = true; }
+      if (state.events === events) { state.events = null; state.endFollow = null; $("stop").disabled = true; }
       resolve();
     };
+    state.endFollow = end;
     events.addEventListener("end", end);
     events.onerror = end;
   });
@@ -414,6 +425,7 @@ async function run(index) {
   let data = await post("/api/solve", Object.assign(puzzleBody(), {index}));
   if (data.state === "running") {
     await follow(version);
+    if (version !== state.version) throw new Stale("stale");  // the puzzle changed meanwhile
     data = await post("/api/solve", Object.assign(puzzleBody(), {index, peek: true}));
   }
   return data;
@@ -598,7 +610,10 @@ for (const box of document.querySelectorAll(".picture")) {
   bar.append(button("−", "zoom out", () => Math.max(1, (zoom.get(box.id) || 1) / 1.5)),
              button("+", "zoom in (then drag to pan)", () => Math.min(20, (zoom.get(box.id) || 1) * 1.5)),
              button("fit", "fit the picture to the pane", () => 1), label);
-  box.before(bar);
+  const frame = document.createElement("div");  // the bar and its picture: one grid cell
+  frame.className = "picture-frame";
+  box.before(frame);
+  frame.append(bar, box);
   bar.dataset.for = box.id;
   let dragging = null;
   box.addEventListener("mousedown", (event) => {
@@ -629,10 +644,7 @@ document.addEventListener("change", (event) => {
   const most = Number(field.max), least = Number(field.min) || 1;
   const asked = Math.round(Number(field.value)) || least;
   field.value = Math.max(least, Math.min(most, asked));
-  $("grid-limit").textContent = asked > most
-    ? `the editor draws at most ${most} x ${most} cells (${asked} asked); a bigger board is edited as text`
-    : `up to ${most} x ${most}`;
-  $("grid-limit").classList.toggle("warn", asked > most);
+  limitNote(asked);
 }, true);
 
 // -- the panes -----------------------------------------------------------------------------
@@ -645,8 +657,7 @@ for (const button of document.querySelectorAll(".tabs button")) {
 }
 
 (async () => {
-  const limit = $("grid-rows").max;
-  $("grid-limit").textContent = `up to ${limit} x ${limit}`;
+  limitNote(0);
   const lattices = await (await fetch("/api/lattices")).json();
   $("lattice").replaceChildren(...lattices.map((name) => new Option(name, name)));
   const engines = await (await fetch("/api/engines")).json();
