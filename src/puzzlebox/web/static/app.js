@@ -439,7 +439,9 @@ async function showSolution(index) {
     if (!data) return;
     const distinct = $("distinct").checked;
     state.found = data.found; state.exhausted = data.exhausted; state.distinct = distinct;
-    showProgress(Object.assign({}, data, {mode: "solve", result: {exhausted: data.exhausted}}));
+    // the count of those found now, whatever the last progress event of the search said
+    const found = `${data.found} ${distinct ? "distinct " : ""}solution${data.found === 1 ? "" : "s"}`;
+    showProgress(Object.assign({}, data, {mode: "solve", solutions_text: found, result: {exhausted: data.exhausted}}));
     if (index < data.found) {
       const response = await fetch(`/api/solution/${tab}/${index}.svg?version=${data.version}`);
       const svg = await response.text();
@@ -591,7 +593,10 @@ function fitPicture(box) {
   box.classList.toggle("zoomed", z > 1);
   // the server's SVG says its size in points; the viewBox keeps its shape at any width
   svg.style.width = `${100 * z}%`;
-  svg.style.maxWidth = z > 1 ? "none" : "";
+  // fitted, a small picture grows to at most three times its own size (a 2x4 board
+  // drawn a pane wide is all border); a big one shrinks to the pane
+  const natural = parseFloat(svg.getAttribute("width")) * (/pt$/.test(svg.getAttribute("width") || "") ? 4 / 3 : 1);
+  svg.style.maxWidth = z > 1 ? "none" : (natural > 0 ? `${Math.max(480, 3 * natural)}px` : "");
   svg.style.maxHeight = z > 1 ? "none" : "";
   $(`${box.id}-zoom`).textContent = z > 1 ? `${Math.round(100 * z)}%` : "fitted";
 }
