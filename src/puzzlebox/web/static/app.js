@@ -335,10 +335,11 @@ function openCatalog() {
   // that a Solve pressed while the text is fetched waits for this puzzle
   const name = $("catalog").value;
   if (!name) return null;
-  change();
+  const version = change();
   return whileChecking(async () => {
     const response = await fetch(`/api/catalog/${encodeURIComponent(name)}`);
     const data = await response.json();
+    if (version !== state.version) return;  // something else was opened meanwhile
     if (!response.ok) { clearPuzzle(); showError(data.error); return; }
     state.target = "board";
     await openText(data.toml, name);
@@ -350,10 +351,11 @@ $("open-catalog").addEventListener("click", openCatalog);
 $("file").addEventListener("change", () => {
   const file = $("file").files[0];
   if (!file) return;
-  change();
+  const version = change();
   whileChecking(() => new Promise((resolve, reject) => {
     const reader = new FileReader();
     reader.onload = () => {
+      if (version !== state.version) { resolve(); return; }  // opened something else since
       state.target = "board";
       openText(String(reader.result), file.name.replace(/\.toml$/i, "")).then(resolve, reject);
     };
