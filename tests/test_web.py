@@ -465,3 +465,135 @@ def test_a_batch_file_solves_the_board_chosen(client):
     assert solved["board"] == boards[3]
     assert client.post("/api/solve", json={"tab": tab, "toml": text, "board": 99}
                        ).status_code == 400
+
+
+# -- #25: answers belong to the puzzle on screen; engines, distinct, moves in words ----------
+
+
+def every_solution(client, body: dict) -> list[dict]:
+    """Every solution the tab browses (Solve, then Next to the end), as their JSON."""
+    tab, index = body["tab"], 0
+    while True:
+        client.post("/api/solve", json=body | {"index": index})
+        follow(client, tab)
+        state = client.post("/api/solve", json=body | {"index": index, "peek": True}).json()
+        if index >= state["found"]:
+            break
+        index += 1
+    assert state["exhausted"]
+    return [json.loads(client.get(f"/api/solution/{tab}/{i}.json").text) for i in range(index)]
+
+
+def test_a_request_for_an_older_version_is_refused_and_answers_carry_theirs(client):
+    tab = new_tab()
+    five, six = QUEENS.format(n=5), QUEENS.format(n=6)
+    checked = client.post("/api/check", json={"tab": tab, "toml": five, "version": 3})
+    assert checked.json()["version"] == 3
+    # the page moved on to version 4 (6-queens): a solve still made for version 3 is stale
+    client.post("/api/check", json={"tab": tab, "toml": six, "version": 4})
+    old = client.post("/api/solve", json={"tab": tab, "toml": five, "version": 3})
+    assert old.status_code == 409 and old.json()["error"].startswith("stale")
+    assert client.get(f"/api/events/{tab}?version=3").status_code in (404, 409)
+    new = client.post("/api/solve", json={"tab": tab, "toml": six, "version": 4}).json()
+    assert new["version"] == 4
+    follow(client, tab)
+    assert client.get(f"/api/events/{tab}?version=3").status_code == 409
+    placed = json.loads(client.get(f"/api/solution/{tab}/0.json?version=4").text)
+    assert len(placed["placements"]) == 6  # the answer is 6-queens', the version asked
+    assert client.get(f"/api/solution/{tab}/0.svg?version=3").status_code == 409
+    assert client.post("/api/check", json={"tab": tab, "toml": five, "version": 2}
+                       ).status_code == 409
+    assert client.post("/api/solve", json={"tab": tab, "toml": six, "version": "4"}
+                       ).status_code == 400
+
+
+def test_distinct_solutions_are_one_per_symmetry_class(client):
+    """5-queens: 10 solutions, 2 up to the board's symmetries (published: OEIS A000170,
+    A002562); the distinct ones browsed are not images of each other."""
+    from puzzlebox.formats.reader import read_text
+
+    body = {"tab": new_tab(), "toml": QUEENS.format(n=5)}
+    every = every_solution(client, body)
+    distinct = every_solution(client, body | {"distinct": True})
+    assert (len(every), len(distinct)) == (10, 2)
+    puzzle = read_text(QUEENS.format(n=5), "q.toml", "q").puzzles[0]
+
+    def key(found: dict) -> tuple:
+        queens = tuple(sorted((p["row"], p["col"]) for p in found["placements"]))
+        solution = puzzle.decode(tuple(sorted(
+            puzzle.problem.labels.index(q) for q in queens)))
+        return puzzle.canonical_key(solution)
+
+    assert key(distinct[0]) != key(distinct[1])
+    assert {key(s) for s in every} == {key(s) for s in distinct}
+
+
+def test_the_engine_is_chosen_from_the_registry(client):
+    from puzzlebox.engine.registry import names
+
+    engines = client.get("/api/engines").json()
+    assert [e["name"] for e in engines] == names()
+    assert all(e["summary"] for e in engines)
+    tab = new_tab()
+    body = {"tab": tab, "toml": QUEENS.format(n=6), "engine": "reference"}
+    client.post("/api/count", json=body)
+    events = follow(client, tab)
+    assert events[-1]["engine"] == "reference" and events[-1]["message"] == \
+        "4 solutions, 1 distinct"
+    client.post("/api/solve", json=body | {"engine": "memo"})
+    assert "only counts" in follow(client, tab)[-1]["message"]
+    refused = client.post("/api/solve", json=body | {"engine": "nope"})
+    assert refused.status_code == 400 and "engine must be one of" in refused.json()["error"]
+
+
+@pytest.mark.parametrize(("name", "words", "reprs"), [
+    ("queens-8", re.compile(r"^queen at row \d, column \d$"), "("),
+    ("cards-3x3", re.compile(r"^card \w+ at row \d, column \d, (not turned|turned \d+°)$"),
+     "CardPlacement"),
+    ("pentomino-6x10", re.compile(r"^[A-Z] at( \d+,\d+){5}$"), "(("),
+])
+def test_watched_moves_read_in_the_puzzles_words(client, name, words, reprs):
+    body = {"tab": new_tab(), "toml": catalog.path_of(name).read_text("utf-8"), "nodes": 3}
+    placed = undone = 0
+    for _ in range(12):
+        frame = client.post("/api/watch", json=body).json()
+        for move in frame["placed"] + frame["undone"] + [lv["option"] for lv in frame["levels"]]:
+            assert words.match(move) and reprs not in move, move
+        assert all(lv["item"] is None or reprs not in lv["item"] for lv in frame["levels"])
+        # the move just made is marked on the board: the kind's ids are in the SVG
+        for mark in frame["marks"]["placed"] + frame["marks"]["undone"]:
+            assert re.search(rf'id="p\d+-{re.escape(mark)}(-[^"]*)?"', frame["svg"]), mark
+        placed += len(frame["marks"]["placed"])
+        undone += len(frame["marks"]["undone"])
+    assert placed > 0
+
+
+def test_the_kinds_say_their_moves():
+    queens = catalog.load_file("queens-8").puzzles[0]
+    assert queens.move_words((3, 4)) == "queen at row 4, column 5"
+    assert queens.item_words(("anti", 6)) == "anti-diagonal 7"
+    cards = catalog.load_file("cards-3x3").puzzles[0]
+    label = next(lb for lb in cards.problem.labels if lb.turns == 1)
+    assert cards.move_words(label) == \
+        f"card {label.card} at row {label.row + 1}, column {label.col + 1}, turned 90°"
+    sudoku = catalog.load_file("sudoku-4x4-empty").puzzles[0]
+    assert sudoku.move_words((0, 1, 2)) == "3 at row 1, column 2"
+
+
+def test_a_board_wider_than_the_editor_is_edited_as_text(client):
+    from puzzlebox.web.app import EDITOR_SIZE
+
+    wide = "[board]\ngrid = \"" + "#" * (EDITOR_SIZE + 1) + "\"\n[pieces.m]\nshape = \"#\"\n" \
+        "count = \"any\"\n"
+    data = client.post("/api/check", json={"toml": wide}).json()
+    assert data["model"] is None and f"{EDITOR_SIZE} x {EDITOR_SIZE}" in data["model_note"]
+    fits = wide.replace("#" * (EDITOR_SIZE + 1), "#" * EDITOR_SIZE)
+    assert client.post("/api/check", json={"toml": fits}).json()["model"] is not None
+    page = client.get("/").text  # the page's fields say the same limit
+    assert f'id="grid-rows" type="number" min="1" max="{EDITOR_SIZE}"' in page
+
+
+def test_the_favicon_is_served(client):
+    icon = client.get("/favicon.ico")
+    assert icon.status_code == 200 and icon.headers["content-type"].startswith("image/svg+xml")
+    assert "<svg" in icon.text and 'rel="icon"' in client.get("/").text

@@ -9,6 +9,7 @@ installs them). ``PUZZLEBOX_SCREENSHOTS=DIR`` also saves the screenshots of docs
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -90,6 +91,7 @@ def browser(downloads):
         "download.default_directory": str(downloads),
         "download.prompt_for_download": False,
     })
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # the console, read back
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     driver.set_page_load_timeout(WAIT)
     yield driver
@@ -278,3 +280,247 @@ def test_watch_the_search(server, browser):
         "return document.querySelector('#watch-svg svg').getBoundingClientRect().width")
     assert width > 200
     shot(driver, "watch")
+
+
+# -- #25: the page fit for design work -------------------------------------------------------
+
+
+def console_errors(driver) -> list[str]:
+    """The console's errors since the last call (reading the log empties it)."""
+    return [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+
+
+def open_catalog(driver, name: str) -> None:
+    Select(driver.find_element(By.ID, "catalog")).select_by_value(name)
+
+
+def drawn_pieces(driver, element_id: str) -> int:
+    """The pieces drawn in a picture on screen (render/ names each placement piece-i)."""
+    return int(driver.execute_script(
+        "return [...document.querySelectorAll(`#${arguments[0]} svg [id]`)]"
+        ".filter((e) => /^p\\d+-piece-\\d+$/.test(e.id)).length", element_id))
+
+
+def loaded(driver, url: str) -> None:
+    driver.get(url)
+    wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#catalog option")) > 5
+         and len(d.find_elements(By.CSS_SELECTOR, "#engine option")) > 1)
+
+
+def dominoes_file(folder: Path, pieces: int, rows: int, cols: int) -> Path:
+    """A board of ``pieces`` named dominoes: each piece is drawn in the check (about a
+    second in all), while a first solution is quick."""
+    grid = "\n".join("#" * cols for _ in range(rows))
+    text = f'[board]\ngrid = """\n{grid}\n"""\n\n[pieces]\n' + "".join(
+        f'D{i} = "##"\n' for i in range(pieces))
+    path = folder / f"dominoes-{pieces}.toml"
+    path.write_text(text, "utf-8")
+    return path
+
+
+def test_fast_open_and_solve_answer_the_puzzle_on_screen(server, browser, tmp_path):
+    """#25 item 1: Open and Solve pressed with no delay, 20 times, alternating a file slow
+    to check and a catalog puzzle: each answer is the puzzle's on screen (its name beside
+    the solution, and the solution drawn has that puzzle's pieces), never the previous
+    puzzle's text under the new name."""
+    url, app = server
+    driver = browser
+    loaded(driver, url)
+    open_pane(driver, "solutions")
+    slow = dominoes_file(tmp_path, 16, 4, 8)
+    tab_id = driver.execute_script("return tab")
+    for round_ in range(10):
+        # the file, Solve at once: the search waits for the file's check
+        driver.find_element(By.ID, "file").send_keys(str(slow))
+        driver.find_element(By.ID, "solve").click()
+        wait(driver, lambda d: "solution 1 of" in text(d, "position")
+             and text(d, "answer-for") == "for dominoes-16")
+        assert drawn_pieces(driver, "solution-svg") == 16, round_
+        assert app.runs.get(tab_id).puzzle.name == "dominoes-16"
+        # the file again, then a catalog entry chosen, Open and Solve at once, all during
+        # the file's check: the answer is the catalog puzzle's
+        driver.find_element(By.ID, "file").send_keys(str(slow))
+        open_catalog(driver, "pentomino-6x10")
+        driver.find_element(By.ID, "open-catalog").click()
+        driver.find_element(By.ID, "solve").click()
+        wait(driver, lambda d: "solution 1 of" in text(d, "position")
+             and text(d, "answer-for") == "for pentomino-6x10")
+        assert drawn_pieces(driver, "solution-svg") == 12, round_
+        assert "no solution" not in text(driver, "result")
+        assert app.runs.get(tab_id).puzzle.name == "pentomino-6x10"
+        assert "pentomino" in driver.find_element(By.ID, "toml").get_attribute("value") or \
+            "[pieces" in driver.find_element(By.ID, "toml").get_attribute("value")
+    # a search of solutions stopped at the one asked for is paused, not "done"
+    assert text(driver, "progress").startswith("paused")
+    driver.find_element(By.ID, "next").click()
+    wait(driver, lambda d: "solution 2 of" in text(d, "position")
+         and text(d, "progress").startswith("paused"))
+
+
+def test_an_error_clears_the_previous_puzzle(server, browser, tmp_path):
+    url, _ = server
+    driver = browser
+    loaded(driver, url)
+    open_catalog(driver, "pentomino-6x10")  # choosing an entry opens it (#25 item 6)
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#puzzle-svg svg")
+         and "board: 60 cells" in text(d, "area"))
+    bad = tmp_path / "broken.toml"
+    bad.write_text("[board]\ngrid = \"##\"\n[pieces\n", "utf-8")
+    driver.find_element(By.ID, "file").send_keys(str(bad))
+    wait(driver, lambda d: "broken.toml:3" in text(d, "error"))
+    assert not driver.find_elements(By.CSS_SELECTOR, "#puzzle-svg svg")
+    assert text(driver, "area") == "" and text(driver, "proofs") == ""
+    open_pane(driver, "solutions")
+    driver.find_element(By.ID, "solve").click()  # the broken file, not the previous puzzle
+    wait(driver, lambda d: "broken.toml:3" in text(d, "result"))
+    assert not driver.find_elements(By.CSS_SELECTOR, "#solution-svg svg")
+
+
+def test_any_board_fits_its_pane_with_zoom_and_pan(server, browser):
+    """#25 item 2: a long board fills the pane's width, the pane keeps half the window,
+    zoom and drag pan a big picture, and the grid fields show the size drawn."""
+    url, _ = server
+    driver = browser
+    loaded(driver, url)
+    # the grid editor's limit is said in the page, and the fields show what is drawn
+    limit = int(driver.find_element(By.ID, "grid-rows").get_attribute("max"))
+    assert f"up to {limit} x {limit}" in text(driver, "grid-limit")
+    rows = driver.find_element(By.ID, "grid-rows")
+    driver.execute_script("arguments[0].select()", rows)
+    rows.send_keys("200\t")
+    wait(driver, lambda d: d.find_element(By.ID, "grid-rows").get_attribute("value")
+         == str(limit))
+    assert "(200 asked)" in text(driver, "grid-limit")
+    wait(driver, lambda d: d.execute_script(
+        "return Math.max(...[...document.querySelectorAll('#grid .cell')]"
+        ".map((c) => Number(c.dataset.r)))") == limit - 1)
+    open_catalog(driver, "tiling-3x50")
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#puzzle-svg svg"))
+    assert text(driver, "grid-limit") == f"up to {limit} x {limit}"  # said again on opening
+    window = driver.execute_script("return window.innerWidth")
+    view = driver.find_element(By.ID, "view").size["width"]
+    assert view >= window / 2 - 20, (view, window)
+    box = driver.find_element(By.ID, "puzzle-svg")
+    svg = driver.find_element(By.CSS_SELECTOR, "#puzzle-svg svg")
+    assert svg.size["width"] >= 0.95 * box.size["width"] - 2
+    shot(driver, "layout")
+    bar = '.zoom-bar[data-for="puzzle-svg"] button'
+    for _ in range(3):
+        driver.find_element(By.CSS_SELECTOR, f'{bar}[title^="zoom in"]').click()
+    assert text(driver, "puzzle-svg-zoom") == "338%"
+    wide = driver.find_element(By.CSS_SELECTOR, "#puzzle-svg svg").size["width"]
+    assert wide > 3 * box.size["width"]
+    ActionChains(driver).click_and_hold(box).move_by_offset(-200, 0).release().perform()
+    assert driver.execute_script("return document.getElementById('puzzle-svg').scrollLeft") > 100
+    driver.find_element(By.CSS_SELECTOR, f'{bar}[title^="fit"]').click()
+    assert text(driver, "puzzle-svg-zoom") == "fitted"
+    assert driver.find_element(By.CSS_SELECTOR, "#puzzle-svg svg").size["width"] <= \
+        box.size["width"] + 1
+
+
+def test_engine_choice_and_distinct_browsing(server, browser):
+    """#25 item 4 (the parts of it here): the engine comes from the registry; browsing
+    distinct solutions only gives 5-queens' 2 classes, all of them its 10 (published)."""
+    url, _ = server
+    driver = browser
+    loaded(driver, url)
+    open_catalog(driver, "queens-5")
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#puzzle-svg svg"))
+    open_pane(driver, "solutions")
+
+    def browse_to_the_end() -> str:
+        driver.find_element(By.ID, "solve").click()
+        wait(driver, lambda d: "solution 1 of" in text(d, "position"))
+        while not driver.find_element(By.ID, "next").get_attribute("disabled"):
+            before = text(driver, "position")
+            driver.find_element(By.ID, "next").click()
+            wait(driver, lambda d, b=before: text(d, "position") != b
+                 or "no more" in text(d, "result"))
+        return text(driver, "position")
+
+    driver.find_element(By.ID, "distinct").click()
+    assert browse_to_the_end() == "distinct solution 2 of 2"
+    driver.find_element(By.ID, "distinct").click()
+    assert browse_to_the_end() == "solution 10 of 10"
+    engines = [o.text for o in driver.find_elements(By.CSS_SELECTOR, "#engine option")]
+    from puzzlebox.engine.registry import names
+
+    assert engines == names()
+    Select(driver.find_element(By.ID, "engine")).select_by_value("reference")
+    assert "oracle" in text(driver, "engine-note")
+    driver.find_element(By.ID, "count").click()
+    wait(driver, lambda d: text(d, "result") == "10 solutions, 2 distinct")
+    assert "reference engine" in text(driver, "progress")
+    Select(driver.find_element(By.ID, "engine")).select_by_value("memo")
+    driver.find_element(By.ID, "solve").click()
+    wait(driver, lambda d: "only counts" in text(d, "result"))
+    Select(driver.find_element(By.ID, "engine")).select_by_value("auto")
+
+
+def test_watching_marks_the_move_and_says_it_in_words(server, browser):
+    """#25 item 5: the piece just placed (or taken back) is marked on the board; cards and
+    queens moves read in words; the rate delivered is shown against the rate asked."""
+    url, _ = server
+    driver = browser
+    loaded(driver, url)
+    open_catalog(driver, "pentomino-6x10")
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#puzzle-svg svg"))
+    open_pane(driver, "watch")
+    for step in range(1, 4):
+        driver.find_element(By.ID, "watch-step").click()
+        wait(driver, lambda d, n=step: text(d, "watch-status").startswith(f"{n} nodes"))
+    placed = text(driver, "watch-log").split("placed: ")[-1]
+    marked = driver.find_elements(By.CSS_SELECTOR, "#watch-svg .just-placed")
+    assert placed and marked, text(driver, "watch-log")
+    assert marked[0].value_of_css_property("stroke") == "rgb(232, 0, 28)"
+    driver.execute_script("const s = document.getElementById('speed'); s.value = 30;"
+                          "s.dispatchEvent(new Event('input'))")
+    driver.find_element(By.ID, "watch-play").click()
+    wait(driver, lambda d: "delivered" in text(d, "watch-rate"))
+    rate = text(driver, "watch-rate")
+    delivered = float(rate.split()[1])
+    assert delivered >= 27 or "at most about" in rate, rate  # asked = delivered, or said
+    wait(driver, lambda d: "undone" in text(d, "watch-log")
+         and d.find_elements(By.CSS_SELECTOR, "#watch-svg .just-undone"))
+    driver.find_element(By.ID, "watch-play").click()  # pause
+    shot(driver, "watch")
+    Select(driver.find_element(By.ID, "watch-nodes")).select_by_visible_text("1")
+    for name, words in (("queens-8", re.compile(r"placed: queen at row \d, column \d")),
+                        ("cards-3x3", re.compile(r"placed: card \w+ at row \d, column \d, "
+                                                 r"(not turned|turned \d+°)"))):
+        open_catalog(driver, name)
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#puzzle-svg svg"))
+        for step in range(1, 4):
+            driver.find_element(By.ID, "watch-step").click()
+            wait(driver, lambda d, n=step: text(d, "watch-status").startswith(f"{n} nodes"))
+        assert words.search(text(driver, "watch-log")), text(driver, "watch-log")
+        log = text(driver, "watch-log") + text(driver, "watch-levels")
+        assert "CardPlacement" not in log and "(0, 0)" not in log
+        assert driver.find_elements(By.CSS_SELECTOR, "#watch-svg .just-placed")
+
+
+def test_small_things_favicon_hint_no_console_errors(server, browser):
+    """#25 item 6: a favicon, the first hint styled as a hint (not an error), and an
+    incomplete puzzle being drawn is no console error."""
+    url, _ = server
+    driver = browser
+    loaded(driver, url)
+    console_errors(driver)  # what earlier tests left (a broken file's 400 is an error)
+    wait(driver, lambda d: text(d, "hint").startswith("Draw the board"))
+    assert text(driver, "error") == ""
+    hint = driver.find_element(By.ID, "hint").value_of_css_property("color")
+    assert hint != "rgba(176, 0, 32, 1)"  # not the error's red
+    assert driver.execute_script(
+        "return document.querySelector('link[rel=icon]').href").endswith("/static/favicon.svg")
+    assert driver.execute_script(
+        "return fetch('/favicon.ico').then((r) => r.status)") == 200
+    drag(driver, [(0, 0), (0, 1)])
+    wait(driver, lambda d: text(d, "hint").startswith("Now add pieces"))
+    driver.find_element(By.ID, "add-piece").click()
+    driver.find_element(By.ID, "title").send_keys("half done\t")  # an edit: no piece cells
+    wait(driver, lambda d: text(d, "hint").startswith("Draw piece P1"))
+    drag(driver, [(0, 0), (0, 1)])
+    wait(driver, lambda d: "board: 2 cells; pieces: 2 cells" in text(d, "area"))
+    assert text(driver, "hint") == ""
+    time.sleep(0.3)
+    assert console_errors(driver) == []

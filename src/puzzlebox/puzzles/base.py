@@ -213,6 +213,26 @@ class Puzzle(ABC):
         shows (None for none), so that a terminal can colour pieces; None: not offered."""
         return None
 
+    def move_words(self, label: Hashable) -> str:
+        """An option of the cover problem (``problem.labels``) in the puzzle's own words,
+        as the page's watch of the search lists moves ("queen on d5", "card 6 at row 1,
+        column 2, turned 90°"); the kind says it, nobody else asks which kind it is."""
+        return str(label)
+
+    def item_words(self, name: Hashable) -> str:
+        """An item of the cover problem (``problem.item_names``) in the puzzle's words: what
+        a level of the search branched on ("cell 2,3", "row 4")."""
+        if isinstance(name, tuple):
+            return " ".join(str(v) for v in name)
+        return str(name)
+
+    def drawn_ids(self, solution: Solution, labels: Sequence[Hashable]) -> list[str]:
+        """The ids (after the panel's ``pN-``) of the SVG elements that draw the placements
+        ``labels`` of ``solution`` in :meth:`solution_panel`, so that the page can mark the
+        move just made on the board; an id also names the elements whose id starts with it
+        and a dash. Empty: the kind marks nothing."""
+        return []
+
     # -- shared behaviour ------------------------------------------------------------------
     @property
     def label(self) -> str:

@@ -15,7 +15,16 @@ Routes (all JSON unless said; every POST body is JSON of at most :data:`MAX_BODY
   ``GET /api/events/{tab}``: its progress as server-sent events (a client that goes away
   stops the search it was following);
 * ``GET /api/solution/{tab}/{index}.{svg|png|json}``: a solution found, drawn by render/;
-* ``POST /api/watch``: the next frames of the reference engine's search, for the step mode.
+* ``POST /api/watch``: the next frames of the reference engine's search, for the step mode;
+* ``GET /api/engines``: the engines a search may be given (the registry's, ``auto`` first);
+* ``GET /favicon.ico``: the page's icon.
+
+Every answer belongs to one version of the puzzle (#25): the page numbers each change of
+its puzzle, and each request carries that number (``version``); the server remembers the
+newest number each tab has sent and refuses an older one (HTTP 409, "stale"), and echoes
+the number in every answer, so the page can drop an answer to a puzzle no longer on screen.
+The progress stream and a solution's picture are asked for with ``?version=``: a tab now
+on a newer puzzle answers them 409 too.
 """
 
 from __future__ import annotations
@@ -37,6 +46,8 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from puzzlebox import catalog
+from puzzlebox.engine.registry import AUTO, specs
+from puzzlebox.engine.search import Capability
 from puzzlebox.errors import PuzzleboxError
 from puzzlebox.formats import PuzzleFile
 from puzzlebox.formats.reader import read_text
@@ -59,6 +70,12 @@ BODY_SECONDS = 10.0  # a request's body must arrive within this (#28: slow sende
 
 class BadRequest(PuzzleboxError):
     """A request the page should never send (wrong shape, too large, unknown tab)."""
+
+
+class Stale(PuzzleboxError):
+    """A request made for an older version of the tab's puzzle than one already asked for
+    (the page has moved on: its answer would be dropped, or worse, shown for the wrong
+    puzzle)."""
 
 
 def _static_dir() -> str:
@@ -132,6 +149,38 @@ def _read(body: dict[str, Any]) -> tuple[PuzzleFile, str, Puzzle]:
     return pf, text, pf.puzzles[board]
 
 
+def _version(body: dict[str, Any]) -> int | None:
+    """The version of the page's puzzle a request was made for (None: not said)."""
+    version = body.get("version")
+    if version is None:
+        return None
+    if isinstance(version, bool) or not isinstance(version, int) or version < 0:
+        raise BadRequest("version must be a number from 0")
+    return version
+
+
+def _engine(body: dict[str, Any]) -> str:
+    engine = body.get("engine", AUTO)
+    if not isinstance(engine, str) or engine not in engine_names():
+        raise BadRequest(f"engine must be one of {', '.join(engine_names())}")
+    return engine
+
+
+def engine_names() -> list[str]:
+    return [AUTO] + [spec.name for spec in specs()]
+
+
+def _engines() -> list[dict[str, Any]]:
+    """The registry's engines as the page offers them: what each is for and can do."""
+    out: list[dict[str, Any]] = [{"name": AUTO, "summary": "chosen for the puzzle and the "
+                                  "question (the command line's default)",
+                                  "solve": True, "count": True}]
+    for spec in specs():
+        out.append({"name": spec.name, "summary": spec.summary,
+                    "solve": spec.does(Capability.SOLVE), "count": spec.does(Capability.COUNT)})
+    return out
+
+
 def _svg_of(puzzle: Puzzle) -> str:
     with DRAW:
         return str(pictures().puzzle_svg(puzzle))
@@ -180,6 +229,13 @@ def _check(body: dict[str, Any], limits: CheckLimits | None = None) -> dict[str,
     pf, text, puzzle = _read(body)
     model = model_of(pf)
     notes = []
+    model_note = ""
+    if model is not None:
+        extent = max((max(r, c) for r, c, _ in model["board"]), default=0) + 1
+        if extent > EDITOR_SIZE:
+            model = None
+            model_note = (f"the board spans {extent} rows or columns; the grid editor draws "
+                          f"{EDITOR_SIZE} x {EDITOR_SIZE} at most: it is edited as text")
     bound = puzzle.cover_entries_bound()
     if bound is None or bound <= limits.entries:
         found = list(puzzle.proofs())
@@ -208,6 +264,8 @@ def _check(body: dict[str, Any], limits: CheckLimits | None = None) -> dict[str,
         "proofs": proofs,
         "svg": svg,
         "notes": notes,
+        "model_note": model_note,
+        "version": _version(body),
     }
 
 
@@ -219,18 +277,48 @@ class App:
         self.checks = CheckPool(checks)
         self.closing = False
         self._sources: dict[str, str] = {}  # tab -> the text and board its puzzle came from
+        self._versions: dict[str, int] = {}  # tab -> the newest version of its puzzle asked
+        self._opened: dict[str, int | None] = {}  # tab -> the version its search is of
+        self._solving: dict[str, str] = {}  # tab -> the engine and distinct of its solutions
+        self._lock = threading.Lock()
 
-    def _open(self, body: dict[str, Any]) -> str:
-        """The tab of the request, opened on the request's puzzle when it changed."""
+    def _current(self, tab_id: str, version: int | None) -> None:
+        """Refuse a request for an older version than the newest this tab asked for
+        (:class:`Stale`); remember a newer one."""
+        if version is None:
+            return
+        with self._lock:
+            newest = self._versions.get(tab_id, -1)
+            if version < newest:
+                raise Stale(f"stale: an answer for version {version} of the puzzle, and the "
+                            f"page has moved on to version {newest}")
+            self._versions[tab_id] = version
+            if len(self._versions) > 4 * self.runs.max_tabs:  # forget the oldest tabs
+                for key in list(self._versions)[: len(self._versions) // 2]:
+                    del self._versions[key]
+
+    def _open(self, body: dict[str, Any], solving: str | None = None) -> str:
+        """The tab of the request, opened on the request's puzzle when it changed (or, for a
+        search of solutions, when ``solving``, its engine and distinct choice, did: the
+        solutions kept were found by the other)."""
         tab_id = _tab_id(body.get("tab"))
+        version = _version(body)
+        self._current(tab_id, version)
         text, _ = _text(body)
         source = f"{body.get('board', 0)}\n{text}"
-        if self.runs.get(tab_id) is None or self._sources.get(tab_id) != source:
+        changed = solving is not None and self._solving.get(tab_id, solving) != solving
+        if self.runs.get(tab_id) is None or self._sources.get(tab_id) != source or changed:
             _, _, puzzle = _read(body)
             self.runs.open(tab_id, puzzle)
             self._sources[tab_id] = source
+            self._solving.pop(tab_id, None)
             if len(self._sources) > 2 * self.runs.max_tabs:  # forget the tabs Runs forgot
                 self._sources = {k: v for k, v in self._sources.items() if self.runs.get(k)}
+                self._solving = {k: v for k, v in self._solving.items() if k in self._sources}
+                self._opened = {k: v for k, v in self._opened.items() if k in self._sources}
+        if solving is not None:
+            self._solving[tab_id] = solving
+        self._opened[tab_id] = version
         return tab_id
 
     # -- the routes ------------------------------------------------------------------------
@@ -245,6 +333,12 @@ class App:
         if name not in catalog.names():
             return error("no such catalog puzzle", 404)
         return JSONResponse({"name": name, "toml": catalog.path_of(name).read_text("utf-8")})
+
+    async def engines(self, request: Request) -> Response:
+        return JSONResponse(_engines())
+
+    async def favicon(self, request: Request) -> Response:
+        return FileResponse(f"{_static_dir()}/favicon.svg", media_type="image/svg+xml")
 
     async def lattices(self, request: Request) -> Response:
         return JSONResponse(drawn_lattices())
@@ -273,26 +367,37 @@ class App:
         tab = body.get("tab")
         tab = tab if isinstance(tab, str) and TAB_ID.fullmatch(tab) else None
         try:
+            if tab is not None:
+                self._current(tab, _version(body))
             return JSONResponse(await run_in_threadpool(self.checks.run, _check, body, tab))
         except Refused as failure:
             return error(str(failure), failure.status)
+        except Stale as failure:
+            return error(str(failure), 409)
+        except BadRequest as failure:
+            return error(str(failure))
 
     async def solve(self, request: Request) -> Response:
         def run(body: dict[str, Any]) -> dict[str, Any]:
-            tab_id = self._open(body)
+            engine = _engine(body)
+            distinct = body.get("distinct", False)
+            if not isinstance(distinct, bool):
+                raise BadRequest("distinct must be true or false")
+            tab_id = self._open(body, f"{engine} {distinct}")
             index = body.get("index", 0)
             if isinstance(index, bool) or not isinstance(index, int) or index < 0:
                 raise BadRequest("index must be a number from 0")
             if not body.get("peek"):  # peek: where the search stands, without searching
-                self.runs.next_solution(tab_id, index)
+                self.runs.next_solution(tab_id, index, engine, distinct)
             return self._state(tab_id, index)
 
         return await self._json(request, run)
 
     async def count(self, request: Request) -> Response:
         def run(body: dict[str, Any]) -> dict[str, Any]:
+            engine = _engine(body)
             tab_id = self._open(body)
-            self.runs.count(tab_id)
+            self.runs.count(tab_id, engine)
             return self._state(tab_id)
 
         return await self._json(request, run)
@@ -307,6 +412,7 @@ class App:
 
     async def watch(self, request: Request) -> Response:
         def run(body: dict[str, Any]) -> dict[str, Any]:
+            self._current(_tab_id(body.get("tab")), _version(body))
             if body.get("restart"):
                 tab = self.runs.get(_tab_id(body.get("tab")))
                 if tab is not None:
@@ -319,14 +425,31 @@ class App:
             if isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 1:
                 raise BadRequest("nodes must be a number from 1")
             with DRAW:
-                return watch_frame(tab, nodes)
+                frame = watch_frame(tab, nodes)
+            frame["version"] = self._opened.get(tab_id)
+            return frame
 
         return await self._json(request, run)
+
+    def _stale_view(self, request: Request, tab_id: str) -> Response | None:
+        """409 when ``?version=`` names another version than the tab's search is of."""
+        asked = request.query_params.get("version")
+        if asked is None:
+            return None
+        if not (asked.isascii() and asked.isdigit()):
+            return error("version must be a number from 0")
+        if self._opened.get(tab_id) != int(asked):
+            return error(f"stale: the tab's search is not of version {asked} of the puzzle",
+                         409)
+        return None
 
     async def events(self, request: Request) -> Response:
         tab_id = request.path_params["tab"]
         if not TAB_ID.fullmatch(tab_id) or self.runs.get(tab_id) is None:
             return error("no such tab: open a puzzle first", 404)
+        stale = self._stale_view(request, tab_id)
+        if stale is not None:
+            return stale
         return StreamingResponse(self._stream(tab_id), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store"})
 
@@ -357,6 +480,9 @@ class App:
         tab = self.runs.get(tab_id) if TAB_ID.fullmatch(tab_id) else None
         if tab is None:
             return error("no such tab: open a puzzle first", 404)
+        stale = self._stale_view(request, tab_id)
+        if stale is not None:
+            return stale
         index = request.path_params["index"]
         fmt = request.path_params["fmt"]
         if fmt not in ("svg", "png", "json"):
@@ -389,6 +515,7 @@ class App:
         _, snapshot = tab.snapshot()
         snapshot["found"] = len(tab.found)
         snapshot["exhausted"] = tab.exhausted
+        snapshot["version"] = self._opened.get(tab_id)
         return snapshot
 
     async def _json(self, request: Request,
@@ -403,6 +530,8 @@ class App:
             return error(str(failure), 429)
         except UnknownTab as failure:
             return error(str(failure), 404)
+        except Stale as failure:
+            return error(str(failure), 409)
         except (PuzzleboxError, ModelError) as failure:
             # the reader's one line (file, line, what is wrong), or a model or request at fault
             return error(str(failure), 400)
@@ -442,6 +571,8 @@ def create_app(runs: Runs | None = None, checks: CheckLimits | None = None) -> S
         Route("/api/catalog", app.catalog_list),
         Route("/api/catalog/{name}", app.catalog_one),
         Route("/api/lattices", app.lattices),
+        Route("/api/engines", app.engines),
+        Route("/favicon.ico", app.favicon),
         Route("/api/cells/{lattice}", app.cells),
         Route("/api/check", app.check, methods=["POST"]),
         Route("/api/solve", app.solve, methods=["POST"]),

@@ -224,12 +224,15 @@ class Runs:
                                           name=f"puzzlebox-web-{mode}")
             tab.thread.start()
 
-    def next_solution(self, tab_id: str, index: int) -> None:
-        """Search on until solution number ``index`` (0-based) is found or there is none."""
+    def next_solution(self, tab_id: str, index: int, engine: str = AUTO,
+                      distinct: bool = False) -> None:
+        """Search on until solution number ``index`` (0-based) is found or there is none
+        (``distinct``: one solution of each symmetry class; the tab's kept search is of the
+        first ``engine`` and ``distinct`` asked: the page opens the tab again to change them)."""
         tab = self._tab(tab_id)
         if index < len(tab.found) or tab.exhausted:
             return
-        self._start(tab, "solve", lambda t: _solve(t, index))
+        self._start(tab, "solve", lambda t: _solve(t, index, engine, distinct))
 
     def count(self, tab_id: str, engine: str = AUTO) -> None:
         tab = self._tab(tab_id)
@@ -280,7 +283,7 @@ def _show(tab: Tab, event: Event, extra: dict[str, Any] | None = None) -> None:
     tab.update(**fields)
 
 
-def _solve(tab: Tab, index: int) -> None:
+def _solve(tab: Tab, index: int, engine: str = AUTO, distinct: bool = False) -> None:
     """Run the tab's search of solutions until ``index`` solutions are known, or it ends.
 
     The search is one :class:`puzzlebox.run.Run` of every solution (up to :data:`MAX_KEPT`),
@@ -289,7 +292,8 @@ def _solve(tab: Tab, index: int) -> None:
     puzzle = tab.puzzle
     try:
         if tab.search is None:
-            run = Run(puzzle, "solutions", limit=MAX_KEPT, limits=Limits(),
+            run = Run(puzzle, "solutions", limit=MAX_KEPT, limits=Limits(), engine=engine,
+                      distinct=distinct,
                       on_progress=lambda e: _show(tab, e, {"solutions": len(tab.found),
                                                             "solutions_text": plural(
                                                                 len(tab.found), "solution")}),
@@ -368,21 +372,38 @@ def watch_frame(tab: Tab, nodes: int) -> dict[str, Any]:
         common += 1
     tab.watch_solutions += len(step.solutions)
     names = problem.item_names
-    levels = [{"item": _item_text(names[item]) if item is not None else None,
-               "option": _option_text(problem.labels[k])} for item, k in path]
+    words = puzzle.move_words
+    levels = [{"item": puzzle.item_words(names[item]) if item is not None else None,
+               "option": words(problem.labels[k])} for item, k in path]
     chosen = tuple(sorted(after))
     shown = step.solutions[-1] if step.solutions else chosen
+    placed, undone = after[common:], before[common:]
+    # the moves just undone stay drawn (marked) where they cover nothing placed since
+    taken = {item for k in shown for item, _ in problem.option(k)}
+    ghosts = tuple(k for k in undone if not any(i in taken for i, _ in problem.option(k)))
     return {
         "nodes": search.stats.nodes,
         "depth": len(path),
         "levels": levels,
-        "placed": [_option_text(problem.labels[k]) for k in after[common:]],
-        "undone": [_option_text(problem.labels[k]) for k in before[common:]],
+        "placed": [words(problem.labels[k]) for k in placed],
+        "undone": [words(problem.labels[k]) for k in undone],
         "solutions": tab.watch_solutions,
         "solved": bool(step.solutions),
         "done": step.done,
-        "svg": partial_svg(puzzle, shown),
+        "svg": partial_svg(puzzle, tuple(sorted(shown + ghosts))),
+        "marks": _marks(puzzle, tuple(sorted(shown + ghosts)), placed, ghosts),
     }
+
+
+def _marks(puzzle: Puzzle, drawn: tuple[int, ...], placed: list[int],
+           undone: tuple[int, ...]) -> dict[str, list[str]]:
+    """The SVG ids of the moves just made (the kind's :meth:`Puzzle.drawn_ids`)."""
+    if not drawn or not (placed or undone):
+        return {"placed": [], "undone": []}
+    solution = _decoded(puzzle, drawn)
+    labels = puzzle.problem.labels
+    return {"placed": puzzle.drawn_ids(solution, [labels[k] for k in placed]),
+            "undone": puzzle.drawn_ids(solution, [labels[k] for k in undone])}
 
 
 def partial_svg(puzzle: Puzzle, chosen: tuple[int, ...]) -> str:
@@ -408,23 +429,6 @@ def _decoded(puzzle: Puzzle, chosen: tuple[int, ...]) -> Solution:
     solution = puzzle.decode(chosen)
     object.__setattr__(solution, "puzzle", puzzle)
     return solution
-
-
-def _item_text(name: Any) -> str:
-    if isinstance(name, tuple):
-        head, *rest = name
-        if head == "cell" and rest:
-            return "cell " + ",".join(str(v) for v in rest)
-        return " ".join(str(v) for v in name)
-    return str(name)
-
-
-def _option_text(label: Any) -> str:
-    if isinstance(label, tuple) and len(label) == 2 and isinstance(label[1], tuple):
-        piece, cells = label
-        if cells and all(isinstance(c, tuple) for c in cells):
-            return f"{piece} at " + " ".join(",".join(str(v) for v in c) for c in cells)
-    return str(label)
 
 
 __all__ = ["Busy", "Runs", "Tab", "UnknownTab", "duration_text", "watch_frame"]

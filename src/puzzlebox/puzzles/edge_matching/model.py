@@ -9,9 +9,9 @@ matches nothing.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -162,6 +162,23 @@ class EdgeMatchingPuzzle(Puzzle):
     def option_labels(self, solution: Solution) -> list[Hashable]:
         assert isinstance(solution, EdgeMatchingSolution)
         return list(solution.placements)
+
+    def move_words(self, label: Hashable) -> str:
+        assert isinstance(label, CardPlacement)
+        turned_by = f"turned {90 * label.turns}°" if label.turns else "not turned"
+        return f"card {label.card} at row {label.row + 1}, column {label.col + 1}, {turned_by}"
+
+    def item_words(self, name: Hashable) -> str:
+        what, *where = cast(Any, name)
+        if what == "card":
+            return f"card {where[0]}"
+        r, c = where
+        place = {"pos": "the place at", "hedge": "the edge below", "vedge": "the edge right of"}
+        return f"{place.get(what, what)} row {r + 1}, column {c + 1}"
+
+    def drawn_ids(self, solution: Solution, labels: Sequence[Hashable]) -> list[str]:
+        assert isinstance(solution, EdgeMatchingSolution)
+        return [f"card-{p.row}-{p.col}" for p in solution.placements if p in labels]
 
     def build_symmetries(self) -> np.ndarray:
         """Turning the whole board turns every card (only when cards may turn): by half a

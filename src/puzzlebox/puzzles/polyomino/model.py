@@ -12,9 +12,9 @@ cells touch, which maps are symmetries, which translations keep the grid.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Iterable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -199,6 +199,25 @@ class PolyominoPuzzle(Puzzle):
     def option_labels(self, solution: Solution) -> list[Hashable]:
         assert isinstance(solution, PolyominoSolution)
         return [(p.piece, p.cells) for p in solution.placements]
+
+    def move_words(self, label: Hashable) -> str:
+        piece, cells = cast(Any, label)
+        return f"{piece} at " + " ".join(",".join(str(v) for v in cell) for cell in cells)
+
+    def item_words(self, name: Hashable) -> str:
+        what, *rest = cast(Any, name)
+        return ("cell " + ",".join(str(v) for v in rest)) if what == "cell" else \
+            " ".join(str(v) for v in cast(Any, name))
+
+    def drawn_ids(self, solution: Solution, labels: Sequence[Hashable]) -> list[str]:
+        """The flat lattices' pieces (``piece-i``: the i-th placement); solids are drawn as
+        layers and views, where no one element is the piece: none marked."""
+        assert isinstance(solution, PolyominoSolution)
+        if self.lattice.dimensions != 2:
+            return []
+        wanted = set(labels)
+        return [f"piece-{i}" for i, p in enumerate(solution.placements)
+                if (p.piece, p.cells) in wanted]
 
     # -- symmetry --------------------------------------------------------------------------
     def grid_symmetries(self) -> list[tuple[Transform, Cell, dict[str, str]]]:

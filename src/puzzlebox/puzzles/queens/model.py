@@ -11,9 +11,9 @@ translations too) that keep the squares left.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -129,6 +129,19 @@ class QueensPuzzle(Puzzle):
     def option_labels(self, solution: Solution) -> list[Hashable]:
         assert isinstance(solution, QueensSolution)
         return list(solution.queens)
+
+    def move_words(self, label: Hashable) -> str:
+        r, c = cast(Any, label)
+        return f"queen at row {r + 1}, column {c + 1}"
+
+    def item_words(self, name: Hashable) -> str:
+        line, number = cast(Any, name)
+        words = {"row": "row", "col": "column", "diag": "diagonal", "anti": "anti-diagonal"}
+        return f"{words.get(line, line)} {number + 1}"
+
+    def drawn_ids(self, solution: Solution, labels: Sequence[Hashable]) -> list[str]:
+        assert isinstance(solution, QueensSolution)
+        return [f"queen-{i}" for i, q in enumerate(solution.queens) if q in labels]
 
     def build_symmetries(self) -> np.ndarray:
         """The board's maps that keep the squares a queen may take, as permutations of

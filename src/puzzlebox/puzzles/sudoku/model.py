@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -170,6 +170,17 @@ class SudokuPuzzle(Puzzle):
     def option_labels(self, solution: Solution) -> list[Hashable]:
         assert isinstance(solution, SudokuSolution)
         return [(r, c, d) for r, row in enumerate(solution.digits) for c, d in enumerate(row)]
+
+    def move_words(self, label: Hashable) -> str:
+        r, c, d = cast(Any, label)
+        return f"{self.symbols[d]} at row {r + 1}, column {c + 1}"
+
+    def item_words(self, name: Hashable) -> str:
+        what, a, b = cast(Any, name)
+        if what == "cell":
+            return f"the cell at row {a + 1}, column {b + 1}"
+        where = {"row": "row", "col": "column", "region": "region"}.get(what, what)
+        return f"{self.symbols[b]} in {where} {a + 1}"
 
     # -- symmetry --------------------------------------------------------------------------
     def square_maps(self) -> list[Callable[[Cell], Cell]]:

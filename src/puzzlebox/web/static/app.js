@@ -7,27 +7,47 @@ const tab = (crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).sli
 const state = {
   toml: "", name: "puzzle", model: null, board: 0, target: "board",
   index: 0, found: 0, exhausted: false, events: null, watching: false, checking: null,
+  // the version of the puzzle on screen: bumped by every open and every edit, carried by
+  // every request; an answer for another version is dropped (#25: answers belong to the
+  // puzzle on screen, however fast the clicks)
+  version: 0,
 };
 
+class Stale extends Error {}  // an answer for a puzzle no longer on screen: dropped silently
+
 async function post(path, body) {
+  const version = state.version;
   const response = await fetch(path, {method: "POST", headers: {"Content-Type": "application/json"},
-                                      body: JSON.stringify(Object.assign({tab}, body))});
+                                      body: JSON.stringify(Object.assign({tab, version}, body))});
   const data = await response.json();
+  if (version !== state.version || (data.version !== undefined && data.version !== null && data.version !== state.version)) {
+    throw new Stale("stale");
+  }
+  if (response.status === 409 && String(data.error).startsWith("stale")) throw new Stale(data.error);
   if (!response.ok) throw new Error(data.error || response.statusText);
   return data;
 }
 
-function showError(text) { $("error").textContent = text || ""; }
+function showError(text) { $("error").textContent = text || ""; if (text) $("hint").textContent = ""; }
+function showHint(text) { $("hint").textContent = text || ""; }
 
 // -- opening and checking --------------------------------------------------------------------
-let checkSeq = 0;  // answers to older checks (overtaken by a later edit) are dropped
+function clearPuzzle() {
+  // what was shown of the previous puzzle goes: a broken file shows its error alone
+  $("puzzle-svg").innerHTML = ""; $("area").textContent = ""; $("proofs").replaceChildren();
+  $("board-choice").hidden = true; $("board").replaceChildren();
+  $("notes").textContent = "";
+}
+
 async function check(body) {
-  const seq = ++checkSeq;
+  // the picture, the area sums and the proofs of the puzzle on screen; an answer that comes
+  // back after the puzzle changed again is dropped
+  const version = state.version;
   try {
     const data = await post("/api/check", Object.assign({name: state.name, board: 0}, body));
-    if (seq !== checkSeq) return null;
-    showError("");
-    state.toml = data.toml;
+    if (version !== state.version) return null;
+    showError(""); showHint("");
+    state.toml = data.toml; state.broken = false;
     $("toml").value = data.toml;
     $("area").textContent = data.area;
     const proofs = $("proofs");
@@ -37,7 +57,8 @@ async function check(body) {
       return li;
     }));
     $("puzzle-svg").innerHTML = data.svg;
-    if (data.notes && data.notes.length) showError(data.notes.join("; "));
+    fitPicture($("puzzle-svg"));
+    $("notes").textContent = (data.notes || []).concat(data.model_note ? [data.model_note] : []).join("; ");
     const boards = $("board");
     boards.replaceChildren(...data.boards.map((b, i) => new Option(b, i)));
     $("board-choice").hidden = data.boards.length < 2;
@@ -45,46 +66,106 @@ async function check(body) {
     boards.value = state.board;
     return data;
   } catch (error) {
-    if (seq === checkSeq) showError(error.message);
+    if (error instanceof Stale || version !== state.version) return null;
+    state.broken = true;
+    clearPuzzle();
+    showError(error.message);
     return null;
   }
 }
 
-async function openText(text, name) {
+function change() {
+  // the puzzle on screen is about to change: a new version, and nothing of the old one's
+  // searches or answers stays on screen
+  state.version += 1;
   stopWatch();
+  if (state.endFollow) state.endFollow();  // its search stops with its stream (web/app.py)
+  resetSolutions();
+  return state.version;
+}
+
+function whileChecking(work) {
+  // Solve, Count and Watch wait for this: the check of the newest version of the puzzle
+  const done = work().catch((error) => { if (!(error instanceof Stale)) showError(error.message); });
+  state.checking = done;
+  return done;
+}
+
+async function settled() {
+  // wait until the puzzle on screen is checked (an edit or open during the wait: that one)
+  for (;;) {
+    const version = state.version, checking = state.checking;
+    if (checking) await checking;
+    if (version === state.version && checking === state.checking) return version;
+  }
+}
+
+function limitNote(asked) {
+  // the grid editor's size limit, said beside its fields (and what was asked past it)
+  const most = Number($("grid-rows").max);
+  $("grid-limit").textContent = asked > most
+    ? `the editor draws at most ${most} x ${most} cells (${asked} asked); a bigger board is edited as text`
+    : `up to ${most} x ${most}`;
+  $("grid-limit").classList.toggle("warn", asked > most);
+}
+
+function openText(text, name) {
+  change();
+  limitNote(0);
   state.name = name; state.model = null; state.board = 0;
   $("name").textContent = name;
-  const data = await check({toml: text});
-  if (data) {
-    state.model = data.model;
-    resetSolutions();
+  state.toml = text; $("toml").value = text;
+  return whileChecking(async () => {
+    const data = await check({toml: text});
+    state.model = data ? data.model : null;
+    if (!data) { $("toml").value = text; state.toml = text; }
     showEditor();
-  } else {
-    state.model = null;
-    $("toml").value = text; state.toml = text;
-    showEditor();
-  }
+    editorNote(data);
+  });
+}
+
+function editorNote(data) {
+  const why = data && data.model_note;
+  $("not-editable").textContent = why ? `This puzzle is edited as text: ${why}.`
+    : "This puzzle is edited as text: the grid editor draws one board of pieces on a flat lattice.";
 }
 
 function resetSolutions() {
   state.index = 0; state.found = 0; state.exhausted = false;
   $("solution-svg").innerHTML = ""; $("result").textContent = ""; $("progress").textContent = "";
+  $("bar").hidden = true; $("answer-for").textContent = "";
   $("watch-svg").innerHTML = ""; $("watch-levels").replaceChildren(); $("watch-status").textContent = "";
+  $("watch-log").textContent = "";
   updateBrowse();
+}
+
+function incomplete(model) {
+  // what an editor model still lacks before it is a puzzle (a hint, not an error: #25)
+  if (!model.board.length) return "Draw the board, then add pieces.";
+  if (!model.pieces.length) return "Now add pieces: Add piece, then draw it.";
+  const empty = model.pieces.find((p) => !p.cells.length);
+  if (empty) return `Draw piece ${empty.name}: click or drag on the grid.`;
+  return "";
 }
 
 let pending = null, resolvePending = null;
 function edited() {
-  // the model changed: ask the server for the TOML, the picture and the proofs (debounced;
-  // state.checking settles once the last edit's answer is in, and searches wait for it);
-  // the cells themselves were filled in place as they were drawn
+  // the model changed: a new version; ask the server for the TOML, the picture and the
+  // proofs (debounced; state.checking settles once the last edit's answer is in, and
+  // searches wait for it); the cells themselves were filled in place as they were drawn
+  change();
   clearTimeout(pending);
   if (!resolvePending) state.checking = new Promise((resolve) => { resolvePending = resolve; });
   pending = setTimeout(async () => {
     const done = resolvePending;
     resolvePending = null;
-    await check({model: state.model});
-    resetSolutions();
+    const missing = incomplete(state.model);
+    if (missing) {
+      // not sent: the server would only refuse it (and the browser log it as an error)
+      state.toml = ""; $("toml").value = ""; clearPuzzle(); showError(""); showHint(missing);
+    } else {
+      await check({model: state.model});
+    }
     done();
   }, 200);
 }
@@ -238,37 +319,54 @@ $("piece-count").addEventListener("change", () => {
   edited();
 });
 
+// -- opening puzzles -------------------------------------------------------------------------
 $("new").addEventListener("click", () => {
-  stopWatch();
+  change();
   state.name = "my-puzzle"; $("name").textContent = state.name;
   state.model = {title: "", notes: "", lattice: "square", board: [], pieces: [],
                  rules: {rotate: true, reflect: true, match_colors: false}};
-  state.target = "board"; state.toml = "";
-  $("toml").value = ""; $("puzzle-svg").innerHTML = ""; $("area").textContent = "";
-  $("proofs").replaceChildren(); showError("Draw the board, then add pieces.");
-  resetSolutions(); showEditor();
+  state.target = "board"; state.toml = ""; state.checking = null; state.broken = false;
+  $("toml").value = ""; clearPuzzle(); showError(""); showHint(incomplete(state.model)); limitNote(0);
+  showEditor(); editorNote(null);
 });
 
-$("open-catalog").addEventListener("click", async () => {
+function openCatalog() {
+  // choosing an entry opens it (#25); Open opens it again. The version is taken now, so
+  // that a Solve pressed while the text is fetched waits for this puzzle
   const name = $("catalog").value;
-  if (!name) return;
-  const response = await fetch(`/api/catalog/${encodeURIComponent(name)}`);
-  const data = await response.json();
-  if (!response.ok) { showError(data.error); return; }
-  state.target = "board";
-  await openText(data.toml, name);
-});
+  if (!name) return null;
+  const version = change();
+  return whileChecking(async () => {
+    const response = await fetch(`/api/catalog/${encodeURIComponent(name)}`);
+    const data = await response.json();
+    if (version !== state.version) return;  // something else was opened meanwhile
+    if (!response.ok) { clearPuzzle(); showError(data.error); return; }
+    state.target = "board";
+    await openText(data.toml, name);
+  });
+}
+$("catalog").addEventListener("change", openCatalog);
+$("open-catalog").addEventListener("click", openCatalog);
 
 $("file").addEventListener("change", () => {
   const file = $("file").files[0];
   if (!file) return;
-  const reader = new FileReader();
-  reader.onload = () => { state.target = "board"; openText(String(reader.result), file.name.replace(/\.toml$/i, "")); };
-  reader.readAsText(file);
+  const version = change();
+  whileChecking(() => new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => {
+      if (version !== state.version) { resolve(); return; }  // opened something else since
+      state.target = "board";
+      openText(String(reader.result), file.name.replace(/\.toml$/i, "")).then(resolve, reject);
+    };
+    reader.onerror = () => reject(new Error(`${file.name}: cannot be read`));
+    reader.readAsText(file);
+  }));
+  $("file").value = "";  // the same file chosen again opens again
 });
 
 $("apply-toml").addEventListener("click", () => openText($("toml").value, state.name));
-$("board").addEventListener("change", () => { state.board = Number($("board").value); resetSolutions(); });
+$("board").addEventListener("change", () => { change(); state.board = Number($("board").value); });
 
 $("save").addEventListener("click", () => {
   if (!state.toml) { showError("nothing to save yet"); return; }
@@ -280,15 +378,24 @@ $("save").addEventListener("click", () => {
 });
 
 // -- solving and counting ------------------------------------------------------------------
-function puzzleBody() { return {toml: state.toml, name: state.name, board: state.board}; }
+function puzzleBody() {
+  return {toml: state.toml, name: state.name, board: state.board,
+          engine: $("engine").value || "auto", distinct: $("distinct").checked};
+}
 
-function follow() {
+function follow(version) {
+  // the search's progress, streamed by the server for this version of the puzzle only
   return new Promise((resolve) => {
     if (state.events) state.events.close();
-    const events = state.events = new EventSource(`/api/events/${tab}`);
+    const events = state.events = new EventSource(`/api/events/${tab}?version=${version}`);
     $("stop").disabled = false;
-    events.onmessage = (message) => showProgress(JSON.parse(message.data));
-    const end = () => { events.close(); state.events = null; $("stop").disabled = true; resolve(); };
+    events.onmessage = (message) => { if (version === state.version) showProgress(JSON.parse(message.data)); };
+    const end = () => {
+      events.close();
+      if (state.events === events) { state.events = null; state.endFollow = null; $("stop").disabled = true; }
+      resolve();
+    };
+    state.endFollow = end;
     events.addEventListener("end", end);
     events.onerror = end;
   });
@@ -301,7 +408,10 @@ function showProgress(p) {
     parts.push(`${(100 * p.share).toFixed(2)}% of the tree`);
   }
   if (p.left) parts.push(p.left);
-  $("progress").textContent = `${p.state}: ` + parts.join(", ");
+  // a search of solutions that stopped at the one asked for is paused, not done: Next
+  // searches on from there
+  const paused = p.state === "done" && p.mode === "solve" && p.result && !p.result.exhausted;
+  $("progress").textContent = `${paused ? "paused (Next searches on)" : p.state}: ` + parts.join(", ");
   const bar = $("bar");
   bar.hidden = p.share === null || p.share === undefined;
   if (!bar.hidden) bar.value = p.share;
@@ -309,42 +419,56 @@ function showProgress(p) {
 }
 
 async function run(index) {
-  // ask for solution number index; the server searches on (streaming progress) only when
-  // it has not been found yet, and a second request with peek only reads where it stopped
-  if (state.checking) await state.checking;
-  try {
-    let data = await post("/api/solve", Object.assign(puzzleBody(), {index}));
-    if (data.state === "running") {
-      await follow();
-      data = await post("/api/solve", Object.assign(puzzleBody(), {index, peek: true}));
-    }
-    return data;
-  } catch (error) {
-    $("result").textContent = error.message;
-    return null;
+  // ask for solution number index of the puzzle on screen (once it is checked); the server
+  // searches on (streaming progress) only when it has not been found yet, and a second
+  // request with peek only reads where it stopped
+  const version = await settled();
+  if (!state.toml) { $("result").textContent = "nothing to solve yet: draw the board and the pieces"; return null; }
+  let data = await post("/api/solve", Object.assign(puzzleBody(), {index}));
+  if (data.state === "running") {
+    await follow(version);
+    if (version !== state.version) throw new Stale("stale");  // the puzzle changed meanwhile
+    data = await post("/api/solve", Object.assign(puzzleBody(), {index, peek: true}));
   }
+  return data;
 }
 
 async function showSolution(index) {
-  const data = await run(index);
-  if (!data) return;
-  state.found = data.found; state.exhausted = data.exhausted;
-  if (index < data.found) {
-    state.index = index;
-    $("result").textContent = "";
-    const response = await fetch(`/api/solution/${tab}/${index}.svg`);
-    $("solution-svg").innerHTML = await response.text();
-  } else if (data.state !== "stopped") {
-    $("result").textContent = data.found ? `no more solutions: ${data.found} in all` : (data.message || "no solution");
+  const version = state.version;
+  let data;
+  try {
+    data = await run(index);
+    if (!data) return;
+    const distinct = $("distinct").checked;
+    state.found = data.found; state.exhausted = data.exhausted; state.distinct = distinct;
+    // the count of those found now, whatever the last progress event of the search said
+    const found = `${data.found} ${distinct ? "distinct " : ""}solution${data.found === 1 ? "" : "s"}`;
+    showProgress(Object.assign({}, data, {mode: "solve", solutions_text: found, result: {exhausted: data.exhausted}}));
+    if (index < data.found) {
+      const response = await fetch(`/api/solution/${tab}/${index}.svg?version=${data.version}`);
+      const svg = await response.text();
+      if (!response.ok || data.version !== state.version) return;
+      state.index = index;
+      $("result").textContent = "";
+      $("solution-svg").innerHTML = svg;
+      fitPicture($("solution-svg"));
+    } else if (data.state !== "stopped") {
+      const what = distinct ? "distinct solutions" : "solutions";
+      $("result").textContent = data.found ? `no more ${what}: ${data.found} in all` : (data.message || "no solution");
+    }
+    $("answer-for").textContent = `for ${state.name}` + (state.board ? ` (board ${Number(state.board) + 1})` : "");
+    updateBrowse();
+  } catch (error) {
+    if (!(error instanceof Stale) && version === state.version) $("result").textContent = error.message;
   }
-  updateBrowse();
 }
 
 function updateBrowse() {
   const have = state.found > 0;
   $("prev").disabled = !have || state.index === 0;
   $("next").disabled = !have || (state.exhausted && state.index + 1 >= state.found);
-  $("position").textContent = have ? `solution ${state.index + 1} of ${state.found}${state.exhausted ? "" : "+"}` : "";
+  const what = state.distinct ? "distinct solution" : "solution";
+  $("position").textContent = have ? `${what} ${state.index + 1} of ${state.found}${state.exhausted ? "" : "+"}` : "";
   $("downloads").hidden = !have;
   for (const fmt of ["svg", "png", "json"]) {
     $(`dl-${fmt}`).href = `/api/solution/${tab}/${state.index}.${fmt}?download=1`;
@@ -355,25 +479,57 @@ $("solve").addEventListener("click", () => { $("result").textContent = ""; showS
 $("next").addEventListener("click", () => showSolution(state.index + 1));
 $("prev").addEventListener("click", () => showSolution(Math.max(0, state.index - 1)));
 $("count").addEventListener("click", async () => {
-  if (state.checking) await state.checking;
+  const version = state.version;
   $("result").textContent = "";
   try {
+    const checked = await settled();
+    if (!state.toml) { $("result").textContent = "nothing to count yet: draw the board and the pieces"; return; }
     const data = await post("/api/count", puzzleBody());
-    if (data.state === "running") await follow(); else showProgress(data);
-  } catch (error) { $("result").textContent = error.message; }
+    if (data.state === "running") await follow(checked); else showProgress(data);
+  } catch (error) {
+    if (!(error instanceof Stale) && version === state.version) $("result").textContent = error.message;
+  }
 });
 $("stop").addEventListener("click", () => post("/api/stop", {}).catch(() => {}));
+// browsing all solutions or one of each symmetry class, with another engine: a new search
+$("distinct").addEventListener("change", () => { resetSolutions(); state.distinct = $("distinct").checked; });
+$("engine").addEventListener("change", () => {
+  resetSolutions();
+  const chosen = $("engine").selectedOptions[0];
+  $("engine-note").textContent = chosen ? chosen.title : "";
+});
 window.addEventListener("pagehide", () => navigator.sendBeacon("/api/stop", JSON.stringify({tab})));
 
 // -- watching the search -------------------------------------------------------------------
 let watchTimer = null;
-function stopWatch() { state.watching = false; clearTimeout(watchTimer); $("watch-play").textContent = "Play"; }
+const frameTimes = [];  // when the last frames were shown: the rate delivered
+function stopWatch() {
+  state.watching = false; clearTimeout(watchTimer); $("watch-play").textContent = "Play";
+  frameTimes.length = 0;
+}
+
+function markMoves(marks) {
+  // the move just made, on the board: the kind names the SVG elements that draw it
+  const svg = $("watch-svg").querySelector("svg");
+  if (!svg || !marks) return;
+  for (const [kind, ids] of [["just-placed", marks.placed], ["just-undone", marks.undone]]) {
+    for (const id of ids) {
+      for (const el of svg.querySelectorAll("[id]")) {
+        const bare = el.id.replace(/^p\d+-/, "");
+        if (bare === id || bare.startsWith(`${id}-`)) el.classList.add(kind);
+      }
+    }
+  }
+}
 
 async function watchFrame(restart) {
-  if (state.checking) await state.checking;
+  const version = await settled();
   try {
     const frame = await post("/api/watch", Object.assign(puzzleBody(), {nodes: Number($("watch-nodes").value), restart: !!restart}));
+    if (version !== state.version) return null;
     $("watch-svg").innerHTML = frame.svg;
+    fitPicture($("watch-svg"));
+    markMoves(frame.marks);
     $("watch-levels").replaceChildren(...frame.levels.map((level) => {
       const li = document.createElement("li");
       li.textContent = `${level.item === null ? "(forced or free)" : level.item} -> ${level.option}`;
@@ -388,9 +544,24 @@ async function watchFrame(restart) {
     if (frame.done) stopWatch();
     return frame;
   } catch (error) {
-    $("watch-status").textContent = error.message; stopWatch();
+    if (!(error instanceof Stale) && version === state.version) $("watch-status").textContent = error.message;
+    stopWatch();
     return null;
   }
+}
+
+function showRate() {
+  // the rate asked for against the rate delivered over the last frames; when the server
+  // cannot draw that fast, the control says what it can do
+  const asked = Number($("speed").value);
+  $("speed-text").textContent = asked;
+  if (frameTimes.length < 4) { $("watch-rate").textContent = ""; return; }
+  const span = (frameTimes[frameTimes.length - 1] - frameTimes[0]) / 1000;
+  const delivered = (frameTimes.length - 1) / span;
+  const can = Math.max(1, Math.floor(delivered));
+  $("watch-rate").textContent = delivered >= 0.9 * asked
+    ? `delivered: ${delivered.toFixed(1)} frames/s`
+    : `delivered: ${delivered.toFixed(1)} frames/s: this puzzle's frames are drawn at most about ${can} a second here (more nodes per frame go faster)`;
 }
 
 async function watchLoop() {
@@ -398,7 +569,11 @@ async function watchLoop() {
   const began = performance.now();
   const frame = await watchFrame(false);
   if (!frame || !state.watching) return;
+  frameTimes.push(performance.now());
+  if (frameTimes.length > 12) frameTimes.shift();
+  showRate();
   const wait = Math.max(0, 1000 / Number($("speed").value) - (performance.now() - began));
+  if (frame.solved) frameTimes.length = 0;  // a solution holds the picture: not a slow frame
   watchTimer = setTimeout(watchLoop, frame.solved ? Math.max(wait, 1000) : wait);
 }
 
@@ -408,7 +583,76 @@ $("watch-play").addEventListener("click", () => {
 });
 $("watch-step").addEventListener("click", () => { stopWatch(); watchFrame(false); });
 $("watch-restart").addEventListener("click", () => { stopWatch(); watchFrame(true); });
-$("speed").addEventListener("input", () => { $("speed-text").textContent = $("speed").value; });
+$("speed").addEventListener("input", () => { frameTimes.length = 0; showRate(); });
+
+// -- pictures: fitted to their pane, zoom and pan for big boards -----------------------------
+const zoom = new Map();  // picture id -> its zoom (1: fitted to the pane)
+
+function fitPicture(box) {
+  const svg = box.querySelector("svg");
+  if (!svg) return;
+  const z = zoom.get(box.id) || 1;
+  box.classList.toggle("zoomed", z > 1);
+  // the server's SVG says its size in points; the viewBox keeps its shape at any width
+  svg.style.width = `${100 * z}%`;
+  // fitted, a small picture grows to at most three times its own size (a 2x4 board
+  // drawn a pane wide is all border); a big one shrinks to the pane
+  const natural = parseFloat(svg.getAttribute("width")) * (/pt$/.test(svg.getAttribute("width") || "") ? 4 / 3 : 1);
+  svg.style.maxWidth = z > 1 ? "none" : (natural > 0 ? `${Math.max(480, 3 * natural)}px` : "");
+  svg.style.maxHeight = z > 1 ? "none" : "";
+  $(`${box.id}-zoom`).textContent = z > 1 ? `${Math.round(100 * z)}%` : "fitted";
+}
+
+for (const box of document.querySelectorAll(".picture")) {
+  const bar = document.createElement("div");
+  bar.className = "zoom-bar";
+  const button = (text, title, z) => {
+    const b = document.createElement("button");
+    b.textContent = text; b.title = title; b.className = "zoom";
+    b.addEventListener("click", () => { zoom.set(box.id, z()); fitPicture(box); });
+    return b;
+  };
+  const label = document.createElement("span");
+  label.id = `${box.id}-zoom`; label.className = "muted"; label.textContent = "fitted";
+  bar.append(button("−", "zoom out", () => Math.max(1, (zoom.get(box.id) || 1) / 1.5)),
+             button("+", "zoom in (then drag to pan)", () => Math.min(20, (zoom.get(box.id) || 1) * 1.5)),
+             button("fit", "fit the picture to the pane", () => 1), label);
+  const frame = document.createElement("div");  // the bar and its picture: one grid cell
+  frame.className = "picture-frame";
+  box.before(frame);
+  frame.append(bar, box);
+  bar.dataset.for = box.id;
+  let dragging = null;
+  box.addEventListener("mousedown", (event) => {
+    if (!box.classList.contains("zoomed")) return;
+    event.preventDefault();
+    dragging = {x: event.clientX, y: event.clientY, left: box.scrollLeft, top: box.scrollTop};
+  });
+  window.addEventListener("mousemove", (event) => {
+    if (!dragging) return;
+    box.scrollLeft = dragging.left - (event.clientX - dragging.x);
+    box.scrollTop = dragging.top - (event.clientY - dragging.y);
+  });
+  window.addEventListener("mouseup", () => { dragging = null; });
+  box.addEventListener("wheel", (event) => {
+    if (!event.ctrlKey) return;  // Ctrl + wheel zooms; the wheel alone scrolls the page
+    event.preventDefault();
+    const z = zoom.get(box.id) || 1;
+    zoom.set(box.id, event.deltaY < 0 ? Math.min(20, z * 1.25) : Math.max(1, z / 1.25));
+    fitPicture(box);
+  }, {passive: false});
+}
+
+// -- the grid's size limit: the fields show what is drawn ----------------------------------
+// (a capture listener: it runs before the grid editor reads the fields)
+document.addEventListener("change", (event) => {
+  const field = event.target;
+  if (field.id !== "grid-rows" && field.id !== "grid-cols") return;
+  const most = Number(field.max), least = Number(field.min) || 1;
+  const asked = Math.round(Number(field.value)) || least;
+  field.value = Math.max(least, Math.min(most, asked));
+  limitNote(asked);
+}, true);
 
 // -- the panes -----------------------------------------------------------------------------
 for (const button of document.querySelectorAll(".tabs button")) {
@@ -420,8 +664,16 @@ for (const button of document.querySelectorAll(".tabs button")) {
 }
 
 (async () => {
+  limitNote(0);
   const lattices = await (await fetch("/api/lattices")).json();
   $("lattice").replaceChildren(...lattices.map((name) => new Option(name, name)));
+  const engines = await (await fetch("/api/engines")).json();
+  $("engine").replaceChildren(...engines.map((e) => {
+    const option = new Option(e.name, e.name);
+    option.title = `${e.summary}` + (e.solve && e.count ? "" : e.solve ? " (solves only)" : " (counts only)");
+    return option;
+  }));
+  $("engine-note").textContent = engines.length ? $("engine").selectedOptions[0].title : "";
   const response = await fetch("/api/catalog");
   const entries = await response.json();
   for (const entry of entries) $("catalog").add(new Option(`${entry.name} (${entry.kind})`, entry.name));
