@@ -183,7 +183,7 @@ class SweepRun:
     search). A layer larger than ``max_states`` stops it with ``overflow`` set to the
     reason, which the caller reports (``--engine memo``) or acts on (``auto`` enumerates)."""
 
-    def __init__(self, sweep: Sweep, max_states: int) -> None:
+    def __init__(self, sweep: Sweep, max_states: int, arrays: bool = True) -> None:
         self.sweep = sweep
         self.max_states = max_states
         self.position = 0
@@ -197,7 +197,7 @@ class SweepRun:
         # than the dict, in a fifth of the memory (ARRAY_BYTES_PER_STATE). The dict takes
         # over, exactly, when the ways grow too big (a 3x50 strip's 10^39 tilings).
         self.arrays: _Layer | None = None
-        if sweep.window - 1 + sweep.counter_bits <= _KEY_BITS:
+        if arrays and sweep.window - 1 + sweep.counter_bits <= _KEY_BITS:
             self.arrays = _Layer(sweep, max_states * BYTES_PER_STATE // ARRAY_BYTES_PER_STATE)
 
     def advance(self, max_visits: int) -> None:
