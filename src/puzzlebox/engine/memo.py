@@ -52,6 +52,7 @@ ARRAY_BYTES_PER_STATE = 100
 _KEY_BITS = 62  # mask and counters packed in one non-negative int64
 _WAYS_LIMIT = float(1 << 61)
 _GROUP_BITS = 8  # the array layer groups states by this many cells after the first
+_CHUNK = 11  # bits of a key per lookup table, where symmetries merge states
 
 Symmetry = tuple[Sequence[int], Sequence[int]]  # (item permutation, option permutation)
 Progress = Callable[[int, int], None]  # (positions swept, positions in all sweeps)
@@ -137,6 +138,9 @@ class Sweep:
             self._fields.append((shift, (1 << width) - 1, int(lo[j]), int(hi[j])))
             shift += width
         self.counter_bits = shift
+        self._tracked = tracked
+        # symmetries as (positions permutation, counters permutation): see set_symmetries
+        self.symmetries: list[tuple[list[int], list[int]]] = []
         self.moves: list[list[_Move]] = [[] for _ in range(n_positions)]
         self.window = 1
         for positions, incs in options:
@@ -153,6 +157,56 @@ class Sweep:
             bits = sum(1 << (p - first) for p in positions)
             self.moves[first].append(_Move(bits, add, tuple(checks)))
             self.window = max(self.window, last - first + 1)
+
+    def set_symmetries(self, maps: Sequence[tuple[Sequence[int], Sequence[int]]]) -> None:
+        """Symmetries of the problem that the array layer may merge states by: each a
+        permutation of the positions and one of the counters that maps options to options.
+
+        Where a symmetry maps the positions before ``q`` onto themselves (a mirror of the
+        cross-section, at the start of a cross-section), it maps the partial covers that the
+        layer at ``q`` stands for onto themselves and their completions onto theirs; so a
+        state and its image have as many completions, and the layer keeps the smaller key
+        of the two with their ways added: the total is the same, and the states about half.
+        """
+        fields = {j: f for j, f in zip(self._tracked, self._fields, strict=True)}
+        kept = []
+        for positions, counters in maps:
+            if sorted(positions) != list(range(self.n_positions)):
+                raise ProblemError("a symmetry must permute the swept positions")
+            if all(
+                (counters[j] in fields and fields[counters[j]][1] == f[1])
+                for j, f in fields.items()
+            ):
+                kept.append((list(positions), list(counters)))
+        self.symmetries = kept
+
+    def key_maps(self, q: int) -> list[list[int]]:
+        """For each symmetry that keeps the positions before ``q``, where each bit of a key
+        at ``q`` (counters, then the window's mask) goes."""
+        fields = {j: f for j, f in zip(self._tracked, self._fields, strict=True)}
+        span = self.window - 1
+        out = []
+        for positions, counters in self.symmetries:
+            if q and max(positions[:q]) >= q:
+                continue
+            dest = list(range(self.counter_bits + span))
+            ok = True
+            for j in range(span):
+                if q + j < self.n_positions:
+                    to = positions[q + j] - q
+                    if not 0 <= to < span:
+                        ok = False
+                        break
+                    dest[self.counter_bits + j] = self.counter_bits + to
+            if not ok:
+                continue
+            for j, (shift, mask, _, _) in fields.items():
+                there = fields[counters[j]][0]
+                for t in range(mask.bit_length()):
+                    dest[shift + t] = there + t
+            if dest != list(range(len(dest))):
+                out.append(dest)
+        return out
 
     def run(
         self, max_states: int, progress: Callable[[int], None] | None = None
@@ -322,6 +376,36 @@ class _Layer:
         self.cb = sweep.counter_bits
         self.key_bits = sweep.window + sweep.counter_bits  # before the first cell is dropped
         self.group = min(_GROUP_BITS, max(sweep.window - 1, 0))
+        self._canon: dict[int, list[np.ndarray]] = {}
+
+    def _tables(self, q: int) -> list[np.ndarray]:
+        """The symmetries that merge states at position ``q`` (Sweep.set_symmetries), each
+        as lookup tables over ``_CHUNK`` bits of a key: its image is the OR of the tables'
+        entries."""
+        if q not in self._canon:
+            tables = []
+            for dest in self.sweep.key_maps(q):
+                chunks = (len(dest) + _CHUNK - 1) // _CHUNK
+                table = np.zeros((chunks, 1 << _CHUNK), dtype=np.int64)
+                v = np.arange(1 << _CHUNK, dtype=np.int64)
+                for b, to in enumerate(dest):
+                    table[b // _CHUNK] |= ((v >> (b % _CHUNK)) & 1) << to
+                tables.append(table)
+            self._canon[q] = tables
+        return self._canon[q]
+
+    def _canonical(self, k: np.ndarray, q: int) -> np.ndarray:
+        """Each key at position ``q`` replaced by the smallest of its images."""
+        tables = self._tables(q)
+        if not tables:
+            return k
+        best = k.copy()
+        for table in tables:
+            image = np.zeros_like(k)
+            for c in range(table.shape[0]):
+                image |= table[c][(k >> (c * _CHUNK)) & ((1 << _CHUNK) - 1)]
+            np.minimum(best, image, out=best)
+        return best
 
     def _moves(self, p: int) -> tuple[list[tuple[int, int, list[tuple[int, int, int]]]],
                                       list[list[int]]]:
@@ -394,11 +478,12 @@ class _Layer:
                     new_keys.append(k)
                     new_ways.append(gw[fits])
         self.candidates = size
-        self._merge(new_keys, new_ways)
+        self._merge(new_keys, new_ways, p + 1)
         return True
 
-    def _merge(self, new_keys: list[np.ndarray], new_ways: list[np.ndarray]) -> None:
-        """The new layer: every candidate key less its first cell, sorted, equal keys merged."""
+    def _merge(self, new_keys: list[np.ndarray], new_ways: list[np.ndarray], q: int) -> None:
+        """The layer at ``q``: every candidate key less its first cell, mapped to the smallest
+        of its images where symmetries merge states, sorted, equal keys merged."""
         cb = self.cb
         k = np.concatenate(new_keys)
         new_keys.clear()
@@ -412,6 +497,8 @@ class _Layer:
         k <<= cb
         k |= low
         del low
+        if self.sweep.symmetries:
+            k = self._canonical(k, q)
         way_bits = max(int(w.max()).bit_length(), 1)
         if self.key_bits - 1 + way_bits <= 63:  # one int64 each: sort the values themselves
             k <<= way_bits
@@ -470,11 +557,14 @@ def build_sweep(
     order: Sequence[int],
     symmetry: Symmetry | None = None,
     excluded: frozenset[int] = frozenset(),
+    merge_by: Sequence[Symmetry] = (),
 ) -> Sweep:
     """The sweep counting solutions fixed by ``symmetry`` (all solutions when it is None).
 
     Items in one orbit of the symmetry become one item placed where its earliest member is;
-    options in one orbit become one option, dropped when its members overlap.
+    options in one orbit become one option, dropped when its members overlap. ``merge_by``
+    (only without ``symmetry`` or ``excluded``): symmetries of the problem whose images of
+    states the array layer merges (Sweep.set_symmetries).
     """
     counters = _check(problem, order)
     position = {item: p for p, item in enumerate(order)}
@@ -545,7 +635,19 @@ def build_sweep(
         options.append((sorted({rank[orbit_of[i]] for i in cells}), incs))
     lo = [int(problem.lo[i]) for i in counters]
     hi = [int(problem.hi[i]) for i in counters]
-    return Sweep(len(firsts), options, lo, hi)
+    sweep = Sweep(len(firsts), options, lo, hi)
+    if merge_by and symmetry is None and not excluded:
+        maps = []
+        for items, _ in merge_by:
+            images = [items[i] for i in order]
+            if all(i in position for i in images) and all(
+                items[i] in counter_index for i in counters
+            ):
+                maps.append(
+                    ([position[i] for i in images], [counter_index[items[i]] for i in counters])
+                )
+        sweep.set_symmetries(maps)
+    return sweep
 
 
 def _cycle(perm: Sequence[int], start: int) -> list[int]:
@@ -678,8 +780,9 @@ class MemoSearch:
 
     def _build(self) -> list[Sweep]:
         problem, order = self.job.problem, self._plan.order
-        sweeps = [build_sweep(problem, order)]
-        sweeps += [build_sweep(problem, order, g) for g in self._plan.symmetries()]
+        group = list(self._plan.symmetries())
+        sweeps = [build_sweep(problem, order, merge_by=group)]
+        sweeps += [build_sweep(problem, order, g) for g in group]
         return sweeps
 
     def step(self, max_nodes: int) -> Step:
