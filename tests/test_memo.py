@@ -302,3 +302,35 @@ def test_one_sided_style_pieces_each_once() -> None:
     result = catalog.load_file("pentomino-3x20").puzzles[0].count(engine="memo")
     assert (result.solutions, result.distinct) == (8, 2)
     assert result.stats.engine == "memo"
+
+
+@pytest.mark.parametrize(
+    ("name", "raw"), [("pentomino-3x20", 8), ("tiling-3x12", 1_820_552_297)]
+)
+def test_merging_mirror_states_keeps_the_count(name: str, raw: int) -> None:
+    """The identity sweep merges each state with its image under the board's mirror across
+    the sweep (Sweep.set_symmetries): the same count from fewer states."""
+    puzzle = catalog.load_file(name).puzzles[0]
+    plan = puzzle.sweep_plan()
+    plain = build_sweep(puzzle.problem, plan.order)
+    merged = build_sweep(puzzle.problem, plan.order, merge_by=plan.symmetries())
+    assert merged.symmetries and not plain.symmetries
+    # the mirror across the sweep keeps the columns before each column start, the others not
+    assert merged.key_maps(3 * 3) and not merged.key_maps(3 * 3 + 1)
+    n_plain, visited_plain = plain.run(1 << 20)
+    n_merged, visited_merged = merged.run(1 << 20)
+    assert n_plain == n_merged == raw
+    assert visited_merged < visited_plain
+
+
+@settings(max_examples=60, deadline=None)
+@given(polyomino_puzzles())
+def test_merged_sweep_matches_the_plain_one(puzzle: Puzzle) -> None:
+    """With every symmetry of a random puzzle offered for merging, the count is unchanged."""
+    plan = puzzle.sweep_plan()
+    try:
+        plain = build_sweep(puzzle.problem, plan.order)
+    except MemoDeclined:
+        return
+    merged = build_sweep(puzzle.problem, plan.order, merge_by=plan.symmetries())
+    assert merged.run(1 << 20)[0] == plain.run(1 << 20)[0]
