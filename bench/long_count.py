@@ -28,14 +28,19 @@ from puzzlebox.formats.reader import read_text
 from puzzlebox.puzzles import Puzzle
 
 
-def on_board(name: str, board: str) -> Puzzle:
-    """The catalog puzzle ``name`` with its pieces and rules on a full ``RxC`` rectangle."""
+def on_board(name: str, board: str, write: str | None = None) -> Puzzle:
+    """The catalog puzzle ``name`` with its pieces and rules on a full ``RxC`` rectangle
+    (written to the file ``write`` too, for ``puzzlebox count FILE``)."""
     text = _catalog_text(name)
     rows, cols = (int(x) for x in board.lower().split("x"))
     grid = "\n".join("#" * cols for _ in range(rows))
     _, _, rest = text.partition("[board]")
     _, _, tail = rest.partition("[pieces]")
     toml = f'[board]\ngrid = """\n{grid}\n"""\n\n[pieces]{tail}'
+    if write:
+        with open(write, "w") as out:
+            out.write(f"# {name}'s pieces and rules on a {board} rectangle (bench/long_count.py)\n")
+            out.write(toml)
     return read_text(toml, f"{name} on {board}", board).puzzles[0]
 
 
@@ -69,9 +74,9 @@ def bitboard(puzzle: Puzzle, label: str, seconds: float) -> None:
 
 def memo(puzzle: Puzzle, label: str, seconds: float, max_memory: int) -> None:
     plan = puzzle.sweep_plan()
-    sweep = build_sweep(puzzle.problem, plan.order)
+    sweep = build_sweep(puzzle.problem, plan.order, merge_by=plan.symmetries())
     print(f"{label}: {sweep.n_positions} positions, window {sweep.window}, "
-          f"{sweep.counter_bits} counter bits")
+          f"{sweep.counter_bits} counter bits, {len(sweep.symmetries)} symmetries merging")
     run = SweepRun(sweep, max(1, max_memory // BYTES_PER_STATE))
     u0, s0 = cpu()
     wall = time.perf_counter()
@@ -103,9 +108,10 @@ def main() -> int:
     parser.add_argument("--engine", choices=["bitboard", "memo"], default="bitboard")
     parser.add_argument("--board", help="the puzzle's pieces on a full RxC rectangle instead")
     parser.add_argument("--max-memory", default="2G", help="the memo sweep's memory (2G)")
+    parser.add_argument("--write", help="with --board: write the puzzle to this TOML file")
     args = parser.parse_args()
     if args.board:
-        puzzle = on_board(args.puzzle, args.board)
+        puzzle = on_board(args.puzzle, args.board, args.write)
         label = f"{args.puzzle} pieces in {args.board}"
     else:
         puzzle = catalog.load_file(args.puzzle).puzzles[0]
