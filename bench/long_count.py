@@ -86,7 +86,7 @@ def memo(puzzle: Puzzle, label: str, seconds: float, max_memory: int) -> None:
         states = run.arrays.keys.size if run.arrays is not None else len(run.layer)
         widest = max(widest, states)
         u, s = cpu()
-        if run.position % 5 == 0 or run.done:
+        if run.position % 5 == 0 and not run.done:
             print(f"  position {run.position}: {states:,} states, {run.visited:,} visited, "
                   f"{u - u0:.1f} s user + {s - s0:.1f} s system", flush=True)
         if (u - u0) + (s - s0) > seconds:
