@@ -334,3 +334,32 @@ def test_merged_sweep_matches_the_plain_one(puzzle: Puzzle) -> None:
         return
     merged = build_sweep(puzzle.problem, plan.order, merge_by=plan.symmetries())
     assert merged.run(1 << 20)[0] == plain.run(1 << 20)[0]
+
+
+ONE_SIDED_TETROMINOES = """
+I = { shape = "####", count = [0, 2] }
+O = { shape = "##/##", count = [0, 2] }
+T = { shape = "###/.#.", count = [0, 2] }
+L = { shape = "###/#..", count = [0, 2] }
+Lm = { shape = "###/..#", count = [0, 2] }
+S = { shape = ".##/##.", count = [0, 2] }
+Sm = { shape = "##./.##", count = [0, 2] }
+"""
+
+
+def test_merging_with_pieces_the_mirror_exchanges() -> None:
+    """One-sided pieces (turned, never flipped), as in the 5x18 long count: the mirror that
+    merges states exchanges L with Lm and S with Sm, whose counters (two bits each here)
+    move with it. The enumerating engine is the oracle."""
+    text = (
+        '[board]\ngrid = "##########/##########/##########/##########"\n[pieces]'
+        + ONE_SIDED_TETROMINOES
+        + "[rules]\nrotate = true\nreflect = false\n"
+    )
+    puzzle = read_text(text, "test", "t").puzzles[0]
+    plan = puzzle.sweep_plan()
+    assert build_sweep(puzzle.problem, plan.order, merge_by=plan.symmetries()).symmetries
+    swept = puzzle.count(engine="memo")
+    enumerated_ = puzzle.count(engine="bitboard")
+    assert (swept.solutions, swept.distinct) == (enumerated_.solutions, enumerated_.distinct)
+    assert swept.solutions > 0 and swept.stats.engine == "memo"
