@@ -109,6 +109,26 @@ def test_polyomino_matches_oracle(engine, case):
     check_polyomino(*case, engine)
 
 
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=polyomino())
+def test_memo_counts_match_oracle(case):
+    """The memo engine's sweep (its numpy layer, engine/memo.py) counts as the oracle does,
+    up to symmetry too (Burnside's sweeps)."""
+    board, pieces, rules = case
+    r0 = min(r for r, _ in board)
+    c0 = min(c for _, c in board)
+    board = {(r - r0, c - c0): k for (r, c), k in board.items()}
+    if max(len(s) for _, s, _ in pieces) > len(board):
+        return
+    puzzle = read_text(to_toml(board, pieces, rules), "<random>", "random").puzzles[0]
+    specs = [(name, dict(shape), *bounds(count)) for name, shape, count in pieces]
+    expected = oracle.polyomino_solutions(board, specs, **_rule_args(rules))
+    maps = oracle.board_symmetries(board, specs, **_rule_args(rules))
+    result = puzzle.count(engine="memo")
+    assert result.solutions == len(expected)
+    assert result.distinct == oracle.distinct(expected, maps)
+
+
 @pytest.mark.usefixtures("kernels")
 @pytest.mark.parametrize("engine", ENGINES)
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -266,3 +266,100 @@ def test_cli_memo_errors_are_one_line(capsys: pytest.CaptureFixture) -> None:
     with pytest.raises(SystemExit) as stop:
         main(["count", "tiling-3x50", "--max-memory", "lots"])
     assert stop.value.code == 2
+
+
+@settings(max_examples=100, deadline=None)
+@given(cover_problems())
+def test_array_layer_matches_the_dict(case: tuple[CoverProblem, list[int], list[int]]) -> None:
+    """The array layer (numpy keys and ways) and the dict count alike, state for state."""
+    problem, _, excluded = case
+    order = [i for i in range(problem.n_primary) if problem.item_names[i][0] == "cell"]
+    sweep = build_sweep(problem, order, excluded=frozenset(excluded))
+    runs = [memo.SweepRun(sweep, 1 << 20, arrays=flag) for flag in (True, False)]
+    for run in runs:
+        while not run.done:
+            run.advance(1)
+    assert runs[0].total == runs[1].total == reference_count(problem, (), excluded)
+    assert runs[0].visited == runs[1].visited
+
+
+def test_array_layer_hands_big_ways_to_the_dict() -> None:
+    """3x50 strips of monominoes and dominoes have 2.5 x 10^39 tilings: the sweep starts in
+    arrays and goes on in the dict once the ways might overflow an int64."""
+    puzzle = tiling(3, 50, MONO_DOMINO)
+    run = memo.SweepRun(build_sweep(puzzle.problem, puzzle.sweep_plan().order), 1 << 20)
+    assert run.arrays is not None
+    handed = False
+    while not run.done:
+        run.advance(1)
+        handed = handed or (run.arrays is None and not run.done)
+    assert handed and run.total == 2530373879400570618547163034787837890646
+
+
+def test_one_sided_style_pieces_each_once() -> None:
+    """Pieces used once each (one-bit counters, the array layer's single AND): the twelve
+    pentominoes in 3x20 have 2 tilings up to symmetry, 8 as placed (published)."""
+    result = catalog.load_file("pentomino-3x20").puzzles[0].count(engine="memo")
+    assert (result.solutions, result.distinct) == (8, 2)
+    assert result.stats.engine == "memo"
+
+
+@pytest.mark.parametrize(
+    ("name", "raw"), [("pentomino-3x20", 8), ("tiling-3x12", 1_820_552_297)]
+)
+def test_merging_mirror_states_keeps_the_count(name: str, raw: int) -> None:
+    """The identity sweep merges each state with its image under the board's mirror across
+    the sweep (Sweep.set_symmetries): the same count from fewer states."""
+    puzzle = catalog.load_file(name).puzzles[0]
+    plan = puzzle.sweep_plan()
+    plain = build_sweep(puzzle.problem, plan.order)
+    merged = build_sweep(puzzle.problem, plan.order, merge_by=plan.symmetries())
+    assert merged.symmetries and not plain.symmetries
+    # the mirror across the sweep keeps the columns before each column start, the others not
+    assert merged.key_maps(3 * 3) and not merged.key_maps(3 * 3 + 1)
+    n_plain, visited_plain = plain.run(1 << 20)
+    n_merged, visited_merged = merged.run(1 << 20)
+    assert n_plain == n_merged == raw
+    assert visited_merged < visited_plain
+
+
+@settings(max_examples=60, deadline=None)
+@given(polyomino_puzzles())
+def test_merged_sweep_matches_the_plain_one(puzzle: Puzzle) -> None:
+    """With every symmetry of a random puzzle offered for merging, the count is unchanged."""
+    plan = puzzle.sweep_plan()
+    try:
+        plain = build_sweep(puzzle.problem, plan.order)
+    except MemoDeclined:
+        return
+    merged = build_sweep(puzzle.problem, plan.order, merge_by=plan.symmetries())
+    assert merged.run(1 << 20)[0] == plain.run(1 << 20)[0]
+
+
+ONE_SIDED_TETROMINOES = """
+I = { shape = "####", count = [0, 2] }
+O = { shape = "##/##", count = [0, 2] }
+T = { shape = "###/.#.", count = [0, 2] }
+L = { shape = "###/#..", count = [0, 2] }
+Lm = { shape = "###/..#", count = [0, 2] }
+S = { shape = ".##/##.", count = [0, 2] }
+Sm = { shape = "##./.##", count = [0, 2] }
+"""
+
+
+def test_merging_with_pieces_the_mirror_exchanges() -> None:
+    """One-sided pieces (turned, never flipped), as in the 5x18 long count: the mirror that
+    merges states exchanges L with Lm and S with Sm, whose counters (two bits each here)
+    move with it. The enumerating engine is the oracle."""
+    text = (
+        '[board]\ngrid = "##########/##########/##########/##########"\n[pieces]'
+        + ONE_SIDED_TETROMINOES
+        + "[rules]\nrotate = true\nreflect = false\n"
+    )
+    puzzle = read_text(text, "test", "t").puzzles[0]
+    plan = puzzle.sweep_plan()
+    assert build_sweep(puzzle.problem, plan.order, merge_by=plan.symmetries()).symmetries
+    swept = puzzle.count(engine="memo")
+    enumerated_ = puzzle.count(engine="bitboard")
+    assert (swept.solutions, swept.distinct) == (enumerated_.solutions, enumerated_.distinct)
+    assert swept.solutions > 0 and swept.stats.engine == "memo"
