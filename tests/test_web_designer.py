@@ -190,7 +190,8 @@ def test_cube_editor_draws_saves_and_opens(server, browser, downloads):
     wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#iso polygon.face")) == 24)
     # a piece: an L tetracube standing up (three on the bottom layer, one above)
     click(driver, "add-piece")
-    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, '#layers .cell[data-l="1"]'))
+    wait(driver, lambda d: on(d, "#layers") == 0
+         and d.find_elements(By.CSS_SELECTOR, '#layers .cell[data-l="1"]'))
     drag(driver, [(0, 0), (0, 1), (1, 0)], layer=0)
     drag(driver, [(0, 0)], layer=1)
     piece = driver.find_element(By.ID, "piece-count")
@@ -258,6 +259,7 @@ def test_undo_redo_turn_mirror_move_duplicate(server, browser):
 
     # the L tetromino as a piece: turned a quarter clockwise, mirrored, moved
     click(driver, "add-piece")
+    wait(driver, lambda d: on(d) == 0)  # the piece's empty grid is drawn
     drag(driver, [(0, 0), (1, 0), (2, 0), (2, 1)])
     assert cells() == {(0, 0), (1, 0), (2, 0), (2, 1)}
     click(driver, "turn")
@@ -269,7 +271,7 @@ def test_undo_redo_turn_mirror_move_duplicate(server, browser):
     wait(driver, lambda d: cells() == {(1, 1), (1, 2), (1, 3), (2, 3)})
     click(driver, "move-up")
     click(driver, "move-up")  # at row 0: the page says it cannot
-    wait(driver, lambda d: "cannot move up" in text(d, "error"))
+    wait(driver, lambda d: "cannot move up" in text(d, "design-error"))
     assert cells() == {(0, 1), (0, 2), (0, 3), (1, 3)}
     click(driver, "duplicate")
     wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#target option")) == 3)
@@ -287,6 +289,7 @@ def test_undo_redo_turn_mirror_move_duplicate(server, browser):
     # geometry/ for it)
     Select(driver.find_element(By.ID, "lattice")).select_by_value("triangle")
     click(driver, "add-piece")
+    wait(driver, lambda d: on(d) == 0)
     drag(driver, [(0, 0), (0, 1), (0, 2)])
     from puzzlebox.web.design import transform_cells
 
@@ -363,7 +366,7 @@ def test_burrtools_import_and_exports(server, browser, downloads):
     bad = downloads / "not-burrtools.xmpuzzle"
     bad.write_bytes(b"hello")
     driver.find_element(By.ID, "bt-file").send_keys(str(bad))
-    wait(driver, lambda d: "not a BurrTools file" in text(d, "error"))
+    wait(driver, lambda d: "not a BurrTools file" in text(d, "design-error"))
     assert toml(driver) == imported
 
 

@@ -2,9 +2,12 @@
 // with its isometric preview, turn/mirror/move/duplicate, rectangle and fill, "add the set",
 // BurrTools import, piece sheet and STL export, and the take-apart animation. Loaded after
 // app.js and sharing its globals (state, $, post, edited, showEditor, drawGrid, cellsOf,
-// openText, showError). The lattice's geometry (turns, mirrors, neighbours, the polyforms)
+// openText). The lattice's geometry (turns, mirrors, neighbours, the polyforms)
 // is asked of the server (web/design.py): this file only draws and edits.
 "use strict";
+
+// a tool's refusal, on its own line (the check's line is rewritten by every check)
+function designError(text) { $("design-error").textContent = text || ""; }
 
 // -- one edit at a time --------------------------------------------------------------------
 // a tool that asks the server edits the cells it had when asked: edits queue behind it, so
@@ -239,8 +242,9 @@ async function shapeTool(el, tool) {
     const frame = cube ? cubeWindow() : [Math.min(60, Number($("grid-rows").value) || 1), Math.min(60, Number($("grid-cols").value) || 1)];
     try {
       const data = await post("/api/design/fill", {lattice, cells: cellsOf(), start: here, window: frame, colour: ch});
+      designError("");
       setCells(data.cells);
-    } catch (error) { showError(error.message); }
+    } catch (error) { designError(error.message); }
     return;
   }
   if (!corner || corner.cube !== cube || (cube && corner.at[0] !== here[0])) {
@@ -278,9 +282,9 @@ async function transform(operation) {
   if (!state.model) return;
   try {
     const data = await post("/api/design/transform", {lattice: state.model.lattice || "square", cells: cellsOf(), operation});
-    showError("");
+    designError("");
     setCells(data.cells);
-  } catch (error) { showError(error.message); }
+  } catch (error) { designError(error.message); }
 }
 for (const op of ["turn", "turn-row", "turn-col", "mirror", "move-left", "move-up", "move-down", "move-right", "move-above", "move-below"]) {
   $(op).addEventListener("click", () => queued(() => transform(op)));
@@ -302,9 +306,9 @@ $("add-set").addEventListener("click", () => queued(async () => {
     const data = await post("/api/design/set", {lattice: state.model.lattice || "square", size: Number($("set-size").value),
       free: $("set-free").value === "free", taken: state.model.pieces.map((p) => p.name)});
     state.model.pieces.push(...data.pieces);
-    showError("");
+    designError("");
     remember(); showEditor(); edited();
-  } catch (error) { showError(error.message); }
+  } catch (error) { designError(error.message); }
 }));
 
 // -- BurrTools import, piece sheet and STL export ------------------------------------------
@@ -320,7 +324,7 @@ $("bt-file").addEventListener("change", () => {
       const data = await post("/api/design/import", {name: file.name, data: btoa(binary)});
       state.target = "board";
       await openText(data.toml, data.name);
-    } catch (error) { showError(error.message); }
+    } catch (error) { designError(error.message); }
     $("bt-file").value = "";
   };
   reader.readAsArrayBuffer(file);
@@ -328,10 +332,10 @@ $("bt-file").addEventListener("change", () => {
 
 async function download(action) {
   if (state.checking) await state.checking;
-  if (!state.toml) { showError("nothing to export yet"); return; }
+  if (!state.toml) { designError("nothing to export yet"); return; }
   const response = await fetch(`/api/design/${action}`, {method: "POST", headers: {"Content-Type": "application/json"},
     body: JSON.stringify({tab, toml: state.toml, name: state.name})});
-  if (!response.ok) { showError((await response.json()).error); return; }
+  if (!response.ok) { designError((await response.json()).error); return; }
   const disposition = response.headers.get("Content-Disposition") || "";
   const match = /filename="([^"]+)"/.exec(disposition);
   const link = document.createElement("a");
@@ -339,7 +343,7 @@ async function download(action) {
   link.href = URL.createObjectURL(await response.blob());
   link.download = match ? match[1] : action;
   document.body.appendChild(link); link.click(); link.remove();
-  showError("");
+  designError("");
 }
 $("export-sheet").addEventListener("click", () => download("sheet"));
 $("export-stl").addEventListener("click", () => download("stl"));
