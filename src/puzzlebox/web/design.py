@@ -22,11 +22,17 @@ import time
 import zipfile
 from typing import TYPE_CHECKING, Any, cast
 
+from puzzlebox.disassembly.assemblies import Rules, check_slides, disassemble_solution
+from puzzlebox.disassembly.strip import positions
 from puzzlebox.errors import PuzzleboxError
+from puzzlebox.formats.burrtools import import_data
 from puzzlebox.formats.reader import read_text
 from puzzlebox.geometry.lattice import Cell, Lattice, Transform, lattice_named
 from puzzlebox.limits import MAX_PIECES
 from puzzlebox.puzzles.families import polyforms
+from puzzlebox.puzzles.polyomino import PolyominoPuzzle, PolyominoSolution
+from puzzlebox.render.sheet import ExportError, parse_page, sheet_for, svg_text
+from puzzlebox.render.stl import MAX_STL_CELLS, piece_surface, stl_bytes
 from puzzlebox.safety import file_component
 from puzzlebox.web.model import ROW_LIMIT, ModelError, _cells, model_lattices
 
@@ -181,8 +187,6 @@ def polyform_set(lattice_name: str, size: int, free: bool, taken: set[str]) -> l
 def import_burrtools(data: bytes, name: str) -> str:
     """A BurrTools file's first problem as puzzlebox TOML, with the importer's bounds on
     size, compression and content (formats/burrtools.py)."""
-    from puzzlebox.formats.burrtools import import_data
-
     return import_data(data, file_component(name) or "upload.xmpuzzle")
 
 
@@ -193,17 +197,12 @@ def _puzzle(text: str, name: str) -> Any:
 
 def export_sheet(text: str, name: str, cell_mm: float = 20.0) -> str:
     """The piece sheet (SVG, A4, outlines at ``cell_mm`` a cell) of a puzzle file's text."""
-    from puzzlebox.render.sheet import parse_page, sheet_for, svg_text
-
     puzzles = _puzzle(text, name)
     return svg_text(sheet_for(puzzles, cell_mm, parse_page("A4"), 5.0), puzzles[0].title or name)
 
 
 def export_stl(text: str, name: str, cell_mm: float = 20.0) -> bytes:
     """A zip of one binary STL per piece (render/stl.py's solids, its size limit)."""
-    from puzzlebox.render.sheet import ExportError
-    from puzzlebox.render.stl import MAX_STL_CELLS, piece_surface, stl_bytes
-
     puzzles = _puzzle(text, name)
     puzzle = puzzles[0]
     pieces = puzzle.pieces_to_make()
@@ -226,10 +225,6 @@ def moves_of(text: str, name: str, number: int = 1) -> dict[str, Any]:
     """The ``number``-th assembly that comes apart: ``{"level", "pieces": [{"name",
     "cells": [[x, y, z], ...]}], "positions": [[[dx, dy, dz] per piece] per step],
     "captions"}`` (x the column, y the row, z the layer), for the page to animate."""
-    from puzzlebox.disassembly.assemblies import Rules, check_slides, disassemble_solution
-    from puzzlebox.disassembly.strip import positions
-    from puzzlebox.puzzles.polyomino import PolyominoPuzzle, PolyominoSolution
-
     puzzles = _puzzle(text, name)
     puzzle = cast(PolyominoPuzzle, puzzles[0])
     dims = check_slides(puzzle, puzzle.name)

@@ -154,7 +154,7 @@ function drawCube() {
     figures.push(figure);
   }
   $("layers").replaceChildren(...figures);
-  drawIso($("iso"), cellsOf().map((c) => ({x: c[2], y: c[1], z: c[0], fill: colourOf(c[3]) || "#8a9bb0"})), 18);
+  drawIso($("iso"), cellsOf().map((c) => ({x: c[2], y: c[1], z: c[0], fill: colourOf(c[3]) || "#8a9bb0"})), 26);
 }
 
 function cubePaint(el) {
@@ -181,7 +181,7 @@ $("layers").addEventListener("mouseover", (event) => {
   const cell = event.target.closest(".cell");
   if (painting && cell) cubePaint(cell);
 });
-window.addEventListener("mouseup", () => { if (isCube()) drawIso($("iso"), cellsOf().map((c) => ({x: c[2], y: c[1], z: c[0], fill: colourOf(c[3]) || "#8a9bb0"})), 18); });
+window.addEventListener("mouseup", () => { if (isCube()) drawIso($("iso"), cellsOf().map((c) => ({x: c[2], y: c[1], z: c[0], fill: colourOf(c[3]) || "#8a9bb0"})), 26); });
 $("layer-view").addEventListener("change", drawCube);
 $("layer-up").addEventListener("click", () => { cubeLayer++; drawCube(); });
 $("layer-down").addEventListener("click", () => { cubeLayer = Math.max(0, cubeLayer - 1); drawCube(); });
