@@ -212,9 +212,10 @@ def test_cube_editor_draws_saves_and_opens(server, browser, downloads):
     # one layer at a time, with up and down
     Select(driver.find_element(By.ID, "layer-view")).select_by_value("one")
     wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#layers svg.layer")) == 1)
-    assert text(driver, "layer-name") == "layer 1 of 2"
+    assert text(driver, "layer-name") == "layer 0 (bottom)"
+    assert driver.find_element(By.ID, "layer-down").get_attribute("disabled")
     click(driver, "layer-up")
-    wait(driver, lambda d: text(d, "layer-name") == "layer 2 of 2")
+    wait(driver, lambda d: text(d, "layer-name") == "layer 1 (top)")
     assert on(driver, "#layers") == 1  # the piece's one cube above
     Select(driver.find_element(By.ID, "layer-view")).select_by_value("all")
     # counted in the page, and by the command line from the file the page saves

@@ -124,7 +124,9 @@ function drawCube() {
   const at = new Map(cellsOf().map((c) => [`${c[0]},${c[1]},${c[2]}`, c[3]]));
   const one = $("layer-view").value === "one";
   $("layer-nav").hidden = !one;
-  $("layer-name").textContent = `layer ${cubeLayer + 1} of ${layers}`;
+  // numbered from 0 at the bottom, as the server's pictures of solids number them
+  const layerName = (l) => `layer ${l}${l === 0 ? " (bottom)" : l === layers - 1 ? " (top)" : ""}`;
+  $("layer-name").textContent = layerName(cubeLayer);
   $("layer-down").disabled = cubeLayer === 0;
   $("layer-up").disabled = cubeLayer >= layers - 1;
   const figures = [];
@@ -149,7 +151,7 @@ function drawCube() {
       }
     }
     const caption = document.createElement("figcaption");
-    caption.textContent = `layer ${l + 1}${l === 0 ? " (bottom)" : ""}`;
+    caption.textContent = layerName(l);
     figure.append(svg, caption);
     figures.push(figure);
   }
