@@ -33,6 +33,7 @@ from puzzlebox.puzzles.families import polyforms
 from puzzlebox.puzzles.polyomino import PolyominoPuzzle, PolyominoSolution
 from puzzlebox.render.sheet import ExportError, parse_page, sheet_for, svg_text
 from puzzlebox.render.stl import MAX_STL_CELLS, piece_surface, stl_bytes
+from puzzlebox.run.limits import Limits
 from puzzlebox.safety import file_component
 from puzzlebox.web.model import ROW_LIMIT, ModelError, _cells, model_lattices
 
@@ -47,6 +48,7 @@ SET_SIZES = {2: 8, 3: 6}
 MAX_FILL = ROW_LIMIT * ROW_LIMIT  # cells a fill may colour (a flat window's worth)
 MAX_UPLOAD = 2_000_000  # bytes of a BurrTools file sent by the page (base64 in JSON)
 MOVE_STATES = 200_000  # positions the page's disassembly searches before it gives up
+ASSEMBLY_SECONDS = 60.0  # the whole search for assemblies (a first run compiles its kernels)
 MOVE_SECONDS = 20.0  # of one assembly's search, and of looking for the assembly asked for
 CUBE_TURNS = {  # quarter turns of the cube lattice (layer, row, col), seen from above
     "turn": lambda c: (c[0], c[2], -c[1]),  # about the vertical axis, clockwise
@@ -234,7 +236,9 @@ def moves_of(text: str, name: str, number: int = 1) -> dict[str, Any]:
                   max_states=MOVE_STATES, max_seconds=MOVE_SECONDS)
     seen = total = 0
     began = time.monotonic()
-    for total, found in enumerate(puzzle.distinct_solutions(), 1):
+    # the search for assemblies is bounded too (a page's thread is not held for ever)
+    assemblies = puzzle.distinct_solutions(limits=Limits(time=ASSEMBLY_SECONDS))
+    for total, found in enumerate(assemblies, 1):
         if total == 1:
             began = time.monotonic()  # from the first assembly: not a kernel's compiling
         elif time.monotonic() - began > MOVE_SECONDS:
