@@ -5,7 +5,8 @@ BurrTools import, piece sheet and STL export, and the take-apart animation. Each
 what the screen shows, and where a number can be had another way (the command line, the
 library), it is checked against that. One server and one browser for the module.
 
-``PUZZLEBOX_SCREENSHOTS=DIR`` also saves the screenshot of docs/images/ (web-cube-editor.png).
+``PUZZLEBOX_SCREENSHOTS=DIR`` also saves the screenshots of docs/images/ (web-cube-editor.png,
+web-take-apart.png).
 """
 
 from __future__ import annotations
@@ -394,6 +395,11 @@ def test_take_apart_animation(server, browser):
     assembled = driver.find_element(By.ID, "moves-svg").get_attribute("innerHTML")
     assert driver.find_elements(By.CSS_SELECTOR, "#moves-svg polygon.face")
     click(driver, "moves-forward")
+    wait(driver, lambda d: f"step 1 of {len(listed)}" in text(d, "moves-status"))
+    click(driver, "moves-forward")
+    wait(driver, lambda d: f"step 2 of {len(listed)}" in text(d, "moves-status"))
+    shot(driver, "take-apart")
+    click(driver, "moves-back")
     wait(driver, lambda d: f"step 1 of {len(listed)}" in text(d, "moves-status"))
     assert driver.find_element(By.ID, "moves-svg").get_attribute("innerHTML") != assembled
     assert "now" in driver.find_element(By.CSS_SELECTOR, "#moves-list li").get_attribute("class")

@@ -46,7 +46,9 @@ Cells = dict[Cell, str]
 # machine, and within MAX_PIECES (369 free octominoes; 166 free hexacubes)
 SET_SIZES = {2: 8, 3: 6}
 MAX_FILL = ROW_LIMIT * ROW_LIMIT  # cells a fill may colour (a flat window's worth)
-MAX_UPLOAD = 2_000_000  # bytes of a BurrTools file sent by the page (base64 in JSON)
+# bytes of a BurrTools file the page sends (as base64 in JSON, within web/app.py's MAX_BODY
+# of 2 MiB + 64 KiB); BurrTools' own examples are 160 KB at most
+MAX_UPLOAD = 1_500_000
 MOVE_STATES = 200_000  # positions the page's disassembly searches before it gives up
 ASSEMBLY_SECONDS = 60.0  # the whole search for assemblies (a first run compiles its kernels)
 MOVE_SECONDS = 20.0  # of one assembly's search, and of looking for the assembly asked for

@@ -196,7 +196,7 @@ function shade(colour, amount) {
   return amount === 0 ? colour : `color-mix(in srgb, ${colour}, ${amount < 0 ? "black" : "white"} ${Math.abs(amount)}%)`;
 }
 
-function drawIso(svg, cubes, unit) {
+function drawIso(svg, cubes, unit, box) {
   // unit cubes at (x column, y row, z layer; fractions allowed while moving), seen from the
   // front right above: painter's order by x + y + z, three faces each
   const project = (x, y, z) => [(x - y) * COS30 * unit, (x + y) * SIN30 * unit - z * unit];
@@ -222,12 +222,14 @@ function drawIso(svg, cubes, unit) {
     }
   }
   if (!faces.length) { minX = minY = 0; maxX = maxY = unit; }
+  if (box) [minX, minY, maxX, maxY] = box;  // one frame for every moment of an animation
   svg.setAttribute("viewBox", `${(minX - 4).toFixed(1)} ${(minY - 4).toFixed(1)} ${(maxX - minX + 8).toFixed(1)} ${(maxY - minY + 8).toFixed(1)}`);
   if (!svg.classList.contains("moves")) {
     svg.setAttribute("width", Math.ceil(maxX - minX + 8));
     svg.setAttribute("height", Math.ceil(maxY - minY + 8));
   }
   svg.replaceChildren(...faces);
+  return [minX, minY, maxX, maxY];
 }
 
 // -- rectangle and fill --------------------------------------------------------------------
@@ -314,9 +316,15 @@ $("add-set").addEventListener("click", () => queued(async () => {
 }));
 
 // -- BurrTools import, piece sheet and STL export ------------------------------------------
+const BURRTOOLS_BYTES = 1500000;  // web/design.py's MAX_UPLOAD
 $("bt-file").addEventListener("change", () => {
   const file = $("bt-file").files[0];
   if (!file) return;
+  if (file.size > BURRTOOLS_BYTES) {
+    designError(`${file.name}: ${file.size} bytes; the page imports BurrTools files of up to ${BURRTOOLS_BYTES} bytes (puzzlebox import FILE takes larger ones)`);
+    $("bt-file").value = "";
+    return;
+  }
   const reader = new FileReader();
   reader.onload = async () => {
     const bytes = new Uint8Array(reader.result);
@@ -351,7 +359,7 @@ $("export-sheet").addEventListener("click", () => download("sheet"));
 $("export-stl").addEventListener("click", () => download("stl"));
 
 // -- taking an assembly apart, animated ----------------------------------------------------
-const moves = {data: null, step: 0, timer: null, playing: false};
+const moves = {data: null, step: 0, timer: null, playing: false, box: null};
 const MOVE_MS = 700;
 
 function piecesAt(position) {
@@ -371,7 +379,7 @@ function showStep(step, fraction) {
   const all = moves.data.positions;
   const from = all[step], to = all[Math.min(step + 1, all.length - 1)];
   const t = fraction || 0;
-  drawIso($("moves-svg"), piecesAt(from.map((p, k) => p.map((v, i) => v + (to[k][i] - v) * t))), 16);
+  drawIso($("moves-svg"), piecesAt(from.map((p, k) => p.map((v, i) => v + (to[k][i] - v) * t))), 16, moves.box);
   $("moves-step").value = step;
   $("moves-status").textContent = `level ${moves.data.level}: step ${step} of ${all.length - 1}` +
     (step ? ` (${moves.data.captions[step]})` : " (assembled)");
@@ -425,6 +433,11 @@ $("moves-find").addEventListener("click", async () => {
   $("moves-step").max = moves.data.positions.length - 1;
   for (const id of ["moves-play", "moves-step"]) $(id).disabled = false;
   moves.step = 0;
+  // the frame that holds every position, so that the view stays still while pieces move
+  moves.box = null;
+  const boxes = moves.data.positions.map((position) => drawIso($("moves-svg"), piecesAt(position), 16));
+  moves.box = [Math.min(...boxes.map((b) => b[0])), Math.min(...boxes.map((b) => b[1])),
+               Math.max(...boxes.map((b) => b[2])), Math.max(...boxes.map((b) => b[3]))];
   showStep(0, 0);
 });
 $("moves-play").addEventListener("click", () => { if (moves.playing) stopMoves(); else if (moves.data) playMoves(); });
