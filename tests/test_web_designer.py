@@ -241,6 +241,13 @@ def test_cube_editor_draws_saves_and_opens(server, browser, downloads):
     wait(driver, lambda d: on(d, "#layers") == 4)
     driver.find_element(By.CSS_SELECTOR, '.tabs button[data-pane="puzzle"]').click()
     shot(driver, "cube-editor")
+    # a window past the cube editor's limit: the field says what is drawn (no silent cap)
+    rows = driver.find_element(By.ID, "grid-rows")
+    rows.clear()
+    rows.send_keys("99", Keys.TAB)
+    wait(driver, lambda d: d.find_element(By.ID, "grid-rows").get_attribute("value") == "30")
+    wait(driver, lambda d: len(d.find_elements(
+        By.CSS_SELECTOR, '#layers svg.layer[data-l="0"] .cell')) == 30 * 4)
 
 
 def test_undo_redo_turn_mirror_move_duplicate(server, browser):

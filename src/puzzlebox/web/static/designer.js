@@ -112,9 +112,18 @@ function designerShow() {
 let cubeLayer = 0;  // the layer shown when one layer is shown at a time
 const SQUARE_PX = 22;
 
+const CUBE_LIMITS = [20, 30, 30];  // layers, rows, columns the cube editor shows at most
+
 function cubeWindow() {
-  const clamp = (v, hi) => Math.max(1, Math.min(hi, Number(v) || 1));
-  return [clamp($("grid-layers").value, 20), clamp($("grid-rows").value, 30), clamp($("grid-cols").value, 30)];
+  // the window of cells shown; a field past its limit is set back to what is drawn (no
+  // silent cap: the fields always say what the layers show)
+  const ids = ["grid-layers", "grid-rows", "grid-cols"];
+  return ids.map((id, i) => {
+    const value = Math.max(1, Math.min(CUBE_LIMITS[i], Number($(id).value) || 1));
+    if (Number($(id).value) > CUBE_LIMITS[i]) $(id).value = value;  // an empty field is being typed in
+    $(id).title = `1 to ${CUBE_LIMITS[i]} on cube`;
+    return value;
+  });
 }
 
 function drawCube() {
