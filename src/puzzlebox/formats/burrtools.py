@@ -751,8 +751,16 @@ def to_toml(converted: Converted, header: str) -> str:
 
 def import_file(path: str | Path, problem: str | None = None) -> str:
     """Read a BurrTools file and return one of its problems as puzzlebox TOML text."""
-    source = str(path)
-    puzzle = read_puzzle(path)
+    return import_data(read_bytes(path), str(path), problem)
+
+
+def import_data(raw: bytes, source: str, problem: str | None = None) -> str:
+    """:func:`import_file` for a file's bytes (gzip or XML) already in memory, as the page
+    receives them, with the same bounds; ``source`` names it in messages."""
+    if len(raw) > MAX_COMPRESSED_BYTES:
+        raise BurrToolsError(source, None, f"the file is larger than {MAX_COMPRESSED_BYTES} "
+                             "bytes, the limit for a BurrTools file")
+    puzzle = parse_xml(decompress(raw, source), source)
     check_grid(puzzle, source)
     chosen = choose_problem(puzzle, problem, source)
     title = chosen.name or Path(source).stem

@@ -56,6 +56,7 @@ from puzzlebox.puzzles import Puzzle
 from puzzlebox.render.drawing import picture, pictures
 from puzzlebox.render.json_out import solution_json
 from puzzlebox.safety import file_component
+from puzzlebox.web.design import design_route
 from puzzlebox.web.fairness import CheckLimits, CheckPool, Refused
 from puzzlebox.web.model import ModelError, cell_polygons, drawn_lattices, model_of, to_toml
 from puzzlebox.web.runs import Busy, Runs, UnknownTab, watch_frame
@@ -581,6 +582,7 @@ def create_app(runs: Runs | None = None, checks: CheckLimits | None = None) -> S
         Route("/api/watch", app.watch, methods=["POST"]),
         Route("/api/events/{tab}", app.events),
         Route("/api/solution/{tab}/{index:int}.{fmt:str}", app.solution),
+        Route("/api/design/{action}", design_route, methods=["GET", "POST"]),  # web/design.py
         Mount("/static", StaticFiles(directory=_static_dir()), name="static"),
     ]
     starlette = Starlette(routes=routes, lifespan=lifespan)

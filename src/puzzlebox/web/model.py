@@ -55,27 +55,30 @@ def toml_key(name: str) -> str:
     return name if BARE_KEY.fullmatch(name) else toml_string(name)
 
 
-def _cells(value: Any, what: str) -> dict[tuple[int, int], str]:
-    """``[[row, col, colour], ...]`` checked: integers in range, one visible character."""
+def _cells(value: Any, what: str, dims: int = 2) -> dict[tuple[int, ...], str]:
+    """``[[row, col, colour], ...]`` (on cube ``[[layer, row, col, colour], ...]``)
+    checked: integers in range, one visible character."""
     if not isinstance(value, list):
         raise ModelError(f"{what}: cells must be a list")
     if len(value) > MAX_CELLS:
         raise ModelError(f"{what}: {len(value)} cells; the limit is {MAX_CELLS}")
-    cells: dict[tuple[int, int], str] = {}
+    shape = "[layer, row, col, colour]" if dims == 3 else "[row, col, colour]"
+    cells: dict[tuple[int, ...], str] = {}
     for entry in value:
-        if not (isinstance(entry, list) and len(entry) == 3):
-            raise ModelError(f"{what}: a cell must be [row, col, colour]")
-        r, c, colour = entry
-        if not all(isinstance(v, int) and not isinstance(v, bool) for v in (r, c)):
-            raise ModelError(f"{what}: a cell's row and column must be integers")
-        if not (0 <= r < ROW_LIMIT and 0 <= c < ROW_LIMIT):
-            raise ModelError(f"{what}: cell [{r}, {c}] is outside 0..{ROW_LIMIT - 1}")
+        if not (isinstance(entry, list) and len(entry) == dims + 1):
+            raise ModelError(f"{what}: a cell must be {shape}")
+        *place, colour = entry
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in place):
+            raise ModelError(f"{what}: a cell's coordinates must be integers")
+        cell = tuple(place)
+        if not all(0 <= v < ROW_LIMIT for v in cell):
+            raise ModelError(f"{what}: cell {list(cell)} is outside 0..{ROW_LIMIT - 1}")
         if not (isinstance(colour, str) and len(colour) == 1 and colour.isprintable()
                 and not colour.isspace() and colour != "."):
             raise ModelError(f"{what}: a cell's colour must be one visible character, not '.'")
-        if (r, c) in cells:
-            raise ModelError(f"{what}: cell [{r}, {c}] is given twice")
-        cells[(r, c)] = colour
+        if cell in cells:
+            raise ModelError(f"{what}: cell {list(cell)} is given twice")
+        cells[cell] = colour
     return cells
 
 
@@ -92,9 +95,27 @@ def grid_text(cells: dict[tuple[int, int], str], lattice: Lattice = SQUARE) -> s
     return "\n".join(rows)
 
 
-def _grid_value(cells: dict[tuple[int, int], str], lattice: Lattice) -> str:
-    """A grid as a multi-line basic string (one row a line, as the contract draws them)."""
-    body = grid_text(cells, lattice).replace("\\", "\\\\").replace('"', '\\"')
+def _grid_value(cells: dict[tuple[int, ...], str], lattice: Lattice) -> str:
+    """A grid as a multi-line basic string (one row a line, as the contract draws them); on
+    cube an array of such strings, one layer each from the bottom up, every layer with the
+    same rows (the contract's rule), moved towards layer, row and column 0."""
+    if lattice.dimensions == 3:
+        low = lattice.normalize_offset(cells)
+        moved = {tuple(v + d for v, d in zip(cell, low, strict=True)): ch
+                 for cell, ch in cells.items()}
+        rows = 1 + max(cell[1] for cell in moved)
+        cols = 1 + max(cell[2] for cell in moved)
+        layers = []
+        for layer in range(1 + max(cell[0] for cell in moved)):
+            lines = ["".join(moved.get((layer, r, c), ".") for c in range(cols))
+                     for r in range(rows)]
+            # one line a layer, rows joined by "/", as the catalog writes solids; a colour
+            # "/" would split a row there, so such a layer keeps one row a line
+            joined = "\n".join(lines) if any("/" in line for line in lines) else "/".join(lines)
+            layers.append(toml_string(joined))
+        return "[" + ", ".join(layers) + "]"
+    flat = cast(dict[tuple[int, int], str], cells)  # two coordinates on a flat lattice
+    body = grid_text(flat, lattice).replace("\\", "\\\\").replace('"', '\\"')
     return '"""\n' + body + '\n"""'
 
 
@@ -124,12 +145,13 @@ def to_toml(model: dict[str, Any]) -> str:
         if value:
             lines.append(f"{key} = {toml_string(value)}")
     lattice_name = model.get("lattice", DEFAULT_LATTICE)
-    if lattice_name not in drawn_lattices():
-        raise ModelError(f"the editor draws the lattices {', '.join(drawn_lattices())}")
+    if lattice_name not in model_lattices():
+        raise ModelError(f"the editor draws the lattices {', '.join(model_lattices())}")
     lattice = lattice_named(lattice_name)
+    dims = lattice.dimensions
     if lattice_name != DEFAULT_LATTICE:  # the key is left out for the default
         lines.append(f"lattice = {toml_string(lattice_name)}")
-    board = _cells(model.get("board", []), "board")
+    board = _cells(model.get("board", []), "board", dims)
     if not board:
         raise ModelError("the board has no cells: draw some")
     lines += ["", "[board]", f"grid = {_grid_value(board, lattice)}", ""]
@@ -149,7 +171,7 @@ def to_toml(model: dict[str, Any]) -> str:
         if name in seen:
             raise ModelError(f"piece name {name!r} is used twice")
         seen.add(name)
-        cells = _cells(piece.get("cells", []), f"piece {name!r}")
+        cells = _cells(piece.get("cells", []), f"piece {name!r}", dims)
         if not cells:
             raise ModelError(f"piece {name!r} has no cells: draw some")
         checked.append((name, cells, piece.get("count", 1)))
@@ -181,6 +203,13 @@ def to_toml(model: dict[str, Any]) -> str:
 def drawn_lattices() -> list[str]:
     """The lattices the grid editor draws: the flat ones, whose cells are polygons."""
     return [name for name in lattice_names() if lattice_named(name).polygon((0, 0)) is not None]
+
+
+def model_lattices() -> list[str]:
+    """The lattices of the editor's model: the flat ones (drawn as polygons) and cube
+    (drawn as layers of squares with an isometric view, static/cube.js)."""
+    return [name for name in lattice_names()
+            if name in drawn_lattices() or lattice_named(name).dimensions == 3]
 
 
 def cell_polygons(name: str, rows: int, cols: int) -> list[list[Any]]:
@@ -217,13 +246,13 @@ def model_of(pf: PuzzleFile) -> dict[str, Any] | None:
         return None
     puzzle = cast(PolyominoPuzzle, pf.puzzles[0])  # a grid-editable kind has board and pieces
     lattice_name = puzzle.lattice.name
-    if lattice_name not in drawn_lattices() or any(len(cell) != 2 for cell in puzzle.board):
+    if lattice_name not in model_lattices():
         return None
     if designed(puzzle):
         return None  # the grid editor would drop them: such a file is edited as text
 
     def cells(mapping: dict[Any, str]) -> list[list[Any]]:
-        return [[r, c, ch] for (r, c), ch in sorted(mapping.items())]
+        return [[*cell, ch] for cell, ch in sorted(mapping.items())]
 
     return {
         "title": puzzle.title,

@@ -190,12 +190,13 @@ function showEditor() {
     ...state.model.pieces.map((p, i) => new Option(`piece ${p.name}`, i)));
   if (state.target !== "board" && Number(state.target) >= state.model.pieces.length) state.target = "board";
   target.value = state.target;
-  const cells = cellsOf();
-  const rows = Math.max(0, ...cells.map((c) => c[0] + 1));
-  const cols = Math.max(0, ...cells.map((c) => c[1] + 1));
+  const cells = cellsOf();  // [row, col, ch], on cube [layer, row, col, ch]
+  const rows = Math.max(0, ...cells.map((c) => c[c.length - 3] + 1));
+  const cols = Math.max(0, ...cells.map((c) => c[c.length - 2] + 1));
   $("grid-rows").value = Math.max(rows, state.target === "board" ? 6 : 4);
   $("grid-cols").value = Math.max(cols, state.target === "board" ? 10 : 4);
   pieceFields();
+  designerShow();  // designer.js: undo, the cube editor, the tools of the lattice
   drawGrid();
 }
 
@@ -241,6 +242,7 @@ async function drawGrid() {
   // the cells are the lattice's own polygons (geometry/, through the server): the page knows
   // no lattice, it only fills and clicks the outlines it is given
   if (!state.model) return;
+  if (isCube()) { drawCube(); return; }  // designer.js: layers and an isometric view
   const rows = Math.min(60, Number($("grid-rows").value) || 1), cols = Math.min(60, Number($("grid-cols").value) || 1);
   const cells = await cellOutlines(state.model.lattice || "square", rows, cols);
   const at = new Map(cellsOf().map((c) => [`${c[0]},${c[1]}`, c[2]]));
@@ -276,6 +278,7 @@ $("grid").addEventListener("mousedown", (event) => {
   const div = event.target.closest(".cell");
   if (!div) return;
   event.preventDefault();
+  if (["rectangle", "fill"].includes($("tool").value)) { queued(() => shapeTool(div, $("tool").value)); return; }
   const same = div.classList.contains("on") && div.dataset.colour === ($("colour").value || "#");
   painting = $("tool").value === "erase" || same ? "off" : "on";
   paint(div);
@@ -284,31 +287,39 @@ $("grid").addEventListener("mouseover", (event) => {
   const div = event.target.closest(".cell");
   if (painting && div) paint(div);
 });
-window.addEventListener("mouseup", () => { if (painting) { painting = null; edited(); } });
+window.addEventListener("mouseup", () => { if (painting) { painting = null; remember(); edited(); } });
 
 $("target").addEventListener("change", () => { state.target = $("target").value; showEditor(); });
 $("grid-rows").addEventListener("change", drawGrid);
 $("grid-cols").addEventListener("change", drawGrid);
-$("lattice").addEventListener("change", () => { state.model.lattice = $("lattice").value; drawGrid(); edited(); });
-$("title").addEventListener("change", () => { state.model.title = $("title").value; edited(); });
+$("lattice").addEventListener("change", () => {
+  // cells of one lattice mean nothing on another of other dimensions: those are cleared
+  const before = state.model.lattice || "square", after = $("lattice").value;
+  if ((before === "cube") !== (after === "cube")) {
+    state.model.board = [];
+    for (const piece of state.model.pieces) piece.cells = [];
+  }
+  state.model.lattice = after; remember(); showEditor(); edited();
+});
+$("title").addEventListener("change", () => { state.model.title = $("title").value; remember(); edited(); });
 for (const rule of ["rotate", "reflect", "match_colors"]) {
-  $(rule).addEventListener("change", () => { state.model.rules[rule] = $(rule).checked; edited(); });
+  $(rule).addEventListener("change", () => { state.model.rules[rule] = $(rule).checked; remember(); edited(); });
 }
 $("add-piece").addEventListener("click", () => {
   const names = new Set(state.model.pieces.map((p) => p.name));
   let n = 1; while (names.has(`P${n}`)) n++;
   state.model.pieces.push({name: `P${n}`, cells: [], count: 1});
   state.target = String(state.model.pieces.length - 1);
-  showEditor();
+  remember(); showEditor();
 });
 $("remove-piece").addEventListener("click", () => {
   state.model.pieces.splice(Number(state.target), 1);
   state.target = "board";
-  showEditor(); edited();
+  remember(); showEditor(); edited();
 });
 $("piece-name").addEventListener("change", () => {
   state.model.pieces[Number(state.target)].name = $("piece-name").value.trim();
-  showEditor(); edited();
+  remember(); showEditor(); edited();
 });
 $("piece-count").addEventListener("change", () => {
   const text = $("piece-count").value.trim();
@@ -316,7 +327,7 @@ $("piece-count").addEventListener("change", () => {
   if (/^\d+$/.test(text)) count = Number(text);
   else if (/^\d+\s*-\s*\d+$/.test(text)) count = text.split("-").map((x) => Number(x.trim()));
   state.model.pieces[Number(state.target)].count = count;
-  edited();
+  remember(); edited();
 });
 
 // -- opening puzzles -------------------------------------------------------------------------

@@ -1,0 +1,377 @@
+"""The designer's tools behind the page's editor (#25 items 3 and 4, #24 item 3).
+
+Pure functions over the editor's cells (``[[row, col, colour], ...]``, on cube ``[[layer,
+row, col, colour], ...]``, as web/model.py reads them) that ask the lattice for everything
+(turns, mirrors, translations, neighbours): the page's JavaScript only draws and edits.
+The routes at the end wrap them (JSON in, JSON or a file out; the same one-line errors).
+
+* :func:`transform_cells`: turn, mirror or move the cells of a piece or a board;
+* :func:`fill_cells`: the region a fill tool colours;
+* :func:`polyform_set`: every n-omino of a lattice, free or one-sided (puzzles/families.py);
+* :func:`import_burrtools`: a BurrTools file as TOML (formats/burrtools.py, its bounds);
+* :func:`export_sheet`, :func:`export_stl`: the piece sheet (SVG) and the STL solids (zip);
+* :func:`moves_of`: how an assembly comes apart, as positions the page animates.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import io
+import time
+import zipfile
+from typing import TYPE_CHECKING, Any, cast
+
+from puzzlebox.disassembly.assemblies import Rules, check_slides, disassemble_solution
+from puzzlebox.disassembly.strip import positions
+from puzzlebox.errors import PuzzleboxError
+from puzzlebox.formats.burrtools import import_data
+from puzzlebox.formats.reader import read_text
+from puzzlebox.geometry.lattice import Cell, Lattice, Transform, lattice_named
+from puzzlebox.limits import MAX_PIECES
+from puzzlebox.puzzles.families import polyforms
+from puzzlebox.puzzles.polyomino import PolyominoPuzzle, PolyominoSolution
+from puzzlebox.render.sheet import ExportError, parse_page, sheet_for, svg_text
+from puzzlebox.render.stl import MAX_STL_CELLS, piece_surface, stl_bytes
+from puzzlebox.run.limits import Limits
+from puzzlebox.safety import file_component
+from puzzlebox.web.model import ROW_LIMIT, ModelError, _cells, model_lattices
+
+if TYPE_CHECKING:
+    from starlette.requests import Request
+    from starlette.responses import Response
+
+Cells = dict[Cell, str]
+# the largest polyforms "add the set" makes: grown in under a second on a loaded 2-core
+# machine, and within MAX_PIECES (369 free octominoes; 166 free hexacubes)
+SET_SIZES = {2: 8, 3: 6}
+MAX_FILL = ROW_LIMIT * ROW_LIMIT  # cells a fill may colour (a flat window's worth)
+# bytes of a BurrTools file the page sends (as base64 in JSON, within web/app.py's MAX_BODY
+# of 2 MiB + 64 KiB); BurrTools' own examples are 160 KB at most
+MAX_UPLOAD = 1_500_000
+MOVE_STATES = 200_000  # positions the page's disassembly searches before it gives up
+ASSEMBLY_SECONDS = 60.0  # the whole search for assemblies (a first run compiles its kernels)
+MOVE_SECONDS = 20.0  # of one assembly's search, and of looking for the assembly asked for
+CUBE_TURNS = {  # quarter turns of the cube lattice (layer, row, col), seen from above
+    "turn": lambda c: (c[0], c[2], -c[1]),  # about the vertical axis, clockwise
+    "turn-row": lambda c: (c[2], c[1], -c[0]),  # about the row axis (tips over sideways)
+    "turn-col": lambda c: (c[1], -c[0], c[2]),  # about the column axis (tips forward)
+}
+STEPS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1),
+         "above": (1, 0, 0), "below": (-1, 0, 0)}
+
+
+class DesignError(PuzzleboxError):
+    """A designer's request that cannot be done (one line says why)."""
+
+
+def _lattice(name: Any) -> Lattice:
+    if name not in model_lattices():
+        raise DesignError(f"the editor draws the lattices {', '.join(model_lattices())}")
+    return lattice_named(name)
+
+
+def _out(cells: Cells) -> list[list[Any]]:
+    return [[*cell, ch] for cell, ch in sorted(cells.items())]
+
+
+def _mirror(lattice: Lattice) -> Transform:
+    """The mirror across a vertical axis of the picture (the first improper transform)."""
+    return lattice.transforms[sum(t.proper for t in lattice.transforms)]
+
+
+def _step(lattice: Lattice, direction: str) -> Cell:
+    """The shortest move in ``direction`` the lattice allows (a triangle moves two columns
+    or two rows at a time, to keep its direction)."""
+    unit = STEPS.get(direction)
+    if unit is None or len(unit) > lattice.dimensions:
+        raise DesignError(f"no move {direction!r} on the {lattice.name} lattice")
+    if len(unit) < lattice.dimensions:
+        unit = (0, *unit)
+    for k in (1, 2):
+        vector = tuple(k * v for v in unit)
+        if lattice.can_translate(vector):
+            return vector
+    raise DesignError(f"the {lattice.name} lattice cannot move cells {direction}")
+
+
+def transform_cells(lattice_name: str, cells: Cells, operation: str) -> Cells:
+    """``cells`` turned (the lattice's smallest clockwise turn; on cube ``turn``,
+    ``turn-row``, ``turn-col``), mirrored, or moved one step (``move-up`` ...): turned and
+    mirrored cells keep their lowest row and column (and layer), moved ones must stay at
+    row, column and layer 0 or more."""
+    lattice = _lattice(lattice_name)
+    if not cells:
+        raise DesignError("nothing to turn or move: draw some cells first")
+    if operation.startswith("move-"):
+        vector = _step(lattice, operation[5:])
+        moved = {tuple(v + d for v, d in zip(cell, vector, strict=True)): ch
+                 for cell, ch in cells.items()}
+        if any(min(cell) < 0 or max(cell) >= ROW_LIMIT for cell in moved):
+            raise DesignError(f"the cells are at the edge: they cannot move {operation[5:]}")
+        return moved
+    if operation == "mirror":
+        transform: Any = _mirror(lattice)
+    elif lattice.dimensions == 3 and operation in CUBE_TURNS:
+        transform = CUBE_TURNS[operation]
+    elif operation == "turn" and lattice.turn() is not None:
+        transform = lattice.turn()
+    else:
+        raise DesignError(f"no operation {operation!r} on the {lattice.name} lattice")
+    low = tuple(-v for v in lattice.normalize_offset(cells))
+    turned = {transform(cell): ch for cell, ch in cells.items()}
+    shift = lattice.normalize_offset(turned)
+    # back to where the cells were (as near as the lattice allows: a triangle keeps its
+    # direction, so the shift back must be one it can make)
+    back = tuple(s + v for s, v in zip(shift, low, strict=True))
+    if not lattice.can_translate(back):
+        back = tuple(s + v for s, v in zip(shift, (0,) * lattice.dimensions, strict=True))
+    return {tuple(v + d for v, d in zip(cell, back, strict=True)): ch
+            for cell, ch in turned.items()}
+
+
+def fill_cells(lattice_name: str, cells: Cells, start: Cell, window: Cell,
+               colour: str) -> Cells:
+    """The cells after a fill at ``start``: an empty cell fills the empty region around
+    it within the window (``rows, cols``, on cube ``layers, rows, cols``; on cube within
+    the start's layer), a drawn cell recolours the drawn region it belongs to."""
+    lattice = _lattice(lattice_name)
+    if len(start) != lattice.dimensions or len(window) != lattice.dimensions:
+        raise DesignError(f"a cell of the {lattice.name} lattice has {lattice.dimensions} "
+                          "coordinates")
+    if any(not 1 <= w <= ROW_LIMIT for w in window):
+        raise DesignError(f"the window is 1 to {ROW_LIMIT} cells each way")
+
+    def inside(cell: Cell) -> bool:
+        if lattice.dimensions == 3 and cell[0] != start[0]:
+            return False
+        return (all(0 <= v < w for v, w in zip(cell, window, strict=True))
+                and (lattice.dimensions == 3 or lattice.polygon(cell) is not None))
+
+    if not inside(start):
+        raise DesignError(f"cell {list(start)} is outside the window")
+    drawn = start in cells
+    region = {start}
+    stack = [start]
+    while stack:
+        for near in lattice.neighbours(stack.pop()):
+            if near not in region and inside(near) and (near in cells) == drawn:
+                region.add(near)
+                stack.append(near)
+                if len(region) > MAX_FILL:
+                    raise DesignError(f"the fill would colour more than {MAX_FILL} cells")
+    out = dict(cells)
+    for cell in region:
+        out[cell] = colour
+    return out
+
+
+def polyform_set(lattice_name: str, size: int, free: bool, taken: set[str]) -> list[dict[str, Any]]:
+    """Every polyform of ``size`` cells on the lattice (free: one per class under turns and
+    mirror images; one-sided: mirror images kept apart), as editor pieces named
+    ``<size>-<n>`` (names in ``taken`` are skipped)."""
+    lattice = _lattice(lattice_name)
+    largest = SET_SIZES[lattice.dimensions]
+    if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= largest:
+        raise DesignError(f"the page makes sets of 1 to {largest} {lattice.cell_word}s a piece")
+    shapes = polyforms(lattice, size, reflect=free)
+    if len(shapes) + len(taken) > MAX_PIECES:
+        raise DesignError(f"{len(shapes)} pieces would make more than {MAX_PIECES}")
+    pieces = []
+    number = 0
+    for shape in shapes:
+        number += 1
+        while f"{size}-{number}" in taken:
+            number += 1
+        pieces.append({"name": f"{size}-{number}",
+                       "cells": _out(dict.fromkeys(shape.cells, "#")), "count": 1})
+    return pieces
+
+
+def import_burrtools(data: bytes, name: str) -> str:
+    """A BurrTools file's first problem as puzzlebox TOML, with the importer's bounds on
+    size, compression and content (formats/burrtools.py)."""
+    return import_data(data, file_component(name) or "upload.xmpuzzle")
+
+
+def _puzzle(text: str, name: str) -> Any:
+    pf = read_text(text, f"{name}.toml", name)
+    return pf.puzzles
+
+
+def export_sheet(text: str, name: str, cell_mm: float = 20.0) -> str:
+    """The piece sheet (SVG, A4, outlines at ``cell_mm`` a cell) of a puzzle file's text."""
+    puzzles = _puzzle(text, name)
+    return svg_text(sheet_for(puzzles, cell_mm, parse_page("A4"), 5.0), puzzles[0].title or name)
+
+
+def export_stl(text: str, name: str, cell_mm: float = 20.0) -> bytes:
+    """A zip of one binary STL per piece (render/stl.py's solids, its size limit)."""
+    puzzles = _puzzle(text, name)
+    puzzle = puzzles[0]
+    pieces = puzzle.pieces_to_make()
+    if pieces is None:
+        raise ExportError("STL solids are made of the pieces of a polyomino puzzle; this "
+                          "puzzle has none")
+    cells = sum(len(piece.shape.cells) for piece in pieces)
+    if cells > MAX_STL_CELLS:
+        raise ExportError(f"the pieces have {cells} cells in all; STL files are made of at "
+                          f"most {MAX_STL_CELLS} cells")
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        for piece in pieces:
+            archive.writestr(file_component(piece.name) + ".stl",
+                             stl_bytes(piece_surface(puzzle, piece, cell_mm), piece.name))
+    return out.getvalue()
+
+
+def moves_of(text: str, name: str, number: int = 1) -> dict[str, Any]:
+    """The ``number``-th assembly that comes apart: ``{"level", "pieces": [{"name",
+    "cells": [[x, y, z], ...]}], "positions": [[[dx, dy, dz] per piece] per step],
+    "captions"}`` (x the column, y the row, z the layer), for the page to animate."""
+    puzzles = _puzzle(text, name)
+    puzzle = cast(PolyominoPuzzle, puzzles[0])
+    dims = check_slides(puzzle, puzzle.name)
+    declared = getattr(puzzle, "disassembly", None)
+    rules = Rules(fixed=frozenset(declared.fixed) if declared else frozenset(),
+                  groups=tuple(frozenset(g) for g in declared.groups) if declared else (),
+                  max_states=MOVE_STATES, max_seconds=MOVE_SECONDS)
+    seen = total = 0
+    began = time.monotonic()
+    # the search for assemblies is bounded too (a page's thread is not held for ever)
+    assemblies = puzzle.distinct_solutions(limits=Limits(time=ASSEMBLY_SECONDS))
+    for total, found in enumerate(assemblies, 1):
+        if total == 1:
+            began = time.monotonic()  # from the first assembly: not a kernel's compiling
+        elif time.monotonic() - began > MOVE_SECONDS:
+            raise DesignError(f"{puzzle.name}: {seen} of the first {total - 1} assemblies "
+                              f"come apart, none more within {MOVE_SECONDS:g} s (puzzlebox "
+                              "moves FILE has no such limit)")
+        done = disassemble_solution(puzzle, cast(PolyominoSolution, found), rules,
+                                    f"{puzzle.name}: assembly {total}")
+        if done.separation is None:
+            continue
+        seen += 1
+        if seen < number:
+            continue
+        moves = done.separation.all_moves()
+        names = list(done.names)
+
+        def xyz(cell: Cell) -> list[int]:
+            return [cell[1], cell[0], 0] if dims == 2 else [cell[2], cell[1], cell[0]]
+
+        return {
+            "puzzle": puzzle.name, "solution": number, "level": done.level,
+            "pieces": [{"name": n, "cells": [xyz(c) for c in p.cells]}
+                       for n, p in zip(names, done.placements, strict=True)],
+            "positions": [[list(o) for o in step] for step in positions(done, dims)],
+            "captions": ["assembled"] + [m.text(names).replace(",", " ") for m in moves],
+        }
+    raise DesignError(f"{puzzle.name}: {seen} of {total} assemblies come apart; there is "
+                      f"no assembly {number} to take apart")
+
+
+# -- the routes ----------------------------------------------------------------------------
+
+def _cells_of(body: dict[str, Any], key: str, lattice_name: Any) -> Cells:
+    lattice = _lattice(lattice_name)
+    return _cells(body.get(key, []), key, lattice.dimensions)
+
+
+def _int(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise DesignError(f"{what} must be a whole number")
+    return value
+
+
+def _text_of(body: dict[str, Any]) -> tuple[str, str]:
+    text, name = body.get("toml"), body.get("name") or "puzzle"
+    if not isinstance(text, str) or not isinstance(name, str):
+        raise DesignError("give the puzzle as TOML text and its name")
+    return text, file_component(name)[:60] or "puzzle"
+
+
+def handle(action: str, body: dict[str, Any]) -> dict[str, Any] | tuple[bytes, str, str]:
+    """One designer's request: a JSON answer, or ``(bytes, media type, file name)``."""
+    if action == "lattices":
+        return {"lattices": model_lattices()}
+    if action == "transform":
+        lattice = body.get("lattice")
+        cells = _cells_of(body, "cells", lattice)
+        operation = body.get("operation")
+        if not isinstance(operation, str):
+            raise DesignError("operation must be text")
+        return {"cells": _out(transform_cells(str(lattice), cells, operation))}
+    if action == "fill":
+        lattice = body.get("lattice")
+        cells = _cells_of(body, "cells", lattice)
+        start = body.get("start")
+        window = body.get("window")
+        colour = body.get("colour", "#")
+        if not (isinstance(start, list) and isinstance(window, list)):
+            raise DesignError("start and window are lists of coordinates")
+        if not (isinstance(colour, str) and len(colour) == 1 and colour.isprintable()
+                and not colour.isspace() and colour != "."):
+            raise DesignError("a colour is one visible character, not '.'")
+        filled = fill_cells(str(lattice), cells, tuple(_int(v, "start") for v in start),
+                            tuple(_int(v, "window") for v in window), colour)
+        return {"cells": _out(filled)}
+    if action == "set":
+        taken = body.get("taken", [])
+        if not isinstance(taken, list) or not all(isinstance(t, str) for t in taken):
+            raise DesignError("taken is a list of piece names")
+        return {"pieces": polyform_set(str(body.get("lattice")), _int(body.get("size"), "size"),
+                                       bool(body.get("free", True)), set(taken))}
+    if action == "import":
+        data, name = body.get("data"), body.get("name") or "upload.xmpuzzle"
+        if not isinstance(data, str) or not isinstance(name, str):
+            raise DesignError("give the file as base64 text and its name")
+        if len(data) > MAX_UPLOAD * 4 // 3 + 4:
+            raise DesignError(f"the file is larger than {MAX_UPLOAD} bytes")
+        try:
+            raw = base64.b64decode(data, validate=True)
+        except (binascii.Error, ValueError):
+            raise DesignError("the file did not arrive as base64") from None
+        stem = file_component(name.rsplit(".", 1)[0])[:60] or "imported"
+        return {"toml": import_burrtools(raw, name), "name": stem}
+    if action == "sheet":
+        text, name = _text_of(body)
+        return (export_sheet(text, name).encode("utf-8"), "image/svg+xml",
+                f"{name}-pieces.svg")
+    if action == "stl":
+        text, name = _text_of(body)
+        return export_stl(text, name), "application/zip", f"{name}-stl.zip"
+    if action == "moves":
+        text, name = _text_of(body)
+        number = _int(body.get("solution", 1), "solution")
+        if number < 1:
+            raise DesignError("assemblies are numbered from 1")
+        return moves_of(text, name, number)
+    raise DesignError(f"no designer's action {action!r}")
+
+
+ACTIONS = ("lattices", "transform", "fill", "set", "import", "sheet", "stl", "moves")
+
+
+async def design_route(request: Request) -> Response:
+    """``POST /api/design/{action}`` (and GET for ``lattices``): :func:`handle` in a thread,
+    its errors one line with status 400."""
+    from starlette.concurrency import run_in_threadpool
+    from starlette.responses import JSONResponse
+    from starlette.responses import Response as Plain
+
+    from puzzlebox.web.app import BadRequest, body_json, error
+
+    action = request.path_params["action"]
+    if action not in ACTIONS:
+        return error(f"no designer's action {action!r}", 404)
+    try:
+        body = await body_json(request) if request.method == "POST" else {}
+        answer = await run_in_threadpool(handle, action, body)
+    except (PuzzleboxError, ModelError, BadRequest) as failure:
+        return error(str(failure), 400)
+    if isinstance(answer, tuple):
+        data, media, filename = answer
+        return Plain(data, media_type=media,
+                     headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+    return JSONResponse(answer)

@@ -1,0 +1,457 @@
+// puzzlebox's designer tools (#25 items 3 and 4, #24 item 3): undo/redo, the cube editor
+// with its isometric preview, turn/mirror/move/duplicate, rectangle and fill, "add the set",
+// BurrTools import, piece sheet and STL export, and the take-apart animation. Loaded after
+// app.js and sharing its globals (state, $, post, edited, showEditor, drawGrid, cellsOf,
+// openText). The lattice's geometry (turns, mirrors, neighbours, the polyforms)
+// is asked of the server (web/design.py): this file only draws and edits.
+"use strict";
+
+// a tool's refusal, on its own line (the check's line is rewritten by every check)
+function designError(text) { $("design-error").textContent = text || ""; }
+
+// -- one edit at a time --------------------------------------------------------------------
+// a tool that asks the server edits the cells it had when asked: edits queue behind it, so
+// that two quick clicks (move down, move right) or an undo right after make two steps
+let designQueue = Promise.resolve();
+function queued(edit) {
+  designQueue = designQueue.then(edit, edit);
+  return designQueue;
+}
+
+// -- undo and redo -------------------------------------------------------------------------
+const undoStack = {owner: null, states: [], at: 0};
+const HISTORY_LIMIT = 200;
+
+function historyFor(model) {
+  // a model opened or made anew starts its own history
+  if (undoStack.owner === model) return;
+  undoStack.owner = model;
+  undoStack.states = model ? [JSON.stringify(model)] : [];
+  undoStack.at = 0;
+  historyButtons();
+}
+
+function remember() {
+  // called after every edit of the model: one step of undo
+  if (!state.model) return;
+  historyFor(state.model);
+  const now = JSON.stringify(state.model);
+  if (now === undoStack.states[undoStack.at]) return;
+  undoStack.states.splice(undoStack.at + 1);
+  undoStack.states.push(now);
+  if (undoStack.states.length > HISTORY_LIMIT) undoStack.states.shift();
+  undoStack.at = undoStack.states.length - 1;
+  historyButtons();
+}
+
+function historyButtons() {
+  $("undo").disabled = undoStack.at <= 0;
+  $("redo").disabled = undoStack.at >= undoStack.states.length - 1;
+}
+
+function travel(step) {
+  const at = undoStack.at + step;
+  if (!state.model || at < 0 || at >= undoStack.states.length) return;
+  undoStack.at = at;
+  state.model = JSON.parse(undoStack.states[at]);
+  undoStack.owner = state.model;
+  historyButtons();
+  showEditor();
+  edited();
+}
+
+$("undo").addEventListener("click", () => queued(() => travel(-1)));
+$("redo").addEventListener("click", () => queued(() => travel(1)));
+document.addEventListener("keydown", (event) => {
+  if (!(event.ctrlKey || event.metaKey) || !state.model) return;
+  const inField = event.target.closest && event.target.closest("input, textarea, select");
+  if (inField && event.target.type !== "checkbox") return;  // a field's own undo
+  const key = event.key.toLowerCase();
+  if (key === "z" && !event.shiftKey) { event.preventDefault(); queued(() => travel(-1)); }
+  else if (key === "y" || (key === "z" && event.shiftKey)) { event.preventDefault(); queued(() => travel(1)); }
+});
+
+// -- the lattice menu: the flat lattices and cube ------------------------------------------
+let designLattices = null;
+(async () => {
+  const response = await fetch("/api/design/lattices");
+  if (response.ok) designLattices = (await response.json()).lattices;
+  latticeOptions();
+})();
+
+function latticeOptions() {
+  const menu = $("lattice");
+  if (!designLattices) return;
+  const have = new Set([...menu.options].map((o) => o.value));
+  for (const name of designLattices) if (!have.has(name)) menu.add(new Option(name, name));
+  if (state.model) menu.value = state.model.lattice || "square";
+}
+
+const isCube = () => !!state.model && state.model.lattice === "cube";
+
+// called at the end of app.js's showEditor: the controls of the lattice drawn
+function designerShow() {
+  historyFor(state.model);
+  historyButtons();
+  latticeOptions();
+  const cube = isCube();
+  $("cube-editor").hidden = !cube;
+  $("grid").toggleAttribute("hidden", cube);  // an SVG element has no .hidden
+  $("layers-field").hidden = !cube;
+  for (const el of document.querySelectorAll(".cube-only")) el.hidden = !cube;
+  $("duplicate").disabled = state.target === "board";
+  $("set-size").max = cube ? 6 : 8;
+  if (cube) {
+    const cells = cellsOf();
+    const layers = Math.max(0, ...cells.map((c) => c[0] + 1));
+    $("grid-layers").value = Math.max(layers, state.target === "board" ? 3 : 2);
+  }
+}
+
+// -- the cube editor: layers of squares and an isometric preview ---------------------------
+let cubeLayer = 0;  // the layer shown when one layer is shown at a time
+const SQUARE_PX = 22;
+
+const CUBE_LIMITS = [20, 30, 30];  // layers, rows, columns the cube editor shows at most
+
+function cubeWindow() {
+  // the window of cells shown; a field past its limit is set back to what is drawn (no
+  // silent cap: the fields always say what the layers show)
+  const ids = ["grid-layers", "grid-rows", "grid-cols"];
+  return ids.map((id, i) => {
+    const value = Math.max(1, Math.min(CUBE_LIMITS[i], Number($(id).value) || 1));
+    if (Number($(id).value) > CUBE_LIMITS[i]) $(id).value = value;  // an empty field is being typed in
+    $(id).title = `1 to ${CUBE_LIMITS[i]} on cube`;
+    return value;
+  });
+}
+
+function drawCube() {
+  // each layer a grid of squares (bottom layer first), the cubes drawn filled
+  const [layers, rows, cols] = cubeWindow();
+  cubeLayer = Math.min(cubeLayer, layers - 1);
+  const at = new Map(cellsOf().map((c) => [`${c[0]},${c[1]},${c[2]}`, c[3]]));
+  const one = $("layer-view").value === "one";
+  $("layer-nav").hidden = !one;
+  // numbered from 0 at the bottom, as the server's pictures of solids number them
+  const layerName = (l) => `layer ${l}${l === 0 ? " (bottom)" : l === layers - 1 ? " (top)" : ""}`;
+  $("layer-name").textContent = layerName(cubeLayer);
+  $("layer-down").disabled = cubeLayer === 0;
+  $("layer-up").disabled = cubeLayer >= layers - 1;
+  const figures = [];
+  for (let l = 0; l < layers; l++) {
+    if (one && l !== cubeLayer) continue;
+    const figure = document.createElement("figure");
+    const svg = document.createElementNS(SVG, "svg");
+    svg.setAttribute("class", "grid layer");
+    svg.dataset.l = l;
+    svg.setAttribute("width", cols * SQUARE_PX + 2);
+    svg.setAttribute("height", rows * SQUARE_PX + 2);
+    for (let r = 0; r < rows; r++) {
+      for (let c = 0; c < cols; c++) {
+        const rect = document.createElementNS(SVG, "polygon");
+        const x = c * SQUARE_PX + 1, y = r * SQUARE_PX + 1;
+        rect.setAttribute("points", `${x},${y} ${x + SQUARE_PX},${y} ${x + SQUARE_PX},${y + SQUARE_PX} ${x},${y + SQUARE_PX}`);
+        rect.setAttribute("class", "cell");
+        rect.dataset.l = l; rect.dataset.r = r; rect.dataset.c = c;
+        rect.appendChild(document.createElementNS(SVG, "title")).textContent = `${l},${r},${c}`;
+        fillCell(rect, at.get(`${l},${r},${c}`));
+        svg.appendChild(rect);
+      }
+    }
+    const caption = document.createElement("figcaption");
+    caption.textContent = layerName(l);
+    figure.append(svg, caption);
+    figures.push(figure);
+  }
+  $("layers").replaceChildren(...figures);
+  drawIso($("iso"), cellsOf().map((c) => ({x: c[2], y: c[1], z: c[0], fill: colourOf(c[3]) || "#8a9bb0"})), 26);
+}
+
+function cubePaint(el) {
+  const l = Number(el.dataset.l), r = Number(el.dataset.r), c = Number(el.dataset.c);
+  const cells = cellsOf();
+  const i = cells.findIndex((x) => x[0] === l && x[1] === r && x[2] === c);
+  if (i >= 0) cells.splice(i, 1);
+  const ch = $("colour").value || "#";
+  if (painting === "on") cells.push([l, r, c, ch]);
+  fillCell(el, painting === "on" ? ch : undefined);
+}
+
+$("layers").addEventListener("mousedown", (event) => {
+  const cell = event.target.closest(".cell");
+  if (!cell) return;
+  event.preventDefault();
+  const tool = $("tool").value;
+  if (tool === "rectangle" || tool === "fill") { queued(() => shapeTool(cell, tool)); return; }
+  const same = cell.classList.contains("on") && cell.dataset.colour === ($("colour").value || "#");
+  painting = tool === "erase" || same ? "off" : "on";
+  cubePaint(cell);
+});
+$("layers").addEventListener("mouseover", (event) => {
+  const cell = event.target.closest(".cell");
+  if (painting && cell) cubePaint(cell);
+});
+window.addEventListener("mouseup", () => { if (isCube()) drawIso($("iso"), cellsOf().map((c) => ({x: c[2], y: c[1], z: c[0], fill: colourOf(c[3]) || "#8a9bb0"})), 26); });
+$("layer-view").addEventListener("change", drawCube);
+$("layer-up").addEventListener("click", () => { cubeLayer++; drawCube(); });
+$("layer-down").addEventListener("click", () => { cubeLayer = Math.max(0, cubeLayer - 1); drawCube(); });
+$("grid-layers").addEventListener("change", () => { if (isCube()) drawCube(); });
+
+// -- isometric drawing (the cube editor's preview and the take-apart view) ------------------
+const COS30 = Math.cos(Math.PI / 6), SIN30 = 0.5;
+function shade(colour, amount) {
+  // a face's shade: the colour mixed with black (amount < 0) or white (amount > 0)
+  return amount === 0 ? colour : `color-mix(in srgb, ${colour}, ${amount < 0 ? "black" : "white"} ${Math.abs(amount)}%)`;
+}
+
+function drawIso(svg, cubes, unit, box) {
+  // unit cubes at (x column, y row, z layer; fractions allowed while moving), seen from the
+  // front right above: painter's order by x + y + z, three faces each
+  const project = (x, y, z) => [(x - y) * COS30 * unit, (x + y) * SIN30 * unit - z * unit];
+  const sorted = [...cubes].sort((a, b) => (a.x + a.y + a.z) - (b.x + b.y + b.z) || a.z - b.z);
+  const faces = [];
+  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  for (const {x, y, z, fill} of sorted) {
+    const corner = (dx, dy, dz) => project(x + dx, y + dy, z + dz);
+    const quads = [
+      [[corner(0, 0, 1), corner(1, 0, 1), corner(1, 1, 1), corner(0, 1, 1)], shade(fill, 25), "top"],
+      [[corner(0, 1, 0), corner(1, 1, 0), corner(1, 1, 1), corner(0, 1, 1)], fill, "front"],
+      [[corner(1, 0, 0), corner(1, 1, 0), corner(1, 1, 1), corner(1, 0, 1)], shade(fill, -25), "right"],
+    ];
+    for (const [points, colour, side] of quads) {
+      for (const [px, py] of points) { minX = Math.min(minX, px); maxX = Math.max(maxX, px); minY = Math.min(minY, py); maxY = Math.max(maxY, py); }
+      const polygon = document.createElementNS(SVG, "polygon");
+      polygon.setAttribute("points", points.map(([px, py]) => `${px.toFixed(1)},${py.toFixed(1)}`).join(" "));
+      polygon.setAttribute("fill", colour);
+      polygon.setAttribute("stroke", "#333");
+      polygon.setAttribute("stroke-width", "0.6");
+      polygon.setAttribute("class", `face ${side}`);
+      faces.push(polygon);
+    }
+  }
+  if (!faces.length) { minX = minY = 0; maxX = maxY = unit; }
+  if (box) [minX, minY, maxX, maxY] = box;  // one frame for every moment of an animation
+  svg.setAttribute("viewBox", `${(minX - 4).toFixed(1)} ${(minY - 4).toFixed(1)} ${(maxX - minX + 8).toFixed(1)} ${(maxY - minY + 8).toFixed(1)}`);
+  if (!svg.classList.contains("moves")) {
+    svg.setAttribute("width", Math.ceil(maxX - minX + 8));
+    svg.setAttribute("height", Math.ceil(maxY - minY + 8));
+  }
+  svg.replaceChildren(...faces);
+  return [minX, minY, maxX, maxY];
+}
+
+// -- rectangle and fill --------------------------------------------------------------------
+let corner = null;  // the first corner of a rectangle being drawn
+
+async function shapeTool(el, tool) {
+  // rectangle: two clicks, the corners; fill: the region around a cell (server: neighbours)
+  const cube = isCube();
+  const here = cube ? [Number(el.dataset.l), Number(el.dataset.r), Number(el.dataset.c)]
+    : [Number(el.dataset.r), Number(el.dataset.c)];
+  const ch = $("colour").value || "#";
+  const lattice = state.model.lattice || "square";
+  if (tool === "fill") {
+    const frame = cube ? cubeWindow() : [Math.min(60, Number($("grid-rows").value) || 1), Math.min(60, Number($("grid-cols").value) || 1)];
+    try {
+      const data = await post("/api/design/fill", {lattice, cells: cellsOf(), start: here, window: frame, colour: ch});
+      designError("");
+      setCells(data.cells);
+    } catch (error) { designError(error.message); }
+    return;
+  }
+  if (!corner || corner.cube !== cube || (cube && corner.at[0] !== here[0])) {
+    corner = {at: here, cube, el};
+    el.classList.add("corner");
+    return;
+  }
+  const [a, b] = [corner.at, here];
+  corner.el.classList.remove("corner");
+  corner = null;
+  const lo = (i) => Math.min(a[i], b[i]), hi = (i) => Math.max(a[i], b[i]);
+  const k = cube ? 1 : 0;  // the index of the row
+  const cells = cellsOf().filter((c) => !(c[k] >= lo(k) && c[k] <= hi(k) && c[k + 1] >= lo(k + 1) && c[k + 1] <= hi(k + 1) && (!cube || c[0] === a[0])));
+  const drawn = new Set(cube ? [] : [...$("grid").querySelectorAll(".cell")].map((p) => `${p.dataset.r},${p.dataset.c}`));
+  for (let r = lo(k); r <= hi(k); r++) {
+    for (let c = lo(k + 1); c <= hi(k + 1); c++) {
+      if (cube) cells.push([a[0], r, c, ch]);
+      else if (drawn.has(`${r},${c}`)) cells.push([r, c, ch]);
+    }
+  }
+  setCells(cells);
+}
+
+function setCells(cells) {
+  // the target's cells replaced (a tool's result): drawn, remembered, checked
+  const list = cellsOf();
+  list.splice(0, list.length, ...cells);
+  drawGrid();
+  remember();
+  edited();
+}
+
+// -- turn, mirror, move, duplicate ---------------------------------------------------------
+async function transform(operation) {
+  if (!state.model) return;
+  try {
+    const data = await post("/api/design/transform", {lattice: state.model.lattice || "square", cells: cellsOf(), operation});
+    designError("");
+    setCells(data.cells);
+  } catch (error) { designError(error.message); }
+}
+for (const op of ["turn", "turn-row", "turn-col", "mirror", "move-left", "move-up", "move-down", "move-right", "move-above", "move-below"]) {
+  $(op).addEventListener("click", () => queued(() => transform(op)));
+}
+$("duplicate").addEventListener("click", () => {
+  if (!state.model || state.target === "board") return;
+  const piece = state.model.pieces[Number(state.target)];
+  const names = new Set(state.model.pieces.map((p) => p.name));
+  let n = 2; while (names.has(`${piece.name}-${n}`)) n++;
+  state.model.pieces.splice(Number(state.target) + 1, 0, JSON.parse(JSON.stringify(Object.assign({}, piece, {name: `${piece.name}-${n}`}))));
+  state.target = String(Number(state.target) + 1);
+  remember(); showEditor(); edited();
+});
+
+// -- add the set ---------------------------------------------------------------------------
+$("add-set").addEventListener("click", () => queued(async () => {
+  if (!state.model) return;
+  try {
+    const data = await post("/api/design/set", {lattice: state.model.lattice || "square", size: Number($("set-size").value),
+      free: $("set-free").value === "free", taken: state.model.pieces.map((p) => p.name)});
+    state.model.pieces.push(...data.pieces);
+    designError("");
+    remember(); showEditor(); edited();
+  } catch (error) { designError(error.message); }
+}));
+
+// -- BurrTools import, piece sheet and STL export ------------------------------------------
+const BURRTOOLS_BYTES = 1500000;  // web/design.py's MAX_UPLOAD
+$("bt-file").addEventListener("change", () => {
+  const file = $("bt-file").files[0];
+  if (!file) return;
+  if (file.size > BURRTOOLS_BYTES) {
+    designError(`${file.name}: ${file.size} bytes; the page imports BurrTools files of up to ${BURRTOOLS_BYTES} bytes (puzzlebox import FILE takes larger ones)`);
+    $("bt-file").value = "";
+    return;
+  }
+  const reader = new FileReader();
+  reader.onload = async () => {
+    const bytes = new Uint8Array(reader.result);
+    let binary = "";
+    for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+    try {
+      const data = await post("/api/design/import", {name: file.name, data: btoa(binary)});
+      state.target = "board";
+      await openText(data.toml, data.name);
+    } catch (error) { designError(error.message); }
+    $("bt-file").value = "";
+  };
+  reader.readAsArrayBuffer(file);
+});
+
+async function download(action) {
+  if (state.checking) await state.checking;
+  if (!state.toml) { designError("nothing to export yet"); return; }
+  const response = await fetch(`/api/design/${action}`, {method: "POST", headers: {"Content-Type": "application/json"},
+    body: JSON.stringify({tab, toml: state.toml, name: state.name})});
+  if (!response.ok) { designError((await response.json()).error); return; }
+  const disposition = response.headers.get("Content-Disposition") || "";
+  const match = /filename="([^"]+)"/.exec(disposition);
+  const link = document.createElement("a");
+  link.id = `${action}-link`;
+  link.href = URL.createObjectURL(await response.blob());
+  link.download = match ? match[1] : action;
+  document.body.appendChild(link); link.click(); link.remove();
+  designError("");
+}
+$("export-sheet").addEventListener("click", () => download("sheet"));
+$("export-stl").addEventListener("click", () => download("stl"));
+
+// -- taking an assembly apart, animated ----------------------------------------------------
+const moves = {data: null, step: 0, timer: null, playing: false, box: null};
+const MOVE_MS = 700;
+
+function piecesAt(position) {
+  // the cubes of every piece at the (possibly fractional) offsets of one moment
+  const names = [...new Set(moves.data.pieces.map((p) => p.name))].sort();
+  const cubes = [];
+  moves.data.pieces.forEach((piece, k) => {
+    const [dx, dy, dz] = position[k];
+    const fill = `hsl(${(names.indexOf(piece.name) * 137) % 360} 60% 55%)`;
+    for (const [x, y, z] of piece.cells) cubes.push({x: x + dx, y: y + dy, z: z + dz, fill});
+  });
+  return cubes;
+}
+
+function showStep(step, fraction) {
+  // step k (k moves made), or between k and k + 1 while playing
+  const all = moves.data.positions;
+  const from = all[step], to = all[Math.min(step + 1, all.length - 1)];
+  const t = fraction || 0;
+  drawIso($("moves-svg"), piecesAt(from.map((p, k) => p.map((v, i) => v + (to[k][i] - v) * t))), 16, moves.box);
+  $("moves-step").value = step;
+  $("moves-status").textContent = `level ${moves.data.level}: step ${step} of ${all.length - 1}` +
+    (step ? ` (${moves.data.captions[step]})` : " (assembled)");
+  [...$("moves-list").children].forEach((li, i) => li.classList.toggle("now", i === step - 1));
+  $("moves-back").disabled = step === 0;
+  $("moves-forward").disabled = step >= all.length - 1;
+}
+
+function stopMoves() {
+  moves.playing = false;
+  cancelAnimationFrame(moves.timer);
+  $("moves-play").textContent = "Play";
+}
+
+function playMoves() {
+  const last = moves.data.positions.length - 1;
+  if (moves.step >= last) moves.step = 0;
+  moves.playing = true;
+  $("moves-play").textContent = "Pause";
+  let began = performance.now();
+  const frame = (now) => {
+    if (!moves.playing) return;
+    const t = (now - began) / MOVE_MS;
+    if (t >= 1) {
+      moves.step += 1;
+      began = now;
+      if (moves.step >= last) { showStep(last, 0); stopMoves(); return; }
+      showStep(moves.step, 0);
+    } else showStep(moves.step, t);
+    moves.timer = requestAnimationFrame(frame);
+  };
+  moves.timer = requestAnimationFrame(frame);
+}
+
+$("moves-find").addEventListener("click", async () => {
+  stopMoves();
+  if (state.checking) await state.checking;
+  $("moves-status").textContent = "taking the assemblies apart…";
+  for (const id of ["moves-play", "moves-back", "moves-forward", "moves-step"]) $(id).disabled = true;
+  try {
+    moves.data = await post("/api/design/moves", {toml: state.toml, name: state.name, solution: Number($("moves-solution").value) || 1});
+  } catch (error) {
+    moves.data = null;
+    $("moves-status").textContent = error.message;
+    $("moves-list").replaceChildren(); $("moves-svg").replaceChildren();
+    return;
+  }
+  $("moves-list").replaceChildren(...moves.data.captions.slice(1).map((text) => {
+    const li = document.createElement("li"); li.textContent = text; return li;
+  }));
+  $("moves-step").max = moves.data.positions.length - 1;
+  for (const id of ["moves-play", "moves-step"]) $(id).disabled = false;
+  moves.step = 0;
+  // the frame that holds every position, so that the view stays still while pieces move
+  moves.box = null;
+  const boxes = moves.data.positions.map((position) => drawIso($("moves-svg"), piecesAt(position), 16));
+  moves.box = [Math.min(...boxes.map((b) => b[0])), Math.min(...boxes.map((b) => b[1])),
+               Math.max(...boxes.map((b) => b[2])), Math.max(...boxes.map((b) => b[3]))];
+  showStep(0, 0);
+});
+$("moves-play").addEventListener("click", () => { if (moves.playing) stopMoves(); else if (moves.data) playMoves(); });
+$("moves-back").addEventListener("click", () => { stopMoves(); moves.step = Math.max(0, moves.step - 1); showStep(moves.step, 0); });
+$("moves-forward").addEventListener("click", () => { stopMoves(); moves.step = Math.min(moves.data.positions.length - 1, moves.step + 1); showStep(moves.step, 0); });
+$("moves-step").addEventListener("input", () => { stopMoves(); moves.step = Number($("moves-step").value); showStep(moves.step, 0); });
+
+if (state.model) designerShow();
