@@ -232,7 +232,8 @@ def _check(body: dict[str, Any], limits: CheckLimits | None = None) -> dict[str,
     notes = []
     model_note = ""
     if model is not None:
-        extent = max((max(r, c) for r, c, _ in model["board"]), default=0) + 1
+        # a cell is [r, c, ch] on the flat lattices and [layer, r, c, ch] on cube
+        extent = max((max(cell[:-1]) for cell in model["board"]), default=0) + 1
         if extent > EDITOR_SIZE:
             model = None
             model_note = (f"the board spans {extent} rows or columns; the grid editor draws "
