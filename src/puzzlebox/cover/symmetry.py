@@ -89,7 +89,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from puzzlebox.cover.problem import NO_COLOR, CoverProblem
+from puzzlebox.cover.problem import CHECK_EVERY, NO_COLOR, CoverProblem, building
 
 
 class Symmetric(Protocol):
@@ -147,10 +147,12 @@ def options_by_labels(problem: CoverProblem, move: Callable[[Any], Any]) -> np.n
     ``move(x)`` (labels must be distinct and hashable); for kinds with few options."""
     index: dict[Any, int] = {}
     for k, label in enumerate(problem.labels):
+        building()  # a run's time limit holds here too (#28)
         if index.setdefault(label, k) != k:
             raise SymmetryError(f"options {index[label]} and {k} have one label {label!r}")
     perm = np.empty(problem.n_options, dtype=np.int64)
     for k, label in enumerate(problem.labels):
+        building()
         image = index.get(move(label))
         if image is None:
             raise SymmetryError(f"option {k} ({label!r}) is mapped to no option")
@@ -174,6 +176,7 @@ def group_of(
             raise SymmetryError("a symmetry is not a permutation of the options")
         rows.setdefault(perm.tobytes(), perm)
     for p, q in itertools.product(list(rows.values()), repeat=2):
+        building(1 + n // 64)  # a run's time limit holds here too (#28)
         if q[p].tobytes() not in rows:
             raise SymmetryError("the symmetries do not form a group")
     group = np.array(list(rows.values()), dtype=np.int64).reshape(len(rows), n)
@@ -209,6 +212,7 @@ def item_permutations(problem: CoverProblem, perms: np.ndarray) -> np.ndarray:
     keys = sorted_home[starts]
     out = np.empty((len(perms), n_items), dtype=np.int64)
     for g, perm in enumerate(np.asarray(perms, dtype=np.int64)):
+        building(CHECK_EVERY)  # each map: a pass over every entry (#28: the time limit)
         moved = _set_hashes(n_items, problem.items, weights[perm[entry_option]])
         at = np.minimum(np.searchsorted(keys, moved), max(len(keys) - 1, 0))
         found = keys[at] == moved if n_items else np.zeros(0, dtype=bool)

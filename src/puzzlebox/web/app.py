@@ -47,7 +47,7 @@ from puzzlebox.render.json_out import solution_json
 from puzzlebox.safety import file_component
 from puzzlebox.web.fairness import CheckLimits, CheckPool, Refused
 from puzzlebox.web.model import ModelError, cell_polygons, drawn_lattices, model_of, to_toml
-from puzzlebox.web.runs import Busy, Runs, UnknownTab, watch_frame
+from puzzlebox.web.runs import Busy, OverBudget, Runs, UnknownTab, watch_frame
 
 MAX_BODY = 2 * MAX_FILE_BYTES + 65_536  # a puzzle file, or the editor's model of one
 TAB_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
@@ -318,8 +318,7 @@ class App:
             nodes = body.get("nodes", 1)
             if isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 1:
                 raise BadRequest("nodes must be a number from 1")
-            with DRAW:
-                return watch_frame(tab, nodes)
+            return watch_frame(tab, nodes)  # drawn in the tab's watch process (web/runs.py)
 
         return await self._json(request, run)
 
@@ -401,6 +400,8 @@ class App:
             return JSONResponse(await run_in_threadpool(handler, body))
         except Busy as failure:
             return error(str(failure), 429)
+        except OverBudget as failure:  # a watch frame past the page's limits
+            return error(str(failure), 422)
         except UnknownTab as failure:
             return error(str(failure), 404)
         except (PuzzleboxError, ModelError) as failure:
