@@ -437,6 +437,7 @@ def create_app(runs: Runs | None = None, checks: CheckLimits | None = None) -> S
         yield
         app.closing = True  # streams end, searches stop: Ctrl-C leaves nothing running
         app.runs.stop_all()
+        app.checks.close()  # the spare check process
 
     routes = [
         Route("/", app.index),

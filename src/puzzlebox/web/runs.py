@@ -55,7 +55,7 @@ from puzzlebox.render.progress import solutions_text
 from puzzlebox.run import Limits, OutOfTime, Run
 from puzzlebox.run import Progress as Event
 from puzzlebox.run.limits import out_of_time_building
-from puzzlebox.web.fairness import POLL_SECONDS, _context, _resident
+from puzzlebox.web.fairness import DEMOTE_AFTER, POLL_SECONDS, _context, _demote, _resident
 from puzzlebox.words import duration_text, plural
 
 PROGRESS_SECONDS = 0.2  # the least time between two progress updates of a tab
@@ -118,6 +118,7 @@ class Worker:
                                        name="puzzlebox-search")
         self.process.start()
         child.close()
+        self.demoted = False  # its priority lowered (web/fairness.py), for good
 
     @property
     def alive(self) -> bool:
@@ -365,8 +366,12 @@ class Runs:
             tab.worker = Worker(tab.puzzle)
         worker = tab.worker
         worker.send(command)
-        deadline = time.monotonic() + self.search_seconds + GRACE_SECONDS
+        began = time.monotonic()
+        deadline = began + self.search_seconds + GRACE_SECONDS
         while True:
+            if not worker.demoted and time.monotonic() - began > DEMOTE_AFTER:
+                worker.demoted = True  # a long search yields the cores to small requests
+                _demote(worker.process.pid)
             if tab.stop.is_set():
                 _end(tab, "worker")  # the next "next" starts over past what was kept
                 solutions = tab.snapshot()[1]["solutions"]
