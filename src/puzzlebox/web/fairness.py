@@ -18,10 +18,9 @@ The limits, each refused with one line the page shows:
   HTTP 429 (the page's next edit checks again);
 * a tab runs one check at a time: its newer check stops the older one (whose answer the page
   would drop anyway), which is answered HTTP 409;
-* a check still running after :data:`DEMOTE_AFTER` seconds, or that has used more than
-  :data:`SMALL_CPU` of CPU when a newer check starts, is given a lower priority (niceness
-  raised by :data:`DEMOTED_NICENESS`), so that the small checks of other tabs, started
-  after it, get the cores first;
+* a check that has used more than :data:`SMALL_CPU` of CPU (more than a small check ever
+  needs) is given a lower priority (niceness raised by :data:`DEMOTED_NICENESS`), so that
+  the small checks of other tabs get the cores first;
 * inside a check the work is bounded before it is done (web/app.py): proofs that build
   placements only up to :data:`CHECK_ENTRIES` entries, the picture only up to
   :data:`DRAWN_PIECES` pieces; past them the check says what it left out.
@@ -52,10 +51,15 @@ CHECKS_IN_ALL = 4  # checks running at once in the server
 CHECK_ENTRIES = 200_000  # cover entries up to which a check builds placements for its proofs
 DRAWN_PIECES = 100  # pieces up to which a check draws the puzzle (about 35 ms a piece)
 POLL_SECONDS = 0.05  # how often a waiting check looks at its process
-DEMOTE_AFTER = 0.5  # a check still running after this yields the cores to newer ones
-SPARES = 2  # check processes started ahead of their checks, ready to take one each
-SMALL_CPU = 0.08  # CPU seconds past which a running check yields to a newer one at once
-# (a small check takes 0.05 s of CPU: #28's measurement, tools/web_fairness.py --breakdown)
+DEMOTE_AFTER = 0.5  # seconds after which a search yields the cores (web/runs.py)
+SPARES = CHECKS_IN_ALL  # check processes started ahead, one for each check that may run
+# (58 MB resident each, 20 MB of it its own: the rest is shared with the process server)
+RESTOCK_AFTER = 5.0  # seconds after a spare is taken before new ones start: not during a
+# burst of checks, whose processes need the cores more
+SMALL_CPU = 0.08  # CPU seconds past which a check yields the cores to the small ones: a
+# small check takes 0.05 s (#28, tools/web_fairness.py --breakdown). CPU, not wall time: on
+# the loaded machine a small check took 0.5 s and more of wall time, and a wall-time rule
+# (0.5 s) demoted it with the heavy ones, leaving them all equal.
 DEMOTED_NICENESS = 10  # its niceness is raised by this (Linux: a tenth of the share)
 LEAST_PRIORITY = 19  # the highest niceness there is
 
@@ -176,12 +180,17 @@ class CheckPool:
 
     def warm(self) -> None:
         """Start the process server now (it imports puzzlebox and matplotlib once) and the
-        spare check processes, so that the first checks wait for neither."""
-        self._restock()
+        spare check processes, so that the first checks wait for neither: the first one
+        now (it starts the process server), the others in a thread."""
+        spare = self._start()
+        with self._lock:
+            self._spares.append(spare)
+        threading.Thread(target=self._restock, daemon=True, name="puzzlebox-spare").start()
 
-    def _restock(self) -> None:
-        """Start spare check processes until :data:`SPARES` are ready (called off the
-        request's path: a thread of its own after a check took one)."""
+    def _restock(self, after: float = 0.0) -> None:
+        """Start spare check processes until :data:`SPARES` are ready, ``after`` seconds
+        (called off the request's path: a thread of its own after a check took one)."""
+        time.sleep(after)
         with self._spare_lock:
             while True:
                 with self._lock:
@@ -207,7 +216,8 @@ class CheckPool:
     def _take(self) -> tuple[Any, multiprocessing.connection.Connection]:
         """A spare process, or (none ready) a new one; called with the lock held. New
         spares are started meanwhile in a thread, off the request's path."""
-        threading.Thread(target=self._restock, daemon=True, name="puzzlebox-spare").start()
+        threading.Thread(target=self._restock, args=(RESTOCK_AFTER,), daemon=True,
+                         name="puzzlebox-spare").start()
         while self._spares:
             spare = self._spares.pop(0)
             if spare[0].is_alive():
@@ -254,11 +264,6 @@ class CheckPool:
             with self._lock:
                 self._running.pop(key, None)
 
-    def _newer(self, entry: _Running) -> bool:
-        """Whether a check started after ``entry`` is running."""
-        with self._lock:
-            return any(r.serial > entry.serial for r in self._running.values())
-
     def _wait(self, entry: _Running, receiver: multiprocessing.connection.Connection,
               limits: CheckLimits) -> dict[str, Any]:
         began = time.monotonic()
@@ -275,8 +280,7 @@ class CheckPool:
                 break
             if not process.is_alive():
                 break
-            if not entry.demoted and (time.monotonic() - began > DEMOTE_AFTER or (
-                    self._newer(entry) and (_cpu(process.pid) or 0.0) > SMALL_CPU)):
+            if not entry.demoted and (_cpu(process.pid) or 0.0) > SMALL_CPU:
                 entry.demoted = True
                 _demote(process.pid)
             if time.monotonic() > deadline:
