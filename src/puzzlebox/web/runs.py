@@ -400,7 +400,7 @@ class Runs:
                 tab.exhausted = True
             elif kind == "end":
                 return
-            else:  # "gone": the process ended without a word (killed from outside)
+            elif not tab.stop.is_set():  # "gone": ended without a word (killed from outside)
                 _end(tab, "worker")
                 tab.update(state="error", message="the search's process ended unexpectedly "
                            f"(exit status {worker.process.exitcode})")
