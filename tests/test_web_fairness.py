@@ -8,6 +8,7 @@ still running when an answer came, or which answer came.
 
 from __future__ import annotations
 
+import os
 import socket
 import threading
 import time
@@ -102,6 +103,24 @@ def test_a_small_check_is_answered_while_three_heavy_checks_run():
             thread.join(WAIT)
         assert {r.status_code for r in heavy.values()} == {409}
         assert all("newer check of this tab" in r.json()["error"] for r in heavy.values())
+        assert server.web.checks.running() == 0
+
+
+def test_a_check_of_a_large_puzzle_yields_the_cores_from_its_start():
+    """Its niceness is raised by 10 as soon as it runs (the small checks of other tabs get
+    the cores first), and a small check's is not."""
+    lifted = CheckLimits(seconds=600, memory=4 << 30, entries=10**9, drawn_pieces=10**6)
+    own = os.getpriority(os.PRIO_PROCESS, 0)
+    with Server(checks=lifted) as server:
+        heavy = threading.Thread(target=server.check, args=("nice-heavy", MONOMINOES))
+        heavy.start()
+        _until(lambda: server.web.checks.running() == 1)
+        with server.web.checks._lock:
+            (entry,) = server.web.checks._running.values()
+        assert entry.demoted
+        assert os.getpriority(os.PRIO_PROCESS, entry.process.pid) == min(19, own + 10)
+        assert server.check("nice-heavy", SMALL).status_code == 200  # replaces the heavy one
+        heavy.join(WAIT)
         assert server.web.checks.running() == 0
 
 

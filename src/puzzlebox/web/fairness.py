@@ -19,7 +19,8 @@ The limits, each refused with one line the page shows:
 * a tab runs one check at a time: its newer check stops the older one (whose answer the page
   would drop anyway), which is answered HTTP 409;
 * a check that has used more than :data:`SMALL_CPU` of CPU (more than a small check ever
-  needs) is given a lower priority (niceness raised by :data:`DEMOTED_NICENESS`), so that
+  needs), or of a puzzle over :data:`LARGE_BODY` characters from its start, is given a
+  lower priority (niceness raised by :data:`DEMOTED_NICENESS`), so that
   the small checks of other tabs get the cores first;
 * inside a check the work is bounded before it is done (web/app.py): proofs that build
   placements only up to :data:`CHECK_ENTRIES` entries, the picture only up to
@@ -60,6 +61,7 @@ SMALL_CPU = 0.08  # CPU seconds past which a check yields the cores to the small
 # small check takes 0.05 s (#28, tools/web_fairness.py --breakdown). CPU, not wall time: on
 # the loaded machine a small check took 0.5 s and more of wall time, and a wall-time rule
 # (0.5 s) demoted it with the heavy ones, leaving them all equal.
+LARGE_BODY = 4096  # characters of a request past which its check yields from the start
 DEMOTED_NICENESS = 10  # its niceness is raised by this (Linux: a tenth of the share)
 LEAST_PRIORITY = 19  # the highest niceness there is
 
@@ -122,6 +124,15 @@ def _cpu(pid: int | None) -> float | None:
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     except (OSError, ValueError, IndexError):
         return None
+
+
+def _size(body: dict[str, Any]) -> int:
+    """The characters of a request's puzzle (its TOML text or its editor model's cells)."""
+    text = body.get("toml")
+    if isinstance(text, str):
+        return len(text)
+    model = body.get("model")
+    return len(repr(model)) if model is not None else 0
 
 
 def _child(work: Work, body: dict[str, Any], limits: CheckLimits,
@@ -251,6 +262,9 @@ class CheckPool:
             self._serial += 1
             key = self._serial
             entry = _Running(process, tab, serial=key)
+            if _size(body) > LARGE_BODY:  # a large puzzle is no small check: it yields now
+                entry.demoted = True
+                _demote(process.pid)
             self._running[key] = entry
         try:
             with contextlib.suppress(OSError):  # a spare that died: "ended without an answer"
