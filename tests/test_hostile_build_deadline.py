@@ -94,3 +94,29 @@ def test_a_deadline_already_past_stops_before_the_first_placement():
     with pytest.raises(OutOfTime), cover_problem.build_deadline(past):
         pytest.fail("the block ran")
     assert calls == [1] and getattr(cover_problem._local, "check", None) is None
+
+
+def test_the_page_stops_the_build_at_its_time_in_the_same_words(clock_jumps, monkeypatch):
+    """The page's search process (web/runs.py), run here in this process: a request's time
+    holds while the problem is built, and the tab's error line is the library's. (Its
+    count of this file is refused sooner, as hopeless, as the library's count is.)"""
+    command = ("next", 0, 0, LIMIT)
+    runs = pytest.importorskip("puzzlebox.web.runs")
+    fake = types.SimpleNamespace(perf_counter=run_module.time.perf_counter,
+                                 monotonic=time.monotonic)
+    monkeypatch.setattr(runs, "time", fake)
+
+    class Pipe:
+        def __init__(self) -> None:
+            self.sent: list[tuple] = []
+
+        def send(self, message: tuple) -> None:
+            self.sent.append(message)
+
+    pipe = Pipe()
+    puzzle = read_text(MONOMINOES, "mono.toml", "mono").puzzles[0]
+    runs._command(runs._State(puzzle, pipe), command)
+    updates = [m[1] for m in pipe.sent if m[0] == "update"]
+    assert updates[-1] == {"state": "error", "message": f"mono: {WORDS}, unfinished"}
+    assert pipe.sent[-1] == ("end",)
+    _built_until_stopped(clock_jumps)
