@@ -8,6 +8,7 @@ still running when an answer came, or which answer came.
 
 from __future__ import annotations
 
+import os
 import socket
 import threading
 import time
@@ -22,6 +23,7 @@ from puzzlebox.web import app as web_app  # noqa: E402
 from puzzlebox.web import server_config  # noqa: E402
 from puzzlebox.web.app import create_app  # noqa: E402
 from puzzlebox.web.fairness import CheckLimits  # noqa: E402
+from puzzlebox.web.runs import Runs  # noqa: E402
 
 # the issue's 12 KB file of 1,000 named monominoes (58 to 105 s a check before #28)
 MONOMINOES = ('[board]\ngrid = """\n' + "\n".join(["#" * 40] * 25) + '\n"""\n[pieces]\n'
@@ -33,8 +35,9 @@ WAIT = 120.0  # a guard against a hang, never a measurement
 class Server:
     """The page's server on a free port, in a thread of this process."""
 
-    def __init__(self, checks: CheckLimits | None = None, header_seconds: float = 10.0):
-        self.app = create_app(checks=checks)
+    def __init__(self, checks: CheckLimits | None = None, header_seconds: float = 10.0,
+                 runs: Runs | None = None):
+        self.app = create_app(runs=runs, checks=checks)
         self.web = self.app.state.app
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
@@ -55,6 +58,12 @@ class Server:
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
+
+    def post(self, route: str, **body) -> httpx.Response:
+        return httpx.post(f"{self.url}/api/{route}", json=body, timeout=WAIT)
+
+    def state(self, tab: str) -> dict:
+        return self.web.runs.get(tab).snapshot()[1]
 
     def check(self, tab: str, toml: str) -> httpx.Response:
         return httpx.post(f"{self.url}/api/check", json={"tab": tab, "toml": toml},
@@ -94,6 +103,24 @@ def test_a_small_check_is_answered_while_three_heavy_checks_run():
             thread.join(WAIT)
         assert {r.status_code for r in heavy.values()} == {409}
         assert all("newer check of this tab" in r.json()["error"] for r in heavy.values())
+        assert server.web.checks.running() == 0
+
+
+def test_a_check_of_a_large_puzzle_yields_the_cores_from_its_start():
+    """Its niceness is raised by 10 as soon as it runs (the small checks of other tabs get
+    the cores first), and a small check's is not."""
+    lifted = CheckLimits(seconds=600, memory=4 << 30, entries=10**9, drawn_pieces=10**6)
+    own = os.getpriority(os.PRIO_PROCESS, 0)
+    with Server(checks=lifted) as server:
+        heavy = threading.Thread(target=server.check, args=("nice-heavy", MONOMINOES))
+        heavy.start()
+        _until(lambda: server.web.checks.running() == 1)
+        with server.web.checks._lock:
+            (entry,) = server.web.checks._running.values()
+        assert entry.demoted
+        assert os.getpriority(os.PRIO_PROCESS, entry.process.pid) == min(19, own + 10)
+        assert server.check("nice-heavy", SMALL).status_code == 200  # replaces the heavy one
+        heavy.join(WAIT)
         assert server.web.checks.running() == 0
 
 
@@ -260,3 +287,97 @@ def test_the_page_answers_429_when_the_tabs_memory_is_full():
         answer = client.post("/api/watch", json={"tab": "tab-watch-1", "toml": text})
     assert answer.status_code == 429
     assert "the page gives one tab" in answer.json()["error"]
+
+
+# -- searches run in processes of their own ---------------------------------------------------
+QUEENS = 'kind = "queens"\nn = {n}\n'
+HEAVY = QUEENS.format(n=18)  # a count of minutes: stopped by each test
+
+
+def _worker_of(server: Server, tab: str):
+    """The tab's search process, once it has started."""
+    _until(lambda: server.web.runs.get(tab).worker is not None)
+    return server.web.runs.get(tab).worker.process
+
+
+def test_a_small_search_is_answered_while_three_heavy_searches_run():
+    """Three tabs count a heavy puzzle, each in a process of its own; a fourth tab's small
+    count (and a small check) ends while all three are still running; Stop then ends each
+    heavy search's process."""
+    with Server() as server:
+        heavy = [f"heavy-count-{i}" for i in range(3)]
+        for tab in heavy:
+            assert server.post("count", tab=tab, toml=HEAVY).status_code == 200
+        processes = [_worker_of(server, tab) for tab in heavy]
+        assert len({p.pid for p in processes}) == 3
+        assert server.post("count", tab="light-count", toml=QUEENS.format(n=6)).status_code \
+            == 200
+        _until(lambda: server.state("light-count")["state"] != "running")
+        light = server.state("light-count")
+        assert server.check("light-check", SMALL).status_code == 200
+        still = [server.state(tab)["state"] for tab in heavy]
+        assert light["state"] == "done" and light["result"]["solutions"] == 4, light
+        assert still == ["running"] * 3 and all(p.is_alive() for p in processes)
+        for tab in heavy:
+            assert server.post("stop", tab=tab).json() == {"stopped": True}
+        for tab, process in zip(heavy, processes, strict=True):
+            assert server.state(tab)["state"] == "stopped"
+            assert not process.is_alive()  # Stop ended the process itself
+        assert server.web.runs.running_count() == 0
+
+
+def test_the_next_solution_after_a_stop_goes_on_past_those_kept():
+    with Server() as server:
+        body = {"tab": "next-after-stop", "toml": QUEENS.format(n=6)}
+        assert server.post("solve", index=0, **body).status_code == 200
+        _until(lambda: server.state("next-after-stop")["state"] == "done")
+        first = server.web.runs.get("next-after-stop").worker.process
+        server.web.runs.get("next-after-stop").worker.end()  # as a Stop or a limit would
+        server.web.runs.get("next-after-stop").worker = None
+        for index in (1, 2, 3, 4):  # the fifth is asked for: there is none
+            assert server.post("solve", index=index, **body).status_code == 200
+            _until(lambda: server.state("next-after-stop")["state"] == "done")
+        tab = server.web.runs.get("next-after-stop")
+        assert tab.worker.process.pid != first.pid
+        keys = [s.key() for s in tab.found]
+        assert len(keys) == 4 and len(set(keys)) == 4  # 6-queens: four solutions
+        assert tab.exhausted and server.state("next-after-stop")["message"] == \
+            "all 4 solutions found"
+
+
+@pytest.mark.parametrize(("runs", "words"), [
+    (lambda: Runs(search_seconds=0.3), "queens-18: stopped at the time limit of 0.3 s after"),
+    (lambda: Runs(memory_per_tab=1 << 20), "the search used more than 1 MB, the page's "
+     "limit for one tab"),
+    (lambda: Runs(memory_in_all=1 << 20), "the page's searches together used more than 1 "
+     "MB, its limit for all tabs"),
+])
+def test_each_search_limit_stops_it_with_a_line(runs, words):
+    with Server(runs=runs()) as server:
+        text = HEAVY.replace("kind", 'title = "x"\nkind')
+        assert server.post("count", tab="limited-tab", toml=text, name="queens-18"
+                           ).status_code == 200
+        _until(lambda: server.state("limited-tab")["state"] != "running")
+        state = server.state("limited-tab")
+        assert state["state"] == "error" and words in state["message"], state
+        if "time limit" not in words:  # past a memory limit, the process is ended
+            assert server.web.runs.get("limited-tab").worker is None
+
+
+def test_a_watch_frame_past_its_time_is_a_422_line():
+    with Server(runs=Runs(watch_seconds=0.0)) as server:
+        answer = server.post("watch", tab="watch-limit", toml=QUEENS.format(n=5), nodes=1)
+    assert answer.status_code == 422
+    assert "the watch frame took more than 0 s" in answer.json()["error"]
+
+
+def test_a_forgotten_tab_ends_its_processes():
+    with Server(runs=Runs(max_tabs=1)) as server:
+        frame = server.post("watch", tab="watch-first", toml=QUEENS.format(n=5), nodes=3)
+        assert frame.status_code == 200 and frame.json()["nodes"] == 3
+        process = server.web.runs.get("watch-first").watcher.process
+        assert process.is_alive()
+        assert server.post("watch", tab="watch-other", toml=QUEENS.format(n=5),
+                           nodes=1).status_code == 200
+        assert server.web.runs.get("watch-first") is None
+        _until(lambda: not process.is_alive())

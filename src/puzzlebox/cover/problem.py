@@ -11,7 +11,9 @@ Options are stored in compressed-row form: option ``k`` covers
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Sequence
+import contextlib
+import threading
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,6 +55,43 @@ def apply_option(option: Option, n_primary: int, counts: list[int], sec_color: l
             counts[item] += 1
         else:
             sec_color[item - n_primary] = color
+
+
+# -- the deadline of a build ---------------------------------------------------------------
+# Building a big problem (a million placements: seconds) and its symmetries has no search
+# steps between which a run's time limit is checked (#28: ``--max-time 2`` did not apply
+# while placements were built). A run hands its check to :func:`build_deadline`; the
+# builders call :func:`building` as they go, and the check raises (the run's own
+# ``OutOfTime``) once the limit has passed. It is looked at every CHECK_EVERY units of work
+# only, so that a build without a deadline pays one counter and a comparison.
+CHECK_EVERY = 2048  # options (or rows) built between two looks at the clock
+_local = threading.local()
+
+
+@contextlib.contextmanager
+def build_deadline(check: Callable[[], None]) -> Iterator[None]:
+    """While the block runs in this thread, builds call ``check`` every so often (it raises
+    to stop the build: a run's time limit passed). Nested blocks: the innermost holds."""
+    previous = getattr(_local, "check", None)
+    _local.check = check
+    _local.work = 0
+    try:
+        check()  # a limit already passed stops the build before it begins
+        yield
+    finally:
+        _local.check = previous
+
+
+def building(work: int = 1) -> None:
+    """Count ``work`` units of a build in this thread and, every :data:`CHECK_EVERY`, call
+    the check of the :func:`build_deadline` around it (none: nothing happens)."""
+    check = getattr(_local, "check", None)
+    if check is None:
+        return
+    _local.work += work
+    if _local.work >= CHECK_EVERY:
+        _local.work = 0
+        check()
 
 
 class ProblemError(ValueError):
@@ -174,6 +213,7 @@ class CoverBuilder:
         """Add an option covering ``items``; ``colors[j]`` colours secondary ``items[j]``."""
         if colors is None:
             colors = [None] * len(items)
+        building()
         self._options.append((list(items), list(colors)))
         self._labels.append(label)
 
@@ -185,6 +225,7 @@ class CoverBuilder:
         flat_items: list[int] = []
         flat_colors: list[int] = []
         for items, colors in self._options:
+            building()
             seen: set[int] = set()
             has_primary = False
             for name, color in zip(items, colors, strict=True):

@@ -49,6 +49,13 @@ class OutOfNodes(TooBig):
     """A run stopped at its node limit (``Limits(nodes=...)``) unfinished."""
 
 
+def out_of_time_building(label: str, seconds: float) -> OutOfTime:
+    """The refusal of a run whose time limit passed while its cover problem (or its
+    symmetries) was still being built, before any node was searched (#28)."""
+    return OutOfTime(f"{label}: stopped at the time limit of {seconds:g} s while building "
+                     "its cover problem, before any search, unfinished")
+
+
 @dataclass(frozen=True)
 class Limits:
     """What a run is held to (the parameters record of :class:`puzzlebox.run.Run`).

@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from puzzlebox.cover.problem import build_deadline
 from puzzlebox.engine.errors import EngineError
 from puzzlebox.engine.registry import AUTO
 from puzzlebox.engine.search import Job, Mode, OnStep, Search, Step
@@ -37,7 +38,7 @@ from puzzlebox.parallel.tasks import COUNT, SOLUTIONS
 from puzzlebox.puzzles import Puzzle, Solution
 from puzzlebox.reports import CountResult, SplitCountResult
 from puzzlebox.run import choice
-from puzzlebox.run.limits import NO_LIMIT, Limits, TimeRule, judge_split
+from puzzlebox.run.limits import NO_LIMIT, Limits, TimeRule, judge_split, out_of_time_building
 from puzzlebox.run.progress import Meter, OnProgress, Progress
 
 STEP_SECONDS = 0.05  # the time one step is sized to take: Stop lands within a few of them
@@ -198,10 +199,20 @@ class Run:
         try:
             if self._stop.is_set():
                 raise Stopped(f"{self.label}: stopped")
-            yield
+            if self.limits.time is None:
+                yield
+            else:  # #28: the time limit holds while the problem and its symmetries are built
+                with build_deadline(self._check_build):
+                    yield
         finally:
             with self._lock:
                 self._thread = None
+
+    def _check_build(self) -> None:
+        """The time limit, looked at while a cover problem is built (cover/problem.py)."""
+        seconds = self.limits.time
+        if seconds is not None and time.perf_counter() - self._began > seconds:
+            raise out_of_time_building(self.label, seconds)
 
     @property
     def stopping(self) -> bool:

@@ -59,7 +59,7 @@ from puzzlebox.safety import file_component
 from puzzlebox.web.design import design_route
 from puzzlebox.web.fairness import CheckLimits, CheckPool, Refused
 from puzzlebox.web.model import ModelError, cell_polygons, drawn_lattices, model_of, to_toml
-from puzzlebox.web.runs import Busy, Runs, UnknownTab, watch_frame
+from puzzlebox.web.runs import Busy, OverBudget, Runs, UnknownTab, watch_frame
 
 MAX_BODY = 2 * MAX_FILE_BYTES + 65_536  # a puzzle file, or the editor's model of one
 TAB_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
@@ -426,8 +426,7 @@ class App:
             nodes = body.get("nodes", 1)
             if isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 1:
                 raise BadRequest("nodes must be a number from 1")
-            with DRAW:
-                frame = watch_frame(tab, nodes)
+            frame = watch_frame(tab, nodes)  # drawn in the tab's watch process (web/runs.py)
             frame["version"] = self._opened.get(tab_id)
             return frame
 
@@ -530,6 +529,8 @@ class App:
             return JSONResponse(await run_in_threadpool(handler, body))
         except Busy as failure:
             return error(str(failure), 429)
+        except OverBudget as failure:  # a watch frame past the page's limits
+            return error(str(failure), 422)
         except UnknownTab as failure:
             return error(str(failure), 404)
         except Stale as failure:
@@ -567,6 +568,7 @@ def create_app(runs: Runs | None = None, checks: CheckLimits | None = None) -> S
         yield
         app.closing = True  # streams end, searches stop: Ctrl-C leaves nothing running
         app.runs.stop_all()
+        app.checks.close()  # the spare check process
 
     routes = [
         Route("/", app.index),

@@ -18,8 +18,10 @@ The limits, each refused with one line the page shows:
   HTTP 429 (the page's next edit checks again);
 * a tab runs one check at a time: its newer check stops the older one (whose answer the page
   would drop anyway), which is answered HTTP 409;
-* a check still running after :data:`DEMOTE_AFTER` seconds is given a lower priority, so
-  that the small checks of other tabs, started after it, get the cores first;
+* a check that has used more than :data:`SMALL_CPU` of CPU (more than a small check ever
+  needs), or of a puzzle over :data:`LARGE_BODY` characters from its start, is given a
+  lower priority (niceness raised by :data:`DEMOTED_NICENESS`), so that
+  the small checks of other tabs get the cores first;
 * inside a check the work is bounded before it is done (web/app.py): proofs that build
   placements only up to :data:`CHECK_ENTRIES` entries, the picture only up to
   :data:`DRAWN_PIECES` pieces; past them the check says what it left out.
@@ -50,8 +52,18 @@ CHECKS_IN_ALL = 4  # checks running at once in the server
 CHECK_ENTRIES = 200_000  # cover entries up to which a check builds placements for its proofs
 DRAWN_PIECES = 100  # pieces up to which a check draws the puzzle (about 35 ms a piece)
 POLL_SECONDS = 0.05  # how often a waiting check looks at its process
-DEMOTE_AFTER = 0.5  # a check still running after this yields the cores to newer ones
-DEMOTED_NICENESS = 10  # its priority then (Linux: a tenth of a normal process's share)
+DEMOTE_AFTER = 0.5  # seconds after which a search yields the cores (web/runs.py)
+SPARES = CHECKS_IN_ALL  # check processes started ahead, one for each check that may run
+# (58 MB resident each, 20 MB of it its own: the rest is shared with the process server)
+RESTOCK_AFTER = 5.0  # seconds after a spare is taken before new ones start: not during a
+# burst of checks, whose processes need the cores more
+SMALL_CPU = 0.08  # CPU seconds past which a check yields the cores to the small ones: a
+# small check takes 0.05 s (#28, tools/web_fairness.py --breakdown). CPU, not wall time: on
+# the loaded machine a small check took 0.5 s and more of wall time, and a wall-time rule
+# (0.5 s) demoted it with the heavy ones, leaving them all equal.
+LARGE_BODY = 4096  # characters of a request past which its check yields from the start
+DEMOTED_NICENESS = 10  # its niceness is raised by this (Linux: a tenth of the share)
+LEAST_PRIORITY = 19  # the highest niceness there is
 
 Work = Callable[[dict[str, Any], "CheckLimits"], dict[str, Any]]
 
@@ -80,6 +92,8 @@ class _Running:
     process: Any  # multiprocessing's Process of the context in use
     tab: str | None
     superseded: bool = False
+    demoted: bool = False  # its priority lowered (:func:`_demote`), once
+    serial: int = 0  # the order checks started in
 
 
 def _context() -> Any:
@@ -100,6 +114,25 @@ def _resident(pid: int) -> int | None:
             return int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
     except (OSError, ValueError, IndexError):
         return None
+
+
+def _cpu(pid: int | None) -> float | None:
+    """The CPU seconds process ``pid`` has used (Linux's /proc), or None where unknown."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            fields = handle.read().rsplit(b")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _size(body: dict[str, Any]) -> int:
+    """The characters of a request's puzzle (its TOML text or its editor model's cells)."""
+    text = body.get("toml")
+    if isinstance(text, str):
+        return len(text)
+    model = body.get("model")
+    return len(repr(model)) if model is not None else 0
 
 
 def _child(work: Work, body: dict[str, Any], limits: CheckLimits,
@@ -126,6 +159,18 @@ def _child(work: Work, body: dict[str, Any], limits: CheckLimits,
         conn.close()
 
 
+def _standby(conn: multiprocessing.connection.Connection) -> None:
+    """A check process started ahead of its check (:meth:`CheckPool.run` takes it): it waits
+    for its one check, runs it and ends. A check then pays no process start (#28: under
+    load, 0.1 to 0.4 s of a small check's wait)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        work, body, limits = conn.recv()
+    except (EOFError, OSError):  # the server went away, or closed the spare
+        return
+    _child(work, body, limits, conn)
+
+
 class CheckPool:
     """Runs checks in processes of their own, within :class:`CheckLimits`; thread-safe."""
 
@@ -136,24 +181,74 @@ class CheckPool:
         self._running: dict[int, _Running] = {}
         self._serial = 0
         self.peak_resident = 0  # the most resident bytes seen of any check's process
+        self._spares: list[tuple[Any, multiprocessing.connection.Connection]] = []
+        self._spare_lock = threading.Lock()  # one thread starts spares at a time
+        self.closed = False
 
     def running(self) -> int:
         with self._lock:
             return len(self._running)
 
     def warm(self) -> None:
-        """Start the process server now (it imports puzzlebox and matplotlib once), so that
-        the first check does not wait for it."""
-        process = self._context.Process(target=_nothing, daemon=True)
+        """Start the process server now (it imports puzzlebox and matplotlib once) and the
+        spare check processes, so that the first checks wait for neither: the first one
+        now (it starts the process server), the others in a thread."""
+        spare = self._start()
+        with self._lock:
+            self._spares.append(spare)
+        threading.Thread(target=self._restock, daemon=True, name="puzzlebox-spare").start()
+
+    def _restock(self, after: float = 0.0) -> None:
+        """Start spare check processes until :data:`SPARES` are ready, ``after`` seconds
+        (called off the request's path: a thread of its own after a check took one)."""
+        time.sleep(after)
+        with self._spare_lock:
+            while True:
+                with self._lock:
+                    self._spares = [s for s in self._spares if s[0].is_alive()]
+                    if self.closed or len(self._spares) >= SPARES:
+                        return
+                spare = self._start()
+                with self._lock:
+                    if not self.closed:
+                        self._spares.append(spare)
+                        continue
+                _close(spare)
+                return
+
+    def _start(self) -> tuple[Any, multiprocessing.connection.Connection]:
+        conn, theirs = self._context.Pipe(duplex=True)
+        process = self._context.Process(target=_standby, args=(theirs,), daemon=True,
+                                        name="puzzlebox-check")
         process.start()
-        process.join()
+        theirs.close()
+        return process, conn
+
+    def _take(self) -> tuple[Any, multiprocessing.connection.Connection]:
+        """A spare process, or (none ready) a new one; called with the lock held. New
+        spares are started meanwhile in a thread, off the request's path."""
+        threading.Thread(target=self._restock, args=(RESTOCK_AFTER,), daemon=True,
+                         name="puzzlebox-spare").start()
+        while self._spares:
+            spare = self._spares.pop(0)
+            if spare[0].is_alive():
+                return spare
+            _close(spare)
+        return self._start()
+
+    def close(self) -> None:
+        """End the spare processes (the server stops)."""
+        with self._lock:
+            self.closed = True
+            spares, self._spares = self._spares, []
+        for spare in spares:
+            _close(spare)
 
     def run(self, work: Work, body: dict[str, Any], tab: str | None) -> dict[str, Any]:
         """``work(body, limits)`` in a process of its own: its answer, or :class:`Refused`
         (the limits passed, too many running, superseded) or the check's own error line.
         Blocks until then: call it from a worker thread, never on the event loop."""
         limits = self.limits
-        receiver, sender = self._context.Pipe(duplex=False)
         with self._lock:
             for other in self._running.values():
                 if tab is not None and other.tab == tab:  # the page drops its answer anyway
@@ -161,19 +256,19 @@ class CheckPool:
                     other.process.kill()
             active = sum(1 for r in self._running.values() if not r.superseded)
             if active >= limits.in_all:
-                receiver.close()
-                sender.close()
                 raise Refused(f"{active} checks are running on this server, the most it runs "
                               "at once: try again in a moment", 429)
-            process = self._context.Process(target=_child, args=(work, body, limits, sender),
-                                            daemon=True, name="puzzlebox-check")
-            process.start()
-            sender.close()
+            process, receiver = self._take()
             self._serial += 1
             key = self._serial
-            entry = _Running(process, tab)
+            entry = _Running(process, tab, serial=key)
+            if _size(body) > LARGE_BODY:  # a large puzzle is no small check: it yields now
+                entry.demoted = True
+                _demote(process.pid)
             self._running[key] = entry
         try:
+            with contextlib.suppress(OSError):  # a spare that died: "ended without an answer"
+                receiver.send((work, body, limits))
             return self._wait(entry, receiver, limits)
         finally:
             if process.is_alive():
@@ -187,7 +282,6 @@ class CheckPool:
               limits: CheckLimits) -> dict[str, Any]:
         began = time.monotonic()
         deadline = began + limits.seconds
-        demoted = False
         process = entry.process
         kind: str = "gone"
         value: Any = None
@@ -200,8 +294,8 @@ class CheckPool:
                 break
             if not process.is_alive():
                 break
-            if not demoted and time.monotonic() - began > DEMOTE_AFTER:
-                demoted = True
+            if not entry.demoted and (_cpu(process.pid) or 0.0) > SMALL_CPU:
+                entry.demoted = True
                 _demote(process.pid)
             if time.monotonic() > deadline:
                 raise Refused(f"the check took more than {limits.seconds:g} s, the page's "
@@ -227,15 +321,23 @@ class CheckPool:
 
 
 def _demote(pid: int) -> None:
-    """Lower a long check's priority, so that a small check started after it gets the
-    cores first (#28: three heavy checks made a small one wait; with equal priorities the
-    small one still got only a quarter of the machine). Where priorities cannot be set,
-    nothing changes."""
+    """Lower a long check's (or search's) priority by :data:`DEMOTED_NICENESS`, so that a
+    small check started after it gets the cores first (#28: three heavy checks made a small
+    one wait; with equal priorities the small one still got only a quarter of the machine).
+    Relative to the process's own: a server started under ``nice`` (as every command on a
+    shared machine is) had its checks at niceness 10 already, and setting 10 demoted nothing.
+    Where priorities cannot be set, nothing changes."""
+    getpriority = getattr(os, "getpriority", None)
     setpriority = getattr(os, "setpriority", None)
-    if setpriority is not None:
+    if getpriority is not None and setpriority is not None:
         with contextlib.suppress(OSError):
-            setpriority(os.PRIO_PROCESS, pid, DEMOTED_NICENESS)
+            now = getpriority(os.PRIO_PROCESS, pid)
+            setpriority(os.PRIO_PROCESS, pid, min(LEAST_PRIORITY, now + DEMOTED_NICENESS))
 
 
-def _nothing() -> None:
-    """A process that does nothing: starting one starts the process server."""
+def _close(spare: tuple[Any, multiprocessing.connection.Connection]) -> None:
+    process, conn = spare
+    with contextlib.suppress(OSError, ValueError):
+        conn.close()
+        process.kill()
+        process.join(5)

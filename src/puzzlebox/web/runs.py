@@ -1,27 +1,50 @@
 """What the server keeps for each browser tab: its puzzle, its one search, its solutions.
 
-Searches run in worker threads, each one :class:`puzzlebox.run.Run` (the same engine
-choice, limits and progress as the command line and the library), whose steps are sized
-to a fraction of a second from the measured node rate, so that a Stop (or a tab that goes
-away) lands between two steps and really stops the search. A tab holds at most one search
-at a time; :data:`MAX_RUNNING` searches run at once in the whole server (more would only
-share the same cores), and :data:`MAX_TABS` tabs are remembered (the oldest is forgotten).
+Searches run in processes, not in the server's threads (#28): each tab has a search
+process of its own (and one for the watch mode), forked from web/fairness.py's process
+server, that holds the tab's cover problem and its search between requests and sends back
+progress, solutions and frames over a pipe. The server keeps only the puzzle, the solutions
+found and the progress; a thread of the server follows each running search (waiting on its
+pipe, so it holds no interpreter lock). Why: in threads, a search shared the server's
+interpreter lock with every other request (a count of one tab slowed another tab's check
+and the event loop itself), could be stopped only between two of its steps, and its cover
+problem stayed in the server's memory (#28: five watches of parallelogram-7-rotate took the
+server to 4 GB). A process is stopped outright (Stop kills it; the next "next" starts a
+fresh one, passing over the solutions already kept), is held to a budget, and gives its
+memory back when it ends.
+
+The limits, each answered with a line the page shows:
+
+* a request's search runs at most :data:`SEARCH_SECONDS` (``Limits(time=...)``: the
+  library's and the command line's own words, ``stopped at the time limit``), a watch
+  frame at most :data:`WATCH_SECONDS`;
+* a tab's processes hold at most ``memory_per_tab`` resident bytes, all tabs' together
+  ``memory_in_all``: past either the search is stopped (its process ended) and says so; a
+  puzzle whose cover problem is reckoned over a tab's share is refused before any process;
+* a tab runs one search at a time, the server :data:`MAX_RUNNING`; :data:`MAX_TABS` tabs
+  are remembered, and a tab idle for :data:`IDLE_SECONDS` is forgotten (its processes end).
 
 Solutions are found lazily: "next" runs the search until one more solution is found and
 keeps those found so far, so that "previous" needs no search and nothing is enumerated
 ahead of what the page shows. The watch mode drives the reference engine (plain Python,
-engine/reference.py) one node at a time and reads its current path between steps.
+engine/reference.py) one node at a time in its process and reads its current path between
+steps.
 """
 
 from __future__ import annotations
 
+import contextlib
+import copy
+import multiprocessing.connection
+import signal
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from puzzlebox.cover.problem import build_deadline
 from puzzlebox.engine.reference import ReferenceSearch
 from puzzlebox.engine.registry import AUTO
 from puzzlebox.engine.search import Job, Mode
@@ -29,23 +52,26 @@ from puzzlebox.errors import PuzzleboxError
 from puzzlebox.puzzles import Puzzle, Solution
 from puzzlebox.render.drawing import pictures
 from puzzlebox.render.progress import solutions_text
-from puzzlebox.run import Limits, Run, Stopped
+from puzzlebox.run import Limits, OutOfTime, Run
 from puzzlebox.run import Progress as Event
+from puzzlebox.run.limits import out_of_time_building
+from puzzlebox.web.fairness import DEMOTE_AFTER, POLL_SECONDS, _context, _demote, _resident
 from puzzlebox.words import duration_text, plural
-
-if TYPE_CHECKING:
-    pass
 
 PROGRESS_SECONDS = 0.2  # the least time between two progress updates of a tab
 MAX_RUNNING = 4  # searches running at once in the server
 MAX_TABS = 64  # tabs remembered; the oldest idle one is forgotten past this
 MAX_KEPT = 10_000  # solutions a tab keeps for "previous"
 WATCH_MAX_NODES = 1_000  # nodes one watch frame may advance
+SEARCH_SECONDS = 600.0  # the time one request's search may run (Limits(time=...))
+WATCH_SECONDS = 30.0  # the time one watch frame may take (its first builds the problem)
+GRACE_SECONDS = 5.0  # a search still running this long past its time limit is ended
 # Memory (#28: five watch requests of parallelogram-7-rotate took the server to 4 GB): a
 # tab's puzzle is reckoned at its cover problem's bound times what building and searching
-# take an entry (budget.py: about 240 bytes to build); a tab may hold MEMORY_PER_TAB, all
-# tabs together MEMORY_IN_ALL, and a tab idle for IDLE_SECONDS is forgotten (its problem
-# and search go; its next request opens its puzzle again).
+# take an entry (budget.py: about 240 bytes to build), to refuse one over a tab's share
+# before any process starts; the processes themselves are held to the same figures by
+# their resident size. A tab idle for IDLE_SECONDS is forgotten (its processes end; its
+# next request opens its puzzle again).
 BYTES_PER_ENTRY = 240
 MEMORY_PER_TAB = 1 << 30
 MEMORY_IN_ALL = 2 << 30
@@ -54,6 +80,14 @@ IDLE_SECONDS = 600.0
 
 class Busy(PuzzleboxError):
     """Too many searches are running in the server, or this tab already runs one."""
+
+
+class OverBudget(PuzzleboxError):
+    """A watch frame that passed the page's time or memory limit (its process is ended)."""
+
+
+class UnknownTab(PuzzleboxError):
+    """A tab that has no puzzle (the server restarted, or it was forgotten)."""
 
 
 @dataclass
@@ -73,8 +107,53 @@ class Progress:
     result: dict[str, Any] = field(default_factory=dict)
 
 
+class Worker:
+    """One process of a tab (its search, or its watch) and the server's end of its pipe.
+    Not thread-safe by itself: the tab's thread or request that uses it holds it alone."""
+
+    def __init__(self, puzzle: Puzzle) -> None:
+        context = _context()
+        self.conn, child = context.Pipe(duplex=True)
+        self.process = context.Process(target=_serve, args=(child, puzzle), daemon=True,
+                                       name="puzzlebox-search")
+        self.process.start()
+        child.close()
+        self.demoted = False  # its priority lowered (web/fairness.py), for good
+
+    @property
+    def alive(self) -> bool:
+        return bool(self.process.is_alive())
+
+    def resident(self) -> int:
+        pid = self.process.pid
+        return (_resident(pid) or 0) if pid is not None and self.alive else 0
+
+    def send(self, message: tuple[Any, ...]) -> None:
+        self.conn.send(message)
+
+    def receive(self, seconds: float) -> tuple[Any, ...] | None:
+        """The next message within ``seconds``, else None; ``("gone",)`` when the process
+        ended without one."""
+        try:
+            if not self.conn.poll(seconds):
+                return None if self.alive else ("gone",)
+            message: tuple[Any, ...] = self.conn.recv()
+            return message
+        except (EOFError, OSError):
+            return ("gone",)
+
+    def end(self) -> None:
+        """Stop the process outright (a Stop, a limit passed, a tab forgotten)."""
+        with contextlib.suppress(OSError, ValueError):
+            if self.process.is_alive():
+                self.process.kill()
+            self.process.join(5)
+        with contextlib.suppress(OSError):
+            self.conn.close()
+
+
 class Tab:
-    """One browser tab's puzzle and its search."""
+    """One browser tab's puzzle, its processes, and what they found."""
 
     def __init__(self, puzzle: Puzzle, memory: int = 0) -> None:
         self.puzzle = puzzle
@@ -85,26 +164,34 @@ class Tab:
         self.version = 0  # bumped at each change of progress, so streams send only news
         self.stop = threading.Event()
         self.thread: threading.Thread | None = None
-        # the run of solutions, kept between "next"s: (run, its solutions, how many of them
-        # to pass over: those kept before a Stop ended an earlier run)
-        self.search: tuple[Run, Iterator[Solution], int] | None = None
+        self.worker: Worker | None = None  # the search's process, kept between "next"s
+        self.watcher: Worker | None = None  # the watch mode's process
+        self.watch_lock = threading.Lock()
         self.found: list[Solution] = []
-        self.run: Run | None = None  # the run in progress (Stop reaches it)
         self.exhausted = False
-        self.watch: Any = None  # the reference search of the watch mode
+        self.watch: Any = None  # None: the next watch frame starts the watch over
         self.watch_solutions = 0
+        self.owner: Runs | None = None  # the Runs that opened it (its limits)
 
     def halt(self) -> None:
-        """Stop the tab's search: its run ends between two steps, or (in a long setup) has
-        the stop raised inside it (:meth:`puzzlebox.run.Run.stop`)."""
+        """Stop the tab's search: the thread following it ends its process at once."""
         self.stop.set()
-        run = self.run
-        if run is not None:
-            run.stop()
 
     @property
     def running(self) -> bool:
         return self.thread is not None and self.thread.is_alive()
+
+    def resident(self) -> int:
+        """The resident bytes of the tab's processes together."""
+        return sum(w.resident() for w in (self.worker, self.watcher) if w is not None)
+
+    def close(self) -> None:
+        """End the tab's processes (it is forgotten, or its puzzle replaced)."""
+        self.halt()
+        for worker in (self.worker, self.watcher):
+            if worker is not None:
+                worker.end()
+        self.worker = self.watcher = None
 
     def update(self, **fields: Any) -> None:
         with self.lock:
@@ -118,16 +205,19 @@ class Tab:
 
 
 class Runs:
-    """Every tab's state and the worker threads; thread-safe."""
+    """Every tab's state and processes; thread-safe."""
 
     def __init__(self, max_running: int = MAX_RUNNING, max_tabs: int = MAX_TABS,
                  memory_per_tab: int = MEMORY_PER_TAB, memory_in_all: int = MEMORY_IN_ALL,
-                 idle_seconds: float = IDLE_SECONDS) -> None:
+                 idle_seconds: float = IDLE_SECONDS, search_seconds: float = SEARCH_SECONDS,
+                 watch_seconds: float = WATCH_SECONDS) -> None:
         self.max_running = max_running
         self.max_tabs = max_tabs
         self.memory_per_tab = memory_per_tab
         self.memory_in_all = memory_in_all
         self.idle_seconds = idle_seconds
+        self.search_seconds = search_seconds
+        self.watch_seconds = watch_seconds
         self._tabs: OrderedDict[str, Tab] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -145,37 +235,52 @@ class Runs:
         if old is not None:
             self.stop(tab_id, wait=True)
         tab = Tab(puzzle, need)
-        with self._lock:
-            self._forget_idle()
-            self._tabs.pop(tab_id, None)
-            held = sum(t.memory for t in self._tabs.values())
-            while held + need > self.memory_in_all:
-                oldest = next((k for k, t in self._tabs.items() if not t.running), None)
-                if oldest is None:
-                    raise Busy(f"the server holds {held >> 20} MB for other tabs' searches; "
-                               f"this puzzle's {need >> 20} MB more would pass its "
-                               f"{self.memory_in_all >> 20} MB: try again when one ends")
-                held -= self._tabs.pop(oldest).memory
-            self._tabs[tab_id] = tab
-            while len(self._tabs) > self.max_tabs:
-                oldest = next((k for k, t in self._tabs.items() if not t.running), None)
-                if oldest is None:
-                    break
-                del self._tabs[oldest]
+        tab.owner = self
+        gone: list[Tab] = [] if old is None else [old]
+        try:
+            with self._lock:
+                gone += self._forget_idle()
+                self._tabs.pop(tab_id, None)
+                held = sum(t.memory for t in self._tabs.values())
+                while held + need > self.memory_in_all:
+                    oldest = next((k for k, t in self._tabs.items() if not t.running), None)
+                    if oldest is None:
+                        raise Busy(f"the server holds {held >> 20} MB for other tabs' "
+                                   f"searches; this puzzle's {need >> 20} MB more would pass "
+                                   f"its {self.memory_in_all >> 20} MB: try again when one "
+                                   "ends")
+                    forgotten = self._tabs.pop(oldest)
+                    gone.append(forgotten)
+                    held -= forgotten.memory
+                self._tabs[tab_id] = tab
+                while len(self._tabs) > self.max_tabs:
+                    oldest = next((k for k, t in self._tabs.items() if not t.running), None)
+                    if oldest is None:
+                        break
+                    gone.append(self._tabs.pop(oldest))
+        finally:
+            for forgotten in gone:  # outside the lock: ending a process takes a moment
+                forgotten.close()
         return tab
 
-    def _forget_idle(self) -> None:
+    def _forget_idle(self) -> list[Tab]:
         """Forget every tab that runs nothing and was not asked for in ``idle_seconds``
-        (called with the lock held): its problem and searches go with it."""
+        (called with the lock held); the tabs forgotten, whose processes the caller ends."""
         now = time.monotonic()
-        for key in [k for k, t in self._tabs.items()
-                    if not t.running and now - t.touched > self.idle_seconds]:
-            del self._tabs[key]
+        keys = [k for k, t in self._tabs.items()
+                if not t.running and now - t.touched > self.idle_seconds]
+        return [self._tabs.pop(k) for k in keys]
 
     def held(self) -> int:
         """The bytes reckoned for every tab's puzzle together."""
         with self._lock:
             return sum(t.memory for t in self._tabs.values())
+
+    def resident(self) -> int:
+        """The resident bytes of every tab's processes together (measured)."""
+        with self._lock:
+            tabs = list(self._tabs.values())
+        return sum(t.resident() for t in tabs)
 
     def get(self, tab_id: str) -> Tab | None:
         with self._lock:
@@ -190,7 +295,7 @@ class Runs:
             return sum(1 for t in self._tabs.values() if t.running)
 
     def stop(self, tab_id: str, wait: bool = False) -> bool:
-        """Stop the tab's search (it ends within one slice); True when one was running."""
+        """Stop the tab's search (its process is ended); True when one was running."""
         tab = self.get(tab_id)
         if tab is None or not tab.running:
             return False
@@ -200,7 +305,8 @@ class Runs:
         return True
 
     def stop_all(self, wait: bool = True) -> None:
-        """Stop every search (``wait``: until their threads have ended)."""
+        """Stop every search (``wait``: until their threads have ended, and end every
+        tab's processes)."""
         with self._lock:
             tabs = list(self._tabs.values())
         for tab in tabs:
@@ -208,9 +314,10 @@ class Runs:
         for tab in tabs if wait else ():
             if tab.thread is not None:
                 tab.thread.join(timeout=10)
+            tab.close()
 
     # -- starting searches ---------------------------------------------------------------
-    def _start(self, tab: Tab, mode: str, target: Any) -> None:
+    def _start(self, tab: Tab, mode: str, command: tuple[Any, ...]) -> None:
         with self._lock:
             if tab.running:
                 raise Busy("this tab already runs a search: stop it first")
@@ -220,8 +327,8 @@ class Runs:
                            "once: stop one or wait")
             tab.stop.clear()
             tab.update(state="running", mode=mode, message="", result={}, left="", share=None)
-            tab.thread = threading.Thread(target=_guarded, args=(tab, target), daemon=True,
-                                          name=f"puzzlebox-web-{mode}")
+            tab.thread = threading.Thread(target=self._follow, args=(tab, command),
+                                          daemon=True, name=f"puzzlebox-web-{mode}")
             tab.thread.start()
 
     def next_solution(self, tab_id: str, index: int, engine: str = AUTO,
@@ -232,17 +339,130 @@ class Runs:
         tab = self._tab(tab_id)
         if index < len(tab.found) or tab.exhausted:
             return
-        self._start(tab, "solve", lambda t: _solve(t, index, engine, distinct))
+        self._start(tab, "solve", ("next", index, len(tab.found), self.search_seconds, engine,
+                                   distinct))
 
     def count(self, tab_id: str, engine: str = AUTO) -> None:
         tab = self._tab(tab_id)
-        self._start(tab, "count", lambda t: _count(t, engine))
+        self._start(tab, "count", ("count", engine, self.search_seconds))
 
     def _tab(self, tab_id: str) -> Tab:
         tab = self.get(tab_id)
         if tab is None:
             raise UnknownTab("open a puzzle first")
         return tab
+
+    # -- following a search ----------------------------------------------------------------
+    def _follow(self, tab: Tab, command: tuple[Any, ...]) -> None:
+        """Run ``command`` in the tab's search process and apply what it sends, until it
+        ends, the tab's Stop, or a limit; whatever goes wrong ends as the tab's error,
+        never a dead thread that leaves the page waiting."""
+        try:
+            self._drive(tab, command)
+        except Exception as error:  # a bug: the page says so in one line, the server goes on
+            _end(tab, "worker")
+            tab.update(state="error", message=f"internal error: {type(error).__name__}: "
+                       f"{error}")
+
+    def _drive(self, tab: Tab, command: tuple[Any, ...]) -> None:
+        if tab.worker is None or not tab.worker.alive:
+            _end(tab, "worker")
+            tab.worker = Worker(tab.puzzle)
+        worker = tab.worker
+        worker.send(command)
+        began = time.monotonic()
+        deadline = began + self.search_seconds + GRACE_SECONDS
+        while True:
+            if not worker.demoted and time.monotonic() - began > DEMOTE_AFTER:
+                worker.demoted = True  # a long search yields the cores to small requests
+                _demote(worker.process.pid)
+            if tab.stop.is_set():
+                _end(tab, "worker")  # the next "next" starts over past what was kept
+                solutions = tab.snapshot()[1]["solutions"]
+                tab.update(state="stopped", message="stopped" if command[0] == "next"
+                           else f"stopped after {plural(solutions, 'solution')}")
+                return
+            over = self._over(tab) or (
+                f"the search took more than {self.search_seconds:g} s, the page's limit "
+                "for one search" if time.monotonic() > deadline else None)
+            if over is not None:
+                _end(tab, "worker")
+                tab.update(state="error", message=f"{over} (the command line has none: "
+                           "puzzlebox count FILE)")
+                return
+            message = worker.receive(POLL_SECONDS)
+            if message is None:
+                continue
+            kind = message[0]
+            if kind == "update":
+                tab.update(**message[1])
+            elif kind == "found":
+                solution = message[1]
+                object.__setattr__(solution, "puzzle", tab.puzzle)
+                tab.found.append(solution)
+            elif kind == "exhausted":
+                tab.exhausted = True
+            elif kind == "end":
+                return
+            elif not tab.stop.is_set():  # "gone": ended without a word (killed from outside)
+                _end(tab, "worker")
+                tab.update(state="error", message="the search's process ended unexpectedly "
+                           f"(exit status {worker.process.exitcode})")
+                return
+
+    def _over(self, tab: Tab) -> str | None:
+        """Which memory limit the tab's processes pass (a phrase), or None."""
+        mine = tab.resident()
+        if mine > self.memory_per_tab:
+            return (f"the search used more than {self.memory_per_tab >> 20} MB, the page's "
+                    "limit for one tab")
+        if mine and self.resident() > self.memory_in_all:
+            return (f"the page's searches together used more than {self.memory_in_all >> 20}"
+                    " MB, its limit for all tabs")
+        return None
+
+    # -- watching ------------------------------------------------------------------------
+    def frame(self, tab: Tab, nodes: int) -> dict[str, Any]:
+        """The tab's next watch frame, from its watch process (started on first use, or
+        when ``tab.watch`` was reset to start over); :class:`OverBudget` past a limit."""
+        with tab.watch_lock:
+            restart = tab.watch is None
+            if tab.watcher is None or not tab.watcher.alive:
+                _end(tab, "watcher")
+                tab.watcher = Worker(tab.puzzle)
+                restart = True
+            watcher = tab.watcher
+            watcher.send(("watch", max(1, min(nodes, WATCH_MAX_NODES)), restart))
+            tab.watch = True
+            deadline = time.monotonic() + self.watch_seconds
+            while True:
+                over = self._over(tab) or (
+                    f"the watch frame took more than {self.watch_seconds:g} s, the page's "
+                    "limit for one frame" if time.monotonic() > deadline else None)
+                if over is not None:
+                    _end(tab, "watcher")
+                    raise OverBudget(over)
+                message = watcher.receive(POLL_SECONDS)
+                if message is None:
+                    continue
+                if message[0] == "frame":
+                    frame: dict[str, Any] = message[1]
+                    tab.watch_solutions = frame["solutions"]
+                    return frame
+                if message[0] == "error":
+                    raise PuzzleboxError(message[1])
+                if message[0] == "gone":
+                    _end(tab, "watcher")
+                    raise OverBudget("the watch's process ended unexpectedly (exit status "
+                                     f"{watcher.process.exitcode})")
+
+
+def _end(tab: Tab, which: str) -> None:
+    """End one of the tab's processes (``worker`` or ``watcher``), if it has one."""
+    worker = getattr(tab, which)
+    if worker is not None:
+        worker.end()
+        setattr(tab, which, None)
 
 
 def memory_of(puzzle: Puzzle) -> int:
@@ -251,25 +471,77 @@ def memory_of(puzzle: Puzzle) -> int:
     return (puzzle.cover_entries_bound() or 0) * BYTES_PER_ENTRY
 
 
-def _guarded(tab: Tab, target: Any) -> None:
-    """Run a search's loop; whatever goes wrong ends as the tab's error, never a dead
-    thread that leaves the page waiting."""
+# -- the process of a tab ---------------------------------------------------------------------
+
+
+class _State:
+    """What a tab's process keeps between two requests: its search of solutions (and how
+    many it has yielded), and its watch."""
+
+    def __init__(self, puzzle: Puzzle, conn: multiprocessing.connection.Connection) -> None:
+        self.puzzle = puzzle
+        self.conn = conn
+        self.run: Run | None = None
+        self.solutions: Iterator[Solution] | None = None
+        self.produced = 0  # solutions the search yielded so far
+        self.watch: ReferenceSearch | None = None
+        self.watch_solutions = 0
+
+    def send(self, *message: Any) -> None:
+        self.conn.send(message)
+
+    def update(self, **fields: Any) -> None:
+        self.send("update", fields)
+
+
+def _serve(conn: multiprocessing.connection.Connection, puzzle: Puzzle) -> None:
+    """A tab's process: runs each command the server sends, sending back what it finds,
+    until the server ends it or closes the pipe; Ctrl-C is the server's to handle."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    state = _State(puzzle, conn)
+    while True:
+        try:
+            command = conn.recv()
+        except (EOFError, OSError):
+            return
+        _command(state, command)
+
+
+def _command(state: _State, command: tuple[Any, ...]) -> None:
+    """One command, its errors as the tab's one line, and ``end`` after it (a watch
+    answers with its frame or its error instead)."""
+    watching = command[0] == "watch"
     try:
-        target(tab)
-    except Stopped:  # raised inside a long setup by Stop (Run.stop)
-        tab.search = None
-        tab.update(state="stopped", message="stopped")
+        if watching:
+            state.send("frame", _frame(state, command[1], command[2]))
+            return
+        if command[0] == "next":
+            _solve(state, command[1], command[2], command[3], command[4], command[5])
+        elif command[0] == "count":
+            _count(state, command[1], command[2])
+        else:
+            raise ValueError(f"unknown command {command[0]!r}")
     except PuzzleboxError as error:
-        tab.update(state="error", message=str(error))
-    except Exception as error:  # a bug: the page says so in one line, the server goes on
-        tab.update(state="error", message=f"internal error: {type(error).__name__}: {error}")
+        _failed(state, watching, str(error))
+    except MemoryError:
+        _failed(state, watching, "the search ran out of memory")
+    except RecursionError:
+        _failed(state, watching, "the search nested too deeply")
+    except Exception as error:  # a bug: one line, and the process goes on
+        _failed(state, watching, f"internal error: {type(error).__name__}: {error}")
+    if not watching:
+        state.send("end")
 
 
-class UnknownTab(PuzzleboxError):
-    """A tab that has no puzzle (the server restarted, or it was forgotten)."""
+def _failed(state: _State, watching: bool, line: str) -> None:
+    if watching:
+        state.send("error", line)
+    else:
+        state.solutions = state.run = None  # the next "next" starts the search over
+        state.update(state="error", message=line)
 
 
-def _show(tab: Tab, event: Event, extra: dict[str, Any] | None = None) -> None:
+def _shown(event: Event, extra: dict[str, Any] | None = None) -> dict[str, Any]:
     """One progress event of the run layer (run/progress.py), as the page shows it: the
     same share (None where unknown) and time left (only where measured) as every door."""
     fields: dict[str, Any] = {
@@ -280,97 +552,140 @@ def _show(tab: Tab, event: Event, extra: dict[str, Any] | None = None) -> None:
         "left": "" if event.eta is None or event.done else f"{duration_text(event.eta)} left",
     }
     fields.update(extra or {})
-    tab.update(**fields)
+    return fields
 
 
-def _solve(tab: Tab, index: int, engine: str = AUTO, distinct: bool = False) -> None:
-    """Run the tab's search of solutions until ``index`` solutions are known, or it ends.
+def _plain(solution: Solution) -> Solution:
+    """The solution without the puzzle it was given to draw itself (the server gives it the
+    tab's own): what is sent is its placements only."""
+    plain = copy.copy(solution)
+    if "puzzle" in vars(plain):
+        object.__delattr__(plain, "puzzle")
+    return plain
+
+
+class _Clock:
+    """The time of one request's search, in the words of the time limit of every door
+    (run/limits.py): :meth:`event` between steps (a progress hook), :meth:`build` while its
+    cover problem is built (cover/problem.py's deadline). The page's searches keep the
+    library's refusal of a hopeless count (``Limits()``), which a time limit of the run
+    itself would lift, so the request's time is held here; the server ends a process still
+    busy :data:`GRACE_SECONDS` later (a setup with no step and no build)."""
+
+    def __init__(self, label: str, seconds: float) -> None:
+        self.label = label
+        self.seconds = seconds
+        self.deadline = time.perf_counter() + seconds
+
+    def event(self, event: Event) -> None:
+        if time.perf_counter() > self.deadline and not event.done:
+            raise OutOfTime(f"{self.label}: stopped at the time limit of {self.seconds:g} s "
+                            f"after {event.nodes:,} nodes, unfinished")
+
+    def build(self) -> None:
+        if time.perf_counter() > self.deadline:
+            raise out_of_time_building(self.label, self.seconds)
+
+
+def _solve(state: _State, index: int, known: int, seconds: float, engine: str = AUTO,
+           distinct: bool = False) -> None:
+    """Run the search of solutions until ``index + 1`` solutions are known, or it ends;
+    each solution past the ``known`` ones the server keeps is sent (``distinct``: one
+    solution of each symmetry class; the process's kept search is of the first ``engine``
+    and ``distinct`` asked: the page opens the tab again to change them).
 
     The search is one :class:`puzzlebox.run.Run` of every solution (up to :data:`MAX_KEPT`),
-    kept between the "next"s; a Stop ends it (between two steps), and the next "next" runs
-    it again, passing over the solutions already kept."""
-    puzzle = tab.puzzle
-    try:
-        if tab.search is None:
-            run = Run(puzzle, "solutions", limit=MAX_KEPT, limits=Limits(), engine=engine,
-                      distinct=distinct,
-                      on_progress=lambda e: _show(tab, e, {"solutions": len(tab.found),
-                                                            "solutions_text": plural(
-                                                                len(tab.found), "solution")}),
-                      stop_event=tab.stop, every=PROGRESS_SECONDS)
-            tab.search = (run, run.solutions(), len(tab.found))
-        run, solutions, skip = tab.search
-        tab.run = run
-        while len(tab.found) <= index:
-            solution = next(solutions, None)
-            if solution is None:
-                tab.exhausted = True
-                break
-            if skip:
-                skip -= 1
-                tab.search = (run, solutions, skip)
-                continue
-            tab.found.append(solution)
-        found = len(tab.found)
-        complete = tab.exhausted and found < MAX_KEPT
-        message = (f"all {found} solutions found" if complete
-                   else f"{found} solution{'s' if found != 1 else ''} so far")
-        if tab.exhausted and found == 0:
-            reason = run.reason
-            message = (f"no solution: {reason}" if reason
-                       else "no solution (the whole tree was searched)")
-        tab.update(state="done", message=message, share=1.0 if complete else None, left="",
-                   result={"found": found, "exhausted": tab.exhausted})
-    except Stopped:
-        tab.search = None  # the next "next" runs it again past the solutions kept
-        tab.update(state="stopped", message="stopped")
+    kept in this process between the "next"s; each request's part of it is held to
+    ``seconds``."""
+    clock = _Clock(state.puzzle.label, seconds)
+
+    def progress(event: Event) -> None:
+        found = max(state.produced, known)
+        state.update(**_shown(event, {"solutions": found,
+                                      "solutions_text": plural(found, "solution")}))
+        clock.event(event)
+
+    if state.solutions is None or state.run is None:
+        state.run = Run(state.puzzle, "solutions", limit=MAX_KEPT, limits=Limits(),
+                        engine=engine, distinct=distinct, every=PROGRESS_SECONDS)
+        state.solutions, state.produced = state.run.solutions(), 0
+    state.run.on_progress = progress  # read at each event: this request's hook
+    exhausted = False
+    while max(state.produced, known) <= index:
+        with build_deadline(clock.build):
+            solution = next(state.solutions, None)
+        if solution is None:
+            exhausted = True
+            state.send("exhausted")
+            break
+        state.produced += 1
+        if state.produced > known:
+            state.send("found", _plain(solution))
+    found = max(state.produced, known)
+    complete = exhausted and found < MAX_KEPT
+    message = (f"all {found} solutions found" if complete
+               else f"{found} solution{'s' if found != 1 else ''} so far")
+    if exhausted and found == 0:
+        reason = state.run.reason
+        message = (f"no solution: {reason}" if reason
+                   else "no solution (the whole tree was searched)")
+    state.update(state="done", message=message, share=1.0 if complete else None, left="",
+                 result={"found": found, "exhausted": exhausted})
 
 
-def _count(tab: Tab, engine: str) -> None:
+def _count(state: _State, engine: str, seconds: float) -> None:
     """Count every solution, raw and distinct: one :class:`puzzlebox.run.Run`, held to the
     same limits as ``puzzlebox count`` and ``Puzzle.count()`` (a hopeless count is refused
-    in the same words)."""
-    run = Run(tab.puzzle, "count", engine=engine, limits=Limits(),
-              on_progress=lambda e: _show(tab, e), stop_event=tab.stop,
+    in the same words), and to ``seconds``, the page's time for one request."""
+    clock = _Clock(state.puzzle.label, seconds)
+
+    def progress(event: Event) -> None:
+        state.update(**_shown(event))
+        clock.event(event)
+
+    run = Run(state.puzzle, "count", engine=engine, limits=Limits(), on_progress=progress,
               every=PROGRESS_SECONDS)
-    tab.run = run
-    try:
+    with build_deadline(clock.build):
         result = run.count()
-    except Stopped as stop:
-        solutions = stop.result.solutions if stop.result is not None else 0
-        tab.update(state="stopped", message=f"stopped after {plural(solutions, 'solution')}")
-        return
     if result.reason is not None:
-        tab.update(state="done", message=f"0 solutions: {result.reason}",
-                   result={"solutions": 0, "distinct": 0, "reason": result.reason})
+        state.update(state="done", message=f"0 solutions: {result.reason}",
+                     result={"solutions": 0, "distinct": 0, "reason": result.reason})
         return
-    tab.update(state="done", left="", share=1.0,
-               message=f"{result.solutions} solutions, {result.distinct} distinct",
-               result={"solutions": result.solutions, "distinct": result.distinct,
-                       "seconds": round(result.seconds, 3)})
+    state.update(state="done", left="", share=1.0,
+                 message=f"{result.solutions} solutions, {result.distinct} distinct",
+                 result={"solutions": result.solutions, "distinct": result.distinct,
+                         "seconds": round(result.seconds, 3)})
 
 
 # -- watching the search ---------------------------------------------------------------------
 
 
 def watch_frame(tab: Tab, nodes: int) -> dict[str, Any]:
-    """Advance the tab's reference search by ``nodes`` nodes and describe where it is: the
-    options on its stack (root first), the item each level branched on, what was placed and
-    undone since the last frame, and the partial placement drawn by the kind's SVG."""
+    """Advance the tab's watch by ``nodes`` nodes in its watch process, within the limits
+    of the :class:`Runs` that opened the tab (:meth:`Runs.frame`)."""
+    if tab.owner is None:
+        raise UnknownTab("open a puzzle first")
+    return tab.owner.frame(tab, nodes)
 
-    puzzle = tab.puzzle
+
+def _frame(state: _State, nodes: int, restart: bool) -> dict[str, Any]:
+    """Advance the process's reference search by ``nodes`` nodes and describe where it is:
+    the options on its stack (root first), the item each level branched on, what was placed
+    and undone since the last frame, and the partial placement drawn by the kind's SVG."""
+    puzzle = state.puzzle
     problem = puzzle.problem
-    if tab.watch is None:
-        tab.watch = ReferenceSearch(Job(problem, Mode.SOLUTIONS, puzzle=puzzle))
-    search = tab.watch
+    if restart or state.watch is None:
+        state.watch = ReferenceSearch(Job(problem, Mode.SOLUTIONS, puzzle=puzzle))
+        state.watch_solutions = 0
+    search = state.watch
     before = [k for _, k in search.trace()]
-    step = search.step(max(1, min(nodes, WATCH_MAX_NODES)))
+    step = search.step(nodes)
     path = search.trace()
     after = [k for _, k in path]
     common = 0
     while common < min(len(before), len(after)) and before[common] == after[common]:
         common += 1
-    tab.watch_solutions += len(step.solutions)
+    state.watch_solutions += len(step.solutions)
     names = problem.item_names
     words = puzzle.move_words
     levels = [{"item": puzzle.item_words(names[item]) if item is not None else None,
@@ -387,7 +702,7 @@ def watch_frame(tab: Tab, nodes: int) -> dict[str, Any]:
         "levels": levels,
         "placed": [words(problem.labels[k]) for k in placed],
         "undone": [words(problem.labels[k]) for k in undone],
-        "solutions": tab.watch_solutions,
+        "solutions": state.watch_solutions,
         "solved": bool(step.solutions),
         "done": step.done,
         "svg": partial_svg(puzzle, tuple(sorted(shown + ghosts))),
@@ -431,4 +746,4 @@ def _decoded(puzzle: Puzzle, chosen: tuple[int, ...]) -> Solution:
     return solution
 
 
-__all__ = ["Busy", "Runs", "Tab", "UnknownTab", "duration_text", "watch_frame"]
+__all__ = ["Busy", "OverBudget", "Runs", "Tab", "UnknownTab", "duration_text", "watch_frame"]
