@@ -516,7 +516,7 @@ def _command(state: _State, command: tuple[Any, ...]) -> None:
             state.send("frame", _frame(state, command[1], command[2]))
             return
         if command[0] == "next":
-            _solve(state, command[1], command[2], command[3], command[4], command[5])
+            _solve(state, *command[1:])  # index, known, seconds[, engine, distinct]
         elif command[0] == "count":
             _count(state, command[1], command[2])
         else:
