@@ -255,3 +255,53 @@ def test_drawings_mark_the_seam() -> None:
     assert (":" in text) == bool(crossing)
     svg = solution.svg()
     assert "seam" in svg and "stroke-dasharray" in svg
+
+
+# -- triangles and hexagons: dominoes are the perfect matchings of the wrapped grid -------------
+def _matchings(cells: list[Cell], edges: set[frozenset[Cell]]) -> int:
+    """Perfect matchings of a small graph, by brute force (first free cell, each partner)."""
+    def walk(free: frozenset[Cell]) -> int:
+        if not free:
+            return 1
+        first = min(free)
+        return sum(walk(free - {first, other}) for other in free
+                   if other != first and frozenset((first, other)) in edges)
+
+    return walk(frozenset(cells))
+
+
+def _wrapped_edges(cells: list[Cell], near, rows: int, cols: int, wrap: str
+                   ) -> set[frozenset[Cell]]:
+    edges = set()
+    for cell in cells:
+        for other in near(cell):
+            folded = _fold(other, rows, cols, wrap)
+            if folded is not None and folded != cell:
+                edges.add(frozenset((cell, folded)))
+    return edges
+
+
+def _triangle_near(cell: Cell) -> list[Cell]:
+    r, c = cell  # up when r + c is even: its third side is below, a down triangle's above
+    return [(r, c - 1), (r, c + 1), (r + 1, c) if (r + c) % 2 == 0 else (r - 1, c)]
+
+
+def _hexagon_near(cell: Cell) -> list[Cell]:
+    r, q = cell
+    return [(r, q - 1), (r, q + 1), (r - 1, q), (r + 1, q), (r - 1, q + 1), (r + 1, q - 1)]
+
+
+@pytest.mark.parametrize("lattice, rows, cols, wrap", [
+    ("triangle", 2, 4, "left-right"), ("triangle", 2, 6, "both"), ("triangle", 4, 4, "both"),
+    ("triangle", 2, 4, "top-bottom"), ("hexagon", 2, 3, "left-right"),
+    ("hexagon", 3, 2, "top-bottom"), ("hexagon", 2, 4, "both"), ("hexagon", 4, 3, "both"),
+])
+def test_dominoes_on_wrapped_triangles_and_hexagons(lattice: str, rows: int, cols: int,
+                                                   wrap: str) -> None:
+    cells = [(r, c) for r in range(rows) for c in range(cols)]
+    near = _triangle_near if lattice == "triangle" else _hexagon_near
+    expected = _matchings(cells, _wrapped_edges(cells, near, rows, cols, wrap))
+    grid = "/".join("#" * cols for _ in range(rows))
+    puzzle = puzzlebox.loads(f'lattice = "{lattice}"\n[board]\ngrid = "{grid}"\n'
+                             f'wrap = "{wrap}"\n[pieces]\nD = {{ shape = "##", count = "any" }}\n')
+    assert puzzle.count(engine="reference").solutions == expected
