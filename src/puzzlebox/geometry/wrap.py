@@ -92,22 +92,24 @@ class Wrap:
         about the axis among them, a torus its translations."""
         cells = sorted(board)
         vectors = self.period_vectors()
+        colours = [board[cell] for cell in cells]
         result: list[tuple[Transform, Cell]] = []
         for turn in lattice.group():
             moved = [turn(cell) for cell in cells]
+            # well defined: a cell and the cell a period away go to cells a whole number of
+            # periods apart, whatever translation follows (it moves both alike)
+            if any(self.fold(turn(tuple(v + d for v, d in zip(c, vec, strict=True))))
+                   != self.fold(m) for c, m in zip(cells, moved, strict=True)
+                   for vec in vectors):
+                continue
             for shift in self._shifts(lattice, moved, cells):
-                def image(cell: Cell, turn: Transform = turn, shift: Cell = shift) -> Cell:
-                    return self.fold(tuple(v + d for v, d in zip(turn(cell), shift,
-                                                                strict=True)))
-
-                if any(image(c) not in board or board[image(c)] != board[c] for c in cells):
+                images = [self.fold(tuple(v + d for v, d in zip(m, shift, strict=True)))
+                          for m in moved]
+                if any(board.get(image) != colour
+                       for image, colour in zip(images, colours, strict=True)):
                     continue
-                if len({image(c) for c in cells}) != len(cells):
-                    continue
-                if any(image(tuple(v + d for v, d in zip(c, vec, strict=True))) != image(c)
-                       for c in cells for vec in vectors):
-                    continue
-                result.append((turn, shift))
+                if len(set(images)) == len(images):
+                    result.append((turn, shift))
         return result
 
     def _shifts(self, lattice: Lattice, moved: list[Cell], cells: list[Cell]) -> list[Cell]:
