@@ -305,3 +305,14 @@ def test_dominoes_on_wrapped_triangles_and_hexagons(lattice: str, rows: int, col
     puzzle = puzzlebox.loads(f'lattice = "{lattice}"\n[board]\ngrid = "{grid}"\n'
                              f'wrap = "{wrap}"\n[pieces]\nD = {{ shape = "##", count = "any" }}\n')
     assert puzzle.count(engine="reference").solutions == expected
+
+
+def test_an_outline_marks_a_piece_across_the_top_and_bottom() -> None:
+    """Three rows round: each straight tromino stands upright around the tube, so the top
+    and bottom borders show the seam as '.' and the columns stay apart with '|'."""
+    puzzle = puzzlebox.loads(_toml(3, 2, "top-bottom", {"I": "###"}))
+    solution = puzzle.solve()
+    assert solution is not None
+    lines = puzzle.text_lines(solution, "outline")
+    assert lines[:4] == [" . . ", "| | |", "| | |", "|.|.|"]
+    assert "top edge joins the bottom edge" in lines[4]
