@@ -158,6 +158,7 @@ def test_chosen_wrapped_boards_match_the_brute_force(rows: int, cols: int, wrap:
     if expected is not None:
         assert brute == expected
     puzzle = puzzlebox.loads(_toml(rows, cols, wrap, {n: s for n, (s, _) in pieces.items()}))
+    assert len(puzzle.problem.items) <= puzzle.cover_entries_bound()  # placements across seams
     for engine in ("reference", "compiled", "bitboard"):
         result = puzzle.count(engine=engine)
         assert (result.solutions, result.distinct) == brute, engine

@@ -354,7 +354,8 @@ class PolyominoPuzzle(Puzzle):
                 for board_span, shape_span in zip(spans, _spans(shape.cells), strict=True):
                     boxes *= max(board_span - shape_span + 1, 0)
                 if self.wrap is not None:  # across the seam too: once per board cell
-                    boxes = cells
+                    total += cells * (size + 1)
+                    continue
                 total += max(min(cells - size + 1, boxes), 0) * (size + 1)
         return total
 
