@@ -25,7 +25,7 @@ A proof that cannot follow its states (more than ``MAX_STATES``) makes no claim.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -263,6 +263,8 @@ def checkerboard_impossibility(puzzle: PolyominoPuzzle) -> str | None:
     colouring = puzzle.lattice.two_colouring()
     if colouring is None:
         return None  # no colouring on this lattice (hexagon): no claim
+    if not _survives_wrap(puzzle, colouring):
+        return None  # a tube of odd circumference: a piece across the seam breaks it (#27)
     area = len(puzzle.board)
     is_dark = colouring.is_dark
     dark = sum(1 for c in puzzle.board if is_dark(c))
@@ -298,6 +300,20 @@ def checkerboard_impossibility(puzzle: PolyominoPuzzle) -> str | None:
     if full is None or full >> (offset + dark - light) & 1:
         return None
     return _checkerboard_sentence(puzzle, colouring, dark, light)
+
+
+def _survives_wrap(puzzle: PolyominoPuzzle, colouring: TwoColouring) -> bool:
+    """Whether the colouring is still one on the board as wrapped: each cell has the colour
+    of the cells a period away (checkerboard on a tube of even circumference), so a
+    placement across the seam covers as many of each as its flat piece. True off wraps."""
+    wrap = puzzle.wrap
+    if wrap is None:
+        return True
+    return all(
+        colouring.is_dark(cell) == colouring.is_dark(tuple(v + d for v, d in
+                                                          zip(cell, vec, strict=True)))
+        for cell in puzzle.board for vec in wrap.period_vectors()
+    )
 
 
 def _checkerboard_sentence(
@@ -351,12 +367,16 @@ def _names(pieces: list[Piece]) -> str:
 
 
 # -- regions --------------------------------------------------------------------------------
-def components(cells: set[Cell], lattice: Lattice | None = None) -> list[list[Cell]]:
+def components(cells: set[Cell], lattice: Lattice | None = None,
+               neighbours: Callable[[Cell], Iterable[Cell]] | None = None
+               ) -> list[list[Cell]]:
     """The board's connected regions (cells joined by a side, or a face: the lattice's
-    neighbours; default the square lattice), each sorted, in board order."""
+    neighbours, default the square lattice's; or ``neighbours`` where given, as on a board
+    that wraps), each sorted, in board order."""
     if lattice is None:
             lattice = SQUARE
-    neighbours = lattice.neighbours
+    if neighbours is None:
+        neighbours = lattice.neighbours
     seen: set[Cell] = set()
     out = []
     for start in sorted(cells):
@@ -406,7 +426,9 @@ def _where(cell: Cell) -> str:
 def region_impossibility(puzzle: PolyominoPuzzle) -> str | None:
     """A sentence naming a region (cells joined by sides, split off by holes) that the
     pieces fitting inside it cannot fill, whatever their number; else None."""
-    regions = components(set(puzzle.board), puzzle.lattice)
+    wrap, lattice = puzzle.wrap, puzzle.lattice
+    regions = components(set(puzzle.board), lattice, None if wrap is None else
+                         lambda cell: wrap.neighbours(lattice, cell))  # across seams (#27)
     if len(regions) == 1:
         return None  # the whole board: the area proof has spoken
     area = len(puzzle.board)

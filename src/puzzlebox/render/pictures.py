@@ -149,18 +149,22 @@ class Canvas:
 
     def segments(self, segs: list[tuple[tuple[float, float], tuple[float, float]]],
                  color: str, width: float, zorder: float, capstyle: str = "butt",
-                 gid: str | None = None) -> None:
+                 dashed: bool = False, gid: str | None = None) -> None:
         """Line segments (cell lines; a polystick's sticks, with round caps) as one path:
-        one element in the SVG, not one each."""
+        one element in the SVG, not one each. ``dashed`` for a line that is no wall (the
+        seam of a board that wraps)."""
 
         if not segs:
             return
         verts = [point for seg in segs for point in seg]
         codes = [MplPath.MOVETO, MplPath.LINETO] * len(segs)
         style: dict[str, Any] = {} if capstyle == "butt" else {"capstyle": capstyle}
-        self.ax.add_patch(PathPatch(MplPath(verts, codes), facecolor="none", edgecolor=color,
-                                    linewidth=width, zorder=zorder, clip_on=False, gid=gid,
-                                    **style))
+        patch = PathPatch(MplPath(verts, codes), facecolor="none", edgecolor=color,
+                          linewidth=width, zorder=zorder, clip_on=False,
+                          linestyle="--" if dashed else "-", **style)
+        if gid is not None:
+            patch.set_gid(gid)
+        self.ax.add_patch(patch)
 
     def text(self, x: float, y: float, s: str, size: float, **style: Any) -> None:
         """Text centred on (x, y); ``size`` is the font size in cells."""

@@ -27,6 +27,7 @@ from puzzlebox.engine.search import Capability, Job, Mode, Search
 from puzzlebox.engine.stats import SearchStats
 from puzzlebox.geometry.lattice import Cell, Lattice, Shape, Transform
 from puzzlebox.geometry.square import SQUARE
+from puzzlebox.geometry.wrap import Wrap
 from puzzlebox.puzzles.base import SINK, Puzzle, Solution, register_kind
 from puzzlebox.puzzles.givens import Given, around_givens, keeping_givens, piece_rules
 from puzzlebox.puzzles.labels import Labels
@@ -39,6 +40,7 @@ from puzzlebox.puzzles.polyomino.text import (
     letter_lines,
     letter_owners,
     outline_lines,
+    wrap_note,
 )
 from puzzlebox.puzzles.proofs import Proof, polyomino_proofs, proof_without_placements
 from puzzlebox.puzzles.reading import FileReader
@@ -113,8 +115,12 @@ class PolyominoPuzzle(Puzzle):
         lattice: Lattice = SQUARE,
         optional: frozenset[Cell] = frozenset(),
         disassembly: DisassemblyRules | None = None,
+        wrap: Wrap | None = None,
     ) -> None:
         super().__init__(name, title, notes)
+        self.wrap = wrap  # [board] wrap: a tube or a torus (geometry/wrap.py)
+        if wrap is not None:  # a piece across the seam cannot slide out of a flat board
+            self.slides_apart = False  # type: ignore[misc]
         self.optional = frozenset(optional)  # board cells that may stay empty (#24)
         self.disassembly = disassembly  # [disassembly]: fixed pieces, groups (#24)
         self.lattice = lattice
@@ -145,11 +151,14 @@ class PolyominoPuzzle(Puzzle):
         """Every set of board cells the piece can cover, each once: each orientation moved so
         that its first cell lands on each board cell, where the lattice allows that
         translation (on triangle an up triangle must stay up). Board cells in sorted order
-        make the translations, and so the options, come in a stable order."""
+        make the translations, and so the options, come in a stable order. On a board that
+        wraps the moved cells are folded onto it (geometry/wrap.py), so a piece may cross
+        the seam; one that would cover a cell twice is not placed."""
         board = self.board
         can_translate = self.lattice.can_translate
         found: dict[tuple[Cell, ...], None] = {}
         targets = sorted(board)
+        wrap = self.wrap
         for shape in self.piece_orientations(piece):
             anchor = shape.cells[0]
             for target in targets:
@@ -159,9 +168,17 @@ class PolyominoPuzzle(Puzzle):
                 cells = tuple(
                     tuple(v + d for v, d in zip(cell, shift, strict=True)) for cell in shape.cells
                 )
+                colors = shape.colors
+                if wrap is not None:  # folded onto the tube or torus, colours alongside
+                    folded = [wrap.fold(cell) for cell in cells]
+                    if len(set(folded)) != len(folded):
+                        continue  # the piece would cover a cell twice
+                    pairs = sorted(zip(folded, colors, strict=True))
+                    cells = tuple(cell for cell, _ in pairs)
+                    colors = tuple(color for _, color in pairs)
                 if all(
                     cell in board and (not self.match_colors or board[cell] == color)
-                    for cell, color in zip(cells, shape.colors)
+                    for cell, color in zip(cells, colors, strict=True)
                 ):
                     found.setdefault(cells, None)
         return list(found)
@@ -175,7 +192,8 @@ class PolyominoPuzzle(Puzzle):
                 builder.secondary(("cell", *cell))
                 continue
             builder.primary(("cell", *cell))
-            near = self.lattice.neighbours(cell)
+            near = (self.lattice.neighbours(cell) if self.wrap is None
+                    else self.wrap.neighbours(self.lattice, cell))
             builder.neighbours(("cell", *cell), [("cell", *n) for n in near
                                                  if n in self.board and n not in optional])
         limited = set()
@@ -244,11 +262,21 @@ class PolyominoPuzzle(Puzzle):
         back = lattice.normalize_offset(colored)
         sets = {p.name: frozenset(self.piece_orientations(p)) for p in self.pieces}
         counts = {p.name: (p.lo, p.hi) for p in self.pieces}
+        candidates: list[tuple[Transform, Transform, Cell]] = []  # point map, board map, shift
+        if self.wrap is None:
+            for turn in lattice.group():
+                moved = {turn(cell): color for cell, color in colored.items()}
+                if lattice.normalize(moved) != home:
+                    continue
+                there = lattice.normalize_offset(moved)
+                shift = tuple(t - h for t, h in zip(there, back, strict=True))
+                candidates.append((turn, turn, shift))
+        else:  # a tube or torus: point maps and turns about the axis, folded (#27)
+            zero = (0,) * lattice.dimensions
+            candidates = [(turn, _folded(self.wrap, turn, shift), zero)
+                          for turn, shift in self.wrap.symmetries(lattice, colored)]
         result: list[tuple[Transform, Cell, dict[str, str]]] = []
-        for turn in lattice.group():
-            moved = {turn(cell): color for cell, color in colored.items()}
-            if lattice.normalize(moved) != home:
-                continue
+        for turn, board_map, shift in candidates:
             goes: dict[str, str] = {}
             for name, orients in sets.items():
                 image = frozenset(lattice.transformed(s, turn) for s in orients)
@@ -261,9 +289,7 @@ class PolyominoPuzzle(Puzzle):
                 goes[name] = others[0]
             else:
                 if len(set(goes.values())) == len(goes):
-                    there = lattice.normalize_offset(moved)
-                    shift = tuple(t - h for t, h in zip(there, back, strict=True))
-                    result.append((turn, shift, goes))
+                    result.append((board_map, shift, goes))
         return keeping_givens(self, result)
 
     def build_symmetries(self) -> np.ndarray:
@@ -327,14 +353,16 @@ class PolyominoPuzzle(Puzzle):
         """Letters (``text``) or piece outlines (``outline``)."""
         assert isinstance(solution, PolyominoSolution)
         if style == "outline":
-            return outline_lines(self, solution) + open_label_lines(self, solution)
-        return letter_lines(self, solution) + open_label_lines(self, solution)
+            return (outline_lines(self, solution) + open_label_lines(self, solution)
+                    + wrap_note(self, outline=True))
+        return letter_lines(self, solution) + open_label_lines(self, solution) + wrap_note(self)
 
     def cover_entries_bound(self) -> int:
         """Each orientation of a piece lies at most once on each board cell (by where its
         first cell goes), and at most once per shift of its bounding box inside the board's
         (coordinate by coordinate, on any lattice); each placement lists its cells and the
-        piece. Exact for a rectangle or a box without holes."""
+        piece. Exact for a rectangle or a box without holes; on a board that wraps, once
+        per board cell."""
         cells = len(self.board)
         spans = _spans(self.board)
         total = 0
@@ -344,6 +372,9 @@ class PolyominoPuzzle(Puzzle):
                 boxes = 1
                 for board_span, shape_span in zip(spans, _spans(shape.cells), strict=True):
                     boxes *= max(board_span - shape_span + 1, 0)
+                if self.wrap is not None:  # across the seam too: once per board cell
+                    total += cells * (size + 1)
+                    continue
                 total += max(min(cells - size + 1, boxes), 0) * (size + 1)
         return total
 
@@ -427,6 +458,16 @@ class PolyominoPuzzle(Puzzle):
             yield solution
 
 
+def _folded(wrap: Wrap, turn: Transform, shift: Cell) -> Transform:
+    """A point map followed by a translation, folded onto a wrapped board: one map of the
+    board's cells (named by both, so that each is unique)."""
+
+    def apply(cell: Cell) -> Cell:
+        return wrap.fold(tuple(v + d for v, d in zip(turn(cell), shift, strict=True)))
+
+    return Transform(f"{turn.name}+{shift}", turn.proper, apply)
+
+
 def _spans(cells: Iterable[Cell]) -> list[int]:
     """How many values each coordinate takes between its least and greatest (the extent of
     the bounding box, axis by axis)."""
@@ -452,6 +493,8 @@ def _sink_accepts(job: Job) -> str | None:
         return "the sink search tiles whole boards, not subproblems"
     if puzzle.lattice.dimensions != 2:
         return "the sink search re-packs windows of rows and columns: flat boards only"
+    if puzzle.wrap is not None:
+        return "the sink search re-packs windows of a flat board: not boards that wrap"
     if not sink_takes(puzzle):
         return "the sink search needs pieces with exact counts that fill the board"
     return None

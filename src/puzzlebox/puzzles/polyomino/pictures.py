@@ -222,6 +222,7 @@ def polyomino_solution_panel(puzzle: PolyominoPuzzle, solution: PolyominoSolutio
         canvas.loops(_moved(cell_loops(lattice, puzzle.board), fx, fy), x0, y0,
                      gid=canvas.gid("board"), facecolor="none", edgecolor=OUTLINE,
                      linewidth=2 * lw, zorder=4)
+        _seam(canvas, puzzle, x0 - fx, y0 - fy, lw)
         for (text, x, y, rot, size), fill in zip(spots, fills, strict=True):
             _label(canvas, text, x0 + x - fx, y0 + y - fy, rot, size, fill, puzzle.match_colors)
         paint_labels(canvas, puzzle, x0 - fx, y0 - fy, open_only=True)  # designer_drawing.py
@@ -256,9 +257,23 @@ def polyomino_board_panel(puzzle: PolyominoPuzzle, title: str) -> Panel:
         canvas.segments(segs, GRID_LINE, canvas.line_width(0.02), 2)
         canvas.loops(loops, x0, y0, gid=canvas.gid("board"), facecolor="none",
                      edgecolor=OUTLINE, linewidth=2 * lw, zorder=4)
+        _seam(canvas, puzzle, x0 - fx, y0 - fy, lw)
         paint_labels(canvas, puzzle, x0 - fx, y0 - fy, open_only=False)  # designer_drawing.py
 
     return Panel("board", title, w, h, paint, POLYOMINO_PX, POLYOMINO_FLOW)
+
+
+SEAM_COLOR = "#D62728"  # the seam of a board that wraps: dashed, over the board's outline
+
+
+def _seam(canvas: Canvas, puzzle: PolyominoPuzzle, dx: float, dy: float, lw: float) -> None:
+    """The sides a tube or torus joins (#27), dashed over the flat board's outline, so the
+    drawing says where the board closes up (a piece across it is drawn in two parts)."""
+    if puzzle.wrap is None:
+        return
+    edges = puzzle.wrap.seam_edges(puzzle.lattice, puzzle.board)
+    segs = [((x + dx, y + dy), (u + dx, v + dy)) for (x, y), (u, v) in edges]
+    canvas.segments(segs, SEAM_COLOR, 2 * lw, 5, dashed=True, gid=canvas.gid("seam"))
 
 
 def count_text(piece: Piece) -> str:

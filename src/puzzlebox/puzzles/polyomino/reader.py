@@ -8,6 +8,7 @@ from typing import Any
 from puzzlebox import limits
 from puzzlebox.geometry.lattice import Cell, Lattice, lattice_named, lattice_names
 from puzzlebox.geometry.square import SQUARE
+from puzzlebox.geometry.wrap import Wrap, WrapError, make_wrap
 from puzzlebox.puzzles.polyomino import designer, model
 from puzzlebox.puzzles.polyomino.disassembly_rules import read_disassembly
 from puzzlebox.puzzles.polyomino.optional_cells import read_optional
@@ -64,6 +65,21 @@ def _lattice(r: FileReader, doc: dict[str, Any]) -> Lattice:
         ) from None
 
 
+def _wrap(r: FileReader, table: dict[str, Any], cells: dict[Cell, str], lattice: Lattice,
+          path: tuple[Any, ...]) -> Wrap | None:
+    """A board's ``wrap`` key (puzzle-format.md, "Boards that wrap"): None without it."""
+    if "wrap" not in table:
+        return None
+    value = table["wrap"]
+    if not isinstance(value, str):
+        raise r.fail(path + ("wrap",), f'must be "left-right", "top-bottom" or "both", '
+                     f"not {shown(value)}")
+    try:
+        return make_wrap(value, lattice, cells)
+    except WrapError as error:
+        raise r.fail(path + ("wrap",), str(error)) from None
+
+
 def _known_lattices() -> str:
     return ", ".join(f'"{n}"' for n in lattice_names())
 
@@ -88,6 +104,7 @@ def read_polyomino(
     if "board" in doc and "boards" in doc:
         raise r.fail(("boards",), "give either [board] or [[boards]], not both")
     boards: list[tuple[str | None, dict[Cell, str]]] = []
+    wraps: list[Wrap | None] = []  # one per board (#27)
     optional: frozenset[Cell] = frozenset()  # cells that may stay empty ([board] only)
     if "boards" in doc:
         entries = doc["boards"]
@@ -101,7 +118,7 @@ def read_polyomino(
         for i, entry in enumerate(entries):
             if not isinstance(entry, dict):
                 raise r.fail(("boards", i), "must be a table")
-            r.check_keys(entry, {"name", "grid"}, ("boards", i))
+            r.check_keys(entry, {"name", "grid", "wrap"}, ("boards", i))
             board_name = r.text_value(entry, "name", ("boards", i)) or f"board{i + 1:02d}"
             if len(board_name) > limits.MAX_NAME:
                 raise r.fail(("boards", i, "name"), f"a name of {len(board_name)} characters; "
@@ -112,16 +129,18 @@ def read_polyomino(
             if "grid" not in entry:
                 raise r.fail(("boards", i, "grid"), "is missing")
             boards.append((board_name, r.grid(entry["grid"], ("boards", i, "grid"), lattice)))
+            wraps.append(_wrap(r, entry, boards[-1][1], lattice, ("boards", i)))
             total += len(boards[-1][1])
             if total > limits.MAX_TOTAL_CELLS:
                 raise r.fail(("boards", i, "grid"), f"the boards so far have {total} cells; "
                              f"the limit for a batch is {limits.MAX_TOTAL_CELLS}")
     else:
         board = r.table(doc, "board", ())
-        r.check_keys(board, {"grid", "labels", "optional"}, ("board",))
+        r.check_keys(board, {"grid", "labels", "optional", "wrap"}, ("board",))
         if "grid" not in board:
             raise r.fail(("board", "grid"), "is missing")
         boards.append((None, r.grid(board["grid"], ("board", "grid"), lattice)))
+        wraps.append(_wrap(r, board, boards[0][1], lattice, ("board",)))
         optional = read_optional(r, board, boards[0][1], lattice)  # #24
 
     table = r.table(doc, "pieces", ())
@@ -174,8 +193,9 @@ def read_polyomino(
             lattice=lattice,
             optional=optional,
             disassembly=rules,
+            wrap=wrap,
         )
-        for board_name, cells in boards
+        for (board_name, cells), wrap in zip(boards, wraps, strict=True)
     ]
     for puzzle in puzzles:
         designer.check(r, puzzle, given_paths)  # type: ignore[arg-type]

@@ -160,20 +160,40 @@ def outline_lines(puzzle: PolyominoPuzzle, solution: PolyominoSolution) -> list[
     def who(r: int, c: int) -> int | None:
         return owner.get((r, c), -1 if (r, c) in puzzle.board else None)
 
-    def wall(a: int | None, b: int | None) -> bool:
-        return a != b
+    wrap = puzzle.wrap
 
-    lines = [
-        "".join(" " + ("_" if who(rows.start, c) is not None else " ") for c in cols) + " "
-    ]
+    def side(a: Cell, b: Cell, line: str, seam: str) -> str:
+        """The side between cells ``a`` and ``b``: ``line`` where it is a wall, blank
+        inside a piece; on a seam of a board that wraps (#27), ``seam`` where one piece
+        crosses it and ``line`` where two pieces meet there."""
+        here, there = who(*a), who(*b)
+        if wrap is not None and (here is None) != (there is None):
+            off, inside = (a, there) if here is None else (b, here)
+            folded = wrap.fold(off)
+            if folded != off and folded in puzzle.board:
+                return seam if owner.get(folded, -1) == inside else line
+        return line if here != there else " "
+
+    lines = ["".join(" " + side((rows.start - 1, c), (rows.start, c), "_", ".")
+                     for c in cols) + " "]
     for r in rows:
         out = []
         for c in cols:
-            out.append("|" if wall(who(r, c - 1), who(r, c)) else " ")
-            out.append("_" if wall(who(r, c), who(r + 1, c)) else " ")
-        out.append("|" if who(r, cols.stop - 1) is not None else " ")
+            out.append(side((r, c - 1), (r, c), "|", ":"))
+            out.append(side((r, c), (r + 1, c), "_", "."))
+        out.append(side((r, cols.stop - 1), (r, cols.stop), "|", ":"))
         lines.append("".join(out))
     return lines
+
+
+def wrap_note(puzzle: PolyominoPuzzle, outline: bool = False) -> list[str]:
+    """Under a drawing of a board that wraps: which edges join, and in an outline how the
+    seam is marked where a piece crosses it (``:`` on a side, ``.`` on the top or bottom)."""
+    if puzzle.wrap is None:
+        return []
+    marks = {"left-right": ":", "top-bottom": ".", "both": ": and ."}[puzzle.wrap.name]
+    how = f"; {marks} on the border: a piece crossing the seam" if outline else ""
+    return [f"(wrap: {puzzle.wrap.words}{how})"]
 
 
 def describe_polyomino(puzzle: PolyominoPuzzle) -> list[str]:
@@ -188,6 +208,8 @@ def describe_polyomino(puzzle: PolyominoPuzzle) -> list[str]:
     note = offset_note(lattice)
     if note is not None:
         out.append(f"  {note}")
+    if puzzle.wrap is not None:
+        out.append(f"  (wrap = \"{puzzle.wrap.name}\": {puzzle.wrap.words})")
     rules = [
         f"rotate={'yes' if puzzle.rotate else 'no'}",
         f"reflect={'yes' if puzzle.reflect else 'no'}",
