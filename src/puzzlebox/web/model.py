@@ -233,8 +233,10 @@ def _count_of(piece: Piece) -> Any:
 
 def designed(puzzle: PolyominoPuzzle) -> bool:
     """Whether the puzzle uses a designer's rule the grid editor has no control for yet
-    (givens, labelled cells, a piece's own rotate/reflect)."""
+    (givens, labelled cells, optional cells, a board that wraps, a piece's own
+    rotate/reflect)."""
     return bool(puzzle.givens or puzzle.labels or puzzle.optional  # optional cells: #24
+                or puzzle.wrap is not None  # a board that wraps (#27)
                 or any(p.rotate is not None or p.reflect is not None for p in puzzle.pieces))
 
 
