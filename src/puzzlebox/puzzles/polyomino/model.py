@@ -150,20 +150,30 @@ class PolyominoPuzzle(Puzzle):
         can_translate = self.lattice.can_translate
         found: dict[tuple[Cell, ...], None] = {}
         targets = sorted(board)
+        low = [min(axis) for axis in zip(*board)] if board else []
+        high = [max(axis) for axis in zip(*board)] if board else []
         for shape in self.piece_orientations(piece):
             anchor = shape.cells[0]
+            # the targets where the shape's box stays inside the board's (the rest miss)
+            below = [a - min(axis) for a, axis in zip(anchor, zip(*shape.cells), strict=True)]
+            above = [max(axis) - a for a, axis in zip(anchor, zip(*shape.cells), strict=True)]
             for target in targets:
+                if any(t - b < lo or t + u > hi for t, b, u, lo, hi
+                       in zip(target, below, above, low, high, strict=True)):
+                    continue
                 shift = tuple(t - a for t, a in zip(target, anchor, strict=True))
                 if not can_translate(shift):
                     continue
-                cells = tuple(
-                    tuple(v + d for v, d in zip(cell, shift, strict=True)) for cell in shape.cells
-                )
-                if all(
-                    cell in board and (not self.match_colors or board[cell] == color)
-                    for cell, color in zip(cells, shape.colors)
-                ):
-                    found.setdefault(cells, None)
+                # cell by cell, stopping at the first that misses: most targets miss early
+                # (a box piece of 200 cells fits one target of 512: #24)
+                cells_list: list[Cell] = []
+                for cell, color in zip(shape.cells, shape.colors, strict=True):
+                    moved = tuple(v + d for v, d in zip(cell, shift, strict=True))
+                    if moved not in board or (self.match_colors and board[moved] != color):
+                        break
+                    cells_list.append(moved)
+                else:
+                    found.setdefault(tuple(cells_list), None)
         return list(found)
 
     def build_problem(self) -> CoverProblem:
