@@ -1,4 +1,5 @@
-"""``[board] optional``: the board cells that may stay empty (#24), read beside the grid.
+"""``[board] optional``: the board cells that may stay empty (#24), read beside the grid
+(of ``[board]``, or of each of ``[[boards]]``).
 
 A second grid of the same layout as ``grid`` marks them (any character but ``.`` and
 space); the board's ``grid`` still gives every cell, so its colours stay. BurrTools calls
@@ -14,11 +15,12 @@ from puzzlebox.puzzles.reading import FileReader
 
 
 def read_optional(r: FileReader, board: dict[str, Any], cells: dict[Cell, str],
-                  lattice: Lattice) -> frozenset[Cell]:
-    """The cells ``board["optional"]`` marks, each a cell of the board's grid."""
+                  lattice: Lattice, where: tuple[Any, ...] = ("board",)) -> frozenset[Cell]:
+    """The cells ``board["optional"]`` marks, each a cell of the board's grid. ``where`` is
+    the board's table: ``[board]``, or one of ``[[boards]]`` (each has its own)."""
     if "optional" not in board:
         return frozenset()
-    path = ("board", "optional")
+    path = (*where, "optional")
     marked = r.grid(board["optional"], path, lattice)
     outside = sorted(c for c in marked if c not in cells)
     if outside:

@@ -88,7 +88,7 @@ def read_polyomino(
     if "board" in doc and "boards" in doc:
         raise r.fail(("boards",), "give either [board] or [[boards]], not both")
     boards: list[tuple[str | None, dict[Cell, str]]] = []
-    optional: frozenset[Cell] = frozenset()  # cells that may stay empty ([board] only)
+    optional: dict[str | None, frozenset[Cell]] = {}  # cells that may stay empty, by board
     if "boards" in doc:
         entries = doc["boards"]
         if not isinstance(entries, list) or not entries:
@@ -101,7 +101,7 @@ def read_polyomino(
         for i, entry in enumerate(entries):
             if not isinstance(entry, dict):
                 raise r.fail(("boards", i), "must be a table")
-            r.check_keys(entry, {"name", "grid"}, ("boards", i))
+            r.check_keys(entry, {"name", "grid", "optional"}, ("boards", i))
             board_name = r.text_value(entry, "name", ("boards", i)) or f"board{i + 1:02d}"
             if len(board_name) > limits.MAX_NAME:
                 raise r.fail(("boards", i, "name"), f"a name of {len(board_name)} characters; "
@@ -112,6 +112,7 @@ def read_polyomino(
             if "grid" not in entry:
                 raise r.fail(("boards", i, "grid"), "is missing")
             boards.append((board_name, r.grid(entry["grid"], ("boards", i, "grid"), lattice)))
+            optional[board_name] = read_optional(r, entry, boards[-1][1], lattice, ("boards", i))
             total += len(boards[-1][1])
             if total > limits.MAX_TOTAL_CELLS:
                 raise r.fail(("boards", i, "grid"), f"the boards so far have {total} cells; "
@@ -122,7 +123,7 @@ def read_polyomino(
         if "grid" not in board:
             raise r.fail(("board", "grid"), "is missing")
         boards.append((None, r.grid(board["grid"], ("board", "grid"), lattice)))
-        optional = read_optional(r, board, boards[0][1], lattice)  # #24
+        optional[None] = read_optional(r, board, boards[0][1], lattice)  # #24
 
     table = r.table(doc, "pieces", ())
     if not table:
@@ -172,7 +173,7 @@ def read_polyomino(
             notes=notes,
             board_name=board_name,
             lattice=lattice,
-            optional=optional,
+            optional=optional[board_name],
             disassembly=rules,
         )
         for board_name, cells in boards
