@@ -69,6 +69,7 @@ def _with_board(
         board_name=name,
         lattice=puzzle.lattice,
         optional=puzzle.optional & board.keys(),  # #24
+        neutral=puzzle.neutral,  # #24
     )
 
 

@@ -113,8 +113,10 @@ class PolyominoPuzzle(Puzzle):
         lattice: Lattice = SQUARE,
         optional: frozenset[Cell] = frozenset(),
         disassembly: DisassemblyRules | None = None,
+        neutral: str | None = None,
     ) -> None:
         super().__init__(name, title, notes)
+        self.neutral = neutral  # [rules] neutral: a colour that matches any colour (#24)
         self.optional = frozenset(optional)  # board cells that may stay empty (#24)
         self.disassembly = disassembly  # [disassembly]: fixed pieces, groups (#24)
         self.lattice = lattice
@@ -147,6 +149,7 @@ class PolyominoPuzzle(Puzzle):
         translation (on triangle an up triangle must stay up). Board cells in sorted order
         make the translations, and so the options, come in a stable order."""
         board = self.board
+        neutral = self.neutral  # with match_colors: a cell of it goes on any colour (#24)
         can_translate = self.lattice.can_translate
         found: dict[tuple[Cell, ...], None] = {}
         targets = sorted(board)
@@ -169,7 +172,8 @@ class PolyominoPuzzle(Puzzle):
                 cells_list: list[Cell] = []
                 for cell, color in zip(shape.cells, shape.colors, strict=True):
                     moved = tuple(v + d for v, d in zip(cell, shift, strict=True))
-                    if moved not in board or (self.match_colors and board[moved] != color):
+                    if moved not in board or (self.match_colors and board[moved] != color
+                                              and neutral not in (board[moved], color)):
                         break
                     cells_list.append(moved)
                 else:

@@ -10,7 +10,7 @@ from puzzlebox.geometry.lattice import Cell, Lattice, lattice_named, lattice_nam
 from puzzlebox.geometry.square import SQUARE
 from puzzlebox.puzzles.polyomino import designer, model
 from puzzlebox.puzzles.polyomino.disassembly_rules import read_disassembly
-from puzzlebox.puzzles.polyomino.optional_cells import read_optional
+from puzzlebox.puzzles.polyomino.optional_cells import read_neutral, read_optional
 from puzzlebox.puzzles.reading import COMMON_KEYS, FileReader, shown
 
 DESIGNER_KEYS = {"givens", "sweep"}  # designer.py
@@ -80,10 +80,11 @@ def read_polyomino(
     rules = doc.get("rules", {})
     if not isinstance(rules, dict):
         raise r.fail(("rules",), "must be a table")
-    r.check_keys(rules, {"rotate", "reflect", "match_colors"}, ("rules",))
+    r.check_keys(rules, {"rotate", "reflect", "match_colors", "neutral"}, ("rules",))
     rotate = r.boolean(rules, "rotate", True, ("rules",))
     reflect = r.boolean(rules, "reflect", True, ("rules",))
     match_colors = r.boolean(rules, "match_colors", False, ("rules",))
+    neutral = read_neutral(r, rules, match_colors)  # #24
 
     if "board" in doc and "boards" in doc:
         raise r.fail(("boards",), "give either [board] or [[boards]], not both")
@@ -175,6 +176,7 @@ def read_polyomino(
             lattice=lattice,
             optional=optional[board_name],
             disassembly=rules,
+            neutral=neutral,
         )
         for board_name, cells in boards
     ]
