@@ -284,7 +284,6 @@ def test_compiled_step_gives_the_python_references_moves(seed: int) -> None:
 def test_compiled_step_agrees_position_by_position(seed: int) -> None:
     """Breadth first over the positions of a locked frame puzzle (hundreds of them), the
     kernel's separations, moves and next positions equal the reference's at every one."""
-    from puzzlebox.disassembly.blocking import BlockingCache
     from puzzlebox.disassembly.search import _Budget, _Part, _Solver
 
     rng = random.Random(2000 + seed)
@@ -292,7 +291,7 @@ def test_compiled_step_agrees_position_by_position(seed: int) -> None:
     budget = _Budget(10**6, None, "test")
     parts = []
     for compiled in (True, False):
-        solver = _Solver(BlockingCache(pieces, 2), pieces, [0] if seed % 2 else [], [],
+        solver = _Solver(2, pieces, [0] if seed % 2 else [], [],
                          False, budget, compiled)
         parts.append(_Part(solver, tuple(range(len(pieces)))))
     fast, slow = parts

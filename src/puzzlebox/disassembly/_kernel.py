@@ -107,20 +107,40 @@ def blocking(voxels: np.ndarray, starts: np.ndarray, fronts: np.ndarray, pos: np
     return reach
 
 
+@njit(cache=True)
 def front_cells(voxels: np.ndarray, starts: np.ndarray, dims: int) -> np.ndarray:
     """Rows (piece, voxel, direction): the cells of each piece that face out that way.
-    Moving does not change them, so a part works them out once."""
-    rows: list[tuple[int, int, int]] = []
+    Moving does not change them, so a search works them out once per piece."""
+    rows = np.empty((voxels.shape[0] * 2 * dims, 3), dtype=np.int64)
+    used = 0
     for k in range(starts.shape[0] - 1):
-        cells = {tuple(c) for c in voxels[starts[k]:starts[k + 1]].tolist()}
-        for v in range(int(starts[k]), int(starts[k + 1])):
-            cell = voxels[v].tolist()
+        lo = np.full(3, 1 << 40, dtype=np.int64)
+        hi = np.full(3, -(1 << 40), dtype=np.int64)
+        for v in range(starts[k], starts[k + 1]):
+            for a in range(3):
+                lo[a] = min(lo[a], voxels[v, a])
+                hi[a] = max(hi[a], voxels[v, a])
+        size = hi - lo + 3  # a border of empty cells all round
+        grid = np.zeros((size[0], size[1], size[2]), dtype=np.bool_)
+        for v in range(starts[k], starts[k + 1]):
+            x, y, z = voxels[v, 0] - lo[0] + 1, voxels[v, 1] - lo[1] + 1, voxels[v, 2] - lo[2] + 1
+            grid[x, y, z] = True
+        for v in range(starts[k], starts[k + 1]):
+            x, y, z = voxels[v, 0] - lo[0] + 1, voxels[v, 1] - lo[1] + 1, voxels[v, 2] - lo[2] + 1
             for d in range(2 * dims):
-                ahead = list(cell)
-                ahead[d >> 1] += -1 if d & 1 else 1
-                if tuple(ahead) not in cells:
-                    rows.append((k, v, d))
-    return np.array(rows, dtype=np.int64).reshape(-1, 3)
+                step = -1 if d & 1 else 1
+                if d < 2:
+                    ahead = grid[x + step, y, z]
+                elif d < 4:
+                    ahead = grid[x, y + step, z]
+                else:
+                    ahead = grid[x, y, z + step]
+                if not ahead:
+                    rows[used, 0] = k
+                    rows[used, 1] = v
+                    rows[used, 2] = d
+                    used += 1
+    return rows[:used].copy()
 
 
 @njit(cache=True)

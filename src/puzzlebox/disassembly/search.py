@@ -147,13 +147,14 @@ class _Part:
         fixed = solver.fixed
         self.fixed_mask = sum(1 << k for k, p in enumerate(pieces) if p in fixed)
         self.full = (1 << self.n) - 1
-        self.dirs = 2 * solver.cache.dims
+        self.dirs = 2 * solver.dims
         self.kernel: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         if solver.kernels is not None and self.n <= solver.kernels.MAX_PIECES:
             cells = [solver.voxels[p] for p in pieces]
             starts = np.cumsum([0] + [len(c) for c in cells], dtype=np.int64)
             voxels = np.concatenate(cells)
-            fronts = solver.kernels.front_cells(voxels, starts, self.dirs // 2)
+            fronts = np.concatenate([solver.fronts(p) + (k, starts[k], 0)
+                                     for k, p in enumerate(pieces)])
             self.kernel = (voxels, starts, fronts)
 
     def expand(self, pos: Position
@@ -165,7 +166,7 @@ class _Part:
         if self.kernel is not None and self.solver.kernels is not None:
             voxels, starts, fronts = self.kernel
             splits, table, after = self.solver.kernels.expand(
-                voxels, starts, fronts, np.array(pos, dtype=np.int64), self.solver.cache.dims,
+                voxels, starts, fronts, np.array(pos, dtype=np.int64), self.solver.dims,
                 self.fixed_mask)
             if len(splits):
                 return [(m, d) for m, d in splits.tolist()], []
@@ -375,10 +376,13 @@ def _compiled() -> ModuleType:
 
 
 class _Solver:
-    def __init__(self, cache: BlockingCache, pieces: Sequence[frozenset[Cell]],
+    def __init__(self, dims: int, pieces: Sequence[frozenset[Cell]],
                  fixed: Collection[int], groups: Iterable[Collection[int]], thorough: bool,
                  budget: _Budget, compiled: bool = True) -> None:
-        self.cache = cache
+        self.dims = dims
+        self.pieces = pieces
+        self._cache: BlockingCache | None = None
+        self._fronts: dict[int, np.ndarray] = {}
         self.fixed = frozenset(fixed)
         self.groups = [frozenset(g) for g in groups]
         self.thorough = thorough
@@ -389,6 +393,26 @@ class _Solver:
         # positions of each part known not to come apart (a thorough search meets the same
         # part again and again after each separation that fails)
         self.failed: dict[tuple[int, ...], set[Position]] = {}
+
+    @property
+    def cache(self) -> BlockingCache:
+        """The pair cache of the Python step, built on first use (the compiled step needs
+        none)."""
+        if self._cache is None:
+            self._cache = BlockingCache(self.pieces, self.dims)
+        return self._cache
+
+    def fronts(self, piece: int) -> np.ndarray:
+        """Rows (0, voxel, direction) of the piece's cells that face out that way, voxels
+        numbered in the piece's own array (a part shifts them to its own numbering)."""
+        found = self._fronts.get(piece)
+        if found is None:
+            assert self.kernels is not None
+            voxels = self.voxels[piece]
+            found = self.kernels.front_cells(
+                voxels, np.array([0, len(voxels)], dtype=np.int64), self.dims)
+            self._fronts[piece] = found
+        return found
 
     def needs_work(self, pieces: tuple[int, ...]) -> bool:
         """Must this part still come apart? Not one piece, not only fixed pieces, not a
@@ -444,8 +468,7 @@ def disassemble(
             seen[cell] = index
     deadline = None if max_seconds is None else time.monotonic() + max_seconds
     budget = _Budget(max_states, deadline, label)
-    solver = _Solver(BlockingCache(cells, dims), cells, fixed, groups, thorough, budget,
-                     compiled)
+    solver = _Solver(dims, cells, fixed, groups, thorough, budget, compiled)
     everyone = tuple(range(len(cells)))
     if not solver.needs_work(everyone):
         return None
