@@ -447,6 +447,20 @@ def test_a_neutral_colour_needs_matched_colours(tmp_path, capsys):
     assert code == 2 and err.count("\n") == 1 and "rules.neutral" in err
 
 
+def test_a_given_may_lie_on_neutral_cells(tmp_path, capsys):
+    # "ab" on "a#": the neutral cell takes the b; on "bb" it is refused in one line
+    rules = '[rules]\nmatch_colors = true\nneutral = "#"\n'
+    path = tmp_path / "g.toml"
+    path.write_text('[board]\ngrid = "a#/bb"\n[pieces]\nX = "ab"\nB = "b#"\n'
+                    '[[givens]]\npiece = "X"\ncells = [[0, 0], [0, 1]]\n' + rules)
+    code, out, _ = run(capsys, "count", path)
+    assert code == 0 and "1 solution" in out
+    path.write_text('[board]\ngrid = "a#/bb"\n[pieces]\nX = "ab"\nB = "b#"\n'
+                    '[[givens]]\npiece = "X"\ncells = [[1, 0], [1, 1]]\n' + rules)
+    code, _, err = run(capsys, "count", path)
+    assert code == 2 and err.count("\n") == 1 and "given" in err
+
+
 def test_variable_voxels_become_optional_cells(tmp_path, capsys):
     # the result ### with a fourth voxel that may stay empty, and 0..4 monominoes (#24)
     xml = puzzle_xml([shape_xml(flat("###"), variable={(3, 0, 0)}), shape_xml(flat("#"))],
