@@ -455,6 +455,8 @@ def test_a_given_may_lie_on_neutral_cells(tmp_path, capsys):
                     '[[givens]]\npiece = "X"\ncells = [[0, 0], [0, 1]]\n' + rules)
     code, out, _ = run(capsys, "count", path)
     assert code == 0 and "1 solution" in out
+    code, out, _ = run(capsys, "show", path)
+    assert code == 0 and "colours must match, # goes with any colour" in out
     path.write_text('[board]\ngrid = "a#/bb"\n[pieces]\nX = "ab"\nB = "b#"\n'
                     '[[givens]]\npiece = "X"\ncells = [[1, 0], [1, 1]]\n' + rules)
     code, _, err = run(capsys, "count", path)
