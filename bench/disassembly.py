@@ -9,12 +9,21 @@ fresh process timed from the outside (wall clock, and the CPU of the reaped chil
   ``puzzlebox import`` wrote (distinct solutions by exact cover, then each taken apart).
 
 The answers are compared too (assemblies, how many come apart, the levels), so a run that
-got faster by getting something wrong shows it. The examples are GPL and not in the
+got faster by getting something wrong shows it.
+
+A second table times assembling alone, the same way: ``burrTxt -q FILE`` (its assembler,
+no disassembly) against ``puzzlebox count FILE.toml --json`` (every solution and the
+distinct ones up to symmetry, which are BurrTools' assemblies). The examples are GPL and not in the
 repository: ``--examples`` (or ``BURRTOOLS_EXAMPLES``) says where they are, by default
 ``../shared/peers/burrtools/examples``; ``--burrtxt`` where BurrTools' solver is.
 
-    python bench/disassembly.py                  # CubeInCage, AlPackino, PelikanBurr
+    python bench/disassembly.py                  # CubeInCage, AlPackino, PelikanBurr, Dracula
     python bench/disassembly.py --all            # and SolidSixPieceBurrs (a few minutes)
+    python bench/disassembly.py --inner          # the search alone: Python step vs compiled
+
+``--inner`` times only the taking apart, in this process, on the assemblies found first:
+``disassemble(..., compiled=False)`` (the Python reference of a position's step) against
+the default (the compiled step), CPU seconds, and checks that both give the same levels.
 """
 
 from __future__ import annotations
@@ -31,7 +40,7 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-QUICK = ["CubeInCage", "AlPackino", "PelikanBurr"]
+QUICK = ["CubeInCage", "AlPackino", "PelikanBurr", "DraculasDentalDesaster"]
 SLOW = ["SolidSixPieceBurrs"]
 
 
@@ -68,10 +77,57 @@ def burrtools_answer(out: str) -> tuple[int, int, Counter[str]]:
     return int(found.group(1)), int(found.group(2)), levels
 
 
+def burrtools_assemblies(out: str) -> int:
+    found = re.search(r"(\d+) assemblies", out)
+    assert found, out[-300:]
+    return int(found.group(1))
+
+
 def puzzlebox_answer(out: str) -> tuple[int, int, Counter[str]]:
     obj = json.loads(out.splitlines()[-1])
     return (obj["assemblies"], obj["come_apart"],
             Counter({lv["level"]: lv["assemblies"] for lv in obj["levels"]}))
+
+
+def inner(examples: Path, names: list[str], repeat: int) -> None:
+    """The disassembly search alone, Python step against compiled step (see above)."""
+    from puzzlebox.disassembly import disassemble
+    from puzzlebox.disassembly.assemblies import _space, check_slides
+    from puzzlebox.formats import burrtools
+    from puzzlebox.formats.reader import read_text
+    from puzzlebox.puzzles import PolyominoPuzzle
+
+    print("| example | assemblies | Python step CPU s | compiled step CPU s | speed-up "
+          "| same levels |")
+    print("|---|---|---|---|---|---|")
+    for name in names:
+        text = burrtools.import_file(examples / f"{name}.xmpuzzle")
+        puzzle = read_text(text, name, name).puzzles[0]
+        assert isinstance(puzzle, PolyominoPuzzle)
+        dims = check_slides(puzzle, name)
+        rules = puzzle.disassembly
+        rank = {piece.name: k for k, piece in enumerate(puzzle.pieces)}
+        jobs = []
+        for solution in puzzle.distinct_solutions():
+            placed = sorted(solution.placements, key=lambda p: (rank[p.piece], p.cells))
+            names_of = [p.piece for p in placed]
+            fixed = [k for k, n in enumerate(names_of) if rules and n in rules.fixed]
+            groups = [[k for k, n in enumerate(names_of) if n in g]
+                      for g in (rules.groups if rules else ())]
+            jobs.append(([[_space(c, dims) for c in p.cells] for p in placed], fixed, groups))
+        results = {}
+        for compiled in (False, True):
+            best = float("inf")
+            for _ in range(repeat):
+                began = time.process_time()
+                levels = [getattr(disassemble(cells, dims=dims, fixed=fixed, groups=groups,
+                                              compiled=compiled), "level", None)
+                          for cells, fixed, groups in jobs]
+                best = min(best, time.process_time() - began)
+            results[compiled] = (best, levels)
+        (slow, a), (fast, b) = results[False], results[True]
+        print(f"| {name} | {len(jobs)} | {slow:.2f} | {fast:.2f} | {slow / fast:.1f}x | "
+              f"{'yes' if a == b else 'NO'} |")
 
 
 def main() -> int:
@@ -82,14 +138,21 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("--timeout", type=float, default=300)
     parser.add_argument("--all", action="store_true", help="also SolidSixPieceBurrs")
+    parser.add_argument("--inner", action="store_true",
+                        help="time the disassembly search alone: Python step vs compiled")
     args = parser.parse_args()
     examples = Path(args.examples)
     if not (examples / "CubeInCage.xmpuzzle").exists():
         print(f"no BurrTools examples at {examples}: give --examples", file=sys.stderr)
         return 2
+    if args.inner:
+        inner(examples, QUICK + (SLOW if args.all else []), args.repeat)
+        return 0
     puzzlebox = str(Path(sys.executable).with_name("puzzlebox"))
     names = QUICK + (SLOW if args.all else [])
     rows = []
+    counting: list[tuple[str, tuple[float, float], tuple[float, float], int | None,
+                         int | None]] = []
     with tempfile.TemporaryDirectory() as tmp:
         for name in names:
             toml = Path(tmp) / f"{name}.toml"
@@ -110,6 +173,17 @@ def main() -> int:
                 pb_times.append((wall, cpu))
                 pb_answer = puzzlebox_answer(out) if out else None
             rows.append((name, min(bt_times), min(pb_times), bt_answer, pb_answer))
+            bt_times, pb_times = [], []
+            bt_count = pb_count = None
+            for _ in range(args.repeat):
+                wall, cpu, out = timed([args.burrtxt, "-q", str(examples / f"{name}.xmpuzzle")],
+                                       args.timeout)
+                bt_times.append((wall, cpu))
+                bt_count = burrtools_assemblies(out) if out else None
+                wall, cpu, out = timed([puzzlebox, "count", str(toml), "--json"], args.timeout)
+                pb_times.append((wall, cpu))
+                pb_count = json.loads(out.splitlines()[-1])["distinct"] if out else None
+            counting.append((name, min(bt_times), min(pb_times), bt_count, pb_count))
     print("| example | assemblies | come apart | levels agree | burrTxt -d wall / CPU s "
           "| puzzlebox wall / CPU s | puzzlebox / burrTxt (CPU) |")
     print("|---|---|---|---|---|---|---|")
@@ -118,6 +192,14 @@ def main() -> int:
         ratio = pb[1] / bt[1] if bt[1] else float("inf")
         print(f"| {name} | {pba[0] if pba else '?'} | {pba[1] if pba else '?'} | {same} | "
               f"{bt[0]:.2f} / {bt[1]:.2f} | {pb[0]:.2f} / {pb[1]:.2f} | {ratio:.1f}x |")
+    print()
+    print("| example (assembling only) | burrTxt assemblies | puzzlebox distinct | "
+          "burrTxt -q wall / CPU s | puzzlebox count wall / CPU s | puzzlebox / burrTxt (CPU) |")
+    print("|---|---|---|---|---|---|")
+    for name, bt, pb, btc, pbc in counting:
+        ratio = pb[1] / bt[1] if bt[1] else float("inf")
+        print(f"| {name} | {btc} | {pbc} | {bt[0]:.2f} / {bt[1]:.2f} | "
+              f"{pb[0]:.2f} / {pb[1]:.2f} | {ratio:.1f}x |")
     return 0
 
 

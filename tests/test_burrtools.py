@@ -369,6 +369,100 @@ def test_colour_rules_other_than_equal_colours_are_refused(tmp_path, capsys):
     assert code == 2 and "colour rules" in err
 
 
+def _neutral_brute(board: dict[tuple[int, int], str],
+                   pieces: list[tuple[str, dict[tuple[int, int], str]]]) -> int:
+    """Tilings of ``board`` by any number of each piece (turned and flipped), a piece cell
+    on a board cell of its colour or either of them neutral ('#'): an independent count."""
+    def images(cells: dict[tuple[int, int], str]) -> list[list[tuple[tuple[int, int], str]]]:
+        out = []
+        items = list(cells.items())
+        for _ in range(2):
+            for _ in range(4):
+                items = [((c, -r), k) for (r, c), k in items]
+                out.append(items)
+            items = [((r, -c), k) for (r, c), k in items]
+        return out
+
+    options = set()
+    for name, cells in pieces:
+        for image in images(cells):
+            for (br, bc) in board:
+                (r0, c0), _ = image[0]
+                moved = [((r - r0 + br, c - c0 + bc), k) for (r, c), k in image]
+                if all(cell in board and "#" in (board[cell], k) or board.get(cell) == k
+                       for cell, k in moved):
+                    options.add((name, frozenset(cell for cell, _ in moved)))
+    order = sorted(board)
+    found = set()
+
+    def go(covered: frozenset, chosen: frozenset) -> None:
+        free = [c for c in order if c not in covered]
+        if not free:
+            found.add(chosen)
+            return
+        for name, cells in options:
+            if free[0] in cells and not cells & covered:
+                go(covered | cells, chosen | {(name, cells)})
+
+    go(frozenset(), frozenset())
+    return len(found)
+
+
+def test_neutral_voxels_among_coloured_ones_become_rules_neutral(tmp_path):
+    # red (1) on red, black (2) on black, and neutral voxels (0), on the board or on a
+    # piece, anywhere: Dracula's Dental Disaster's rule (#24), [rules] neutral = "#"
+    board = {v: (0 if v in {(1, 0, 0), (2, 1, 0)} else 1 if v[0] < 2 else 2)
+             for v in flat("####/####")}
+    red = {(0, 0, 0): 1, (1, 0, 0): 1}
+    black = {(0, 0, 0): 2, (1, 0, 0): 2}
+    tooth = {(0, 0, 0): 1, (1, 0, 0): 0}
+    xml = puzzle_xml([shape_xml(board), shape_xml(red, "red"), shape_xml(black, "black"),
+                      shape_xml(tooth, "tooth")],
+                     [problem_xml([(1, 0, 4), (2, 0, 4), (3, 0, 4)], 0,
+                                  pairs=[(0, 0), (1, 1)])], colours=2)
+    text = bt.import_file(write(tmp_path, xml))
+    doc = tomllib.loads(text)
+    assert doc["rules"]["match_colors"] is True and doc["rules"]["neutral"] == "#"
+    assert doc["board"]["grid"].strip() == "a#bb\naa#b"
+    assert "# #: BurrTools' neutral colour (on any colour)" in text
+    puzzle = read_text(text, "x", "x").puzzles[0]
+    grid = {(r, c): ch for r, row in enumerate(["a#bb", "aa#b"]) for c, ch in enumerate(row)}
+    expected = _neutral_brute(grid, [("red", {(0, 0): "a", (0, 1): "a"}),
+                                     ("black", {(0, 0): "b", (0, 1): "b"}),
+                                     ("tooth", {(0, 0): "a", (0, 1): "#"})])
+    assert puzzle.count().solutions == expected
+    # the neutral cells matter: without the rule fewer (or no) tilings fit
+    strict = read_text(text.replace('neutral = "#"\n', ""), "y", "y").puzzles[0]
+    assert strict.count().solutions < expected
+
+
+def test_a_neutral_colour_needs_matched_colours(tmp_path, capsys):
+    path = tmp_path / "n.toml"
+    path.write_text('[board]\ngrid = "##"\n[pieces]\nD = "##"\n[rules]\nneutral = "#"\n')
+    code, _, err = run(capsys, "count", path)
+    assert code == 2 and err.count("\n") == 1 and "match_colors" in err
+    path.write_text('[board]\ngrid = "##"\n[pieces]\nD = "##"\n[rules]\n'
+                    'match_colors = true\nneutral = "##"\n')
+    code, _, err = run(capsys, "count", path)
+    assert code == 2 and err.count("\n") == 1 and "rules.neutral" in err
+
+
+def test_a_given_may_lie_on_neutral_cells(tmp_path, capsys):
+    # "ab" on "a#": the neutral cell takes the b; on "bb" it is refused in one line
+    rules = '[rules]\nmatch_colors = true\nneutral = "#"\n'
+    path = tmp_path / "g.toml"
+    path.write_text('[board]\ngrid = "a#/bb"\n[pieces]\nX = "ab"\nB = "b#"\n'
+                    '[[givens]]\npiece = "X"\ncells = [[0, 0], [0, 1]]\n' + rules)
+    code, out, _ = run(capsys, "count", path)
+    assert code == 0 and "1 solution" in out
+    code, out, _ = run(capsys, "show", path)
+    assert code == 0 and "colours must match, # goes with any colour" in out
+    path.write_text('[board]\ngrid = "a#/bb"\n[pieces]\nX = "ab"\nB = "b#"\n'
+                    '[[givens]]\npiece = "X"\ncells = [[1, 0], [1, 1]]\n' + rules)
+    code, _, err = run(capsys, "count", path)
+    assert code == 2 and err.count("\n") == 1 and "given" in err
+
+
 def test_variable_voxels_become_optional_cells(tmp_path, capsys):
     # the result ### with a fourth voxel that may stay empty, and 0..4 monominoes (#24)
     xml = puzzle_xml([shape_xml(flat("###"), variable={(3, 0, 0)}), shape_xml(flat("#"))],

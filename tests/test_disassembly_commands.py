@@ -139,6 +139,8 @@ needs_examples = pytest.mark.skipif(
 @pytest.mark.parametrize("name, assemblies, level", [
     ("CubeInCage", 96, "4.9.3"),  # a group of three frame pieces may stay together
     ("PelikanBurr", 12, "98.2.4.2"),
+    # colours: red and black voxels each on their own, neutral ones anywhere ([rules] neutral)
+    ("DraculasDentalDesaster", 84, "3.5.16.6.4"),
 ])
 def test_burrtools_examples(name: str, assemblies: int, level: str, tmp_path: Path,
                             capsys: pytest.CaptureFixture[str]) -> None:

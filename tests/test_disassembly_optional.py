@@ -128,3 +128,26 @@ def test_a_sweep_keeps_optional_cells(tmp_path: Path,
                 for obj in map(json.loads, rows)}
     assert solvable[((0, 0),)] is True  # (0,1)+(0,2) covered, (0,3) left empty
     assert solvable[((0, 1),)] is False  # (0,0) alone cannot be covered
+
+
+def test_each_of_several_boards_has_its_own_optional_cells(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # [[boards]]: a board's optional cells are its own, checked against the same
+    # independent count as a single [board]
+    pieces = ('[pieces]\nL = { shape = "##/#.", count = [0, 3] }\n'
+              'D = { shape = "##", count = [0, 2] }\n')
+    text = ('[[boards]]\nname = "slack"\ngrid = "###/###/###"\noptional = "+../.+./..+"\n'
+            '[[boards]]\nname = "tight"\ngrid = "###/###/###"\n' + pieces)
+    slack, tight = read_text(text, "t.toml", "t").puzzles
+    assert isinstance(slack, PolyominoPuzzle) and isinstance(tight, PolyominoPuzzle)
+    assert slack.optional == {(0, 0), (1, 1), (2, 2)} and tight.optional == frozenset()
+    square = {(r, c) for r in range(3) for c in range(3)}
+    assert slack.count().solutions == _by_subsets(square, {(0, 0), (1, 1), (2, 2)}, pieces)
+    assert tight.count().solutions == _by_subsets(square, set(), pieces)
+    assert slack.count().solutions != tight.count().solutions
+    path = tmp_path / "bad.toml"
+    path.write_text('[[boards]]\ngrid = "##"\n[[boards]]\ngrid = "##"\noptional = "..+"\n'
+                    '[pieces]\nD = "##"\n')
+    assert main(["count", str(path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "boards.1.optional" in err and "[0, 2]" in err

@@ -33,6 +33,7 @@ from __future__ import annotations
 import time
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
+from types import ModuleType
 
 import numpy as np
 
@@ -146,7 +147,36 @@ class _Part:
         fixed = solver.fixed
         self.fixed_mask = sum(1 << k for k, p in enumerate(pieces) if p in fixed)
         self.full = (1 << self.n) - 1
-        self.dirs = 2 * solver.cache.dims
+        self.dirs = 2 * solver.dims
+        self.kernel: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        if solver.kernels is not None and self.n <= solver.kernels.MAX_PIECES:
+            cells = [solver.voxels[p] for p in pieces]
+            starts = np.cumsum([0] + [len(c) for c in cells], dtype=np.int64)
+            voxels = np.concatenate(cells)
+            fronts = np.concatenate([solver.fronts(p) + (k, starts[k], 0)
+                                     for k, p in enumerate(pieces)])
+            self.kernel = (voxels, starts, fronts)
+
+    def expand(self, pos: Position
+               ) -> tuple[list[tuple[int, int]], list[tuple[Position, tuple[int, int, int]]]]:
+        """The separations at ``pos`` (moving mask, direction) and, when there are none, the
+        moves that keep the part together with the positions they lead to. The compiled
+        kernel does it in one call; the Python reference below does the same for parts too
+        big for its 64-bit masks (and for the tests that compare the two)."""
+        if self.kernel is not None and self.solver.kernels is not None:
+            voxels, starts, fronts = self.kernel
+            splits, table, after = self.solver.kernels.expand(
+                voxels, starts, fronts, np.array(pos, dtype=np.int64), self.solver.dims,
+                self.fixed_mask)
+            if len(splits):
+                return [(m, d) for m, d in splits.tolist()], []
+            return [], [(tuple(row), (m, d, k))
+                        for row, (m, d, k) in zip(after.tolist(), table.tolist(), strict=True)]
+        reach = self.reach(pos)
+        found = self.separations(reach)
+        if found:
+            return found, []
+        return [], [(self.shifted(pos, m, d, k), (m, d, k)) for m, d, k in self.moves(reach)]
 
     def reach(self, pos: Position) -> np.ndarray:
         """``R[d, p, j]``: the least distance ``k`` at which sliding piece ``p`` by ``k``
@@ -286,8 +316,7 @@ class _Part:
             next_front: list[_Node] = []
             for node in front:
                 pos = node.pos
-                reach = self.reach(pos)
-                splits = self.separations(reach)
+                splits, steps = self.expand(pos)
                 for mask, direction in splits:
                     found = self.split(node, mask, direction)
                     if found is not None or not solver.thorough:
@@ -297,14 +326,13 @@ class _Part:
                     # apart would let the parts drift for ever, so the search stays among
                     # the positions that hold together
                     continue
-                for mask, direction, distance in self.moves(reach):
-                    new = self.shifted(pos, mask, direction, distance)
+                for new, move in steps:
                     if new in current or new in older or new in newer:
                         continue
                     newer.add(new)
                     if everything is not None:
                         everything.add(new)
-                    next_front.append(_Node(new, node, (mask, direction, distance)))
+                    next_front.append(_Node(new, node, move))
             older, current = current, newer
             front = next_front
         failed.update(everything or (start,))
@@ -340,17 +368,51 @@ class _Part:
         return Separation(self.pieces, tuple(path), parts[0], parts[1], removed)
 
 
+def _compiled() -> ModuleType:
+    """The compiled inner step (numba, loaded on the first disassembly: not at start-up)."""
+    from puzzlebox.disassembly import _kernel
+
+    return _kernel
+
+
 class _Solver:
-    def __init__(self, cache: BlockingCache, fixed: Collection[int],
-                 groups: Iterable[Collection[int]], thorough: bool, budget: _Budget) -> None:
-        self.cache = cache
+    def __init__(self, dims: int, pieces: Sequence[frozenset[Cell]],
+                 fixed: Collection[int], groups: Iterable[Collection[int]], thorough: bool,
+                 budget: _Budget, compiled: bool = True) -> None:
+        self.dims = dims
+        self.pieces = pieces
+        self._cache: BlockingCache | None = None
+        self._fronts: dict[int, np.ndarray] = {}
         self.fixed = frozenset(fixed)
         self.groups = [frozenset(g) for g in groups]
         self.thorough = thorough
         self.budget = budget
+        self.kernels = _compiled() if compiled else None
+        self.voxels = [np.array(sorted(piece), dtype=np.int64).reshape(-1, 3)
+                       for piece in pieces]
         # positions of each part known not to come apart (a thorough search meets the same
         # part again and again after each separation that fails)
         self.failed: dict[tuple[int, ...], set[Position]] = {}
+
+    @property
+    def cache(self) -> BlockingCache:
+        """The pair cache of the Python step, built on first use (the compiled step needs
+        none)."""
+        if self._cache is None:
+            self._cache = BlockingCache(self.pieces, self.dims)
+        return self._cache
+
+    def fronts(self, piece: int) -> np.ndarray:
+        """Rows (0, voxel, direction) of the piece's cells that face out that way, voxels
+        numbered in the piece's own array (a part shifts them to its own numbering)."""
+        found = self._fronts.get(piece)
+        if found is None:
+            assert self.kernels is not None
+            voxels = self.voxels[piece]
+            found = self.kernels.front_cells(
+                voxels, np.array([0, len(voxels)], dtype=np.int64), self.dims)
+            self._fronts[piece] = found
+        return found
 
     def needs_work(self, pieces: tuple[int, ...]) -> bool:
         """Must this part still come apart? Not one piece, not only fixed pieces, not a
@@ -384,6 +446,7 @@ def disassemble(
     max_states: int = DEFAULT_MAX_STATES,
     max_seconds: float | None = None,
     label: str = "assembly",
+    compiled: bool = True,
 ) -> Separation | None:
     """How the assembled ``pieces`` (each a set of cells, as placed) come apart, or None
     when they cannot.
@@ -391,7 +454,8 @@ def disassemble(
     ``dims`` is 3 on the cube lattice and 2 on the square lattice (cells may then be given
     as pairs). ``fixed`` pieces never move (a box, a frame); each of ``groups`` is a set of
     pieces that may stay together. Raises :class:`DisassemblyTooBig` past ``max_states``
-    positions or ``max_seconds`` seconds.
+    positions or ``max_seconds`` seconds. ``compiled=False`` runs the Python reference of
+    the inner step instead of the compiled kernel (the same answers, slower).
     """
     cells = _normalise(pieces)
     seen: dict[Cell, int] = {}
@@ -404,7 +468,7 @@ def disassemble(
             seen[cell] = index
     deadline = None if max_seconds is None else time.monotonic() + max_seconds
     budget = _Budget(max_states, deadline, label)
-    solver = _Solver(BlockingCache(cells, dims), fixed, groups, thorough, budget)
+    solver = _Solver(dims, cells, fixed, groups, thorough, budget, compiled)
     everyone = tuple(range(len(cells)))
     if not solver.needs_work(everyone):
         return None

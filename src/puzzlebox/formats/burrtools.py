@@ -22,8 +22,8 @@ and pieces are all one layer thick become square-lattice puzzles (a flat piece c
 turned over, so rotations and reflections are allowed), other cube puzzles become
 ``lattice = "cube"`` puzzles (pieces are solids: rotations only); triangular prisms become
 ``lattice = "triangle"`` when every shape is one layer thick. Anything else is refused in
-one line naming what cannot be mapped: the other grids, variable voxels, colour rules
-other than "each colour only on itself", ranges above puzzlebox's limits.
+one line naming what cannot be mapped: the other grids, colour rules that let a colour
+fill another (neutral voxels are ``[rules] neutral``), ranges above puzzlebox's limits.
 
 The file is hostile until read: its compressed and decompressed sizes are capped (a gzip
 bomb stops at the cap), a document type declaration is refused (so no entity can expand),
@@ -450,6 +450,7 @@ class Converted:
     colour_notes: list[str]
     optional: frozenset[Cell] = frozenset()  # board cells that may stay empty (#24)
     groups: tuple[tuple[str, ...], ...] = ()  # pieces that may stay together (#24)
+    neutral: bool = False  # "#" (BurrTools' colour 0) goes on any colour (#24)
 
 
 def check_grid(puzzle: BtPuzzle, source: str) -> None:
@@ -531,7 +532,7 @@ def convert(puzzle: BtPuzzle, problem: BtProblem, source: str, title: str) -> Co
             raise fail(f"piece {_label(shapes[index])} may be used up to {hi} times; the "
                        f"limit is {limits.MAX_COPIES}", shapes[index].line)
 
-    match, chars, colour_notes = _colours(puzzle, problem, result, used, fail)
+    match, chars, colour_notes, neutral = _colours(puzzle, problem, result, used, fail)
 
     if grid == 0 and _thin_axis(result.filled) is not None and all(
         _thin_axis(s.filled) is not None for s in used
@@ -565,7 +566,7 @@ def convert(puzzle: BtPuzzle, problem: BtProblem, source: str, title: str) -> Co
     notes = puzzle.comment
     return Converted(lattice, cells(result), pieces, reflect, match, title, notes,
                      colour_notes, variable_cells(result, place),
-                     part_groups(problem.parts, names))
+                     part_groups(problem.parts, names), neutral)
 
 
 def _label(shape: BtShape) -> str:
@@ -595,36 +596,40 @@ def _names(shapes: list[BtShape]) -> dict[int, str]:
 
 def _colours(puzzle: BtPuzzle, problem: BtProblem, result: BtShape, used: list[BtShape],
              fail: Callable[[str, int | None], BurrToolsError]
-             ) -> tuple[bool, dict[int, str], list[str]]:
-    """Whether colours must match, the grid character of each colour, and comment lines.
+             ) -> tuple[bool, dict[int, str], list[str], bool]:
+    """Whether colours must match, the grid character of each colour, comment lines, and
+    whether the neutral colour (``#``) is written as ``[rules] neutral``.
 
     BurrTools lets a piece voxel of colour p fill a result voxel of colour r when either
     is neutral (0) or the problem lists the pair (p, r). puzzlebox's ``match_colors`` says
-    "a cell only on a cell of the same character". The two agree exactly when, over the
-    colours that occur, the allowed pairs are all pairs (no rule: colours are dropped) or
-    exactly the equal pairs (each colour on itself; a neutral voxel then must not occur
-    beside coloured ones)."""
+    "a cell only on a cell of the same character", and ``neutral`` names a character that
+    goes on any (#24). The two agree exactly when, over the colours that occur, the allowed
+    pairs are all pairs (no rule: colours are dropped) or, among the coloured voxels,
+    exactly the equal pairs (each colour on itself; neutral voxels, where there are any,
+    become the neutral ``#``)."""
     piece_colours = {c for s in used for c in s.filled.values()}
     result_colours = set(result.filled.values())
     chars = {0: "#"} | {n: COLOUR_CHARS[n - 1] for n in range(1, 64)}
     if not puzzle.colours or (piece_colours | result_colours) <= {0}:
-        return False, {n: "#" for n in chars}, []
+        return False, {n: "#" for n in chars}, [], False
 
     def allowed(p: int, r: int) -> bool:
         return p == 0 or r == 0 or (p, r) in problem.pairs
 
     pairs = [(p, r) for p in sorted(piece_colours) for r in sorted(result_colours)]
     if all(allowed(p, r) for p, r in pairs):
-        return False, {n: "#" for n in chars}, []
-    if all(allowed(p, r) == (p == r) for p, r in pairs):
+        return False, {n: "#" for n in chars}, [], False
+    if all(allowed(p, r) == (p == r) for p, r in pairs if p and r):
         notes = []
         for n in sorted(piece_colours | result_colours):
             rgb = puzzle.colours[n - 1] if 0 < n <= len(puzzle.colours) else None
             shown = f" (#{rgb[0]:02x}{rgb[1]:02x}{rgb[2]:02x})" if rgb else ""
-            notes.append(f"{chars[n]}: BurrTools colour {n}{shown}")
-        return True, chars, notes
-    raise fail("the problem's colour rules are not 'each colour only on itself' (with no "
-               "neutral voxels among coloured ones); puzzlebox can only match equal colours",
+            notes.append(f"{chars[n]}: BurrTools colour {n}{shown}" if n else
+                         f"{chars[n]}: BurrTools' neutral colour (on any colour)")
+        neutral = 0 in piece_colours | result_colours
+        return True, chars, notes, neutral
+    raise fail("the problem's colour rules let a colour fill another colour; puzzlebox "
+               "matches each colour only on itself (and a neutral colour on any)",
                problem.line)
 
 
@@ -743,6 +748,8 @@ def to_toml(converted: Converted, header: str) -> str:
     lines += ["", "[rules]", "rotate = true", f"reflect = {str(c.reflect).lower()}"]
     if c.match_colors:
         lines.append("match_colors = true")
+    if c.match_colors and c.neutral:
+        lines.append('neutral = "#"')
     if c.groups:  # #24
         listed = ", ".join("[" + ", ".join(toml_string(n) for n in g) + "]" for g in c.groups)
         lines += ["", "[disassembly]", f"groups = [{listed}]"]

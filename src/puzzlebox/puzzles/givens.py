@@ -143,6 +143,9 @@ def _is_placement(puzzle: PolyominoPuzzle, piece: Piece, cells: tuple[Cell, ...]
     on cells of its colours where colours must match: the cells, with the board's colours
     or plain, put in normal position are one of the piece's orientations. Cheap (no
     placements are listed), so a file of many givens on a big board is checked at once."""
+    if puzzle.match_colors and puzzle.neutral is not None:  # [rules] neutral (#24): the
+        wanted = frozenset(cells)  # colours alone do not say it; the placements do
+        return any(frozenset(p) == wanted for p in puzzle.placements_of(piece))
     colored = {cell: puzzle.board[cell] if puzzle.match_colors else "#" for cell in cells}
     return lattice_of(puzzle).normalize(colored) in set(puzzle.piece_orientations(piece))
 

@@ -161,7 +161,7 @@ def _reachable(targets: tuple[int, ...], parts: list[tuple[tuple[int, ...], int,
 def area_impossibility(puzzle: PolyominoPuzzle) -> str | None:
     """A sentence why the areas (of each colour, when colours must match) cannot add up."""
     area = len(puzzle.board)
-    if puzzle.match_colors:
+    if puzzle.match_colors and puzzle.neutral is None:  # a neutral cell takes any colour
         colours = sorted(set(puzzle.board.values()))
         board_vec = Counter(puzzle.board.values())
         targets = tuple(board_vec[c] for c in colours)

@@ -70,6 +70,7 @@ def _with_board(
         lattice=puzzle.lattice,
         optional=puzzle.optional & board.keys(),  # #24
         wrap=puzzle.wrap,  # #27: the periods of the whole board
+        neutral=puzzle.neutral,  # #24
     )
 
 

@@ -116,11 +116,13 @@ class PolyominoPuzzle(Puzzle):
         optional: frozenset[Cell] = frozenset(),
         disassembly: DisassemblyRules | None = None,
         wrap: Wrap | None = None,
+        neutral: str | None = None,
     ) -> None:
         super().__init__(name, title, notes)
         self.wrap = wrap  # [board] wrap: a tube or a torus (geometry/wrap.py)
         if wrap is not None:  # a piece across the seam cannot slide out of a flat board
             self.slides_apart = False  # type: ignore[misc]
+        self.neutral = neutral  # [rules] neutral: a colour that matches any colour (#24)
         self.optional = frozenset(optional)  # board cells that may stay empty (#24)
         self.disassembly = disassembly  # [disassembly]: fixed pieces, groups (#24)
         self.lattice = lattice
@@ -155,33 +157,55 @@ class PolyominoPuzzle(Puzzle):
         wraps the moved cells are folded onto it (geometry/wrap.py), so a piece may cross
         the seam; one that would cover a cell twice is not placed."""
         board = self.board
+        neutral = self.neutral  # with match_colors: a cell of it goes on any colour (#24)
         can_translate = self.lattice.can_translate
         found: dict[tuple[Cell, ...], None] = {}
         targets = sorted(board)
         wrap = self.wrap
+        # the box of the board: a target that puts the shape's box outside it misses (on a
+        # board that wraps no box bounds a piece that crosses the seam)
+        low = [min(axis) for axis in zip(*board)] if board and wrap is None else []
+        high = [max(axis) for axis in zip(*board)] if board and wrap is None else []
         for shape in self.piece_orientations(piece):
             anchor = shape.cells[0]
+            # the targets where the shape's box stays inside the board's (the rest miss)
+            below = [a - min(axis) for a, axis in zip(anchor, zip(*shape.cells), strict=True)]
+            above = [max(axis) - a for a, axis in zip(anchor, zip(*shape.cells), strict=True)]
             for target in targets:
+                if low and any(t - b < lo or t + u > hi for t, b, u, lo, hi
+                               in zip(target, below, above, low, high, strict=True)):
+                    continue
                 shift = tuple(t - a for t, a in zip(target, anchor, strict=True))
                 if not can_translate(shift):
                     continue
-                cells = tuple(
-                    tuple(v + d for v, d in zip(cell, shift, strict=True)) for cell in shape.cells
-                )
-                colors = shape.colors
                 if wrap is not None:  # folded onto the tube or torus, colours alongside
-                    folded = [wrap.fold(cell) for cell in cells]
+                    moved_cells = (tuple(v + d for v, d in zip(cell, shift, strict=True))
+                                   for cell in shape.cells)
+                    folded = [wrap.fold(cell) for cell in moved_cells]
                     if len(set(folded)) != len(folded):
                         continue  # the piece would cover a cell twice
-                    pairs = sorted(zip(folded, colors, strict=True))
-                    cells = tuple(cell for cell, _ in pairs)
-                    colors = tuple(color for _, color in pairs)
-                if all(
-                    cell in board and (not self.match_colors or board[cell] == color)
-                    for cell, color in zip(cells, colors, strict=True)
-                ):
-                    found.setdefault(cells, None)
+                    pairs = sorted(zip(folded, shape.colors, strict=True))
+                    if all(cell in board and self._fits(board[cell], color)
+                           for cell, color in pairs):
+                        found.setdefault(tuple(cell for cell, _ in pairs), None)
+                    continue
+                # cell by cell, stopping at the first that misses: most targets miss early
+                # (a box piece of 200 cells fits one target of 512: #24)
+                cells_list: list[Cell] = []
+                for cell, color in zip(shape.cells, shape.colors, strict=True):
+                    moved = tuple(v + d for v, d in zip(cell, shift, strict=True))
+                    if moved not in board or (self.match_colors and board[moved] != color
+                                              and neutral not in (board[moved], color)):
+                        break
+                    cells_list.append(moved)
+                else:
+                    found.setdefault(tuple(cells_list), None)
         return list(found)
+
+    def _fits(self, board_colour: str, colour: str) -> bool:
+        """Whether a piece cell of ``colour`` may lie on a board cell of ``board_colour``."""
+        return (not self.match_colors or board_colour == colour
+                or self.neutral in (board_colour, colour))
 
     def build_problem(self) -> CoverProblem:
         builder = CoverBuilder()

@@ -11,7 +11,7 @@ from puzzlebox.geometry.square import SQUARE
 from puzzlebox.geometry.wrap import Wrap, WrapError, make_wrap
 from puzzlebox.puzzles.polyomino import designer, model
 from puzzlebox.puzzles.polyomino.disassembly_rules import read_disassembly
-from puzzlebox.puzzles.polyomino.optional_cells import read_optional
+from puzzlebox.puzzles.polyomino.optional_cells import read_neutral, read_optional
 from puzzlebox.puzzles.reading import COMMON_KEYS, FileReader, shown
 
 DESIGNER_KEYS = {"givens", "sweep"}  # designer.py
@@ -96,16 +96,17 @@ def read_polyomino(
     rules = doc.get("rules", {})
     if not isinstance(rules, dict):
         raise r.fail(("rules",), "must be a table")
-    r.check_keys(rules, {"rotate", "reflect", "match_colors"}, ("rules",))
+    r.check_keys(rules, {"rotate", "reflect", "match_colors", "neutral"}, ("rules",))
     rotate = r.boolean(rules, "rotate", True, ("rules",))
     reflect = r.boolean(rules, "reflect", True, ("rules",))
     match_colors = r.boolean(rules, "match_colors", False, ("rules",))
+    neutral = read_neutral(r, rules, match_colors)  # #24
 
     if "board" in doc and "boards" in doc:
         raise r.fail(("boards",), "give either [board] or [[boards]], not both")
     boards: list[tuple[str | None, dict[Cell, str]]] = []
     wraps: list[Wrap | None] = []  # one per board (#27)
-    optional: frozenset[Cell] = frozenset()  # cells that may stay empty ([board] only)
+    optional: dict[str | None, frozenset[Cell]] = {}  # cells that may stay empty, by board
     if "boards" in doc:
         entries = doc["boards"]
         if not isinstance(entries, list) or not entries:
@@ -118,7 +119,7 @@ def read_polyomino(
         for i, entry in enumerate(entries):
             if not isinstance(entry, dict):
                 raise r.fail(("boards", i), "must be a table")
-            r.check_keys(entry, {"name", "grid", "wrap"}, ("boards", i))
+            r.check_keys(entry, {"name", "grid", "optional", "wrap"}, ("boards", i))
             board_name = r.text_value(entry, "name", ("boards", i)) or f"board{i + 1:02d}"
             if len(board_name) > limits.MAX_NAME:
                 raise r.fail(("boards", i, "name"), f"a name of {len(board_name)} characters; "
@@ -130,6 +131,7 @@ def read_polyomino(
                 raise r.fail(("boards", i, "grid"), "is missing")
             boards.append((board_name, r.grid(entry["grid"], ("boards", i, "grid"), lattice)))
             wraps.append(_wrap(r, entry, boards[-1][1], lattice, ("boards", i)))
+            optional[board_name] = read_optional(r, entry, boards[-1][1], lattice, ("boards", i))
             total += len(boards[-1][1])
             if total > limits.MAX_TOTAL_CELLS:
                 raise r.fail(("boards", i, "grid"), f"the boards so far have {total} cells; "
@@ -141,7 +143,7 @@ def read_polyomino(
             raise r.fail(("board", "grid"), "is missing")
         boards.append((None, r.grid(board["grid"], ("board", "grid"), lattice)))
         wraps.append(_wrap(r, board, boards[0][1], lattice, ("board",)))
-        optional = read_optional(r, board, boards[0][1], lattice)  # #24
+        optional[None] = read_optional(r, board, boards[0][1], lattice)  # #24
 
     table = r.table(doc, "pieces", ())
     if not table:
@@ -191,9 +193,10 @@ def read_polyomino(
             notes=notes,
             board_name=board_name,
             lattice=lattice,
-            optional=optional,
+            optional=optional[board_name],
             disassembly=rules,
             wrap=wrap,
+            neutral=neutral,
         )
         for (board_name, cells), wrap in zip(boards, wraps, strict=True)
     ]

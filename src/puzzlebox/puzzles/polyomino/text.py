@@ -216,6 +216,8 @@ def describe_polyomino(puzzle: PolyominoPuzzle) -> list[str]:
     ]
     if puzzle.match_colors:
         rules.append("colours must match")
+    if puzzle.match_colors and puzzle.neutral is not None:  # #24
+        rules.append(f"{puzzle.neutral} goes with any colour")
     out.append(f"pieces ({', '.join(rules)}):")
     blocks = []
     for piece in puzzle.pieces:
