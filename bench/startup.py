@@ -43,6 +43,7 @@ COMMANDS: list[tuple[list[str], float | None]] = [  # the command, its CPU targe
     (["--help"], 0.15),
 ]
 BACKENDS = ("c", "numba")
+ROOT = Path(__file__).resolve().parents[1]
 XCOVER_RATIO = 20.0
 
 
@@ -69,8 +70,9 @@ def _cpu(command: list[str], backend: str, limit: float, cache: str | None = Non
 
 
 def _cpu_before(command: list[str], src: Path) -> float:
-    """Whole-process CPU seconds of ``puzzlebox command`` run from the source tree ``src``
-    (its package first on the path; the C kernels copied in beside it), the C kernels."""
+    """Whole-process CPU seconds of ``python -m puzzlebox._start command`` run from the
+    source tree ``src`` (first on the path; the C kernels copied in beside it), the C kernels.
+    ``--before`` times the older tree and this one so, alternately: the same way for both."""
     env = {**os.environ, "PYTHONPATH": str(src), "PUZZLEBOX_KERNELS": "c"}
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     with open(os.devnull, "w") as sink:
@@ -99,7 +101,7 @@ def main() -> int:
     before: Path | None = None
     if args.before is not None:
         before = args.before.resolve() / "src"
-        built = Path(__file__).resolve().parents[1] / "src" / "puzzlebox" / "engine"
+        built = ROOT / "src" / "puzzlebox" / "engine"
         for kernel in built.glob("_ckernels*.so"):
             shutil.copy(kernel, before / "puzzlebox" / "engine" / kernel.name)
         subprocess.run([sys.executable, "-m", "compileall", "-q", str(before)], check=True,
@@ -117,9 +119,11 @@ def main() -> int:
             for backend in BACKENDS:
                 times.setdefault((" ".join(command), backend), []).append(
                     _cpu(command, backend, 120.0))
-            if before is not None:
+            if before is not None:  # both trees timed the same way, one after the other
                 times.setdefault((" ".join(command), "before"), []).append(
                     _cpu_before(command, before))
+                times.setdefault((" ".join(command), "after"), []).append(
+                    _cpu_before(command, ROOT / "src"))
         if not args.no_xcover:
             peer = run.python_task("xcover", "pentomino-6x10", 300.0)
             if peer.failure is None and peer.process_cpu is not None:
@@ -128,9 +132,9 @@ def main() -> int:
           f"{platform.python_version()}, {platform.machine()}, {os.cpu_count()} CPUs, load "
           f"average {load_before} at the start, {_load()} at the end; whole-process CPU "
           f"seconds (user + system), median of {args.rounds}.\n")
-    then = f" before ({args.before}) |" if before is not None else ""
+    then = f" before ({args.before}) | after |" if before is not None else ""
     print(f"| command |{then} C kernels | numba's kernels | target | met (C) |")
-    print(f"|---|{'---:|' if before is not None else ''}---:|---:|---|---|")
+    print(f"|---|{'---:|---:|' if before is not None else ''}---:|---:|---|---|")
     peer = statistics.median(xcover) if xcover else None
     for command, target in COMMANDS:
         name = " ".join(command)
@@ -144,7 +148,8 @@ def main() -> int:
                   f"{peer / nb:.1f}x)"
         else:
             goal, met = "", ""
-        old = f" {statistics.median(times[(name, 'before')]):.3f} |" if before else ""
+        old = (f" {statistics.median(times[(name, 'before')]):.3f} |"
+               f" {statistics.median(times[(name, 'after')]):.3f} |") if before else ""
         print(f"| `puzzlebox {name}` |{old} {c:.3f} | {nb:.3f} | {goal} | {met} |")
     if peer is not None:
         print(f"| xcover, whole process, pentomino-6x10 | {peer:.3f} |  |  |  |")
