@@ -3,6 +3,8 @@
     python bench/startup.py              # 5 rounds, interleaved; prints a Markdown table
     python bench/startup.py --rounds 9   # more rounds (the median is printed)
     python bench/startup.py --first-run  # also the first run with an empty numba cache
+    python bench/startup.py --before DIR # also an older source tree, interleaved (DIR/src:
+                                         # git archive REV src | tar -x -C DIR)
 
 Each command runs as ``puzzlebox ...`` in a fresh process, once per round with each backend
 of the kernels (``PUZZLEBOX_KERNELS=c`` / ``numba``, engine/kernel_choice.py), the backends
@@ -23,6 +25,7 @@ import os
 import platform
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -40,6 +43,7 @@ COMMANDS: list[tuple[list[str], float | None]] = [  # the command, its CPU targe
     (["--help"], 0.15),
 ]
 BACKENDS = ("c", "numba")
+ROOT = Path(__file__).resolve().parents[1]
 XCOVER_RATIO = 20.0
 
 
@@ -65,6 +69,21 @@ def _cpu(command: list[str], backend: str, limit: float, cache: str | None = Non
     return measured.process_cpu
 
 
+def _cpu_before(command: list[str], src: Path) -> float:
+    """Whole-process CPU seconds of ``python -m puzzlebox._start command`` run from the
+    source tree ``src`` (first on the path; the C kernels copied in beside it), the C kernels.
+    ``--before`` times the older tree and this one so, alternately: the same way for both."""
+    env = {**os.environ, "PYTHONPATH": str(src), "PUZZLEBOX_KERNELS": "c"}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    with open(os.devnull, "w") as sink:
+        proc = subprocess.Popen([sys.executable, "-m", "puzzlebox._start", *command],
+                                stdout=sink, stderr=sink, env=env)
+        _, status, usage = os.wait4(proc.pid, 0)
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"puzzlebox {' '.join(command)} (from {src}) failed")
+    return usage.ru_utime + usage.ru_stime
+
+
 def _load() -> str:
     return " ".join(f"{x:.1f}" for x in os.getloadavg())
 
@@ -75,10 +94,23 @@ def main() -> int:
     parser.add_argument("--first-run", action="store_true",
                         help="also time the first run with an empty numba cache")
     parser.add_argument("--no-xcover", action="store_true", help="skip xcover's rows")
+    parser.add_argument("--before", type=Path, metavar="DIR",
+                        help="also time the source tree DIR/src (an older revision), with the "
+                        "C kernels built here copied into it")
     args = parser.parse_args()
+    before: Path | None = None
+    if args.before is not None:
+        before = args.before.resolve() / "src"
+        built = ROOT / "src" / "puzzlebox" / "engine"
+        for kernel in built.glob("_ckernels*.so"):
+            shutil.copy(kernel, before / "puzzlebox" / "engine" / kernel.name)
+        subprocess.run([sys.executable, "-m", "compileall", "-q", str(before)], check=True,
+                       stdout=subprocess.DEVNULL)
     for command, _target in COMMANDS:  # once unmeasured: bytecode written, caches warm
         for backend in BACKENDS:
             _cpu(command, backend, 300.0)
+        if before is not None:
+            _cpu_before(command, before)
     load_before = _load()
     times: dict[tuple[str, str], list[float]] = {}
     xcover: list[float] = []
@@ -87,6 +119,11 @@ def main() -> int:
             for backend in BACKENDS:
                 times.setdefault((" ".join(command), backend), []).append(
                     _cpu(command, backend, 120.0))
+            if before is not None:  # both trees timed the same way, one after the other
+                times.setdefault((" ".join(command), "before"), []).append(
+                    _cpu_before(command, before))
+                times.setdefault((" ".join(command), "after"), []).append(
+                    _cpu_before(command, ROOT / "src"))
         if not args.no_xcover:
             peer = run.python_task("xcover", "pentomino-6x10", 300.0)
             if peer.failure is None and peer.process_cpu is not None:
@@ -95,8 +132,9 @@ def main() -> int:
           f"{platform.python_version()}, {platform.machine()}, {os.cpu_count()} CPUs, load "
           f"average {load_before} at the start, {_load()} at the end; whole-process CPU "
           f"seconds (user + system), median of {args.rounds}.\n")
-    print("| command | C kernels | numba's kernels | target | met (C) |")
-    print("|---|---:|---:|---|---|")
+    then = f" before ({args.before}) | after |" if before is not None else ""
+    print(f"| command |{then} C kernels | numba's kernels | target | met (C) |")
+    print(f"|---|{'---:|---:|' if before is not None else ''}---:|---:|---|---|")
     peer = statistics.median(xcover) if xcover else None
     for command, target in COMMANDS:
         name = " ".join(command)
@@ -110,7 +148,9 @@ def main() -> int:
                   f"{peer / nb:.1f}x)"
         else:
             goal, met = "", ""
-        print(f"| `puzzlebox {name}` | {c:.3f} | {nb:.3f} | {goal} | {met} |")
+        old = (f" {statistics.median(times[(name, 'before')]):.3f} |"
+               f" {statistics.median(times[(name, 'after')]):.3f} |") if before else ""
+        print(f"| `puzzlebox {name}` |{old} {c:.3f} | {nb:.3f} | {goal} | {met} |")
     if peer is not None:
         print(f"| xcover, whole process, pentomino-6x10 | {peer:.3f} |  |  |  |")
     if args.first_run:

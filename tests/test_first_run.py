@@ -112,3 +112,76 @@ def test_searches_with_the_c_kernels_do_not_import_numba(args):
     if "c" not in kernel_choice.available():
         pytest.skip("the C kernels are not built")
     assert not _imports_numba(args, "c")
+
+
+def _modules_after(args: list[str]) -> set[str]:
+    """The modules a fresh process has loaded after ``puzzlebox args``."""
+    code = ("import sys\n"
+            f"sys.argv = ['puzzlebox', *{args!r}]\n"
+            "from puzzlebox.cli import main\n"
+            "try:\n    main()\nexcept SystemExit:\n    pass\n"
+            "print(' '.join(sorted(sys.modules)), file=sys.stderr)\n")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120)
+    return set(run.stderr.splitlines()[-1].split())
+
+
+@pytest.mark.parametrize("args", [["list"], ["list", "--json"], ["--help"], ["--version"], [],
+                                  ["bogus-command"]], ids=lambda a: " ".join(a) or "bare")
+def test_listing_and_help_load_no_numpy_nor_any_kind(args):
+    """Issue #23: ``list`` and ``--help`` are answered by cli.py's light parser and the
+    catalog's files, without numpy, a kind, an engine or the run layer."""
+    loaded = _modules_after(args)
+    assert "puzzlebox.cli" in loaded  # the check can fail: it sees the command line's modules
+    heavy = {"numpy", "numba", "puzzlebox.puzzles", "puzzlebox.engine", "puzzlebox.run",
+             "puzzlebox.formats", "puzzlebox.cli_tools", "puzzlebox.cli_search"}
+    assert not heavy & loaded
+
+
+def test_a_search_loads_the_search_commands():
+    """The check above can fail: ``solve`` loads cli_search.py and numpy."""
+    assert {"numpy", "puzzlebox.cli_search"} <= _modules_after(["solve", "queens-8"])
+
+
+def test_the_light_parser_names_every_command_with_the_full_parsers_line():
+    """``--help`` lists the commands from cli.HELP; the full parser (cli_tools.py) must
+    offer the same commands with the same lines, so the two cannot drift apart."""
+    import argparse
+
+    from puzzlebox import cli, cli_tools
+
+    def lines(parser: argparse.ArgumentParser) -> dict[str, str | None]:
+        (sub,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        return {action.dest: action.help for action in sub._choices_actions}
+
+    assert lines(cli.build_parser(["--help"])) == lines(cli_tools.build_parser()) == cli.HELP
+    assert cli.build_parser(["list"]).description == cli_tools.build_parser().description
+
+
+def test_every_hint_names_an_error_class():
+    """cli.HINTS names error classes as module.Class (so that no command imports a module
+    for its hint): each name must be a PuzzleboxError, and an error gets its hint."""
+    import importlib
+
+    from puzzlebox.cli import HINTS, error_line
+    from puzzlebox.errors import PuzzleboxError
+
+    for name in HINTS:
+        module, _, cls = name.rpartition(".")
+        kind = getattr(importlib.import_module(module), cls)
+        assert issubclass(kind, PuzzleboxError), name
+        assert f"{kind.__module__}.{kind.__qualname__}" == name
+    from puzzlebox.catalog import UnknownPuzzle
+
+    assert error_line(UnknownPuzzle("x", None, "no such file")).endswith(
+        "(see 'puzzlebox list')")
+
+
+def test_the_catalogs_titles_are_its_files_titles():
+    """``puzzlebox list`` reads each title with tomllib, not the puzzle reader: the same
+    titles as the reader's, for every catalog puzzle."""
+    from puzzlebox import catalog
+
+    titles = catalog.titles()
+    assert list(titles) == catalog.names() and len(titles) > 40
+    assert {name: catalog.load_file(name).title for name in titles} == titles

@@ -57,11 +57,15 @@ KNOWN_LAZY_MODULES: dict[str, str] = {
 # CPU); the cost is the import after `import puzzlebox.cli`, 3 runs on the loaded 2-core
 # machine (python -c 'import puzzlebox.cli, time; ...; importlib.import_module(m)').
 KNOWN_LAZY: set[tuple[str, str]] = {
+    # the command line's searches and tools: 190-210 ms each (numpy, the kinds, the engines,
+    # the run layer), for the commands that use them, not for `list` and `--help`
+    ("puzzlebox.cli", "puzzlebox.cli_search"),
+    ("puzzlebox.cli", "puzzlebox.cli_tools"),
+    # reading a catalog puzzle: 155-165 ms (numpy, the kinds), not for listing the catalog
+    ("puzzlebox.catalog", "puzzlebox.catalog.files"),
     # the BurrTools reader: 15-25 ms (xml.parsers.expat, gzip), for `import` and its errors
-    ("puzzlebox.cli", "puzzlebox.formats.burrtools"),
     ("puzzlebox.cli_tools", "puzzlebox.formats.burrtools"),
     # piece sheets: 6.5 ms, for `sheet` and its errors
-    ("puzzlebox.cli", "puzzlebox.render.sheet"),
     ("puzzlebox.cli_tools", "puzzlebox.render.sheet"),
     # STL files: 18 ms (render.sheet, xml.sax), for `export --stl`
     ("puzzlebox.cli_tools", "puzzlebox.render.stl"),

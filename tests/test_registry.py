@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from puzzlebox import catalog
+from puzzlebox import catalog, puzzles  # noqa: F401  (the kinds register their engines)
 from puzzlebox.cli import main
 from puzzlebox.engine import registry
 from puzzlebox.engine.search import Capability, Job, Mode, count_all, each_solution
@@ -95,7 +95,7 @@ def test_importing_the_registry_loads_no_numba() -> None:
     """Listing engines, reading puzzles and memo counts must not pay for numba (issue #16)."""
     code = (
         "import sys; from puzzlebox.engine import registry; from puzzlebox import catalog; "
-        "names = registry.names(); p = catalog.load_file('tiling-3x12').puzzles[0]; "
+        "p = catalog.load_file('tiling-3x12').puzzles[0]; names = registry.names(); "
         "r = p.count(); print(len(names), r.solutions, r.stats.engine, 'numba' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

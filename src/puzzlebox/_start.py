@@ -1,9 +1,9 @@
 """The ``puzzlebox`` command's entry point: the command line, with Ctrl-C clean from the start.
 
-The package imports numpy and numba (about half a second). A Ctrl-C in that time used to
-print a KeyboardInterrupt traceback of 15 to 36 lines (#18). This module imports nothing
-heavy itself (the package's ``__init__`` is lazy), so it can catch it: one line, exit 130,
-whenever Ctrl-C comes.
+A search's command imports numpy, the kinds and the engines (a fifth of a second and
+more). A Ctrl-C in that time used to print a KeyboardInterrupt traceback of 15 to 36 lines
+(#18). This module imports nothing heavy itself (the package's ``__init__`` is lazy), so it
+can catch it: one line, exit 130, whenever Ctrl-C comes.
 """
 
 from __future__ import annotations

@@ -1,181 +1,104 @@
 """The ``puzzlebox`` command line: parse arguments, call the library, print. Nothing else.
 
-Every search runs through :class:`puzzlebox.run.Run` (its engine, limits, progress and
-Stop decided there, as for the library and the page); the answers are report objects
-(puzzlebox.reports) printed by the formatters of render/; every error a user can cause is a
-PuzzleboxError, caught once in :func:`main`. The other tools (generate, sweep, order,
-import, export, serve) are in cli_tools.py.
+Start-up is the whole cost of a small command (issue #23), so this module imports nothing
+that loads numpy, a kind or an engine: ``--help``, ``--version`` and ``list`` are answered
+here from a parser that names every command but fills in only what was asked for, and the
+catalog's names and titles (read from its files). Any other command loads its own module
+when it runs: cli_search.py (solve, count: each through :class:`puzzlebox.run.Run`) or
+cli_tools.py (the full parser and the other tools). Every error a user can cause is a
+PuzzleboxError, caught once in :func:`main`.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import replace
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from puzzlebox import __version__
-from puzzlebox import cli_disassembly as disassembly_command
-from puzzlebox.catalog import UnknownPuzzle
-from puzzlebox.cli_tools import (
-    WHY_HELP,
-    CommandError,
-    add_disassembly_args,
-    add_generate_parser,
-    add_import_export_parsers,
-    add_puzzle_arg,
-    add_resolution_args,
-    add_run_args,
-    add_serve_parser,
-    add_sweep_order_parsers,
-    at_least,
-    cmd_estimate,
-    cmd_export,
-    cmd_generate,
-    cmd_import,
-    cmd_list,
-    cmd_moves,
-    cmd_order,
-    cmd_serve,
-    cmd_show,
-    cmd_sweep,
-    load,
-    resolution,
-    say,
-    showing,
-    write,
-)
-from puzzlebox.disassembly.search import DisassemblyTooBig
-from puzzlebox.engine.memo import MemoTooLarge
+from puzzlebox import __version__, catalog
 from puzzlebox.errors import PuzzleboxError
-from puzzlebox.formats import PuzzleFile
-from puzzlebox.parallel import Interrupted, SplitRun
-from puzzlebox.puzzles import Puzzle, Solution
-from puzzlebox.puzzles.labels import NoDeclaredSweep, opened
-from puzzlebox.render import side_by_side, solution_json, solution_lines
-from puzzlebox.render.drawing import pictures
-from puzzlebox.render.json_out import count_json
-from puzzlebox.render.progress import JsonLines, ProgressLine
-from puzzlebox.render.report_text import count_text, no_solution_text
-from puzzlebox.reports import label
-from puzzlebox.run import Hopeless, Limits, OverMemory, Run, Split, choice, split_run
-from puzzlebox.run.choice import EngineRefused
-from puzzlebox.run.reports import count_report, why
 from puzzlebox.safety import printable
 
-# What the command line adds to a library error: the flag or command that helps.
-HINTS: dict[type[PuzzleboxError], str] = {
-    UnknownPuzzle: "see 'puzzlebox list'",
-    MemoTooLarge: "--max-memory SIZE",
-    NoDeclaredSweep: "--uncover K, or --uncover-groups GROUP,...",
-    OverMemory: "--max-memory SIZE",
-    Hopeless: "--no-limit runs it anyway, --max-time SECONDS runs it until then",
-    DisassemblyTooBig: "--max-states N, --max-time SECONDS",
+# What the command line adds to a library error: the flag or command that helps. Named by
+# the error's class (module.Class), so that no command imports a module only for its hint.
+HINTS: dict[str, str] = {
+    "puzzlebox.catalog.files.UnknownPuzzle": "see 'puzzlebox list'",
+    "puzzlebox.engine.memo.MemoTooLarge": "--max-memory SIZE",
+    "puzzlebox.puzzles.labels.NoDeclaredSweep": "--uncover K, or --uncover-groups GROUP,...",
+    "puzzlebox.engine.memory.OverMemory": "--max-memory SIZE",
+    "puzzlebox.run.limits.Hopeless": "--no-limit runs it anyway, --max-time SECONDS runs it "
+    "until then",
+    "puzzlebox.disassembly.search.DisassemblyTooBig": "--max-states N, --max-time SECONDS",
+    "puzzlebox.formats.burrtools.ProblemNeeded": "--problem NAME|N",
+    "puzzlebox.render.sheet.SolidPieces": "export them with --stl DIR",
+    "puzzlebox.render.sheet.PieceTooLarge": "a smaller --cell-mm or a larger --page",
 }
 SOLVE_LINE_AFTER = 2.0  # seconds before a search of the first solutions shows a live line
 
-
-def _late_hints() -> dict[type[PuzzleboxError], str]:
-    """Hints for the errors of modules imported only by the commands that use them
-    (import, export), so that no other command pays their start-up time."""
-    from puzzlebox.formats.burrtools import ProblemNeeded
-    from puzzlebox.render.sheet import PieceTooLarge, SolidPieces
-
-    return {
-        ProblemNeeded: "--problem NAME|N",
-        SolidPieces: "export them with --stl DIR",
-        PieceTooLarge: "a smaller --cell-mm or a larger --page",
-    }
+# Every command's one line in ``--help`` (cli_tools.py's full parser gives the same lines).
+HELP: dict[str, str] = {
+    "list": "list the built-in catalog",
+    "show": "show a puzzle's board and pieces",
+    "solve": "find solutions",
+    "count": "count solutions, raw and distinct up to symmetry",
+    "moves": "how an assembly comes apart, move by move",
+    "estimate": "estimate the search tree's size and the time to search it",
+    "generate": "write a random solvable puzzle",
+    "sweep": "solve a board once for each choice of cells left uncovered",
+    "order": "the fewest copies of a polyomino that tile a rectangle",
+    "import": "convert a BurrTools puzzle (.xmpuzzle) to a puzzlebox TOML file",
+    "export": "write the pieces at real size: a sheet (SVG, PDF) or STL solids",
+    "serve": "the web page: design a puzzle, solve it, watch the search",
+}
+DESCRIPTION = ("Solve placement puzzles (polyominoes, coloured strips, edge-matching cards, "
+               "n-queens) by exact cover.")
+VERSION = f"puzzlebox {__version__}"
+LIGHT = {None, "list"}  # the commands this module's own parser answers
 
 
 def error_line(error: PuzzleboxError) -> str:
     """The one line printed for ``error``, with the command line's hint when it has one."""
-    hints = HINTS | _late_hints()
-    hint = next((h for kind, h in hints.items() if isinstance(error, kind)), None)
+    names = (f"{kind.__module__}.{kind.__qualname__}" for kind in type(error).__mro__)
+    hint = next((HINTS[name] for name in names if name in HINTS), None)
     text = printable(str(error))
     return f"puzzlebox: {text} ({hint})" if hint else f"puzzlebox: {text}"
 
 
-def _version() -> str:
-    return f"puzzlebox {__version__}"
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="puzzlebox",
-        description="Solve placement puzzles (polyominoes, coloured strips, edge-matching "
-        "cards, n-queens) by exact cover.",
-    )
-    parser.add_argument("--version", action="version", version=_version())
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-
-    listing = sub.add_parser("list", help="list the built-in catalog",
-                             description="List the catalog.")
+def add_list_args(listing: argparse.ArgumentParser) -> None:
     listing.add_argument("--json", action="store_true",
                          help='one JSON object per puzzle: {"puzzle": name, "title": title}')
 
-    show = sub.add_parser("show", help="show a puzzle's board and pieces",
-                          description="Show a puzzle's board and pieces, as text or as a "
-                          "picture (svg, png: the 'pictures' extra).")
-    show.add_argument("puzzle", help="a catalog name or a .toml file")
-    show.add_argument("--format", choices=["text", "svg", "png"], default="text",
-                      help="text, or a picture of the board(s) and every piece (needs --out)")
-    show.add_argument("--out", metavar="FILE", help="where to write a picture")
-    add_resolution_args(show)
 
-    solve = sub.add_parser("solve", help="find solutions", description="Find solutions.")
-    add_puzzle_arg(solve)
-    how_many = solve.add_mutually_exclusive_group()
-    how_many.add_argument("--limit", type=int, default=1, metavar="N",
-                          help="stop after N solutions (default 1)")
-    how_many.add_argument("--all", action="store_true", help="every solution")
-    solve.add_argument("--format", choices=["text", "outline", "json", "svg", "png"],
-                       default="text",
-                       help="text: piece letters; outline: piece boundaries on the square "
-                       "grid, and on other lattices a letter per placement (copies of a piece "
-                       "told apart) with a legend under it; json: one object per solution; "
-                       "svg, png: pictures (need --out)")
-    solve.add_argument("--json", action="store_true",
-                       help="the same as --format json, as with count, estimate, sweep and order")
-    solve.add_argument("--out", metavar="FILE|DIR/",
-                       help="pictures: one sheet in FILE, or one file per solution in DIR/")
-    add_resolution_args(solve)
-    solve.add_argument("--seed", type=int, metavar="S",
-                       help="randomise the search (shuffled order, restarts with growing "
-                       "node budgets): different seeds find different first solutions")
-    solve.add_argument("--distinct", action="store_true",
-                       help="one solution of each symmetry class (searched on the problem cut "
-                       "down by the puzzle's symmetries)")
-    solve.add_argument("--why", action="store_true", help=WHY_HELP)
-    add_run_args(solve, "with --all: enumerate")
+def _command_of(argv: Sequence[str]) -> str | None:
+    """The command named (the first word that is not an option: the top level's options,
+    --help and --version, take no value), or None."""
+    return next((word for word in argv if not word.startswith("-")), None)
 
-    count = sub.add_parser("count", help="count solutions, raw and distinct up to symmetry",
-                           description="Count every solution, as placed and up to symmetry.")
-    add_puzzle_arg(count)
-    count.add_argument("--json", action="store_true", help="print one JSON object per board")
-    count.add_argument("--why", action="store_true", help=WHY_HELP)
-    add_run_args(count, "count")
-    add_disassembly_args(sub, solve, count)
 
-    estimate = sub.add_parser(
-        "estimate", help="estimate the search tree's size and the time to search it",
-        description="Estimate, from random root-to-leaf probes (Knuth 1975), how many nodes "
-        "the compiled engine's search tree for a count has, and how long searching it takes.")
-    estimate.add_argument("puzzle", help="a catalog name or a .toml file")
-    estimate.add_argument("--probes", type=at_least(1), default=1000, metavar="N",
-                          help="random probes (default 1000)")
-    estimate.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    estimate.add_argument("--json", action="store_true", help="print one JSON object per board")
-    add_generate_parser(sub)
-    add_sweep_order_parsers(sub)
-    add_import_export_parsers(sub)
-    add_serve_parser(sub)
-    _remember_parsers(parser)
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The parser for ``argv``: this module's light one when the command is ``list`` or
+    none (``--help``, ``--version``: every command named, with its line of help), else every
+    command with all its options (cli_tools.py)."""
+    command = _command_of(sys.argv[1:] if argv is None else argv)
+    if command in HELP and command not in LIGHT:
+        from puzzlebox import cli_tools
+
+        return cli_tools.build_parser()
+    parser = argparse.ArgumentParser(prog="puzzlebox", description=DESCRIPTION)
+    parser.add_argument("--version", action="version", version=VERSION)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, line in HELP.items():
+        named = sub.add_parser(name, help=line)
+        if name == "list":
+            named.description = "List the catalog."
+            add_list_args(named)
+    remember_parsers(parser)
     return parser
 
 
-def _remember_parsers(parser: argparse.ArgumentParser) -> None:
+def remember_parsers(parser: argparse.ArgumentParser) -> None:
     """Give every subcommand's parser itself as the default ``command_parser``, so that an
     error found after parsing (an unknown option, an engine that cannot count) prints the
     usage of the subcommand the user typed, not the top-level one (issue #16)."""
@@ -183,244 +106,60 @@ def _remember_parsers(parser: argparse.ArgumentParser) -> None:
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
             for sub in action.choices.values():
-                _remember_parsers(sub)
+                remember_parsers(sub)
 
 
-def _load(args: argparse.Namespace) -> PuzzleFile:
-    """The puzzle file (refused at once when a board's cover problem would not fit), with
-    the labels of ``--open`` left uncovered."""
-    pf = load(args.puzzle)
-    if args.open is None:
-        return pf
-
-    wanted = [n.strip() for n in args.open.split(",") if n.strip()]
-    if not wanted:
-        raise CommandError("--open needs at least one label")
-    return replace(pf, puzzles=[opened(puzzle, wanted) for puzzle in pf.puzzles])
-
-
-def _note(line: str) -> None:
-    """A run's one-line note (a long count's estimate), on stderr whether a terminal or not."""
-    print(printable(f"puzzlebox: {line}"), file=sys.stderr, flush=True)
-
-
-class _Runs:
-    """The runs of the boards of one file, as the options ask (one split run shared)."""
-
-    def __init__(self, args: argparse.Namespace, pf: PuzzleFile, mode: str) -> None:
-        self.args, self.pf, self.mode = args, pf, mode
-        self.limits = Limits(time=args.max_time, memory=args.max_memory,
-                             refuse=not args.no_limit)
-        self.split = Split(args.jobs, args.cluster, args.checkpoint, args.split_depth)
-        self.splitter: SplitRun | None = None
-        if self.split.asked:
-            if args.open:  # workers rebuild the puzzle from the file's text
-                raise CommandError("--open works in one process: drop --jobs, --cluster, "
-                                   "--checkpoint and --split-depth")
-            show = showing(args) and args.progress == "auto"
-            self.splitter = split_run(pf, mode, args.engine, self.split, self.limits, _note,
-                                      every=not getattr(args, "distinct", False),
-                                      progress=show and (mode == "count" or
-                                                         not sys.stdout.isatty()),
-                                      before_record=sys.stdout.flush)
-
-    def run(self, board: int, puzzle: Puzzle, **options: Any) -> tuple[Run, Any]:
-        """A run of one board and its progress display (close it after)."""
-        args = self.args
-        display: Any = None
-        if args.progress == "json":
-            display = JsonLines()
-        elif args.progress == "auto" and self.splitter is None:
-            first_few = self.mode == "solutions" and options.get("limit") is not None
-            display = ProgressLine(label(puzzle), showing(args),
-                                   after=SOLVE_LINE_AFTER if first_few else 0.5)
-        run = Run(puzzle, self.mode, engine=args.engine, limits=self.limits,
-                  splitter=None if self.splitter is None else (self.splitter, board),
-                  on_progress=display, on_note=_note, **options)
-        return run, display
-
-    def close(self) -> None:
-        if self.splitter is not None:
-            self.splitter.close()
-
-
-def cmd_count(args: argparse.Namespace) -> int:
-    pf = _load(args)
-    if args.disassemble:  # #24: the disassembly package counts and takes apart
-        return disassembly_command.run_count(args, pf)
-    runs = _Runs(args, pf, "count")
-    for board, puzzle in enumerate(pf.puzzles):
-        run, display = runs.run(board, puzzle)
-        try:
-            result = run.count()
-        except Interrupted as stop:  # a split count: what it has, marked partial
-            if stop.result is not None:
-                report = count_report(puzzle, stop.result, interrupted=True)
-                say([count_json(report)] if args.json else count_text(report))
-            if args.checkpoint:
-                print(f"puzzlebox: the checkpoint {args.checkpoint} is kept; run the same "
-                      "command again to resume", file=sys.stderr)
-            raise
-        finally:
-            if hasattr(display, "close"):
-                display.close()
-        settled = why(puzzle, result.solutions, result.stats) if args.why else None
-        report = count_report(puzzle, result, settled)
-        say([count_json(report)] if args.json else count_text(report))
-    runs.close()
+def cmd_list(args: argparse.Namespace) -> int:
+    for name, title in catalog.titles().items():
+        if args.json:
+            print(json.dumps({"puzzle": name, "title": title}, ensure_ascii=False))
+        else:
+            print(printable(f"{name:32} {title}"))
     return 0
 
 
-def cmd_solve(args: argparse.Namespace) -> int:
-    if args.json:
-        if args.format not in ("text", "json"):
-            raise CommandError(f"--json and --format {args.format} ask for different outputs")
-        args.format = "json"
-    pictured = args.format in ("svg", "png")
-    if pictured or args.size is not None or args.dpi is not None:
-        resolution(args)
-    pf = _load(args)
-    limit = None if args.all else max(args.limit, 0)
-    if args.disassemble:  # #24: the assemblies that come apart, with their levels
-        return disassembly_command.run_solve(args, pf, lambda puzzle, solution: print(
-            "\n".join(map(printable, solution_lines(puzzle, solution, args.format)))))
-    split = args.jobs > 1 or args.cluster or args.checkpoint or args.split_depth is not None
-    if split and not args.all:
-        raise CommandError("--jobs, --cluster, --checkpoint and --split-depth need --all")
-    if args.distinct and (split or args.seed is not None):
-        raise CommandError("--distinct searches in one process, without --seed")
-    if pictured and args.distinct:
-        raise CommandError("--distinct draws no pictures; use text, outline or json")
-    if pictured and args.out is None:
-        raise CommandError(f"--format {args.format} needs --out FILE (a sheet) or --out DIR/ "
-                           "(one file per solution)")
-    if pictured and limit is None and not pictures().is_folder(args.out):
-        raise CommandError("--all with pictures needs --out DIR/ (one file per solution)")
-    runs = _Runs(args, pf, "solutions")
-    found = _found(args, runs, pf, limit)
-    if pictured:
-        written: list[Any] = []
-        pixels = resolution(args)
-        write(args.out, lambda: written.extend(pictures().save_solutions(
-            ((p, s) for p, s in found if s is not None), args.format, args.out, pf.name,
-            pixels)))
-        for path in written:
-            print(path)
-    elif pf.batch and limit == 1 and args.format in ("text", "outline"):
-        blocks = [[printable(p.board_name or p.name),
-                   *(map(printable, solution_lines(p, s, args.format)) if s else
-                     ["(no solution)"])] for p, s in found]
-        print("\n".join(side_by_side(blocks, per_row=5)))
-    else:
-        _print_all(args, found, limit)
-    runs.close()
-    return 0
+def _search(name: str) -> Callable[[argparse.Namespace], int]:
+    """Command ``name`` of cli_search.py, imported when it runs."""
+
+    def command(args: argparse.Namespace) -> int:
+        from puzzlebox import cli_search
+
+        result: int = getattr(cli_search, name)(args)
+        return result
+
+    return command
 
 
-def _found(args: argparse.Namespace, runs: _Runs, pf: PuzzleFile, limit: int | None
-           ) -> Iterator[tuple[Puzzle, Solution | None]]:  # fmt: skip
-    """Every board's solutions as (puzzle, solution), and (puzzle, None) after a board that
-    has none, whose line is printed here: the one place that says "no solution"."""
+def _tool(name: str) -> Callable[[argparse.Namespace], int]:
+    """Command ``name`` of cli_tools.py, imported when it runs."""
 
-    for board, puzzle in enumerate(pf.puzzles):
-        run, display = runs.run(board, puzzle, limit=limit, distinct=args.distinct,
-                                seed=args.seed)
-        n = run.already_found()
-        try:
-            for solution in run.solutions():
-                n += 1
-                yield puzzle, solution
-        finally:
-            if hasattr(display, "close"):
-                display.close()
-        if n == 0:
-            print(printable(no_solution_text(label(puzzle), run.reason, run.local_search,
-                                             run.stats.search_seconds)), file=sys.stderr)
-            yield puzzle, None
-        if args.why and runs.splitter is None:
-            print(printable(f"{label(puzzle)}: {why(puzzle, n, run.stats).sentence}"),
-                  file=sys.stderr)
+    def command(args: argparse.Namespace) -> int:
+        from puzzlebox import cli_tools
 
+        result: int = getattr(cli_tools, name)(args)
+        return result
 
-def _print_all(args: argparse.Namespace, found: Iterator[tuple[Puzzle, Solution | None]],
-               limit: int | None) -> None:  # fmt: skip
-    """Solutions one after another; listing every solution to a terminal, a legend (the
-    letters' pieces) is printed again only where it changes."""
-    colour = sys.stdout.isatty() and args.format == "text"
-    once = limit is None and sys.stdout.isatty()
-    numbers: dict[str, int] = {}
-    legends: dict[str, list[str]] = {}
-    for puzzle, solution in found:
-        if solution is None:
-            continue
-        name = label(puzzle)
-        if args.format == "json":
-            print(solution_json(puzzle, solution), flush=True)
-            continue
-        numbers[name] = numbers.get(name, 0) + 1
-        print(f"{name}: solution {numbers[name]}")
-        lines = list(map(printable, solution_lines(puzzle, solution, args.format)))
-        blank = lines.index("") if "" in lines else len(lines)
-        legend = lines[blank:]
-        same = once and legends.get(name) == legend
-        legends[name] = legend
-        if colour:
-            from puzzlebox.render.terminal import colored_solution
-
-            text = colored_solution(puzzle, solution)
-            if text is not None:
-                from rich.console import Console
-
-                if same:
-                    from rich.text import Text
-
-                    text = Text("\n").join(list(text.split("\n"))[:blank])
-                    text.append("\n")
-                Console().print(text, end="")
-                print()
-                continue
-        print("\n".join(lines[:blank] if same else lines))
-        print()
-
-
-def _check_engine(parser: argparse.ArgumentParser, args: argparse.Namespace) -> str | None:
-    """An engine that cannot do what the command asks, refused with its usage (exit 2), or
-    the line that refuses options it does not go with."""
-
-    counting = args.command == "count"
-    try:
-        choice.check(args.engine, counting)
-    except EngineRefused as error:
-        other = {True: "count", False: "solve", None: None}[error.counts]
-        parser.error(f"{error}: use 'puzzlebox {other} --engine {args.engine}'" if other
-                     else str(error))
-    if args.command not in ("count", "solve"):
-        return None
-    split = args.jobs != 1 or args.cluster or args.checkpoint or args.split_depth is not None
-    drop = "--jobs, --cluster, --checkpoint and --split-depth"
-    if choice.local_search(args.engine) and (split or args.all or args.limit != 1 or
-                                             args.distinct):
-        return (f"--engine {args.engine} finds one tiling: drop --all, --limit, --distinct, "
-                f"{drop}")
-    refused = choice.splits(args.engine, counting) if split else None
-    if refused is not None:
-        parser.error(f"--engine {args.engine} counts in one process: drop {drop}")
-    if split and args.max_time is not None:
-        return f"--max-time works in one process: drop {drop} (--no-limit goes on past the " \
-            "estimate there)"
-    return None
+    return command
 
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
-    "list": cmd_list, "show": cmd_show, "solve": cmd_solve, "count": cmd_count,
-    "estimate": cmd_estimate, "generate": cmd_generate, "sweep": cmd_sweep,
-    "order": cmd_order, "import": cmd_import, "export": cmd_export, "serve": cmd_serve,
-    "moves": cmd_moves,
+    "list": cmd_list, "show": _tool("cmd_show"), "solve": _search("cmd_solve"),
+    "count": _search("cmd_count"), "estimate": _tool("cmd_estimate"),
+    "generate": _tool("cmd_generate"), "sweep": _tool("cmd_sweep"),
+    "order": _tool("cmd_order"), "import": _tool("cmd_import"),
+    "export": _tool("cmd_export"), "serve": _tool("cmd_serve"), "moves": _tool("cmd_moves"),
 }
 
 
+def _check_engine(parser: argparse.ArgumentParser, args: Any) -> str | None:
+    """An ``--engine`` that cannot do what the command asks (cli_search.py says)."""
+    from puzzlebox import cli_search
+
+    return cli_search.check_engine(parser, args)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    parser = build_parser(argv)
     args, unknown = parser.parse_known_args(argv)
     if args.command is None:  # a bare 'puzzlebox': the help, and no failure
         parser.print_help()

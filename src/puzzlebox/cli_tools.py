@@ -1,18 +1,19 @@
-"""The command line's tools beside solving and counting: generate, sweep, order, import,
-export and serve. Each parses its options, calls the library and prints, as cli.py does
-for the searches (split out so that each module stays one screenful of purpose)."""
+"""The command line's full parser and its tools beside solving and counting: show, estimate,
+generate, sweep, order, import, export, serve and moves. Each parses its options, calls the
+library and prints, as cli_search.py does for the searches (split out so that each module
+stays one screenful of purpose; cli.py imports this one only for a command that needs it)."""
 
 from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import sys
 from collections.abc import Callable
 from typing import Any
 
 from puzzlebox import catalog
 from puzzlebox import cli_disassembly as disassembly_command
+from puzzlebox.cli import DESCRIPTION, HELP, VERSION, add_list_args, remember_parsers
 from puzzlebox.engine.memo import parse_memory
 from puzzlebox.engine.memory import check_cover_size
 from puzzlebox.engine.registry import names
@@ -106,7 +107,7 @@ def load(name: str) -> PuzzleFile:
 
 def add_serve_parser(sub: Any) -> None:
     serve = sub.add_parser(
-        "serve", help="the web page: design a puzzle, solve it, watch the search",
+        "serve", help=HELP["serve"],
         description="Serve the web page (extra 'web'): an editor of puzzle files, searches "
         "with live progress and a Stop button, and the search animated step by step. Binds "
         "to 127.0.0.1 (this machine only) unless --host says otherwise; Ctrl-C stops it.")
@@ -142,7 +143,7 @@ def cmd_moves(args: argparse.Namespace) -> int:
 
 def add_generate_parser(sub: Any) -> None:
     """``generate edge-matching``: a random puzzle that has a solution by construction."""
-    generate = sub.add_parser("generate", help="write a random solvable puzzle",
+    generate = sub.add_parser("generate", help=HELP["generate"],
                               description="Write a random puzzle (TOML) that is solvable by "
                               "construction.")
     kinds = generate.add_subparsers(dest="kind", required=True, metavar="KIND")
@@ -199,7 +200,7 @@ def _generate_command(args: argparse.Namespace, rows: int, cols: int) -> str:
 
 def add_sweep_order_parsers(sub: Any) -> None:
     sweep = sub.add_parser(
-        "sweep", help="solve a board once for each choice of cells left uncovered",
+        "sweep", help=HELP["sweep"],
         description="Solve the board with every choice of K of its cells left uncovered "
         "(where may the hole of a one-hole puzzle go?). Choices that a symmetry of the "
         "puzzle maps onto each other are solved once.")
@@ -220,7 +221,7 @@ def add_sweep_order_parsers(sub: Any) -> None:
                        "[[row, col], ...]")
 
     order = sub.add_parser(
-        "order", help="the fewest copies of a polyomino that tile a rectangle",
+        "order", help=HELP["order"],
         description="Find the order of a polyomino: the fewest copies (turned and flipped "
         "freely) that tile some rectangle, trying rectangles by increasing area, and show "
         "one tiling.")
@@ -307,7 +308,7 @@ def cmd_order(args: argparse.Namespace) -> int:
 def add_import_export_parsers(sub: Any) -> None:
     """``import`` (BurrTools files to TOML) and ``export`` (piece sheets, STL): issue #17."""
     imp = sub.add_parser(
-        "import", help="convert a BurrTools puzzle (.xmpuzzle) to a puzzlebox TOML file",
+        "import", help=HELP["import"],
         description="Read a BurrTools file (gzip or plain XML) and write one of its problems "
         "as puzzlebox TOML (docs/import-export.md says what maps and what is refused).")
     imp.add_argument("file", help="a BurrTools .xmpuzzle file")
@@ -316,7 +317,7 @@ def add_import_export_parsers(sub: Any) -> None:
                      help="which problem, by name or number from 1 (needed when there are "
                      "several)")
     exp = sub.add_parser(
-        "export", help="write the pieces at real size: a sheet (SVG, PDF) or STL solids",
+        "export", help=HELP["export"],
         description="Write every piece at real size: outlines on a sheet for printing or "
         "laser cutting (--sheet), or one STL solid per piece for 3-D printing (--stl).")
     exp.add_argument("puzzle", help="a catalog name or a .toml file")
@@ -444,16 +445,6 @@ def cmd_estimate(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_list(args: argparse.Namespace) -> int:
-    for name in catalog.names():
-        title = catalog.load_file(name).title
-        if args.json:
-            print(json.dumps({"puzzle": name, "title": title}, ensure_ascii=False))
-        else:
-            print(printable(f"{name:32} {title}"))
-    return 0
-
-
 def cmd_show(args: argparse.Namespace) -> int:
     pf = catalog.load_file(args.puzzle)  # showing builds no cover problem
     if args.format != "text" or args.size is not None or args.dpi is not None:
@@ -469,3 +460,72 @@ def cmd_show(args: argparse.Namespace) -> int:
         for line in describe(puzzle):
             print(printable(line))
     return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Every command with all its options (cli.py builds the light one of ``list`` and
+    ``--help`` itself)."""
+    parser = argparse.ArgumentParser(prog="puzzlebox", description=DESCRIPTION)
+    parser.add_argument("--version", action="version", version=VERSION)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    add_list_args(sub.add_parser("list", help=HELP["list"], description="List the catalog."))
+
+    show = sub.add_parser("show", help=HELP["show"],
+                          description="Show a puzzle's board and pieces, as text or as a "
+                          "picture (svg, png: the 'pictures' extra).")
+    show.add_argument("puzzle", help="a catalog name or a .toml file")
+    show.add_argument("--format", choices=["text", "svg", "png"], default="text",
+                      help="text, or a picture of the board(s) and every piece (needs --out)")
+    show.add_argument("--out", metavar="FILE", help="where to write a picture")
+    add_resolution_args(show)
+
+    solve = sub.add_parser("solve", help=HELP["solve"], description="Find solutions.")
+    add_puzzle_arg(solve)
+    how_many = solve.add_mutually_exclusive_group()
+    how_many.add_argument("--limit", type=int, default=1, metavar="N",
+                          help="stop after N solutions (default 1)")
+    how_many.add_argument("--all", action="store_true", help="every solution")
+    solve.add_argument("--format", choices=["text", "outline", "json", "svg", "png"],
+                       default="text",
+                       help="text: piece letters; outline: piece boundaries on the square "
+                       "grid, and on other lattices a letter per placement (copies of a piece "
+                       "told apart) with a legend under it; json: one object per solution; "
+                       "svg, png: pictures (need --out)")
+    solve.add_argument("--json", action="store_true",
+                       help="the same as --format json, as with count, estimate, sweep and order")
+    solve.add_argument("--out", metavar="FILE|DIR/",
+                       help="pictures: one sheet in FILE, or one file per solution in DIR/")
+    add_resolution_args(solve)
+    solve.add_argument("--seed", type=int, metavar="S",
+                       help="randomise the search (shuffled order, restarts with growing "
+                       "node budgets): different seeds find different first solutions")
+    solve.add_argument("--distinct", action="store_true",
+                       help="one solution of each symmetry class (searched on the problem cut "
+                       "down by the puzzle's symmetries)")
+    solve.add_argument("--why", action="store_true", help=WHY_HELP)
+    add_run_args(solve, "with --all: enumerate")
+
+    count = sub.add_parser("count", help=HELP["count"],
+                           description="Count every solution, as placed and up to symmetry.")
+    add_puzzle_arg(count)
+    count.add_argument("--json", action="store_true", help="print one JSON object per board")
+    count.add_argument("--why", action="store_true", help=WHY_HELP)
+    add_run_args(count, "count")
+    add_disassembly_args(sub, solve, count)
+
+    estimate = sub.add_parser(
+        "estimate", help=HELP["estimate"],
+        description="Estimate, from random root-to-leaf probes (Knuth 1975), how many nodes "
+        "the compiled engine's search tree for a count has, and how long searching it takes.")
+    estimate.add_argument("puzzle", help="a catalog name or a .toml file")
+    estimate.add_argument("--probes", type=at_least(1), default=1000, metavar="N",
+                          help="random probes (default 1000)")
+    estimate.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    estimate.add_argument("--json", action="store_true", help="print one JSON object per board")
+    add_generate_parser(sub)
+    add_sweep_order_parsers(sub)
+    add_import_export_parsers(sub)
+    add_serve_parser(sub)
+    remember_parsers(parser)
+    return parser

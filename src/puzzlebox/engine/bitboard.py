@@ -337,10 +337,12 @@ class _Tables:
         # empty: measured on pentomino boards, that keeps most of the nodes it saves and
         # none of its cost (bench/RESULTS.md).
         self.prune_from = (m + 1) // 2
-        areas = np.unique(self.tarea)
-        self.uniform = int(areas[0]) if areas.size == 1 else 0
+        # sets, not np.unique: numpy 2.4's unique imports numpy.ma (12 ms of every small
+        # search's start, issue #23)
+        areas = sorted(set(self.tarea.tolist()))
+        self.uniform = int(areas[0]) if len(areas) == 1 else 0
         kept_group = group_of[kept]
-        pairs = np.unique(np.stack([kept_group, self.tarea]), axis=1).T.tolist()
+        pairs = sorted(set(zip(kept_group.tolist(), self.tarea.tolist(), strict=True)))
         group_areas: dict[int, set[int]] = {}
         for g, a in pairs:
             if g >= 0:

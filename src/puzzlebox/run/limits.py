@@ -189,6 +189,7 @@ class TimeRule:
         self.limits = limits
         self.go_on = limits.go_on
         self.began = time.perf_counter()
+        self.began_cpu = time.thread_time()
         self.outlook: Outlook | None = None
 
     def before(self, engine: str) -> None:
@@ -223,8 +224,14 @@ class TimeRule:
                 not stats.complete:
             raise OutOfNodes(f"{self.label}: stopped at the node limit of "
                              f"{self.limits.nodes:,} after {stats.nodes:,} nodes, unfinished")
-        # the time spent compiling kernels (a first run) is no part of the count's own time
-        searched = elapsed - stats.compile_seconds
+        # the time spent compiling kernels (a first run) is no part of the count's own time.
+        # Without a time limit the probe waits for this thread's CPU time, not the wall
+        # clock's: on a loaded machine a count of under a second of CPU ran past PROBE_AFTER
+        # in wall time and paid for an estimate it did not need (numba's kernels loaded,
+        # 2.5 s of CPU; issue #23). With one, the estimate comes before that limit stops it.
+        spent = elapsed if self.limits.time is not None else \
+            time.thread_time() - self.began_cpu
+        searched = spent - stats.compile_seconds
         if self.outlook is None and searched > PROBE_AFTER and not stats.complete:
             if sweeps(stats.engine or ""):
                 return

@@ -1,0 +1,257 @@
+"""The command line's searches: ``solve`` and ``count``, each through a
+:class:`puzzlebox.run.Run` (its engine, limits, progress and Stop decided there, as for the
+library and the page), their answers printed by render/'s formatters.
+
+cli.py imports this module only for these commands (and to check an ``--engine`` option),
+so that ``list`` and ``--help`` load no engine, no kind and no numpy (issue #23).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import Any
+
+from puzzlebox import cli_disassembly as disassembly_command
+from puzzlebox.cli import SOLVE_LINE_AFTER
+from puzzlebox.cli_tools import CommandError, load, pictures, resolution, say, showing, write
+from puzzlebox.formats import PuzzleFile
+from puzzlebox.parallel import Interrupted, SplitRun
+from puzzlebox.puzzles import Puzzle, Solution
+from puzzlebox.puzzles.labels import opened
+from puzzlebox.render import side_by_side, solution_json, solution_lines
+from puzzlebox.render.json_out import count_json
+from puzzlebox.render.progress import JsonLines, ProgressLine
+from puzzlebox.render.report_text import count_text, no_solution_text
+from puzzlebox.reports import label
+from puzzlebox.run import Limits, Run, Split, choice, split_run
+from puzzlebox.run.choice import EngineRefused
+from puzzlebox.run.reports import count_report, why
+from puzzlebox.safety import printable
+
+
+def _load(args: argparse.Namespace) -> PuzzleFile:
+    """The puzzle file (refused at once when a board's cover problem would not fit), with
+    the labels of ``--open`` left uncovered."""
+    pf = load(args.puzzle)
+    if args.open is None:
+        return pf
+
+    wanted = [n.strip() for n in args.open.split(",") if n.strip()]
+    if not wanted:
+        raise CommandError("--open needs at least one label")
+    return replace(pf, puzzles=[opened(puzzle, wanted) for puzzle in pf.puzzles])
+
+
+def _note(line: str) -> None:
+    """A run's one-line note (a long count's estimate), on stderr whether a terminal or not."""
+    print(printable(f"puzzlebox: {line}"), file=sys.stderr, flush=True)
+
+
+class _Runs:
+    """The runs of the boards of one file, as the options ask (one split run shared)."""
+
+    def __init__(self, args: argparse.Namespace, pf: PuzzleFile, mode: str) -> None:
+        self.args, self.pf, self.mode = args, pf, mode
+        self.limits = Limits(time=args.max_time, memory=args.max_memory,
+                             refuse=not args.no_limit)
+        self.split = Split(args.jobs, args.cluster, args.checkpoint, args.split_depth)
+        self.splitter: SplitRun | None = None
+        if self.split.asked:
+            if args.open:  # workers rebuild the puzzle from the file's text
+                raise CommandError("--open works in one process: drop --jobs, --cluster, "
+                                   "--checkpoint and --split-depth")
+            show = showing(args) and args.progress == "auto"
+            self.splitter = split_run(pf, mode, args.engine, self.split, self.limits, _note,
+                                      every=not getattr(args, "distinct", False),
+                                      progress=show and (mode == "count" or
+                                                         not sys.stdout.isatty()),
+                                      before_record=sys.stdout.flush)
+
+    def run(self, board: int, puzzle: Puzzle, **options: Any) -> tuple[Run, Any]:
+        """A run of one board and its progress display (close it after)."""
+        args = self.args
+        display: Any = None
+        if args.progress == "json":
+            display = JsonLines()
+        elif args.progress == "auto" and self.splitter is None:
+            first_few = self.mode == "solutions" and options.get("limit") is not None
+            display = ProgressLine(label(puzzle), showing(args),
+                                   after=SOLVE_LINE_AFTER if first_few else 0.5)
+        run = Run(puzzle, self.mode, engine=args.engine, limits=self.limits,
+                  splitter=None if self.splitter is None else (self.splitter, board),
+                  on_progress=display, on_note=_note, **options)
+        return run, display
+
+    def close(self) -> None:
+        if self.splitter is not None:
+            self.splitter.close()
+
+
+def cmd_count(args: argparse.Namespace) -> int:
+    pf = _load(args)
+    if args.disassemble:  # #24: the disassembly package counts and takes apart
+        return disassembly_command.run_count(args, pf)
+    runs = _Runs(args, pf, "count")
+    for board, puzzle in enumerate(pf.puzzles):
+        run, display = runs.run(board, puzzle)
+        try:
+            result = run.count()
+        except Interrupted as stop:  # a split count: what it has, marked partial
+            if stop.result is not None:
+                report = count_report(puzzle, stop.result, interrupted=True)
+                say([count_json(report)] if args.json else count_text(report))
+            if args.checkpoint:
+                print(f"puzzlebox: the checkpoint {args.checkpoint} is kept; run the same "
+                      "command again to resume", file=sys.stderr)
+            raise
+        finally:
+            if hasattr(display, "close"):
+                display.close()
+        settled = why(puzzle, result.solutions, result.stats) if args.why else None
+        report = count_report(puzzle, result, settled)
+        say([count_json(report)] if args.json else count_text(report))
+    runs.close()
+    return 0
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    if args.json:
+        if args.format not in ("text", "json"):
+            raise CommandError(f"--json and --format {args.format} ask for different outputs")
+        args.format = "json"
+    pictured = args.format in ("svg", "png")
+    if pictured or args.size is not None or args.dpi is not None:
+        resolution(args)
+    pf = _load(args)
+    limit = None if args.all else max(args.limit, 0)
+    if args.disassemble:  # #24: the assemblies that come apart, with their levels
+        return disassembly_command.run_solve(args, pf, lambda puzzle, solution: print(
+            "\n".join(map(printable, solution_lines(puzzle, solution, args.format)))))
+    split = args.jobs > 1 or args.cluster or args.checkpoint or args.split_depth is not None
+    if split and not args.all:
+        raise CommandError("--jobs, --cluster, --checkpoint and --split-depth need --all")
+    if args.distinct and (split or args.seed is not None):
+        raise CommandError("--distinct searches in one process, without --seed")
+    if pictured and args.distinct:
+        raise CommandError("--distinct draws no pictures; use text, outline or json")
+    if pictured and args.out is None:
+        raise CommandError(f"--format {args.format} needs --out FILE (a sheet) or --out DIR/ "
+                           "(one file per solution)")
+    if pictured and limit is None and not pictures().is_folder(args.out):
+        raise CommandError("--all with pictures needs --out DIR/ (one file per solution)")
+    runs = _Runs(args, pf, "solutions")
+    found = _found(args, runs, pf, limit)
+    if pictured:
+        written: list[Any] = []
+        pixels = resolution(args)
+        write(args.out, lambda: written.extend(pictures().save_solutions(
+            ((p, s) for p, s in found if s is not None), args.format, args.out, pf.name,
+            pixels)))
+        for path in written:
+            print(path)
+    elif pf.batch and limit == 1 and args.format in ("text", "outline"):
+        blocks = [[printable(p.board_name or p.name),
+                   *(map(printable, solution_lines(p, s, args.format)) if s else
+                     ["(no solution)"])] for p, s in found]
+        print("\n".join(side_by_side(blocks, per_row=5)))
+    else:
+        _print_all(args, found, limit)
+    runs.close()
+    return 0
+
+
+def _found(args: argparse.Namespace, runs: _Runs, pf: PuzzleFile, limit: int | None
+           ) -> Iterator[tuple[Puzzle, Solution | None]]:  # fmt: skip
+    """Every board's solutions as (puzzle, solution), and (puzzle, None) after a board that
+    has none, whose line is printed here: the one place that says "no solution"."""
+
+    for board, puzzle in enumerate(pf.puzzles):
+        run, display = runs.run(board, puzzle, limit=limit, distinct=args.distinct,
+                                seed=args.seed)
+        n = run.already_found()
+        try:
+            for solution in run.solutions():
+                n += 1
+                yield puzzle, solution
+        finally:
+            if hasattr(display, "close"):
+                display.close()
+        if n == 0:
+            print(printable(no_solution_text(label(puzzle), run.reason, run.local_search,
+                                             run.stats.search_seconds)), file=sys.stderr)
+            yield puzzle, None
+        if args.why and runs.splitter is None:
+            print(printable(f"{label(puzzle)}: {why(puzzle, n, run.stats).sentence}"),
+                  file=sys.stderr)
+
+
+def _print_all(args: argparse.Namespace, found: Iterator[tuple[Puzzle, Solution | None]],
+               limit: int | None) -> None:  # fmt: skip
+    """Solutions one after another; listing every solution to a terminal, a legend (the
+    letters' pieces) is printed again only where it changes."""
+    colour = sys.stdout.isatty() and args.format == "text"
+    once = limit is None and sys.stdout.isatty()
+    numbers: dict[str, int] = {}
+    legends: dict[str, list[str]] = {}
+    for puzzle, solution in found:
+        if solution is None:
+            continue
+        name = label(puzzle)
+        if args.format == "json":
+            print(solution_json(puzzle, solution), flush=True)
+            continue
+        numbers[name] = numbers.get(name, 0) + 1
+        print(f"{name}: solution {numbers[name]}")
+        lines = list(map(printable, solution_lines(puzzle, solution, args.format)))
+        blank = lines.index("") if "" in lines else len(lines)
+        legend = lines[blank:]
+        same = once and legends.get(name) == legend
+        legends[name] = legend
+        if colour:
+            from puzzlebox.render.terminal import colored_solution
+
+            text = colored_solution(puzzle, solution)
+            if text is not None:
+                from rich.console import Console
+
+                if same:
+                    from rich.text import Text
+
+                    text = Text("\n").join(list(text.split("\n"))[:blank])
+                    text.append("\n")
+                Console().print(text, end="")
+                print()
+                continue
+        print("\n".join(lines[:blank] if same else lines))
+        print()
+
+
+def check_engine(parser: argparse.ArgumentParser, args: argparse.Namespace) -> str | None:
+    """An engine that cannot do what the command asks, refused with its usage (exit 2), or
+    the line that refuses options it does not go with."""
+
+    counting = args.command == "count"
+    try:
+        choice.check(args.engine, counting)
+    except EngineRefused as error:
+        other = {True: "count", False: "solve", None: None}[error.counts]
+        parser.error(f"{error}: use 'puzzlebox {other} --engine {args.engine}'" if other
+                     else str(error))
+    if args.command not in ("count", "solve"):
+        return None
+    split = args.jobs != 1 or args.cluster or args.checkpoint or args.split_depth is not None
+    drop = "--jobs, --cluster, --checkpoint and --split-depth"
+    if choice.local_search(args.engine) and (split or args.all or args.limit != 1 or
+                                             args.distinct):
+        return (f"--engine {args.engine} finds one tiling: drop --all, --limit, --distinct, "
+                f"{drop}")
+    refused = choice.splits(args.engine, counting) if split else None
+    if refused is not None:
+        parser.error(f"--engine {args.engine} counts in one process: drop {drop}")
+    if split and args.max_time is not None:
+        return f"--max-time works in one process: drop {drop} (--no-limit goes on past the " \
+            "estimate there)"
+    return None
