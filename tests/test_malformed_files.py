@@ -75,7 +75,7 @@ CASES = {
     "queens-zero": ('kind = "queens"\nn = 0\n', ":2:", "at least 1"),
     "queens-text": ('kind = "queens"\nn = "eight"\n', ":2:", "must be an integer"),
     "queens-missing": ('kind = "queens"\n', None, "n: is missing"),
-    "queens-extra": ('kind = "queens"\nn = 4\nboard = 1\n', ":3:", "unknown key"),
+    "queens-extra": ('kind = "queens"\nn = 4\nsize = 1\n', ":3:", "unknown key"),
     "title-not-text": ('title = 3\n[board]\ngrid = "#"\n[pieces]\nA = "#"\n', ":1:", "string"),
 }
 

@@ -137,6 +137,11 @@ class BtPuzzle:
 
 def read_bytes(path: str | Path) -> bytes:
     """The file's XML bytes: gunzipped when it is gzip data, as is when it is XML."""
+    return decompress(read_raw(path), str(path))
+
+
+def read_raw(path: str | Path) -> bytes:
+    """The file's bytes as stored (gzip or XML), at most :data:`MAX_COMPRESSED_BYTES`."""
     source = str(path)
     try:
         with open(path, "rb") as handle:
@@ -146,7 +151,7 @@ def read_bytes(path: str | Path) -> bytes:
     if len(raw) > MAX_COMPRESSED_BYTES:
         raise BurrToolsError(source, None, f"the file is larger than {MAX_COMPRESSED_BYTES} "
                              "bytes, the limit for a BurrTools file")
-    return decompress(raw, source)
+    return raw
 
 
 def decompress(raw: bytes, source: str) -> bytes:
@@ -758,7 +763,7 @@ def to_toml(converted: Converted, header: str) -> str:
 
 def import_file(path: str | Path, problem: str | None = None) -> str:
     """Read a BurrTools file and return one of its problems as puzzlebox TOML text."""
-    return import_data(read_bytes(path), str(path), problem)
+    return import_data(read_raw(path), str(path), problem)
 
 
 def import_data(raw: bytes, source: str, problem: str | None = None) -> str:
