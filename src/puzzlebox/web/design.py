@@ -40,7 +40,7 @@ from puzzlebox.render.sheet import ExportError, parse_page, sheet_for, svg_text
 from puzzlebox.render.stl import MAX_STL_CELLS, piece_surface, stl_bytes
 from puzzlebox.run.limits import Limits
 from puzzlebox.safety import file_component
-from puzzlebox.web.fairness import CheckLimits, CheckPool
+from puzzlebox.web.fairness import CheckLimits, CheckPool, Refused
 from puzzlebox.web.model import ROW_LIMIT, ModelError, _cells, model_lattices
 
 if TYPE_CHECKING:
@@ -399,7 +399,6 @@ async def design_route(request: Request) -> Response:
     from starlette.responses import Response as Plain
 
     from puzzlebox.web.app import BadRequest, body_json, error
-    from puzzlebox.web.fairness import Refused
 
     action = request.path_params["action"]
     if action not in ACTIONS:
