@@ -26,7 +26,10 @@ The limits, each refused with one line the page shows:
   placements only up to :data:`CHECK_ENTRIES` entries, the picture only up to
   :data:`DRAWN_PIECES` pieces; past them the check says what it left out.
 
-Searches have their own limits (web/runs.py: one per tab, a few in all). As everywhere
+A take-apart (web/design.py) runs in the same pool, counted with the checks, under limits of
+its own (:class:`CheckLimits` with its time, its name and its command in the refusals); a
+tab's Stop ends it (:meth:`CheckPool.stop`). Searches have their own limits (web/runs.py:
+one per tab, a few in all). As everywhere
 with multiprocessing, a script that serves the page starts it under
 ``if __name__ == "__main__":`` (the check processes import the main module).
 """
@@ -151,9 +154,9 @@ def _child(work: Work, body: dict[str, Any], limits: CheckLimits,
     except PuzzleboxError as failure:  # the reader's one line, or a request at fault
         outcome = ("error", (400, str(failure)))
     except MemoryError:
-        outcome = ("error", (422, "the check ran out of memory"))
+        outcome = ("error", (422, f"the {limits.name} ran out of memory"))
     except RecursionError:
-        outcome = ("error", (422, "the check nested too deeply"))
+        outcome = ("error", (422, f"the {limits.name} nested too deeply"))
     except Exception as failure:  # a bug: one line, and the server goes on
         outcome = ("error", (500, f"internal error: {type(failure).__name__}: {failure}"))
     try:
