@@ -499,6 +499,31 @@ def test_watching_marks_the_move_and_says_it_in_words(server, browser):
         assert driver.find_elements(By.CSS_SELECTOR, "#watch-svg .just-placed")
 
 
+def test_watching_a_solid_marks_the_piece_in_its_view_and_layers(server, browser):
+    """#25 item 5 on the cube lattice: the piece just placed is marked in the isometric view
+    (its faces, ``iso-i-k``) and in each layer it has cubes in (``layerL-piece-i``)."""
+    url, _ = server
+    driver = browser
+    loaded(driver, url)
+    open_catalog(driver, "soma-cube")
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#puzzle-svg svg"))
+    open_pane(driver, "watch")
+    for step in range(1, 4):
+        driver.find_element(By.ID, "watch-step").click()
+        wait(driver, lambda d, n=step: text(d, "watch-status").startswith(f"{n} nodes"))
+    assert "placed: " in text(driver, "watch-log"), text(driver, "watch-log")
+    marked = driver.execute_script(
+        "return [...document.querySelectorAll('#watch-svg .just-placed')].map((e) => e.id)")
+    faces = [m for m in marked if re.fullmatch(r"p\d+-iso-\d+-\d+", m)]
+    layers = [m for m in marked if re.fullmatch(r"p\d+-layer\d-piece-\d+", m)]
+    assert faces and layers, marked
+    # one piece: its faces and its layers name the same placement, and nothing else is marked
+    pieces = {m.rsplit("-", 2)[-2] for m in faces} | {m.rsplit("-", 1)[-1] for m in layers}
+    assert len(pieces) == 1 and len(faces) + len(layers) == len(marked), marked
+    assert driver.find_element(By.ID, marked[0]).value_of_css_property("stroke") \
+        == "rgb(232, 0, 28)"
+
+
 def test_small_things_favicon_hint_no_console_errors(server, browser):
     """#25 item 6: a favicon, the first hint styled as a hint (not an error), and an
     incomplete puzzle being drawn is no console error."""

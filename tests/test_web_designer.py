@@ -320,8 +320,19 @@ def test_rectangle_fill_and_add_the_set(server, browser):
     fresh(driver, server)
     tool(driver, "rectangle")
     cell(driver, 0, 0).click()
+    # between the two clicks the rectangle follows the pointer, outlined, nothing drawn yet
+    for corner, inside in (((2, 3), 12), ((5, 9), 60)):
+        ActionChains(driver).move_to_element(cell(driver, *corner)).perform()
+        wait(driver, lambda d, n=inside: len(d.find_elements(By.CSS_SELECTOR,
+                                                             "#grid .cell.in-rect")) == n)
+        outline = driver.find_element(By.CSS_SELECTOR, "#grid .rect-outline").rect
+        far = cell(driver, *corner).rect
+        assert abs(outline["x"] + outline["width"] - far["x"] - far["width"]) < 2
+        assert abs(outline["y"] + outline["height"] - far["y"] - far["height"]) < 2
+        assert on(driver) == 0
     cell(driver, 5, 9).click()
     wait(driver, lambda d: on(d) == 60)
+    assert not driver.find_elements(By.CSS_SELECTOR, ".rect-outline, .cell.in-rect")
     # fill: the empty ring left after erasing a 2x2 hole is filled again in one click
     tool(driver, "erase")
     drag(driver, [(2, 4), (2, 5), (3, 5), (3, 4)])
@@ -479,6 +490,47 @@ def test_routes_answer_and_refuse_in_one_line(client):
         assert response.status_code in (400, 404), (path, response.text)
         message = response.json()["error"]
         assert expected in message and "\n" not in message and "Traceback" not in message
+
+
+def test_a_take_apart_runs_in_a_process_within_a_budget_and_stops(client, monkeypatch):
+    """Item 4's take-apart holds no server thread: it runs in a process of the page's pool
+    (web/fairness.py), which is ended past its time budget or by the page's Stop, each said
+    in one line. Asking for the 2000th assembly of 6x10 that comes apart searches for long
+    (each of 2339 assemblies is taken apart in turn)."""
+    from dataclasses import replace
+
+    from puzzlebox import catalog
+    from puzzlebox.web import design
+
+    pool = client.app.state.app.checks
+    body = {"toml": catalog.path_of("pentomino-6x10").read_text("utf-8"), "name": "p",
+            "tab": "take-apart-1", "solution": 2000}
+    monkeypatch.setattr(design, "TAKE_APART", replace(design.TAKE_APART, seconds=0.5))
+    over = client.post("/api/design/moves", json=body)
+    assert over.status_code == 422, over.text
+    assert over.json()["error"] == ("the take-apart took more than 0.5 s, the page's limit "
+                                    "for one take-apart (the command line has none: "
+                                    "puzzlebox moves FILE)")
+    monkeypatch.undo()
+    answers: list[object] = []
+    asking = threading.Thread(target=lambda: answers.append(
+        client.post("/api/design/moves", json=body)))
+    asking.start()
+    deadline = time.monotonic() + WAIT
+    while pool.running() == 0 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert pool.running() == 1  # in a process of the pool, not in the server's thread
+    time.sleep(0.3)
+    stop = client.post("/api/design/moves-stop", json={"tab": "take-apart-1"})
+    asking.join(WAIT)
+    assert stop.json() == {"stopped": True}
+    stopped = answers[0]
+    assert stopped.status_code == 409 and stopped.json() == {"error": "stopped"}
+    assert pool.running() == 0
+    assert client.post("/api/design/moves-stop", json={"tab": "take-apart-1"}).json() == \
+        {"stopped": False}
+    refused = client.post("/api/design/moves-stop", json={})
+    assert refused.status_code == 400 and "names the page's tab" in refused.json()["error"]
 
 
 def test_cube_model_round_trip(client):

@@ -11,6 +11,11 @@ The routes at the end wrap them (JSON in, JSON or a file out; the same one-line 
 * :func:`import_burrtools`: a BurrTools file as TOML (formats/burrtools.py, its bounds);
 * :func:`export_sheet`, :func:`export_stl`: the piece sheet (SVG) and the STL solids (zip);
 * :func:`moves_of`: how an assembly comes apart, as positions the page animates.
+
+A take-apart searches for assemblies and slides their pieces, which can take a minute: it
+runs in a process of its own from web/fairness.py's pool (the one the page's checks use),
+held to :data:`TAKE_APART` (time and memory; past either it is ended and the page shows one
+line), so that it never holds a server thread; the page's Stop ends it (``moves-stop``).
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ from puzzlebox.render.sheet import ExportError, parse_page, sheet_for, svg_text
 from puzzlebox.render.stl import MAX_STL_CELLS, piece_surface, stl_bytes
 from puzzlebox.run.limits import Limits
 from puzzlebox.safety import file_component
+from puzzlebox.web.fairness import CheckLimits, CheckPool, Refused
 from puzzlebox.web.model import ROW_LIMIT, ModelError, _cells, model_lattices
 
 if TYPE_CHECKING:
@@ -52,6 +58,9 @@ MAX_UPLOAD = 1_500_000
 MOVE_STATES = 200_000  # positions the page's disassembly searches before it gives up
 ASSEMBLY_SECONDS = 60.0  # the whole search for assemblies (a first run compiles its kernels)
 MOVE_SECONDS = 20.0  # of one assembly's search, and of looking for the assembly asked for
+# the take-apart's process: all of the above with room to spare (the process is ended past it)
+TAKE_APART = CheckLimits(seconds=ASSEMBLY_SECONDS + MOVE_SECONDS + 10.0, name="take-apart",
+                         command="puzzlebox moves FILE")
 CUBE_TURNS = {  # quarter turns of the cube lattice (layer, row, col), seen from above
     "turn": lambda c: (c[0], c[2], -c[1]),  # about the vertical axis, clockwise
     "turn-row": lambda c: (c[2], c[1], -c[0]),  # about the row axis (tips over sideways)
@@ -350,12 +359,41 @@ def handle(action: str, body: dict[str, Any]) -> dict[str, Any] | tuple[bytes, s
     raise DesignError(f"no designer's action {action!r}")
 
 
-ACTIONS = ("lattices", "transform", "fill", "set", "import", "sheet", "stl", "moves")
+ACTIONS = ("lattices", "transform", "fill", "set", "import", "sheet", "stl", "moves",
+           "moves-stop")
+
+
+def _moves_work(body: dict[str, Any], limits: CheckLimits) -> dict[str, Any]:
+    """A take-apart, in its own process (:class:`CheckPool` runs it; ``limits`` it holds)."""
+    answer = handle("moves", body)
+    assert isinstance(answer, dict)
+    return answer
+
+
+def _moves_key(body: dict[str, Any]) -> str | None:
+    """The pool's key of a tab's take-apart (a newer one, or Stop, ends the older): apart
+    from the tab's checks, which must not end it."""
+    from puzzlebox.web.app import TAB_ID
+
+    tab = body.get("tab")
+    return f"{tab}-moves" if isinstance(tab, str) and TAB_ID.fullmatch(tab) else None
+
+
+def _in_process(pool: CheckPool, action: str, body: dict[str, Any]) -> dict[str, Any]:
+    """``moves`` in the pool's process within :data:`TAKE_APART`; ``moves-stop`` ends the
+    tab's take-apart (its request answers "stopped")."""
+    key = _moves_key(body)
+    if action == "moves-stop":
+        if key is None:
+            raise DesignError("a stop names the page's tab")
+        return {"stopped": pool.stop(key)}
+    return pool.run(_moves_work, body, key, TAKE_APART)
 
 
 async def design_route(request: Request) -> Response:
-    """``POST /api/design/{action}`` (and GET for ``lattices``): :func:`handle` in a thread,
-    its errors one line with status 400."""
+    """``POST /api/design/{action}`` (and GET for ``lattices``): :func:`handle` in a thread
+    (a take-apart in a process of the page's pool), its errors one line with status 400
+    (a limit passed: 422; stopped or replaced: 409; too many running: 429)."""
     from starlette.concurrency import run_in_threadpool
     from starlette.responses import JSONResponse
     from starlette.responses import Response as Plain
@@ -367,7 +405,14 @@ async def design_route(request: Request) -> Response:
         return error(f"no designer's action {action!r}", 404)
     try:
         body = await body_json(request) if request.method == "POST" else {}
-        answer = await run_in_threadpool(handle, action, body)
+        answer: dict[str, Any] | tuple[bytes, str, str]
+        if action in ("moves", "moves-stop"):
+            pool = request.app.state.app.checks
+            answer = await run_in_threadpool(_in_process, pool, action, body)
+        else:
+            answer = await run_in_threadpool(handle, action, body)
+    except Refused as failure:
+        return error(str(failure), failure.status)
     except (PuzzleboxError, ModelError, BadRequest) as failure:
         return error(str(failure), 400)
     if isinstance(answer, tuple):

@@ -26,7 +26,10 @@ The limits, each refused with one line the page shows:
   placements only up to :data:`CHECK_ENTRIES` entries, the picture only up to
   :data:`DRAWN_PIECES` pieces; past them the check says what it left out.
 
-Searches have their own limits (web/runs.py: one per tab, a few in all). As everywhere
+A take-apart (web/design.py) runs in the same pool, counted with the checks, under limits of
+its own (:class:`CheckLimits` with its time, its name and its command in the refusals); a
+tab's Stop ends it (:meth:`CheckPool.stop`). Searches have their own limits (web/runs.py:
+one per tab, a few in all). As everywhere
 with multiprocessing, a script that serves the page starts it under
 ``if __name__ == "__main__":`` (the check processes import the main module).
 """
@@ -85,6 +88,8 @@ class CheckLimits:
     in_all: int = CHECKS_IN_ALL
     entries: int = CHECK_ENTRIES
     drawn_pieces: int = DRAWN_PIECES
+    name: str = "check"  # what the page's refusals call the work (a take-apart: web/design.py)
+    command: str = "puzzlebox show FILE"  # the command line that does it with no such limit
 
 
 @dataclass
@@ -92,6 +97,7 @@ class _Running:
     process: Any  # multiprocessing's Process of the context in use
     tab: str | None
     superseded: bool = False
+    why: str = ""  # the line its refusal says: replaced by a newer one, or stopped
     demoted: bool = False  # its priority lowered (:func:`_demote`), once
     serial: int = 0  # the order checks started in
 
@@ -148,9 +154,9 @@ def _child(work: Work, body: dict[str, Any], limits: CheckLimits,
     except PuzzleboxError as failure:  # the reader's one line, or a request at fault
         outcome = ("error", (400, str(failure)))
     except MemoryError:
-        outcome = ("error", (422, "the check ran out of memory"))
+        outcome = ("error", (422, f"the {limits.name} ran out of memory"))
     except RecursionError:
-        outcome = ("error", (422, "the check nested too deeply"))
+        outcome = ("error", (422, f"the {limits.name} nested too deeply"))
     except Exception as failure:  # a bug: one line, and the server goes on
         outcome = ("error", (500, f"internal error: {type(failure).__name__}: {failure}"))
     try:
@@ -244,18 +250,33 @@ class CheckPool:
         for spare in spares:
             _close(spare)
 
-    def run(self, work: Work, body: dict[str, Any], tab: str | None) -> dict[str, Any]:
+    def stop(self, tab: str) -> bool:
+        """Stop the work running for ``tab`` (its process is ended; its request answers
+        "stopped", HTTP 409); True when there was some."""
+        with self._lock:
+            mine = [r for r in self._running.values() if r.tab == tab and not r.superseded]
+            for entry in mine:
+                entry.superseded = True
+                entry.why = "stopped"
+                entry.process.kill()
+        return bool(mine)
+
+    def run(self, work: Work, body: dict[str, Any], tab: str | None,
+            limits: CheckLimits | None = None) -> dict[str, Any]:
         """``work(body, limits)`` in a process of its own: its answer, or :class:`Refused`
         (the limits passed, too many running, superseded) or the check's own error line.
-        Blocks until then: call it from a worker thread, never on the event loop."""
-        limits = self.limits
+        ``limits``: the pool's own by default (a take-apart has a longer budget; how many
+        run at once is always the pool's). Blocks until then: call it from a worker thread,
+        never on the event loop."""
+        limits = limits or self.limits
         with self._lock:
             for other in self._running.values():
                 if tab is not None and other.tab == tab:  # the page drops its answer anyway
                     other.superseded = True
+                    other.why = f"a newer {limits.name} of this tab replaced this one"
                     other.process.kill()
             active = sum(1 for r in self._running.values() if not r.superseded)
-            if active >= limits.in_all:
+            if active >= self.limits.in_all:
                 raise Refused(f"{active} checks are running on this server, the most it runs "
                               "at once: try again in a moment", 429)
             process, receiver = self._take()
@@ -298,26 +319,27 @@ class CheckPool:
                 entry.demoted = True
                 _demote(process.pid)
             if time.monotonic() > deadline:
-                raise Refused(f"the check took more than {limits.seconds:g} s, the page's "
-                              "limit for one check (the command line has none: puzzlebox "
-                              "show FILE)", 422)
+                raise Refused(f"the {limits.name} took more than {limits.seconds:g} s, the "
+                              f"page's limit for one {limits.name} (the command line has "
+                              f"none: {limits.command})", 422)
             resident = _resident(process.pid)
             if resident is not None:
                 self.peak_resident = max(self.peak_resident, resident)
             if resident is not None and resident > limits.memory:
-                raise Refused(f"the check used more than {limits.memory >> 20} MB, the page's "
-                              "limit for one check (the command line has none: puzzlebox "
-                              "show FILE)", 422)
+                raise Refused(f"the {limits.name} used more than {limits.memory >> 20} MB, "
+                              f"the page's limit for one {limits.name} (the command line has "
+                              f"none: {limits.command})", 422)
         if entry.superseded:
-            raise Refused("a newer check of this tab replaced this one", 409)
+            raise Refused(entry.why or f"a newer {limits.name} of this tab replaced this one",
+                          409)
         if kind == "ok":
             assert isinstance(value, dict)
             return value
         if kind == "error":
             status, line = value
             raise Refused(str(line), int(status))
-        raise Refused(f"the check ended without an answer (exit status {process.exitcode})",
-                      422)
+        raise Refused(f"the {limits.name} ended without an answer (exit status "
+                      f"{process.exitcode})", 422)
 
 
 def _demote(pid: int) -> None:

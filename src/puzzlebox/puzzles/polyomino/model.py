@@ -252,14 +252,22 @@ class PolyominoPuzzle(Puzzle):
             " ".join(str(v) for v in cast(Any, name))
 
     def drawn_ids(self, solution: Solution, labels: Sequence[Hashable]) -> list[str]:
-        """The flat lattices' pieces (``piece-i``: the i-th placement); solids are drawn as
-        layers and views, where no one element is the piece: none marked."""
+        """The elements that draw the placements ``labels`` (pictures.py's ids): on flat
+        lattices the i-th placement's shape ``piece-i``; on cube its faces in the isometric
+        view (``iso-i``, which names ``iso-i-k``, its k-th face) and its cells in each layer
+        it has cubes in (``layerL-piece-i``), so the page marks a solid's move too."""
         assert isinstance(solution, PolyominoSolution)
-        if self.lattice.dimensions != 2:
-            return []
         wanted = set(labels)
-        return [f"piece-{i}" for i, p in enumerate(solution.placements)
-                if (p.piece, p.cells) in wanted]
+        ids: list[str] = []
+        for i, p in enumerate(solution.placements):
+            if (p.piece, p.cells) not in wanted:
+                continue
+            if self.lattice.dimensions == 2:
+                ids.append(f"piece-{i}")
+            else:
+                ids.append(f"iso-{i}")
+                ids += [f"layer{layer}-piece-{i}" for layer in sorted({c[0] for c in p.cells})]
+        return ids
 
     # -- symmetry --------------------------------------------------------------------------
     def grid_symmetries(self) -> list[tuple[Transform, Cell, dict[str, str]]]:

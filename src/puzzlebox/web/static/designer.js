@@ -244,6 +244,50 @@ function drawIso(svg, cubes, unit, box) {
 // -- rectangle and fill --------------------------------------------------------------------
 let corner = null;  // the first corner of a rectangle being drawn
 
+function clearRectPreview() {
+  for (const el of document.querySelectorAll(".cell.in-rect")) el.classList.remove("in-rect");
+  for (const el of document.querySelectorAll(".rect-outline")) el.remove();
+}
+
+function rectPreview(el) {
+  // between the first corner and the second, the rectangle the second click would fill:
+  // its cells marked and its outline drawn (dashed) around them, under the pointer
+  clearRectPreview();
+  if (!corner || !el || $("tool").value !== "rectangle") return;
+  const cube = isCube();
+  const here = cube ? [Number(el.dataset.l), Number(el.dataset.r), Number(el.dataset.c)]
+    : [Number(el.dataset.r), Number(el.dataset.c)];
+  if (corner.cube !== cube || (cube && corner.at[0] !== here[0])) return;
+  const k = cube ? 1 : 0;
+  const lo = (i) => Math.min(corner.at[i], here[i]), hi = (i) => Math.max(corner.at[i], here[i]);
+  const svg = el.ownerSVGElement;
+  let box = null;
+  for (const cell of svg.querySelectorAll(".cell")) {
+    const r = Number(cell.dataset.r), c = Number(cell.dataset.c);
+    if (r < lo(k) || r > hi(k) || c < lo(k + 1) || c > hi(k + 1)) continue;
+    cell.classList.add("in-rect");
+    const b = cell.getBBox();
+    box = box ? [Math.min(box[0], b.x), Math.min(box[1], b.y), Math.max(box[2], b.x + b.width), Math.max(box[3], b.y + b.height)]
+      : [b.x, b.y, b.x + b.width, b.y + b.height];
+  }
+  if (!box) return;
+  const outline = document.createElementNS(SVG, "rect");
+  outline.setAttribute("class", "rect-outline");
+  outline.setAttribute("x", box[0]); outline.setAttribute("y", box[1]);
+  outline.setAttribute("width", box[2] - box[0]); outline.setAttribute("height", box[3] - box[1]);
+  svg.appendChild(outline);
+}
+
+for (const id of ["grid", "layers"]) {
+  $(id).addEventListener("mouseover", (event) => { if (corner) rectPreview(event.target.closest(".cell")); });
+}
+$("tool").addEventListener("change", () => {
+  // another tool: the rectangle begun is given up
+  if (corner) corner.el.classList.remove("corner");
+  corner = null;
+  clearRectPreview();
+});
+
 async function shapeTool(el, tool) {
   // rectangle: two clicks, the corners; fill: the region around a cell (server: neighbours)
   const cube = isCube();
@@ -261,13 +305,16 @@ async function shapeTool(el, tool) {
     return;
   }
   if (!corner || corner.cube !== cube || (cube && corner.at[0] !== here[0])) {
+    if (corner) corner.el.classList.remove("corner");
     corner = {at: here, cube, el};
     el.classList.add("corner");
+    rectPreview(el);
     return;
   }
   const [a, b] = [corner.at, here];
   corner.el.classList.remove("corner");
   corner = null;
+  clearRectPreview();
   const lo = (i) => Math.min(a[i], b[i]), hi = (i) => Math.max(a[i], b[i]);
   const k = cube ? 1 : 0;  // the index of the row
   const cells = cellsOf().filter((c) => !(c[k] >= lo(k) && c[k] <= hi(k) && c[k + 1] >= lo(k + 1) && c[k + 1] <= hi(k + 1) && (!cube || c[0] === a[0])));
@@ -368,7 +415,7 @@ $("export-sheet").addEventListener("click", () => download("sheet"));
 $("export-stl").addEventListener("click", () => download("stl"));
 
 // -- taking an assembly apart, animated ----------------------------------------------------
-const moves = {data: null, step: 0, timer: null, playing: false, box: null};
+const moves = {data: null, step: 0, timer: null, playing: false, box: null, asked: 0};
 const MOVE_MS = 700;
 
 function piecesAt(position) {
@@ -426,16 +473,25 @@ function playMoves() {
 $("moves-find").addEventListener("click", async () => {
   stopMoves();
   if (state.checking) await state.checking;
+  const asked = ++moves.asked;  // only the newest take-apart's answer is shown
   $("moves-status").textContent = "taking the assemblies apart…";
   for (const id of ["moves-play", "moves-back", "moves-forward", "moves-step"]) $(id).disabled = true;
+  $("moves-stop").disabled = false;
+  let data;
   try {
-    moves.data = await post("/api/design/moves", {toml: state.toml, name: state.name, solution: Number($("moves-solution").value) || 1});
+    // in a process of the server's, within the page's limit; Stop ends it
+    data = await post("/api/design/moves", {toml: state.toml, name: state.name, solution: Number($("moves-solution").value) || 1});
   } catch (error) {
+    if (asked !== moves.asked) return;
+    $("moves-stop").disabled = true;
     moves.data = null;
     $("moves-status").textContent = error.message;
     $("moves-list").replaceChildren(); $("moves-svg").replaceChildren();
     return;
   }
+  if (asked !== moves.asked) return;
+  $("moves-stop").disabled = true;
+  moves.data = data;
   $("moves-list").replaceChildren(...moves.data.captions.slice(1).map((text) => {
     const li = document.createElement("li"); li.textContent = text; return li;
   }));
@@ -448,6 +504,10 @@ $("moves-find").addEventListener("click", async () => {
   moves.box = [Math.min(...boxes.map((b) => b[0])), Math.min(...boxes.map((b) => b[1])),
                Math.max(...boxes.map((b) => b[2])), Math.max(...boxes.map((b) => b[3]))];
   showStep(0, 0);
+});
+$("moves-stop").addEventListener("click", () => {
+  $("moves-stop").disabled = true;
+  post("/api/design/moves-stop", {}).catch((error) => { $("moves-status").textContent = error.message; });
 });
 $("moves-play").addEventListener("click", () => { if (moves.playing) stopMoves(); else if (moves.data) playMoves(); });
 $("moves-back").addEventListener("click", () => { stopMoves(); moves.step = Math.max(0, moves.step - 1); showStep(moves.step, 0); });
