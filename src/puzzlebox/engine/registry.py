@@ -182,13 +182,14 @@ def get(name: str) -> EngineSpec:
 #   more than the bitboard count of 6x10 with the C kernels, 0.8 s for the whole process),
 #   Knuth's estimate of the problem as built, from MEMO_PROBES probes (0.03-0.09 s of CPU
 #   on the pentomino boards), above MEMO_TREE_NODES, and the sweep's keys fit the array
-#   layer (62 bits). The sweep then holds as many states
-#   as the memory limit allows (the memo engine's estimate of a state's bytes) and hands the
-#   count to enumeration past it. Measured (bench/RESULTS.md, "auto picks memo"): the 18
-#   one-sided pentominoes in 5x18, tree 4.9e9 nodes, memo 17 s of CPU where the bitboard
-#   engine takes about 1,090 s; the 12 pentominoes' trees are 6.6e5 (4x15) to 2.0e7 (the
-#   3x20 tube) nodes, where the bitboard engine wins (6x10: memo more than 20 s, bitboard
-#   0.2 s), so they stay with it.
+#   layer (62 bits). The sweep then holds as many states as the memory limit allows (the
+#   memo engine's estimate of a state's bytes) and hands the count to enumeration past it.
+#   Measured (bench/RESULTS.md, "Item 4 again", whole-process CPU): the 18 one-sided
+#   pentominoes in 5x18, tree 4.9e9 nodes, memo 12.5 s where the bitboard engine takes
+#   about 813 s (projected); the 12 pentominoes' trees are 6.6e5 (4x15) to 2.0e7 (the 3x20
+#   tube) nodes, where the bitboard engine is quick (6x10: 0.78 s, memo 1.15-1.28 s), so
+#   they stay with it. The same 18 pieces in 6x15 and 9x10 are swept too and pass the
+#   default 2 GB (docs/hard-instances.md): the sweep's CPU until then is lost.
 # * Then an engine that counts distinct solutions itself (a kind's solver, such as the
 #   queens bitmask) when it accepts the job; otherwise the bitboard engine for a tiling of
 #   a graph it takes, else the compiled engine.
@@ -270,9 +271,8 @@ def choose(job: Job) -> EngineSpec:
     if job.mode is Mode.COUNT:
         memo = _REGISTRY.get("memo")
         if memo is not None and auto_reason(job) is None:
-            cap = min(AUTO_MEMO_STATES, _states(job))
-            if _asked(job, ("start", cap), lambda: outgrows_at_start(job, cap)) is None:
-                return _memo_or(memo, job, cap)
+            if not sweep_outgrown(job):
+                return _memo_or(memo, job, min(AUTO_MEMO_STATES, _states(job)))
         elif memo is not None and _long_once_each(job):
             return _memo_or(memo, job, _states(job))
         for name in SPECIALISTS:
@@ -361,6 +361,16 @@ def _then(first: EngineSpec, then: EngineSpec) -> EngineSpec:
         return Chain([lambda: first.start(job), lambda: then.start(job)])
 
     return replace(first, start=start)
+
+
+def sweep_outgrown(job: Job) -> bool:
+    """Whether auto would sweep the job but its first positions alone outgrow auto's cap
+    (memo.outgrows_at_start): then it enumerates, and a run's time rule estimates that
+    enumeration before building anything more (run/limits.py)."""
+    if _REGISTRY.get("memo") is None or auto_reason(job) is not None:
+        return False
+    cap = min(AUTO_MEMO_STATES, _states(job))
+    return _asked(job, ("start", cap), lambda: outgrows_at_start(job, cap)) is not None
 
 
 def _long_once_each(job: Job) -> bool:
