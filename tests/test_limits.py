@@ -271,6 +271,25 @@ def test_catalog_counts_are_not_hopeless():
             assert outlook.seconds * 100 < budget.HOPELESS_SECONDS, puzzle.label
 
 
+def test_a_hopeless_sweep_is_refused_before_its_tables_are_built(monkeypatch) -> None:
+    """#22: dominoes ("any" count) on a 40x40 board, a count of about 1e200 tilings. auto
+    sees from the sweep's first positions alone that its states outgrow the cap, so it
+    enumerates, and the time rule refuses that as hopeless; no sweep's tables are built
+    before the refusal (they took seconds on a 100x100 board)."""
+    from puzzlebox.engine import memo
+
+    built: list[int] = []
+    real = memo.build_sweep
+    monkeypatch.setattr(memo, "build_sweep", lambda *a, **k: built.append(1) or real(*a, **k))
+    grid = "/".join(["#" * 40] * 40)
+    text = f'[board]\ngrid = "{grid}"\n[pieces]\nD = {{ shape = "##", count = "any" }}\n'
+    puzzle = read_text(text, "d.toml", "d").puzzles[0]
+    swept = memo.start_sweeps
+    with pytest.raises(Hopeless, match="refused"):
+        Run(puzzle, "count").count()
+    assert built == [] and memo.start_sweeps > swept
+
+
 # -- Ctrl-C is honoured within a second by every engine -----------------------------------------
 def _long_job(name: str, tmp_path: Path) -> Job | None:
     """A job that takes ``name`` far longer than a second (None: an extra is missing)."""

@@ -201,6 +201,33 @@ def test_auto_sweeps_many_copies_and_enumerates_single_pieces() -> None:
     assert memo.auto_reason(job) is not None and choose(job).name == "bitboard"
 
 
+def _dominoes(side: int) -> Puzzle:
+    grid = "/".join(["#" * side] * side)
+    text = f'[board]\ngrid = "{grid}"\n[pieces]\nD = {{ shape = "##", count = "any" }}\n'
+    return read_text(text, "d.toml", "d").puzzles[0]
+
+
+def test_a_sweep_too_wide_at_its_start_is_turned_away_before_its_tables(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Dominoes on 40x40: the profiles of the first column alone (Fibonacci many) pass
+    auto's cap, seen by sweeping the first positions' moves; no sweep's tables are built
+    and auto enumerates. On 8x8 the first positions stay small: auto sweeps."""
+    built: list[int] = []
+    real = memo.build_sweep
+    monkeypatch.setattr(memo, "build_sweep", lambda *a, **k: built.append(1) or real(*a, **k))
+    wide = _dominoes(40)
+    job = Job(wide.problem, Mode.COUNT, puzzle=wide)
+    before = memo.start_sweeps
+    reason = memo.outgrows_at_start(job, 1 << 17)
+    assert reason is not None and "states" in reason and memo.start_sweeps == before + 1
+    assert choose(job).name != "memo" and built == []
+    small = _dominoes(8)
+    job = Job(small.problem, Mode.COUNT, puzzle=small)
+    assert memo.outgrows_at_start(job, 1 << 17) is None and choose(job).name == "memo"
+    assert small.count().solutions == 12_988_816 and built  # now the sweep is built
+
+
 def test_declines_with_a_reason() -> None:
     queens = catalog.load_file("queens-8").puzzles[0]
     with pytest.raises(EngineDeclined, match="memo: this kind of puzzle gives no sweep order"):

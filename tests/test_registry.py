@@ -141,6 +141,51 @@ def test_a_sweep_that_outgrows_its_cap_hands_the_count_over() -> None:
     assert (raw, distinct) == (swept.solutions, swept.distinct) and raw == 823  # OEIS A030186
 
 
+PENTOMINO_BOARDS = ["pentomino-6x10", "pentomino-5x12", "pentomino-4x15", "pentomino-3x20",
+                    "pentomino-3x20-tube"]
+
+
+def test_auto_sweeps_the_one_sided_pentominoes_in_5x18() -> None:
+    """18 pieces used once each, an enumeration tree of some 5e9 nodes (Knuth's estimate):
+    auto sweeps (17 s of CPU where the bitboard engine takes about 1,090 s, bench/RESULTS.md)
+    with the memory limit as its cap, and enumerates past it. Starting builds nothing."""
+    from puzzlebox.engine.memo import BYTES_PER_STATE, MemoSearch
+    from puzzlebox.engine.memory import memory_limit
+
+    puzzle = catalog.load("one-sided-pentominoes-5x18")
+    for max_memory in (None, 1 << 30):
+        job = Job(puzzle.problem, Mode.COUNT, puzzle=puzzle, max_memory=max_memory)
+        spec = registry.choose(job)
+        assert spec.name == "memo"
+        search = spec.start(job)
+        assert isinstance(search, MemoSearch) and search._sweeps is None
+        assert search.max_states == memory_limit(max_memory) // BYTES_PER_STATE
+        assert search._fallback is not None
+
+
+def test_a_small_tree_of_many_pieces_is_enumerated(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The probe decides, not the number of pieces: with a threshold above its tree, the
+    5x18 board is enumerated."""
+    puzzle = catalog.load("one-sided-pentominoes-5x18")
+    job = Job(puzzle.problem, Mode.COUNT, puzzle=puzzle)
+    monkeypatch.setattr(registry, "MEMO_TREE_NODES", 1e12)
+    assert registry.choose(job).name == "bitboard"
+
+
+@pytest.mark.parametrize("name", PENTOMINO_BOARDS)
+def test_auto_enumerates_the_twelve_pentominoes_without_probing(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Twelve pieces (trees of 6.6e5 to 2.0e7 nodes, where the bitboard engine wins): no
+    probe is paid for (it would load numba's kernels)."""
+    def probe(job: Job) -> bool:
+        raise AssertionError("probed")
+
+    monkeypatch.setattr(registry, "enumeration_is_long", probe)
+    puzzle = catalog.load(name)
+    assert registry.choose(Job(puzzle.problem, Mode.COUNT, puzzle=puzzle)).name == "bitboard"
+
+
 # -- every engine is a step-wise search ---------------------------------------------------------
 
 

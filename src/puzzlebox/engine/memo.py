@@ -53,6 +53,9 @@ _KEY_BITS = 62  # mask and counters packed in one non-negative int64
 _WAYS_LIMIT = float(1 << 61)
 _GROUP_BITS = 8  # the array layer groups states by this many cells after the first
 _CHUNK = 11  # bits of a key per lookup table, where symmetries merge states
+# auto_reason's reason when every piece is used at most once (the registry may still sweep,
+# where it measures that enumeration would be long: engine/registry.py)
+ONCE_EACH = "every piece is used at most once, so enumeration is quick"
 
 Symmetry = tuple[Sequence[int], Sequence[int]]  # (item permutation, option permutation)
 Progress = Callable[[int, int], None]  # (positions swept, positions in all sweeps)
@@ -659,6 +662,36 @@ def _cycle(perm: Sequence[int], start: int) -> list[int]:
     return out
 
 
+def _shape(problem: CoverProblem, order: Sequence[int]) -> tuple[int, np.ndarray, np.ndarray]:
+    """(the sweep's window, the counters, which options cover a counter), read off the
+    arrays (no sweep is built); the window is 0 when an option covers no swept item."""
+    n = len(order)
+    position = np.full(problem.n_items, -1, dtype=np.int64)
+    position[np.asarray(order, dtype=np.int64)] = np.arange(n, dtype=np.int64)
+    at = position[problem.items]
+    swept = at >= 0
+    starts = problem.start[:-1]
+    first = np.minimum.reduceat(np.where(swept, at, n), starts)
+    last = np.maximum.reduceat(np.where(swept, at, -1), starts)
+    counters = np.setdiff1d(np.arange(problem.n_primary), np.asarray(order, dtype=np.int64))
+    counted = np.logical_or.reduceat(~swept, starts)
+    if (first == n).any():
+        return 0, counters, counted
+    return int((last - first).max()) + 1, counters, counted
+
+
+def key_bits(problem: CoverProblem, order: Sequence[int]) -> int | None:
+    """The bits of a state's key (the window's mask and the counters, each as wide as its
+    bound, as Sweep packs them; an upper bound, since Sweep leaves out counters that no
+    solution can break), or None when an option covers no swept item."""
+    if problem.n_options == 0:
+        return None
+    window, counters, _ = _shape(problem, order)
+    if window == 0:
+        return None
+    return window - 1 + sum(max(1, int(problem.hi[i]).bit_length()) for i in counters.tolist())
+
+
 def _auto_reason(
     problem: CoverProblem, order: Sequence[int], max_states: int | None
 ) -> str | None:
@@ -668,26 +701,16 @@ def _auto_reason(
     """
     if problem.n_options == 0:
         return "there are no options"
-    n = len(order)
-    position = np.full(problem.n_items, -1, dtype=np.int64)
-    position[np.asarray(order, dtype=np.int64)] = np.arange(n, dtype=np.int64)
-    at = position[problem.items]
-    swept = at >= 0
-    starts = problem.start[:-1]
-    first = np.minimum.reduceat(np.where(swept, at, n), starts)
-    last = np.maximum.reduceat(np.where(swept, at, -1), starts)
-    if (first == n).any():
+    window, counters, counted = _shape(problem, order)
+    if window == 0:
         return "an option covers no swept item"
-    window = int((last - first).max()) + 1
-    counters = np.setdiff1d(np.arange(problem.n_primary), np.asarray(order, dtype=np.int64))
     bound = 1 << (window - 1)
     for i in counters.tolist():
         bound *= int(problem.hi[i]) + 1
     if max_states is not None and bound > min(AUTO_MAX_STATES, max_states):
         return f"up to {bound} states per position"
-    counted = np.logical_or.reduceat(~swept, starts)
     if counted.all() and all(problem.hi[i] <= 1 for i in counters.tolist()):
-        return "every piece is used at most once, so enumeration is quick"
+        return ONCE_EACH
     return None
 
 
@@ -741,6 +764,84 @@ def auto_reason(job: Job) -> str | None:
         # pentomino board with 15 forbidden placements: 0.36 s of sweep to 0.06 s of search)
         return f"{len(bounded)} pieces with bounded counts multiply the sweep's states"
     return None
+
+
+# The first positions that outgrows_at_start sweeps alone: this many windows' worth (two
+# cross-sections of the board), and at most START_VISITS times the states it looks for
+# visited in all (layers that grow geometrically, as a column's profiles do, visit fewer
+# than three times their last layer in all).
+START_WINDOWS = 2
+START_VISITS = 4
+# In the array layer, a layer's states may be merged with their images under the symmetries
+# of a cross-section (Sweep.set_symmetries), which the sweep of the first positions leaves
+# out: at most the 8 of a square's. (The dict layer, for keys past 62 bits, merges none.)
+MERGE_MOST = 8
+# How often outgrows_at_start built a sweep's first positions (a count, for the tests: the
+# full tables of a sweep are built by build_sweep alone).
+start_sweeps = 0
+
+
+def outgrows_at_start(job: Job, max_states: int) -> str | None:
+    """Why the sweep of ``job`` would hold more than ``max_states`` states, seen from its
+    first positions swept alone (:data:`START_WINDOWS` windows of them, with only the
+    options that start there: no tables of the whole sweep, no symmetries built), or None
+    when they stay within it (or the job is not the memo engine's).
+
+    A layer at position ``q`` depends only on the moves before ``q``, so these layers are
+    the sweep's own, less the merging of mirror images (:data:`MERGE_MOST`): a 100x100
+    board of dominoes passes 131,072 states within its first column, where building its
+    eight sweeps takes seconds."""
+    global start_sweeps
+    plan = plan_of(job)
+    if accepts(job) is not None or plan is None or job.problem.n_options == 0:
+        return None
+    problem, order = job.problem, plan.order
+    n = len(order)
+    position = np.full(problem.n_items, -1, dtype=np.int64)
+    position[np.asarray(order, dtype=np.int64)] = np.arange(n, dtype=np.int64)
+    at = position[problem.items]
+    starts = problem.start[:-1]
+    first = np.minimum.reduceat(np.where(at >= 0, at, n), starts)
+    last = np.maximum.reduceat(np.where(at >= 0, at, -1), starts)
+    if (first == n).any():
+        return None
+    reach = min(n, START_WINDOWS * (int((last - first).max()) + 1))
+    counters = np.setdiff1d(np.arange(problem.n_primary), np.asarray(order, dtype=np.int64))
+    counter_index = {int(item): j for j, item in enumerate(counters.tolist())}
+    a, b = problem.start, problem.items
+    options: list[tuple[list[int], list[int]]] = []
+    for k in np.flatnonzero(first < reach).tolist():
+        cells = at[a[k] : a[k + 1]]
+        incs = [0] * len(counter_index)
+        for i in b[a[k] : a[k + 1]][cells < 0].tolist():
+            incs[counter_index[i]] += 1
+        options.append((cells[cells >= 0].tolist(), incs))
+    start_sweeps += 1
+    sweep = Sweep(n, options,
+                  [int(problem.lo[i]) for i in counters], [int(problem.hi[i]) for i in counters])
+    merged = sweep.window - 1 + sweep.counter_bits <= _KEY_BITS  # (only the arrays merge)
+    run = SweepRun(sweep, max_states * (MERGE_MOST if merged else 1))
+    most = run.arrays.max_candidates if run.arrays is not None else run.max_states
+    while not run.done and run.position < reach and run.visited < START_VISITS * most:
+        run.advance(1)
+        if run.overflow is not None:
+            return run.overflow
+    return None
+
+
+def once_each_pieces(job: Job) -> int | None:
+    """The number of pieces of a job that :func:`auto_reason` turns away only because every
+    piece is used at most once, where its sweep keeps its states in the array layer (keys
+    of at most 62 bits); None for any other job. The registry sweeps such a job after all
+    where it measures that enumerating it would be long (engine/registry.py)."""
+    if auto_reason(job) != ONCE_EACH:
+        return None
+    plan = plan_of(job)
+    assert plan is not None
+    bits = key_bits(job.problem, plan.order)
+    if bits is None or bits > _KEY_BITS:
+        return None
+    return job.problem.n_primary - len(plan.order)
 
 
 class MemoSearch:

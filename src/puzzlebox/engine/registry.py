@@ -16,12 +16,19 @@ spec is registered, so listing the engines or reading a file never compiles anyt
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from puzzlebox.engine.errors import EngineDeclined as EngineDeclined  # kept importable here
-from puzzlebox.engine.memo import BYTES_PER_STATE, MemoSearch, auto_reason
+from puzzlebox.engine.memo import (
+    BYTES_PER_STATE,
+    MemoSearch,
+    auto_reason,
+    once_each_pieces,
+    outgrows_at_start,
+)
 from puzzlebox.engine.memory import check_memory, memory_limit
 from puzzlebox.engine.parts import count_puzzle_search
 from puzzlebox.engine.restarts import HedgedSearch, RestartSearch
@@ -162,6 +169,27 @@ def get(name: str) -> EngineSpec:
 #   (bound 2^20 states, 3.1 M states visited in all: 0.85 s) and the 10x10 square tiled by
 #   squares (bound 2^99, 161 k states: 0.08 s), which enumeration cannot finish in 300 s
 #   (bench/engines.py, bench/RESULTS.md).
+#   Before the sweep's tables are built, its first positions are swept alone
+#   (memo.outgrows_at_start: the moves that start there, no tables): a board whose first
+#   cross-sections already hold more states than the cap goes to enumeration at once, where
+#   the time rule judges it (a 100x100 board of dominoes: the Fibonacci-many profiles of its
+#   first column pass the cap within 30 positions; refused as hopeless in seconds instead of
+#   after its eight sweeps were built, #22).
+# * Counting a whole puzzle whose pieces are each used at most once (memo.auto_reason says
+#   enumeration is quick, which is true of the small ones), the memo engine all the same when
+#   the enumeration's tree is large: at least MEMO_MIN_PIECES pieces (more than the twelve
+#   pentominoes, whose counts never probe: Knuth's probes load numba's kernels, 0.6 s of CPU,
+#   more than the bitboard count of 6x10 with the C kernels, 0.8 s for the whole process),
+#   Knuth's estimate of the problem as built, from MEMO_PROBES probes (0.03-0.09 s of CPU
+#   on the pentomino boards), above MEMO_TREE_NODES, and the sweep's keys fit the array
+#   layer (62 bits). The sweep then holds as many states as the memory limit allows (the
+#   memo engine's estimate of a state's bytes) and hands the count to enumeration past it.
+#   Measured (bench/RESULTS.md, "Item 4 again", whole-process CPU): the 18 one-sided
+#   pentominoes in 5x18, tree 4.9e9 nodes, memo 12.5 s where the bitboard engine takes
+#   about 813 s (projected); the 12 pentominoes' trees are 6.6e5 (4x15) to 2.0e7 (the 3x20
+#   tube) nodes, where the bitboard engine is quick (6x10: 0.78 s, memo 1.15-1.28 s), so
+#   they stay with it. The same 18 pieces in 6x15 and 9x10 are swept too and pass the
+#   default 2 GB (docs/hard-instances.md): the sweep's CPU until then is lost.
 # * Then an engine that counts distinct solutions itself (a kind's solver, such as the
 #   queens bitmask) when it accepts the job; otherwise the bitboard engine for a tiling of
 #   a graph it takes, else the compiled engine.
@@ -183,6 +211,9 @@ SAT_MIN_OPTIONS = 20_000
 SAT_NODES_PER_SOLUTION = 3.6e10
 PROBE_SECONDS = 0.5
 AUTO_MEMO_STATES = 1 << 17
+MEMO_MIN_PIECES = 13
+MEMO_PROBES = 100
+MEMO_TREE_NODES = 1e8
 
 GENERAL = ("bitboard", "compiled")  # the general engines, fastest first where they accept
 SPECIALISTS = ("edges", "queens-bitmask")  # kinds' solvers: preferred where they accept
@@ -240,7 +271,10 @@ def choose(job: Job) -> EngineSpec:
     if job.mode is Mode.COUNT:
         memo = _REGISTRY.get("memo")
         if memo is not None and auto_reason(job) is None:
-            return _memo_or(memo, job)
+            if not sweep_outgrown(job):
+                return _memo_or(memo, job, min(AUTO_MEMO_STATES, _states(job)))
+        elif memo is not None and _long_once_each(job):
+            return _memo_or(memo, job, _states(job))
         for name in SPECIALISTS:
             spec = _takes(name, job)
             if spec is not None and spec.does(Capability.DISTINCT):
@@ -329,12 +363,56 @@ def _then(first: EngineSpec, then: EngineSpec) -> EngineSpec:
     return replace(first, start=start)
 
 
-def _memo_or(memo: EngineSpec, job: Job) -> EngineSpec:
-    """The memo engine with a state cap, handing over to enumeration past it."""
+def sweep_outgrown(job: Job) -> bool:
+    """Whether auto would sweep the job but its first positions alone outgrow auto's cap
+    (memo.outgrows_at_start): then it enumerates, and a run's time rule estimates that
+    enumeration before building anything more (run/limits.py)."""
+    if _REGISTRY.get("memo") is None or auto_reason(job) is not None:
+        return False
+    cap = min(AUTO_MEMO_STATES, _states(job))
+    return _asked(job, ("start", cap), lambda: outgrows_at_start(job, cap)) is not None
+
+
+def _long_once_each(job: Job) -> bool:
+    """Whether a count of pieces each used at most once is one to sweep after all: at least
+    MEMO_MIN_PIECES of them, and the enumeration's tree large."""
+    pieces = once_each_pieces(job)
+    if pieces is None or pieces < MEMO_MIN_PIECES:
+        return False
+    return bool(_asked(job, ("long",), lambda: enumeration_is_long(job)))
+
+
+# The answers of the measured rules for the last few problems: a run asks for the choice of
+# one job two or three times (its time rule, its search), and each answer costs a probe.
+_ANSWERS: list[tuple[object, tuple[object, ...], object]] = []
+
+
+def _asked(job: Job, question: tuple[object, ...], answer: Callable[[], object]) -> object:
+    """``answer()`` for the job's problem, measured once per problem object."""
+    for problem, asked, known in _ANSWERS:
+        if problem is job.problem and asked == question:
+            return known
+    known = answer()
+    _ANSWERS.append((job.problem, question, known))
+    del _ANSWERS[:-4]
+    return known
+
+
+def enumeration_is_long(job: Job) -> bool:
+    """Whether Knuth's estimate of the job's tree (the problem as built, MEMO_PROBES probes,
+    at most PROBE_SECONDS of CPU) exceeds MEMO_TREE_NODES: enumeration would take minutes."""
+    from puzzlebox.engine.estimate import estimate_tree
+
+    estimate = estimate_tree(job.problem, probes=MEMO_PROBES, seed=0, max_seconds=PROBE_SECONDS,
+                             clock=time.process_time)  # fmt: skip
+    return bool(estimate.nodes > MEMO_TREE_NODES)
+
+
+def _memo_or(memo: EngineSpec, job: Job, cap: int) -> EngineSpec:
+    """The memo engine with a cap of ``cap`` states, handing over to enumeration past it."""
 
     def start(job: Job) -> Search:
-        return MemoSearch(job, min(AUTO_MEMO_STATES, _states(job)),
-                          fallback=lambda: counting_fallback(job))  # fmt: skip
+        return MemoSearch(job, cap, fallback=lambda: counting_fallback(job))
 
     return replace(memo, start=start)
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from puzzlebox.engine.memory import TooBig
-from puzzlebox.engine.registry import UnknownEngine, get, resolve
+from puzzlebox.engine.registry import AUTO, UnknownEngine, get, resolve, sweep_outgrown
 from puzzlebox.engine.search import Capability, Job, Mode
 from puzzlebox.words import duration_text
 
@@ -195,7 +195,11 @@ class TimeRule:
     def before(self, engine: str) -> None:
         """Judge a run before its setup; ``engine`` is the engine named (``auto``: the
         registry's choice for the count). First, before the problem is built, the kind's
-        lower bound on the solutions (:func:`floor_refusal`)."""
+        lower bound on the solutions (:func:`floor_refusal`); then Knuth's estimate of a
+        count whose setup is costly, or that auto would have swept but whose sweep
+        outgrows its cap from its first positions (``registry.sweep_outgrown``: the count
+        enumerates, and a 100x100 board of dominoes is refused before its symmetries are
+        built, #22)."""
         if self.go_on:
             return
         if not sweeps(engine):
@@ -204,11 +208,11 @@ class TimeRule:
                 raise refused
         if self.puzzle.impossibility() is not None:  # proofs without placements come first
             return  # #28: the count answers 0 from the proof; nothing to build or estimate
-        if self.puzzle.problem.n_options < SETUP_OPTIONS:
-            return
-
         job = Job(self.puzzle.problem, Mode.COUNT, puzzle=self.puzzle,
                   max_memory=self.limits.memory)  # fmt: skip
+        if self.puzzle.problem.n_options < SETUP_OPTIONS and not (
+                engine == AUTO and not self.every and sweep_outgrown(job)):
+            return  # (#22: a board too wide to sweep is estimated before its symmetry breaking)
         if sweeps(resolve(job, engine).name):
             return
         outlook = count_outlook(self.puzzle, cut=False, margin=1.0 if self.every else RAW_MARGIN)
