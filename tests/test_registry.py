@@ -172,6 +172,24 @@ def test_a_small_tree_of_many_pieces_is_enumerated(monkeypatch: pytest.MonkeyPat
     assert registry.choose(job).name == "bitboard"
 
 
+def test_a_wide_sweep_of_many_pieces_is_enumerated(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Bedlam cube: 13 pieces used once each, but its sweep's window is 41 positions
+    (its layers pass the 2 GB default at position 7 of 64): auto enumerates it, and pays for
+    no probe; the 5x18 strip's window is 21."""
+    from puzzlebox.engine.memo import sweep_window
+
+    def probe(job: Job) -> bool:
+        raise AssertionError("probed")
+
+    bedlam = catalog.load("bedlam-cube")
+    job = Job(bedlam.problem, Mode.COUNT, puzzle=bedlam)
+    assert sweep_window(job) > registry.MEMO_MAX_WINDOW
+    monkeypatch.setattr(registry, "enumeration_is_long", probe)
+    assert registry.choose(job).name == "bitboard"
+    strip = catalog.load("one-sided-pentominoes-5x18")
+    assert sweep_window(Job(strip.problem, Mode.COUNT, puzzle=strip)) <= registry.MEMO_MAX_WINDOW
+
+
 @pytest.mark.parametrize("name", PENTOMINO_BOARDS)
 def test_auto_enumerates_the_twelve_pentominoes_without_probing(
     name: str, monkeypatch: pytest.MonkeyPatch

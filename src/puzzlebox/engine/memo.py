@@ -844,6 +844,17 @@ def once_each_pieces(job: Job) -> int | None:
     return job.problem.n_primary - len(plan.order)
 
 
+def sweep_window(job: Job) -> int:
+    """The window of the job's sweep: the most positions one option spans in the sweep's
+    order (0 when the job has no sweep plan or an option covers no swept item). A layer
+    holds up to 2^(window - 1) masks times the counters' values, so it says how wide the
+    sweep grows before any is built."""
+    plan = plan_of(job)
+    if plan is None or job.problem.n_options == 0:
+        return 0
+    return _shape(job.problem, plan.order)[0]
+
+
 class MemoSearch:
     """The memo engine's step-wise count (engine/search.py): the sweeps of the puzzle and
     of each of its symmetries (Burnside's lemma) in turn, ``max_nodes`` states at a time.

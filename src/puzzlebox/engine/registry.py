@@ -28,6 +28,7 @@ from puzzlebox.engine.memo import (
     auto_reason,
     once_each_pieces,
     outgrows_at_start,
+    sweep_window,
 )
 from puzzlebox.engine.memory import check_memory, memory_limit
 from puzzlebox.engine.parts import count_puzzle_search
@@ -188,8 +189,13 @@ def get(name: str) -> EngineSpec:
 #   pentominoes in 5x18, tree 4.9e9 nodes, memo 12.5 s where the bitboard engine takes
 #   about 813 s (projected); the 12 pentominoes' trees are 6.6e5 (4x15) to 2.0e7 (the 3x20
 #   tube) nodes, where the bitboard engine is quick (6x10: 0.78 s, memo 1.15-1.28 s), so
-#   they stay with it. The same 18 pieces in 6x15 and 9x10 are swept too and pass the
-#   default 2 GB (docs/hard-instances.md): the sweep's CPU until then is lost.
+#   they stay with it. Only a narrow sweep: its window (the most positions one option spans
+#   in the sweep's order, memo.sweep_window) at most MEMO_MAX_WINDOW. Measured on the 2 GB
+#   default: the 5x18 strip's window is 21 (widest layer 8.4 M states); the same 18 pieces
+#   in 6x15 (window 25) and 9x10 pass the 2 GB (docs/hard-instances.md), and the Bedlam
+#   cube's 13 pieces (window 41) reached 21.5 M states at position 7 of 64 before handing
+#   over, its sweep's CPU lost (found by the checkpoint tests on bedlam-cube): these stay
+#   with enumeration.
 # * Then an engine that counts distinct solutions itself (a kind's solver, such as the
 #   queens bitmask) when it accepts the job; otherwise the bitboard engine for a tiling of
 #   a graph it takes, else the compiled engine.
@@ -214,6 +220,7 @@ AUTO_MEMO_STATES = 1 << 17
 MEMO_MIN_PIECES = 13
 MEMO_PROBES = 100
 MEMO_TREE_NODES = 1e8
+MEMO_MAX_WINDOW = 22
 
 GENERAL = ("bitboard", "compiled")  # the general engines, fastest first where they accept
 SPECIALISTS = ("edges", "queens-bitmask")  # kinds' solvers: preferred where they accept
@@ -377,7 +384,7 @@ def _long_once_each(job: Job) -> bool:
     """Whether a count of pieces each used at most once is one to sweep after all: at least
     MEMO_MIN_PIECES of them, and the enumeration's tree large."""
     pieces = once_each_pieces(job)
-    if pieces is None or pieces < MEMO_MIN_PIECES:
+    if pieces is None or pieces < MEMO_MIN_PIECES or sweep_window(job) > MEMO_MAX_WINDOW:
         return False
     return bool(_asked(job, ("long",), lambda: enumeration_is_long(job)))
 
