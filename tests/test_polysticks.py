@@ -203,6 +203,9 @@ def test_the_catalog_piece_sets_are_the_generated_families():
     assert len(set(mine)) == 10 and set(mine) <= one_sided
     assert all(max(sum(1 for s in p.sticks if q in geometry.ends(s)) for q in
                    {q for s in p.sticks for q in geometry.ends(s)}) >= 3 for p in welded.pieces)
+    penta = catalog.load("pentasticks-2x9")
+    assert isinstance(penta, PolysticksPuzzle)
+    assert canon(penta) == sorted(tuple(sorted(s)) for s in geometry.polysticks(5))
 
 
 # -- published counts and the brute force ---------------------------------------------------------
@@ -221,6 +224,19 @@ def test_published_counts_agree_with_the_brute_force(name, raw, distinct, rename
     solutions = brute_force(parse(grid), pieces, one_sided=bool(rename))
     assert len(solutions) == raw
     assert orbits(solutions, parse(grid), rename) == distinct
+
+
+def test_pentasticks_2x9_agrees_with_the_brute_force():
+    """Not published (puzzlebox's own example, no pentastick puzzle with a count was
+    found): any five of the 55 pentasticks on a 2x9 grid of points, 656 as placed and 164
+    up to the strip's symmetries, by the kind and by the brute force alike."""
+    result = catalog.load("pentasticks-2x9").count()
+    assert (result.solutions, result.distinct) == (656, 164)
+    grid, pieces = catalog_pieces("pentasticks-2x9")
+    solutions = brute_force(parse(grid), pieces)
+    assert len(solutions) == 656
+    assert orbits(solutions, parse(grid), {}) == 164
+    assert all(len(sol) == 5 for sol in solutions)
 
 
 def test_tetrasticks_6x6_leaving_out_h():
