@@ -10,12 +10,9 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
-import socket
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
@@ -25,8 +22,8 @@ pytest.importorskip("starlette", reason="the web extra (starlette) is not instal
 pytest.importorskip("uvicorn", reason="the web extra (uvicorn) is not installed")
 webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMEDRIVER = shutil.which("chromedriver")
+from tests.web_page import CHROMEDRIVER, CHROMIUM, WAIT, chromium, serving  # noqa: E402
+
 if CHROMIUM is None or CHROMEDRIVER is None:
     pytest.skip("no headless browser: install the Debian packages chromium and chromium-driver "
                 "(.ci/run does)", allow_module_level=True)
@@ -37,35 +34,15 @@ from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
 SHOTS = os.environ.get("PUZZLEBOX_SCREENSHOTS")
-WAIT = 30
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @pytest.fixture(scope="module")
 def server():
-    import uvicorn
-
     from puzzlebox.web.app import create_app
 
-    port = _free_port()
     app = create_app()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
-                            timeout_graceful_shutdown=1)
-    srv = uvicorn.Server(config)
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.time() + 20
-    while not srv.started and time.time() < deadline:
-        time.sleep(0.05)
-    assert srv.started, "the server did not start"
-    yield f"http://127.0.0.1:{port}", app.state.app
-    srv.should_exit = True
-    thread.join(timeout=10)
+    with serving(app) as url:
+        yield url, app.state.app
 
 
 @pytest.fixture(scope="module")
@@ -76,27 +53,8 @@ def downloads():
 
 @pytest.fixture(scope="module")
 def browser(downloads):
-    from selenium.webdriver.chrome.options import Options
-    from selenium.webdriver.chrome.service import Service
-
-    profile = tempfile.mkdtemp(prefix="puzzlebox-chromium-")
-    options = Options()
-    options.binary_location = CHROMIUM
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                 "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
-                 "--window-size=1400,1000", f"--user-data-dir={profile}"):
-        options.add_argument(flag)
-    options.add_experimental_option("prefs", {
-        "download.default_directory": str(downloads),
-        "download.prompt_for_download": False,
-    })
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # the console, read back
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    driver.set_page_load_timeout(WAIT)
-    yield driver
-    driver.quit()
-    shutil.rmtree(profile, ignore_errors=True)
+    with chromium(downloads, console=True) as driver:  # the console, read back
+        yield driver
 
 
 def wait(driver, condition, timeout=WAIT):

@@ -14,8 +14,6 @@ from __future__ import annotations
 import io
 import json
 import os
-import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -30,6 +28,7 @@ pytest.importorskip("starlette", reason="the web extra (starlette) is not instal
 pytest.importorskip("uvicorn", reason="the web extra (uvicorn) is not installed")
 
 from starlette.testclient import TestClient  # noqa: E402
+from tests.web_page import CHROMEDRIVER, CHROMIUM, WAIT, chromium, serving  # noqa: E402
 
 from puzzlebox.web.app import create_app  # noqa: E402
 from puzzlebox.web.design import MAX_UPLOAD, transform_cells  # noqa: E402
@@ -44,37 +43,14 @@ try:
 except ImportError:  # the HTTP-level tests still run; the browser's skip says why
     webdriver = None
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMEDRIVER = shutil.which("chromedriver")
 SHOTS = os.environ.get("PUZZLEBOX_SCREENSHOTS")
-WAIT = 30
 DATA = Path(__file__).parent / "data"
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @pytest.fixture(scope="module")
 def server():
-    import uvicorn
-
-    port = _free_port()
-    app = create_app()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
-                            timeout_graceful_shutdown=1)
-    srv = uvicorn.Server(config)
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.time() + 20
-    while not srv.started and time.time() < deadline:
-        time.sleep(0.05)
-    assert srv.started, "the server did not start"
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(timeout=10)
+    with serving(create_app()) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -90,26 +66,8 @@ def browser(downloads):
     if CHROMIUM is None or CHROMEDRIVER is None:
         pytest.skip("no headless browser: install the Debian packages chromium and "
                     "chromium-driver (.ci/run does)")
-    from selenium.webdriver.chrome.options import Options
-    from selenium.webdriver.chrome.service import Service
-
-    profile = tempfile.mkdtemp(prefix="puzzlebox-chromium-")
-    options = Options()
-    options.binary_location = CHROMIUM
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                 "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
-                 "--window-size=1400,1000", f"--user-data-dir={profile}"):
-        options.add_argument(flag)
-    options.add_experimental_option("prefs", {
-        "download.default_directory": str(downloads),
-        "download.prompt_for_download": False,
-    })
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    driver.set_page_load_timeout(WAIT)
-    yield driver
-    driver.quit()
-    shutil.rmtree(profile, ignore_errors=True)
+    with chromium(downloads) as driver:
+        yield driver
 
 
 def wait(driver, condition, timeout=WAIT):
