@@ -30,6 +30,7 @@ import statistics
 import threading
 import time
 import warnings
+from collections.abc import Iterator
 from typing import Any
 
 # Imports of httpx, uvicorn and the page wait inside the functions: every check process
@@ -44,29 +45,27 @@ SMALL = '[board]\ngrid = "##/##"\n[pieces]\nA = "##"\nB = "##"\n'
 def measure(limits: Any, repeats: int, heavy_tabs: int = 3) -> tuple[list[float], list[float]]:
     """Seconds of each small check made while three heavy ones ran, and of the heavy ones
     (those that ended by themselves; with the bounds lifted they are stopped at the end)."""
-    import httpx
-    import uvicorn
-
-    from puzzlebox.web import server_config
     from puzzlebox.web.app import create_app
 
     app = create_app(checks=limits)
-    web = app.state.app
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = uvicorn.Server(server_config(app, "127.0.0.1", port))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    while not server.started:
-        time.sleep(0.01)
-    url = f"http://127.0.0.1:{port}/api/check"
-    light, heavy = [], []
+    with _serving(app) as port:
+        return _measure_checks(app.state.app, f"http://127.0.0.1:{port}/api", repeats,
+                               heavy_tabs)
+
+
+def _measure_checks(web: Any, base: str, repeats: int, heavy_tabs: int
+                    ) -> tuple[list[float], list[float]]:
+    """:func:`measure`'s rounds, against the server at ``base``."""
+    import httpx
+
+    url = f"{base}/check"
+    light: list[float] = []
+    heavy: list[float] = []
     # every client made (a TLS context each) and connected before anything is timed: in
     # this process, beside the server, a client made during a round takes its cores
     light_client, *heavy_clients = [httpx.Client(timeout=600) for _ in range(heavy_tabs + 1)]
     for client in (light_client, *heavy_clients):
-        client.get(f"http://127.0.0.1:{port}/api/lattices")
+        client.get(f"{base}/lattices")
     try:
         for round_ in range(repeats):
             def one(tab: str, client: Any) -> None:
@@ -93,8 +92,6 @@ def measure(limits: Any, repeats: int, heavy_tabs: int = 3) -> tuple[list[float]
     finally:
         for client in (light_client, *heavy_clients):
             client.close()
-        server.should_exit = True
-        thread.join()
     return light, heavy
 
 
@@ -105,13 +102,43 @@ def measure_searches(repeats: int) -> list[float]:
     """Seconds of a small count (6-queens, started and followed to its end) of a fourth
     tab while three tabs count 18-queens (each in a process of its own)."""
     import httpx
-    import uvicorn
 
-    from puzzlebox.web import server_config
     from puzzlebox.web.app import create_app
 
     app = create_app()
     web = app.state.app
+    light: list[float] = []
+    with _serving(app) as port, httpx.Client(timeout=600) as client:
+        base = f"http://127.0.0.1:{port}/api"
+        for round_ in range(repeats):
+            tabs = [f"heavy{round_}{i}xx" for i in range(3)]
+            for tab in tabs:
+                client.post(f"{base}/count", json={"tab": tab, "toml": QUEENS.format(18)})
+            time.sleep(1.0)  # all three searching
+            tab = f"light{round_}xxx"
+            began = time.perf_counter()
+            answer = client.post(f"{base}/count", json={"tab": tab,
+                                                       "toml": QUEENS.format(6)})
+            assert answer.status_code == 200, answer.text
+            with client.stream("GET", f"{base}/events/{tab}") as stream:
+                for line in stream.iter_lines():
+                    if line.startswith("event: end"):
+                        break
+            light.append(time.perf_counter() - began)
+            assert web.runs.running_count() == 3, "a heavy search ended first"
+            for tab in tabs:
+                client.post(f"{base}/stop", json={"tab": tab})
+    return light
+
+
+@contextlib.contextmanager
+def _serving(app: Any) -> Iterator[int]:
+    """``app`` served as ``puzzlebox serve`` serves it, in a thread on a free port of this
+    machine; the port."""
+    import uvicorn
+
+    from puzzlebox.web import server_config
+
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -120,32 +147,11 @@ def measure_searches(repeats: int) -> list[float]:
     thread.start()
     while not server.started:
         time.sleep(0.01)
-    base = f"http://127.0.0.1:{port}/api"
-    light: list[float] = []
-    with httpx.Client(timeout=600) as client:
-        try:
-            for round_ in range(repeats):
-                tabs = [f"heavy{round_}{i}xx" for i in range(3)]
-                for tab in tabs:
-                    client.post(f"{base}/count", json={"tab": tab, "toml": QUEENS.format(18)})
-                time.sleep(1.0)  # all three searching
-                tab = f"light{round_}xxx"
-                began = time.perf_counter()
-                answer = client.post(f"{base}/count", json={"tab": tab,
-                                                           "toml": QUEENS.format(6)})
-                assert answer.status_code == 200, answer.text
-                with client.stream("GET", f"{base}/events/{tab}") as stream:
-                    for line in stream.iter_lines():
-                        if line.startswith("event: end"):
-                            break
-                light.append(time.perf_counter() - began)
-                assert web.runs.running_count() == 3, "a heavy search ended first"
-                for tab in tabs:
-                    client.post(f"{base}/stop", json={"tab": tab})
-        finally:
-            server.should_exit = True
-            thread.join()
-    return light
+    try:
+        yield port
+    finally:
+        server.should_exit = True
+        thread.join()
 
 
 def _timed(body: dict[str, Any], limits: Any) -> dict[str, float]:
