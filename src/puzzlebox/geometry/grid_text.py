@@ -1,4 +1,5 @@
-"""Characters a drawn grid may not hold: the invisible ones (issue #26).
+"""A drawn grid's text: its rows (:func:`grid_rows`), and the characters it may not hold,
+the invisible ones (issue #26).
 
 A grid is drawn with visible characters, one a cell, and ``.`` or space for no cell. A tab
 (an editor's indentation), a no-break space or a zero-width character looks like a hole or
@@ -39,3 +40,15 @@ def invisible_character(text: str) -> str | None:
 
 def _name(ch: str) -> str:
     return unicodedata.name(ch, "unnamed").lower()
+
+
+def grid_rows(text: str) -> list[str]:
+    """The rows of a grid as the contract writes them: one a line, or on one line split by
+    ``/``; leading and trailing blank rows dropped (a row of ``.`` is a row)."""
+    text = text.replace("\r\n", "\n")
+    rows = text.split("\n") if "\n" in text else text.split("/")
+    while rows and not rows[0].strip():
+        rows.pop(0)
+    while rows and not rows[-1].strip():
+        rows.pop()
+    return rows

@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from puzzlebox.geometry.grid_text import invisible_character
+from puzzlebox.geometry.grid_text import grid_rows, invisible_character
 
 Cell = tuple[int, ...]
 DEFAULT_LATTICE = "square"  # what a file without a `lattice` key stands on
@@ -311,12 +311,7 @@ def parse_grid(text: str) -> tuple[dict[Cell, str], list[str]]:
     problem = invisible_character(text)
     if problem is not None:
         raise GridError(problem)
-    text = text.replace("\r\n", "\n")
-    rows = text.split("\n") if "\n" in text else text.split("/")
-    while rows and not rows[0].strip():
-        rows.pop(0)
-    while rows and not rows[-1].strip():
-        rows.pop()
+    rows = grid_rows(text)
     cells: dict[Cell, str] = {
         (r, c): ch
         for r, row in enumerate(rows)

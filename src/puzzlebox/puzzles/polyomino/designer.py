@@ -12,6 +12,7 @@ import dataclasses
 from typing import TYPE_CHECKING, Any
 
 from puzzlebox import limits
+from puzzlebox.geometry.grid_text import grid_rows
 from puzzlebox.geometry.lattice import Cell, Lattice
 from puzzlebox.puzzles.givens import Given, GivenError, check_givens, oriented_cells, turns_in
 from puzzlebox.puzzles.labels import Combination, Labels
@@ -151,12 +152,7 @@ def _label_grid(
     if len(next(iter(board))) != 2:  # a grid of labels names [row, col]: one flat layer
         raise r.fail(path, "a grid of labels names cells [row, col]; on a solid lattice give "
                      "a table: label = [layer, row, col]")
-    text = text.replace("\r\n", "\n")
-    rows = text.split("\n") if "\n" in text else text.split("/")
-    while rows and not rows[0].strip():
-        rows.pop(0)
-    while rows and not rows[-1].strip():
-        rows.pop()
+    rows = grid_rows(text)
     found: dict[str, list[Cell]] = {}
     for row, line in enumerate(rows):
         for col, word in enumerate(line.split()):

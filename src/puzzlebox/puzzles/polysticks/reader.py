@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from puzzlebox import limits
+from puzzlebox.geometry.grid_text import grid_rows
 from puzzlebox.puzzles.polysticks import geometry, model, text  # model: at call time
 from puzzlebox.puzzles.reading import COMMON_KEYS, FileReader, shown
 
@@ -41,12 +42,7 @@ def read_grid(r: FileReader, value: Any, path: tuple[Any, ...]) -> geometry.Stic
     if len(value) > 4 * MAX_STICKS:
         raise r.fail(path, f"a grid of {len(value)} characters; the limit is "
                      f"{4 * MAX_STICKS}")
-    body = value.replace("\r\n", "\n")
-    lines = body.split("\n") if "\n" in body else body.split("/")
-    while lines and not lines[0].strip():
-        lines.pop(0)
-    while lines and not lines[-1].strip():
-        lines.pop()
+    lines = grid_rows(value)
     sticks: set[geometry.Stick] = set()
     for y, line in enumerate(lines):
         for x, ch in enumerate(line.rstrip()):
