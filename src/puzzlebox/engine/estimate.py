@@ -31,18 +31,15 @@ import math
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from puzzlebox.cover.problem import CoverProblem
 from puzzlebox.engine import cover_kernels as K
+from puzzlebox.engine.compiled import _i32, _Search, _Tables, _warm_up
 from puzzlebox.engine.registry import get
 from puzzlebox.engine.search import Job, Mode
 from puzzlebox.words import duration_text, noun_for
-
-if TYPE_CHECKING:
-    from puzzlebox.engine.compiled import _Search as _SearchLike
 
 # Below this many probes finding a solution, the solution estimate is not given. With at least
 # this many, every estimate of a solution count measured (docs/estimates.md, tests/
@@ -163,7 +160,7 @@ class _Probes:
         return len(self.nodes)
 
 
-def _run_probes(search: _SearchLike, probes: _Probes, wanted: int, depth: int,
+def _run_probes(search: _Search, probes: _Probes, wanted: int, depth: int,
                 deadline: float | None, max_nodes: int, subtree_nodes: int = 0,
                 clock: Callable[[], float] = time.perf_counter) -> None:
     """Add probes that search the subtrees at ``depth`` in full until there are ``wanted``,
@@ -222,8 +219,6 @@ def estimate_tree(
     ``max_seconds``: ``time.process_time`` makes the number of probes, and so the estimate,
     independent of what else the machine runs (budget.py's refusals rely on that).
     """
-    from puzzlebox.engine.compiled import _i32, _Search, _Tables, _warm_up
-
     if probes < 1:
         raise ValueError("probes must be at least 1")
     forced = problem.option_set(forced, "forced")
