@@ -794,6 +794,15 @@ fail:
  * registers, phases, frame fields, kinds, modes and statuses are engine/cover_kernels.py's
  * numbers (a test compares them). Unsigned 32-bit tables, as numba's. */
 
+/* gcc's loop unrolling, for this engine only: without it gcc 12's -O3 counted the 6x10
+ * pentominoes (3.6 million nodes) in a median of 1.62-1.78 s of CPU against numba's 1.60 s;
+ * with it 1.53 s (9 alternating rounds in one process, load 2.5-4). On the queens' tree it
+ * costs a little (13 queens: 0.186 s against 0.173 s, numba 0.196 s). */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC push_options
+#pragma GCC optimize("unroll-loops")
+#endif
+
 enum { CV_R_LEVEL = 0, CV_R_PHASE, CV_R_PACT, CV_R_SACT, CV_R_NODES, CV_R_SOLUTIONS, CV_R_SEED,
        CV_R_RNG, CV_R_SUB0, CV_R_SUBSOL, CV_N_REGS };
 enum { CV_P_ENTER = 0, CV_P_NEXT, CV_P_RETURN, CV_P_DONE };
@@ -1422,6 +1431,10 @@ fail:
 }
 
 #undef FR
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC pop_options
+#endif
 
 /* -- the module ----------------------------------------------------------------------------- */
 
