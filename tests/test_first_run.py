@@ -185,3 +185,23 @@ def test_the_catalogs_titles_are_its_files_titles():
     titles = catalog.titles()
     assert list(titles) == catalog.names() and len(titles) > 40
     assert {name: catalog.load_file(name).title for name in titles} == titles
+
+
+# (added by helper cgeneral, issue #23 item 2: the general engine's kernels are in C too)
+@pytest.mark.parametrize(("args", "answer"), [
+    (["count", "cards-3x3"], "0 solutions"),  # as posted, the cards fit no way (the catalog)
+    (["solve", "sudoku-classic"], "solution 1"),
+    (["count", "pentasticks-2x9"], "656 solutions"),  # checked by a brute force in the tests
+    (["estimate", "pentomino-6x10", "--probes", "10"], "nodes"),  # Knuth's probes
+], ids=lambda a: " ".join(a) if isinstance(a, list) else "")
+def test_the_general_engine_and_its_estimate_compile_nothing_with_the_c_kernels(
+        tmp_path, args, answer):
+    """Commands the general exact-cover engine answers (cards, sudoku, polysticks, the
+    estimate's probes) start as the tiling and n-queens ones do: nothing said, nothing
+    compiled, numba never run, on a first run after installation."""
+    if "c" not in kernel_choice.available():
+        pytest.skip("the C kernels are not built")
+    first = _puzzlebox(args, tmp_path, "c")
+    assert first.returncode == 0 and first.stderr == "", first.stderr
+    assert answer in first.stdout
+    assert not list(tmp_path.iterdir())  # numba cached nothing: it never ran

@@ -78,6 +78,16 @@ KNOWN_LAZY: set[tuple[str, str]] = {
     ("puzzlebox.cli_disassembly", "puzzlebox.disassembly.strip"),
     # the bitboard engine: 10 ms (its tables), for a search only (engine/__init__.py)
     ("puzzlebox.engine", "puzzlebox.engine.bitboard"),
+    # the general engine and Knuth's estimate on it, which load numba only where the C kernels
+    # are not built (issue #23): compiled 2.4-2.7 ms, estimate with it 5-12 ms (after
+    # puzzlebox.cli, numpy and the engine registry, 3-5 runs, load 2.6), for the searches and
+    # runs that use them; the registry's also breaks a cycle (estimate reads the registry)
+    ("puzzlebox.engine", "puzzlebox.engine.compiled"),
+    ("puzzlebox.engine.registry", "puzzlebox.engine.estimate"),
+    ("puzzlebox.parallel.run", "puzzlebox.engine.estimate"),
+    ("puzzlebox.run.limits", "puzzlebox.engine.estimate"),
+    ("puzzlebox.run.progress", "puzzlebox.engine.estimate"),
+    ("puzzlebox.run.reports", "puzzlebox.engine.estimate"),
 }
 
 

@@ -6,11 +6,15 @@
  *       <- engine/_bitboard_kernels.py (search, _options_left, _reachable_sizes)
  *   queens_walk_rows, queens_walk_symmetric
  *       <- engine/_queens_numba.py (walk_rows, walk_symmetric)
- * The Python modules that call them (engine/bitboard.py, engine/_queens_kernels.py) take
- * this module when it was built and numba's otherwise; the tests run both.
+ *   cover_setup, cover_search
+ *       <- engine/_kernels.py (setup, search: the general engine, its probes included)
+ * The Python modules that call them (engine/bitboard.py, engine/_queens_kernels.py,
+ * engine/cover_kernels.py) take this module when it was built and numba's otherwise; the
+ * tests run both.
  *
  * Arrays arrive through the buffer protocol (numpy arrays, C-contiguous, 8-byte integers,
- * `reach` 1 byte); scalars as Python ints. The GIL is released while a kernel runs: a split
+ * `reach` 1 byte; the general engine's tables as numba's: 4-byte, `done` 1 byte); scalars as
+ * Python ints. The GIL is released while a kernel runs: a split
  * run searches on threads too. */
 
 #define PY_SSIZE_T_CLEAN
@@ -784,6 +788,654 @@ fail:
     return NULL;
 }
 
+/* -- the general exact-cover engine ----------------------------------------------------------
+ * engine/_kernels.py (setup, search): Algorithm M with colours on one bitset of the options
+ * per level; its docstring and engine/compiled.py say how the arrays are laid out. The
+ * registers, phases, frame fields, kinds, modes and statuses are engine/cover_kernels.py's
+ * numbers (a test compares them). Unsigned 32-bit tables, as numba's. */
+
+/* gcc's loop unrolling, for this engine only: without it gcc 12's -O3 counted the 6x10
+ * pentominoes (3.6 million nodes) in a median of 1.62-1.78 s of CPU against numba's 1.60 s;
+ * with it 1.53 s (9 alternating rounds in one process, load 2.5-4). On the queens' tree it
+ * costs a little (13 queens: 0.186 s against 0.173 s, numba 0.196 s). */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC push_options
+#pragma GCC optimize("unroll-loops")
+#endif
+
+enum { CV_R_LEVEL = 0, CV_R_PHASE, CV_R_PACT, CV_R_SACT, CV_R_NODES, CV_R_SOLUTIONS, CV_R_SEED,
+       CV_R_RNG, CV_R_SUB0, CV_R_SUBSOL, CV_N_REGS };
+enum { CV_P_ENTER = 0, CV_P_NEXT, CV_P_RETURN, CV_P_DONE };
+enum { CV_F_ITEM = 0, CV_F_KIND, CV_F_NOMORE, CV_F_L0, CV_F_T, CV_F_CHOSEN, CV_F_BL, CV_F_PACT,
+       CV_F_SACT, CV_F_DEG, CV_N_FIELDS };
+enum { CV_K_COVER = 0, CV_K_KEEP = 1 };
+enum { CV_M_COUNT = 0, CV_M_SOLUTIONS, CV_M_FRONTIER, CV_M_PROBE };
+enum { CV_S_DONE = 0, CV_S_SOLUTIONS, CV_S_BUDGET, CV_S_FULL, CV_S_GROW };
+#define CV_NO_BRANCHES ((int64_t)1 << 30)
+#define CV_NO_ITEM ((int64_t)1 << 62)
+#define CV_GOLDEN UINT64_C(0x9E3779B97F4A7C15)
+#define FR(f, k) frames[(f) * CV_N_FIELDS + (k)]
+
+typedef struct {
+    int64_t n_primary;
+    const uint32_t *ostart, *items, *pmask, *mstart, *mword;
+    const uint64_t *mbits;
+    uint64_t *W;
+    Py_ssize_t W_len;
+    uint64_t nw;
+    uint8_t *done;
+    int32_t *need, *room;
+    uint32_t *act, *apos;
+    int64_t *blist, *frames, *regs;
+    int64_t mode, depth, max_records, max_nodes;
+    int64_t *out;
+    Py_ssize_t out_cap;
+} Cover;
+
+static inline uint64_t cv_mix(uint64_t z) {
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+
+static inline void cv_hide(uint64_t o, uint64_t *restrict W, uint64_t base) {
+    W[base + (o >> 6)] &= ~(UINT64_C(1) << (o & 63));
+}
+
+static inline __attribute__((always_inline)) void
+cv_purge(uint32_t k, const uint32_t *restrict mstart, const uint32_t *restrict mword,
+         const uint64_t *restrict mbits, uint64_t *restrict W, uint64_t base) {
+    for (uint32_t t = mstart[k]; t < mstart[k + 1]; t++) W[base + mword[t]] &= ~mbits[t];
+}
+
+PB_HOT static inline __attribute__((always_inline)) uint64_t
+cv_size(uint32_t j, const uint32_t *restrict mstart, const uint32_t *restrict mword,
+        const uint64_t *restrict mbits, const uint64_t *restrict W, uint64_t base) {
+    uint64_t n = 0;
+    for (uint32_t t = mstart[j]; t < mstart[j + 1]; t++) n += POP(W[base + mword[t]] & mbits[t]);
+    return n;
+}
+
+/* Mark item j done; pact and sact are updated in place. */
+static inline __attribute__((always_inline)) void
+cv_deactivate(uint32_t j, int64_t n_primary, uint8_t *restrict done, uint32_t *restrict act,
+              uint32_t *restrict apos, int64_t *pact, int64_t *sact) {
+    int64_t k;
+    done[j] = 1;
+    if ((int64_t)j < n_primary) {
+        *pact -= 1;
+        k = *pact;
+    } else {
+        *sact -= 1;
+        k = n_primary + *sact;
+    }
+    uint32_t a = apos[j], last = act[k];
+    act[a] = last;
+    apos[last] = a;
+    act[k] = j;
+    apos[j] = (uint32_t)k;
+}
+
+static inline __attribute__((always_inline)) void
+cv_reactivate(int64_t n_primary, const uint32_t *restrict act, uint8_t *restrict done,
+              int64_t pact, int64_t sact, int64_t old_pact, int64_t old_sact) {
+    for (int64_t k = pact; k < old_pact; k++) done[act[k]] = 0;
+    for (int64_t k = n_primary + sact; k < n_primary + old_sact; k++) done[act[k]] = 0;
+}
+
+static inline __attribute__((always_inline)) void
+cv_uncount(uint32_t o, int64_t n_primary, const uint32_t *restrict ostart,
+           const uint32_t *restrict items, int32_t *restrict need, int32_t *restrict room) {
+    for (uint32_t m = ostart[o]; m < ostart[o + 1]; m++) {
+        uint32_t j = items[m];
+        if ((int64_t)j < n_primary) {
+            need[j] += 1;
+            room[j] += 1;
+        }
+    }
+}
+
+/* Take option o (engine/_kernels.py: _include): commit its items, close the full ones. */
+static inline __attribute__((always_inline)) void
+cv_include(uint32_t o, int hide_it, const Cover *c, uint64_t base, int64_t *pact,
+           int64_t *sact) {
+    const int64_t n_primary = c->n_primary;
+    if (hide_it) cv_hide(o, c->W, base);
+    uint32_t a = c->ostart[o], b = c->ostart[o + 1];
+    for (uint32_t m = a; m < b; m++) {
+        uint32_t j = c->items[m];
+        if ((int64_t)j < n_primary) {
+            c->need[j] -= 1;
+            c->room[j] -= 1;
+        }
+    }
+    for (uint32_t m = a; m < b; m++) {
+        uint32_t j = c->items[m];
+        if (c->done[j] == 0 && ((int64_t)j >= n_primary || c->room[j] == 0)) {
+            cv_deactivate(j, n_primary, c->done, c->act, c->apos, pact, sact);
+            cv_purge(c->pmask[m], c->mstart, c->mword, c->mbits, c->W, base);
+        }
+    }
+}
+
+/* engine/_kernels.py: setup. Returns 1, or 0 when the forced options clash. */
+static int cover_setup(const Cover *c, const int32_t *excluded, Py_ssize_t n_excluded,
+                       const int32_t *forced, Py_ssize_t n_forced, Py_ssize_t n_items) {
+    int64_t pact = c->n_primary, sact = (int64_t)n_items - c->n_primary;
+    for (Py_ssize_t k = 0; k < n_excluded; k++) cv_hide((uint32_t)excluded[k], c->W, 0);
+    for (int64_t j = 0; j < c->n_primary; j++)
+        if (c->room[j] == 0 && c->done[j] == 0) {
+            cv_deactivate((uint32_t)j, c->n_primary, c->done, c->act, c->apos, &pact, &sact);
+            cv_purge((uint32_t)j, c->mstart, c->mword, c->mbits, c->W, 0);
+        }
+    int ok = 1;
+    for (Py_ssize_t k = 0; k < n_forced; k++) {
+        uint32_t o = (uint32_t)forced[k];
+        if (((c->W[o >> 6] >> (o & 63)) & 1) == 0) {
+            ok = 0;
+            break;
+        }
+        cv_include(o, 1, c, 0, &pact, &sact);
+    }
+    c->regs[CV_R_LEVEL] = 0;
+    c->regs[CV_R_PHASE] = ok ? CV_P_ENTER : CV_P_DONE;
+    c->regs[CV_R_PACT] = pact;
+    c->regs[CV_R_SACT] = sact;
+    c->regs[CV_R_NODES] = 0;
+    c->regs[CV_R_SOLUTIONS] = 0;
+    return ok;
+}
+
+/* The options frame f's current branch leaves out: blist[*a .. *b). */
+static inline void cv_excluded_range(const int64_t *frames, int64_t f, int64_t *a, int64_t *b) {
+    int64_t base = FR(f, CV_F_BL);
+    *a = base;
+    if (FR(f, CV_F_KIND) == CV_K_COVER)
+        *b = base + (FR(f, CV_F_CHOSEN) < 0 ? FR(f, CV_F_L0) : 0);
+    else
+        *b = base + FR(f, CV_F_T);
+}
+
+static int64_t cv_record_length(int64_t mode, int64_t level, const int64_t *frames) {
+    int64_t n = 1;
+    for (int64_t f = 0; f < level; f++)
+        if (FR(f, CV_F_CHOSEN) >= 0) n += 1;
+    if (mode == CV_M_FRONTIER) {
+        n += 1;
+        for (int64_t f = 0; f < level; f++) {
+            int64_t a, b;
+            cv_excluded_range(frames, f, &a, &b);
+            n += b - a;
+        }
+    }
+    return n;
+}
+
+static int64_t cv_write_record(int64_t mode, int64_t level, const int64_t *frames,
+                               const int64_t *blist, int64_t *out, int64_t w) {
+    int64_t h = w;
+    w += 1;
+    for (int64_t f = 0; f < level; f++) {
+        int64_t o = FR(f, CV_F_CHOSEN);
+        if (o >= 0) out[w++] = o;
+    }
+    out[h] = w - h - 1;
+    if (mode == CV_M_FRONTIER) {
+        h = w;
+        w += 1;
+        for (int64_t f = 0; f < level; f++) {
+            int64_t a, b;
+            cv_excluded_range(frames, f, &a, &b);
+            for (int64_t k = a; k < b; k++) out[w++] = blist[k];
+        }
+        out[h] = w - h - 1;
+    }
+    return w;
+}
+
+/* The available option of item i with the highest number (it has one). */
+PB_HOT static inline __attribute__((always_inline)) int64_t
+cv_highest(uint32_t i, const uint32_t *restrict mstart, const uint32_t *restrict mword,
+           const uint64_t *restrict mbits, const uint64_t *restrict W, uint64_t base) {
+    uint32_t u = mstart[i + 1] - 1;
+    while ((W[base + mword[u]] & mbits[u]) == 0) u -= 1;
+    uint64_t x = W[base + mword[u]] & mbits[u];
+    return (int64_t)mword[u] * 64 + (int64_t)(63 - __builtin_clzll(x));
+}
+
+/* engine/_kernels.py: _probe_branch. */
+PB_HOT static void cv_probe_branch(int64_t f, uint32_t i, int64_t pick, const Cover *c, uint64_t base) {
+    int64_t *frames = c->frames;
+    if (FR(f, CV_F_KIND) == CV_K_COVER) {
+        FR(f, CV_F_T) = pick;
+        return;
+    }
+    int64_t b = FR(f, CV_F_BL);
+    for (int64_t q = 0; q < pick; q++) {
+        int64_t o = cv_highest(i, c->mstart, c->mword, c->mbits, c->W, base);
+        c->blist[b + q] = o;
+        cv_hide((uint64_t)o, c->W, base);
+    }
+    FR(f, CV_F_T) = pick;
+}
+
+/* engine/_kernels.py: _probe_record. Returns the new end, or -1 when out cannot hold it. */
+static int64_t cv_probe_record(int64_t *out, Py_ssize_t out_cap, int64_t w,
+                               const int64_t *frames, int64_t level, int64_t sub_nodes,
+                               int64_t sub_solutions) {
+    if (w + level + 3 > out_cap) return -1;
+    out[w] = level + 2;
+    for (int64_t f = 0; f < level; f++) out[w + 1 + f] = FR(f, CV_F_DEG);
+    out[w + 1 + level] = sub_nodes;
+    out[w + 2 + level] = sub_solutions;
+    return w + level + 3;
+}
+
+/* engine/_kernels.py: _restore_root. */
+static void cv_restore_root(int64_t level, const Cover *c, int64_t *pact, int64_t *sact) {
+    const int64_t *frames = c->frames;
+    for (int64_t f = 0; f < level; f++) {
+        int64_t o = FR(f, CV_F_CHOSEN);
+        if (o >= 0) cv_uncount((uint32_t)o, c->n_primary, c->ostart, c->items, c->need, c->room);
+    }
+    int cover = FR(0, CV_F_KIND) == CV_K_COVER;
+    int64_t root_pact = FR(0, CV_F_PACT) + (cover ? 1 : 0);
+    int64_t root_sact = FR(0, CV_F_SACT);
+    cv_reactivate(c->n_primary, c->act, c->done, *pact, *sact, root_pact, root_sact);
+    int64_t b = FR(0, CV_F_BL);
+    int64_t e = b + (cover ? FR(0, CV_F_L0) : FR(0, CV_F_T));
+    for (int64_t k = b; k < e; k++) {
+        uint32_t o = (uint32_t)c->blist[k];
+        c->W[o >> 6] |= UINT64_C(1) << (o & 63);
+    }
+    *pact = root_pact;
+    *sact = root_sact;
+}
+
+/* engine/_kernels.py: search, statement for statement. Returns the status; *written the ints
+ * written to out. */
+PB_HOT static inline __attribute__((always_inline)) int64_t
+cover_run(const Cover *c, const int64_t mode, int64_t *written) {
+    const int64_t n_primary = c->n_primary, depth = c->depth;
+    const uint64_t nw = c->nw;
+    const uint32_t *restrict ostart = c->ostart, *restrict items = c->items,
+                   *restrict pmask = c->pmask, *restrict mstart = c->mstart,
+                   *restrict mword = c->mword;
+    const uint64_t *restrict mbits = c->mbits;
+    uint64_t *restrict W = c->W;
+    uint8_t *restrict done = c->done;
+    int32_t *restrict need = c->need, *restrict room = c->room;
+    uint32_t *restrict act = c->act, *restrict apos = c->apos;
+    int64_t *restrict blist = c->blist, *restrict frames = c->frames, *restrict regs = c->regs;
+    int64_t *restrict out = c->out;
+    const Py_ssize_t out_cap = c->out_cap;
+    const uint64_t W_len = (uint64_t)c->W_len;
+    int64_t level = regs[CV_R_LEVEL], phase = regs[CV_R_PHASE];
+    int64_t pact = regs[CV_R_PACT], sact = regs[CV_R_SACT];
+    int64_t nodes = regs[CV_R_NODES], found = regs[CV_R_SOLUTIONS];
+    const int64_t node_stop = nodes + c->max_nodes, found_stop = found + c->max_records;
+    const uint64_t seed = cv_mix((uint64_t)regs[CV_R_SEED]);
+    uint64_t rng = (uint64_t)regs[CV_R_RNG];
+    int64_t sub0 = regs[CV_R_SUB0], subsol = regs[CV_R_SUBSOL];
+    int64_t w = 0, status = CV_S_DONE;
+    for (;;) {
+        if (phase == CV_P_ENTER) {
+            if (nodes >= node_stop) {
+                status = CV_S_BUDGET;
+                break;
+            }
+            nodes += 1;
+            const uint64_t base = (uint64_t)level * nw;
+            /* the item with the fewest branches, the smallest number of a tie */
+            int64_t key = CV_NO_ITEM;
+            for (int64_t k = 0; k < pact; k++) {
+                uint32_t j = act[k];
+                int64_t r = need[j];
+                int64_t sz = 0;
+                for (uint32_t t = mstart[j]; t < mstart[j + 1]; t++)
+                    sz += (int64_t)POP(W[base + mword[t]] & mbits[t]);
+                int64_t th = r > 0 ? sz - r + 1 : (sz > 0 ? sz + 1 : CV_NO_BRANCHES);
+                int64_t kj = (int64_t)((uint64_t)th << 32) | (int64_t)j;
+                key = kj < key ? kj : key;
+                if (th <= 0) {
+                    if (k > 0) {
+                        uint32_t first = act[0];
+                        act[0] = j;
+                        apos[j] = 0;
+                        act[k] = first;
+                        apos[first] = (uint32_t)k;
+                    }
+                    break;
+                }
+            }
+            int64_t bi, best;
+            if (key == CV_NO_ITEM) {
+                bi = -1;
+                best = CV_NO_BRANCHES;
+            } else {
+                bi = key & (int64_t)0xFFFFFFFF;
+                best = key >> 32;
+            }
+            if (bi >= 0 && best <= 0 && (mode != CV_M_PROBE || level > depth)) {
+                phase = CV_P_RETURN;
+                continue;
+            }
+            if (bi < 0 || best <= 0 || (mode == CV_M_FRONTIER && level == depth)) {
+                if (mode == CV_M_PROBE) {
+                    if (level > depth) {
+                        subsol += 1;
+                        phase = CV_P_RETURN;
+                        continue;
+                    }
+                    int64_t w2 = cv_probe_record(out, out_cap, w, frames, level, 1, bi < 0);
+                    if (w2 < 0) {
+                        nodes -= 1;
+                        status = CV_S_FULL;
+                        break;
+                    }
+                    w = w2;
+                    found += 1;
+                    if (level > 0) {
+                        cv_restore_root(level, c, &pact, &sact);
+                        level = 0;
+                    }
+                    phase = CV_P_ENTER;
+                    if (found >= found_stop) {
+                        status = CV_S_SOLUTIONS;
+                        break;
+                    }
+                    continue;
+                }
+                if (mode != CV_M_COUNT) {
+                    int64_t need_w = cv_record_length(mode, level, frames);
+                    if (w + need_w > out_cap) {
+                        nodes -= 1;
+                        status = CV_S_FULL;
+                        break;
+                    }
+                    w = cv_write_record(mode, level, frames, blist, out, w);
+                }
+                found += 1;
+                phase = CV_P_RETURN;
+                if (found >= found_stop) {
+                    status = CV_S_SOLUTIONS;
+                    break;
+                }
+                continue;
+            }
+            const int64_t f = level;
+            level += 1;
+            const uint32_t i = (uint32_t)bi;
+            FR(f, CV_F_ITEM) = bi;
+            FR(f, CV_F_T) = 0;
+            if (f == 0) {
+                FR(f, CV_F_BL) = 0;
+            } else {
+                int64_t g = f - 1;
+                int64_t used = FR(g, CV_F_KIND) == CV_K_COVER ? FR(g, CV_F_L0) : FR(g, CV_F_T) + 1;
+                FR(f, CV_F_BL) = FR(g, CV_F_BL) + used;
+            }
+            if (room[i] == 1) {
+                /* record the item's options, then cover it: they leave the bitset */
+                FR(f, CV_F_KIND) = CV_K_COVER;
+                FR(f, CV_F_NOMORE) = need[i] <= 0 ? 1 : 0;
+                int64_t b = FR(f, CV_F_BL);
+                for (uint32_t t = mstart[i]; t < mstart[i + 1]; t++) {
+                    uint64_t x = W[base + mword[t]] & mbits[t];
+                    int64_t k0 = (int64_t)mword[t] * 64;
+                    while (x) {
+                        blist[b++] = k0 + (int64_t)LOW(x);
+                        x &= x - 1;
+                    }
+                    W[base + mword[t]] &= ~mbits[t];
+                }
+                FR(f, CV_F_L0) = b - FR(f, CV_F_BL);
+                cv_deactivate(i, n_primary, done, act, apos, &pact, &sact);
+            } else {
+                FR(f, CV_F_KIND) = CV_K_KEEP;
+                FR(f, CV_F_NOMORE) = 0;
+                FR(f, CV_F_L0) = 0;
+            }
+            if (mode == CV_M_PROBE) {
+                if (f < depth) {
+                    if (f == 0) rng = cv_mix(seed + (uint64_t)found * CV_GOLDEN);
+                    rng += CV_GOLDEN;
+                    int64_t pick = (int64_t)(((cv_mix(rng) >> 32) * (uint64_t)best) >> 32);
+                    FR(f, CV_F_DEG) = best;
+                    cv_probe_branch(f, i, pick, c, base);
+                } else if (f == depth) {
+                    sub0 = nodes - 1;
+                    subsol = 0;
+                }
+            }
+            phase = CV_P_NEXT;
+        } else if (phase == CV_P_NEXT) {
+            const int64_t f = level - 1;
+            const uint64_t base = (uint64_t)f * nw;
+            const uint32_t i = (uint32_t)FR(f, CV_F_ITEM);
+            const int64_t kind = FR(f, CV_F_KIND);
+            const int64_t t = FR(f, CV_F_T);
+            int64_t branch = -2; /* -2: none left, -1: "no more", else the option to take */
+            if (kind == CV_K_COVER) {
+                if (t < FR(f, CV_F_L0))
+                    branch = blist[FR(f, CV_F_BL) + t];
+                else if (t == FR(f, CV_F_L0) && FR(f, CV_F_NOMORE) == 1)
+                    branch = -1;
+            } else {
+                int64_t r = need[i];
+                if ((int64_t)cv_size(i, mstart, mword, mbits, W, base) >= (r > 1 ? r : 1)) {
+                    branch = cv_highest(i, mstart, mword, mbits, W, base);
+                    blist[FR(f, CV_F_BL) + t] = branch;
+                } else if (r <= 0 && FR(f, CV_F_NOMORE) == 0) {
+                    branch = -1;
+                }
+            }
+            if (branch == -2) {
+                if (mode == CV_M_PROBE && f == depth) {
+                    int64_t w2 = cv_probe_record(out, out_cap, w, frames, f, nodes - sub0,
+                                                 subsol);
+                    if (w2 < 0) {
+                        status = CV_S_FULL;
+                        break;
+                    }
+                    w = w2;
+                    found += 1;
+                    cv_restore_root(f, c, &pact, &sact);
+                    level = 0;
+                    phase = CV_P_ENTER;
+                    if (found >= found_stop) {
+                        status = CV_S_SOLUTIONS;
+                        break;
+                    }
+                    continue;
+                }
+                level -= 1;
+                phase = CV_P_RETURN;
+                continue;
+            }
+            const uint64_t child = base + nw;
+            if (child + nw > W_len) {
+                status = CV_S_GROW;
+                break;
+            }
+            for (uint64_t k = 0; k < nw; k++) W[child + k] = W[base + k];
+            FR(f, CV_F_CHOSEN) = branch;
+            FR(f, CV_F_PACT) = pact;
+            FR(f, CV_F_SACT) = sact;
+            if (kind == CV_K_COVER) FR(f, CV_F_T) = t + 1;
+            if (branch >= 0) {
+                const uint32_t o = (uint32_t)branch;
+                if (kind == CV_K_KEEP) cv_hide(o, W, child);
+                const uint32_t a = ostart[o], b = ostart[o + 1];
+                for (uint32_t m = a; m < b; m++) {
+                    uint32_t j = items[m];
+                    if ((int64_t)j < n_primary) {
+                        need[j] -= 1;
+                        room[j] -= 1;
+                    }
+                }
+                for (uint32_t m = a; m < b; m++) {
+                    uint32_t j = items[m];
+                    if (done[j] == 0 && ((int64_t)j >= n_primary || room[j] == 0)) {
+                        cv_deactivate(j, n_primary, done, act, apos, &pact, &sact);
+                        cv_purge(pmask[m], mstart, mword, mbits, W, child);
+                    }
+                }
+            } else if (kind == CV_K_KEEP) {
+                FR(f, CV_F_NOMORE) = 1;
+                cv_deactivate(i, n_primary, done, act, apos, &pact, &sact);
+                cv_purge(i, mstart, mword, mbits, W, child);
+            }
+            phase = CV_P_ENTER;
+        } else if (phase == CV_P_RETURN) {
+            if (level == 0) {
+                phase = CV_P_DONE;
+                status = CV_S_DONE;
+                break;
+            }
+            const int64_t f = level - 1;
+            const int64_t old_pact = FR(f, CV_F_PACT), old_sact = FR(f, CV_F_SACT);
+            cv_reactivate(n_primary, act, done, pact, sact, old_pact, old_sact);
+            pact = old_pact;
+            sact = old_sact;
+            const int64_t o = FR(f, CV_F_CHOSEN);
+            if (o >= 0) {
+                cv_uncount((uint32_t)o, n_primary, ostart, items, need, room);
+                if (FR(f, CV_F_KIND) == CV_K_KEEP) {
+                    cv_hide((uint64_t)o, W, (uint64_t)f * nw);
+                    FR(f, CV_F_T) += 1;
+                }
+            }
+            phase = CV_P_NEXT;
+        } else {
+            status = CV_S_DONE;
+            break;
+        }
+    }
+    regs[CV_R_LEVEL] = level;
+    regs[CV_R_PHASE] = phase;
+    regs[CV_R_PACT] = pact;
+    regs[CV_R_SACT] = sact;
+    regs[CV_R_NODES] = nodes;
+    regs[CV_R_SOLUTIONS] = found;
+    regs[CV_R_RNG] = (int64_t)rng;
+    regs[CV_R_SUB0] = sub0;
+    regs[CV_R_SUBSOL] = subsol;
+    *written = w;
+    return status;
+}
+
+/* One copy of the loop per mode, as for the bitboard engine: each drops the other modes'
+ * tests. */
+PB_HOT static int64_t cover_count(const Cover *c, int64_t *w) { return cover_run(c, CV_M_COUNT, w); }
+PB_HOT static int64_t cover_solutions(const Cover *c, int64_t *w) {
+    return cover_run(c, CV_M_SOLUTIONS, w);
+}
+PB_HOT static int64_t cover_frontier(const Cover *c, int64_t *w) {
+    return cover_run(c, CV_M_FRONTIER, w);
+}
+PB_HOT static int64_t cover_probe(const Cover *c, int64_t *w) { return cover_run(c, CV_M_PROBE, w); }
+
+/* The tables both kernels read, arguments 0..6 (n_primary .. mbits). */
+static int cover_tables(PyObject *args, Cover *c, Held *h) {
+#define CARR(T, i, len) ((T *)array_arg(args, (i), (Py_ssize_t)sizeof(T), 0, h, (len), NULL))
+    if (int_arg(args, 0, &c->n_primary) < 0) return -1;
+    if (!(c->ostart = CARR(uint32_t, 1, NULL))) return -1;
+    if (!(c->items = CARR(uint32_t, 2, NULL))) return -1;
+    if (!(c->pmask = CARR(uint32_t, 3, NULL))) return -1;
+    if (!(c->mstart = CARR(uint32_t, 4, NULL))) return -1;
+    if (!(c->mword = CARR(uint32_t, 5, NULL))) return -1;
+    if (!(c->mbits = CARR(uint64_t, 6, NULL))) return -1;
+#undef CARR
+    return 0;
+}
+
+static PyObject *py_cover_setup(PyObject *self, PyObject *args) {
+    if (PyTuple_GET_SIZE(args) != 16) {
+        PyErr_SetString(PyExc_TypeError, "cover_setup takes 16 arguments");
+        return NULL;
+    }
+    Held held = {.n = 0};
+    Cover c;
+    Py_ssize_t n_items, n_regs, n_excluded, n_forced;
+    const int32_t *excluded, *forced;
+    if (cover_tables(args, &c, &held) < 0) goto fail;
+    if (!(c.W = ARR(uint64_t, 7, 1, &c.W_len, NULL))) goto fail;
+    if (!(c.done = ARR(uint8_t, 8, 1, &n_items, NULL))) goto fail;
+    if (!(c.need = ARR(int32_t, 9, 1, NULL, NULL))) goto fail;
+    if (!(c.room = ARR(int32_t, 10, 1, NULL, NULL))) goto fail;
+    if (!(c.act = ARR(uint32_t, 11, 1, NULL, NULL))) goto fail;
+    if (!(c.apos = ARR(uint32_t, 12, 1, NULL, NULL))) goto fail;
+    if (!(c.regs = ARR(int64_t, 13, 1, &n_regs, NULL))) goto fail;
+    if (!(excluded = ARR(int32_t, 14, 0, &n_excluded, NULL))) goto fail;
+    if (!(forced = ARR(int32_t, 15, 0, &n_forced, NULL))) goto fail;
+    if (n_regs < CV_N_REGS) {
+        PyErr_SetString(PyExc_ValueError, "cover_setup: regs too short");
+        goto fail;
+    }
+    int ok;
+    Py_BEGIN_ALLOW_THREADS
+    ok = cover_setup(&c, excluded, n_excluded, forced, n_forced, n_items);
+    Py_END_ALLOW_THREADS
+    release(&held);
+    return PyBool_FromLong(ok);
+fail:
+    release(&held);
+    return NULL;
+}
+
+static PyObject *py_cover_search(PyObject *self, PyObject *args) {
+    if (PyTuple_GET_SIZE(args) != 22) {
+        PyErr_SetString(PyExc_TypeError, "cover_search takes 22 arguments");
+        return NULL;
+    }
+    Held held = {.n = 0};
+    Cover c;
+    Py_ssize_t n_regs, cols;
+    int64_t nw, status = -1, written = 0;
+    if (cover_tables(args, &c, &held) < 0) goto fail;
+    if (!(c.W = ARR(uint64_t, 7, 1, &c.W_len, NULL))) goto fail;
+    if (int_arg(args, 8, &nw) < 0) goto fail;
+    if (!(c.done = ARR(uint8_t, 9, 1, NULL, NULL))) goto fail;
+    if (!(c.need = ARR(int32_t, 10, 1, NULL, NULL))) goto fail;
+    if (!(c.room = ARR(int32_t, 11, 1, NULL, NULL))) goto fail;
+    if (!(c.act = ARR(uint32_t, 12, 1, NULL, NULL))) goto fail;
+    if (!(c.apos = ARR(uint32_t, 13, 1, NULL, NULL))) goto fail;
+    if (!(c.blist = ARR(int64_t, 14, 1, NULL, NULL))) goto fail;
+    if (!(c.frames = ARR(int64_t, 15, 1, NULL, &cols))) goto fail;
+    if (!(c.regs = ARR(int64_t, 16, 1, &n_regs, NULL))) goto fail;
+    if (int_arg(args, 17, &c.mode) < 0) goto fail;
+    if (int_arg(args, 18, &c.depth) < 0) goto fail;
+    if (int_arg(args, 19, &c.max_records) < 0) goto fail;
+    if (int_arg(args, 20, &c.max_nodes) < 0) goto fail;
+    if (!(c.out = ARR(int64_t, 21, 1, &c.out_cap, NULL))) goto fail;
+    if (n_regs < CV_N_REGS || cols != CV_N_FIELDS || nw < 1 || c.mode < CV_M_COUNT ||
+        c.mode > CV_M_PROBE) {
+        PyErr_SetString(PyExc_ValueError, "cover_search: regs, frames, nw or mode out of range");
+        goto fail;
+    }
+    c.nw = (uint64_t)nw;
+    Py_BEGIN_ALLOW_THREADS
+    switch (c.mode) {
+    case CV_M_COUNT: status = cover_count(&c, &written); break;
+    case CV_M_SOLUTIONS: status = cover_solutions(&c, &written); break;
+    case CV_M_FRONTIER: status = cover_frontier(&c, &written); break;
+    default: status = cover_probe(&c, &written); break;
+    }
+    Py_END_ALLOW_THREADS
+    release(&held);
+    return Py_BuildValue("(LL)", (long long)status, (long long)written);
+fail:
+    release(&held);
+    return NULL;
+}
+
+#undef FR
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC pop_options
+#endif
+
 /* -- the module ----------------------------------------------------------------------------- */
 
 static PyMethodDef methods[] = {
@@ -797,6 +1449,10 @@ static PyMethodDef methods[] = {
      "The n-queens row walk (engine/_queens_numba.py: walk_rows)."},
     {"queens_walk_symmetric", py_queens_walk_symmetric, METH_VARARGS,
      "The n-queens rotation-fixed walk (engine/_queens_numba.py: walk_symmetric)."},
+    {"cover_setup", py_cover_setup, METH_VARARGS,
+     "The general engine's starting position (engine/_kernels.py: setup)."},
+    {"cover_search", py_cover_search, METH_VARARGS,
+     "The general engine's search and probes (engine/_kernels.py: search)."},
     {NULL, NULL, 0, NULL},
 };
 

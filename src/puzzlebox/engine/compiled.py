@@ -1,4 +1,9 @@
-"""The compiled engine: the general cover problem solved by a numba kernel on flat arrays.
+"""The compiled engine: the general cover problem solved by a compiled kernel on flat arrays.
+
+The kernel is engine/_kernels.py, compiled by numba, or its port to C (engine/_ckernels.c,
+built at installation), whichever engine/kernel_choice.py says: the same tree node for node
+(tests/test_compiled_kernels.py). Where the C kernels run, a search neither imports numba
+nor compiles anything.
 
 The tree
 --------
@@ -71,7 +76,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from puzzlebox.cover.problem import CoverBuilder, CoverProblem, ProblemError
-from puzzlebox.engine import _kernels as K
+from puzzlebox.engine import cover_kernels as K
+from puzzlebox.engine import kernel_choice
 from puzzlebox.engine.kernel_cache import announce
 from puzzlebox.engine.search import Job, Mode, Step, Subproblem
 from puzzlebox.engine.stats import SearchStats, once_per_process
@@ -195,6 +201,7 @@ class _Search:
 
     def __init__(self, t: _Tables, excluded: np.ndarray, forced: np.ndarray) -> None:
         self.t = t
+        self.kernels = K.kernels()  # the backend in use when the search starts, to its end
         n_items = t.need.shape[0]
         self.nw = max(1, t.words.shape[0])  # words per level (at least one, to keep levels apart)
         self.levels = np.zeros(self.nw * 16, dtype=np.uint64)
@@ -209,7 +216,7 @@ class _Search:
         self.regs = np.zeros(K.N_REGS, dtype=np.int64)
         self.out = np.zeros(t.out_capacity, dtype=np.int64)
         # forced options that cannot all be chosen leave the search finished before it starts
-        K.setup(
+        self.kernels.setup(
             t.n_primary, t.ostart, t.items, t.pmask, t.mstart, t.mword, t.mbits, self.levels,
             self.done, self.need, self.room, self.act, self.apos, self.regs, excluded, forced,
         )
@@ -238,7 +245,7 @@ class _Search:
         record_stop = self.found + max_records
         node_stop = self.nodes + max_nodes
         while True:
-            status, written = K.search(
+            status, written = self.kernels.search(
                 t.n_primary, t.ostart, t.items, t.pmask, t.mstart, t.mword, t.mbits,
                 self.levels, self.nw, self.done, self.need, self.room, self.act,
                 self.apos, self.blist, self.frames, self.regs, mode, depth,
@@ -257,11 +264,21 @@ class _Search:
             self.levels = np.concatenate([self.levels, np.zeros_like(self.levels)])
 
 
-@once_per_process
-def _warm_up() -> None:
-    """Compile (or load from cache) every kernel once, on a tiny problem, and time it."""
+def _warm_up() -> float:
+    """Seconds spent making the kernels ready: none for the C kernels, built at installation;
+    numba's are compiled (or loaded from its cache) once per process."""
+    if kernel_choice.backend() == kernel_choice.C:
+        return 0.0
+    return _warm_up_numba()
 
-    announce("exact-cover", K.search)
+
+@once_per_process
+def _warm_up_numba() -> None:
+    """Compile (or load from numba's cache) numba's kernels once, on a tiny problem, and time
+    it."""
+    from puzzlebox.engine import _kernels
+
+    announce("exact-cover", _kernels.search)
     b = CoverBuilder()  # a little of everything: slack, a colour, "no more" branches
     b.primary("a")
     b.primary("b", 0, 2)

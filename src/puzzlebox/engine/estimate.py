@@ -8,9 +8,10 @@ to one child chosen uniformly. The sum of the products along the path, ``1 + d1 
 shrinks the error; the spread of the probes says by how much.
 
 The estimate is only as good as the tree it walks, so the compiled engine walks it itself:
-its kernel has a probe mode (``_kernels.M_PROBE``) that chooses the item, covers and takes
-options exactly as the search does, takes one branch of each node at random and writes the
-degrees along the path. There is no second statement of the engine's rules to keep equal.
+its kernel (numba's or the C port, as the search) has a probe mode (``cover_kernels.M_PROBE``)
+that chooses the item, covers and takes options exactly as the search does, takes one branch
+of each node at random and writes the degrees along the path. There is no second statement
+of the engine's rules to keep equal.
 
 Solutions are another matter: in a tree with few solutions among many dead ends (a
 pentomino tiling) plain probes almost never reach one (1000 probes of the pentomino trees in
@@ -30,18 +31,15 @@ import math
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from puzzlebox.cover.problem import CoverProblem
-from puzzlebox.engine import _kernels as K
+from puzzlebox.engine import cover_kernels as K
+from puzzlebox.engine.compiled import _i32, _Search, _Tables, _warm_up
 from puzzlebox.engine.registry import get
 from puzzlebox.engine.search import Job, Mode
 from puzzlebox.words import duration_text, noun_for
-
-if TYPE_CHECKING:
-    from puzzlebox.engine.compiled import _Search as _SearchLike
 
 # Below this many probes finding a solution, the solution estimate is not given. With at least
 # this many, every estimate of a solution count measured (docs/estimates.md, tests/
@@ -162,7 +160,7 @@ class _Probes:
         return len(self.nodes)
 
 
-def _run_probes(search: _SearchLike, probes: _Probes, wanted: int, depth: int,
+def _run_probes(search: _Search, probes: _Probes, wanted: int, depth: int,
                 deadline: float | None, max_nodes: int, subtree_nodes: int = 0,
                 clock: Callable[[], float] = time.perf_counter) -> None:
     """Add probes that search the subtrees at ``depth`` in full until there are ``wanted``,
@@ -221,13 +219,11 @@ def estimate_tree(
     ``max_seconds``: ``time.process_time`` makes the number of probes, and so the estimate,
     independent of what else the machine runs (budget.py's refusals rely on that).
     """
-    from puzzlebox.engine.compiled import _i32, _Search, _Tables, _warm_up
-
     if probes < 1:
         raise ValueError("probes must be at least 1")
     forced = problem.option_set(forced, "forced")
     excluded = problem.option_set(excluded, "excluded")
-    _warm_up()  # compile (or load from numba's cache) before the clock starts
+    _warm_up()  # numba's kernels: compiled (or loaded from its cache) before the clock starts
     search = _Search(_Tables.build(problem), _i32(excluded), _i32(forced))
     if search.finished:  # the forced options clash: the engine enters no node at all
         return TreeEstimate(0.0, 0.0, 0.0, 0.0, probes, 0.0, 0.0)
