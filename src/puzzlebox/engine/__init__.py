@@ -2,9 +2,10 @@
 (:mod:`puzzlebox.engine.registry`) and run as a step-wise search
 (:mod:`puzzlebox.engine.search`).
 
-This module registers the general engines. The engine modules that load numba (compiled,
-bitboard) are imported by their ``start``, so that listing the engines, reading a puzzle or
-counting with the memo engine never loads numba; the others are imported here.
+This module registers the general engines. The engine modules with compiled kernels
+(compiled, bitboard: C, or numba where the C extension is not built) are imported by their
+``start``, so that listing the engines, reading a puzzle or counting with the memo engine
+loads no kernel; the others are imported here.
 """
 
 from __future__ import annotations
@@ -82,7 +83,7 @@ REFERENCE = register(EngineSpec(
 ))
 COMPILED = register(EngineSpec(
     name="compiled",
-    summary="the general engine: Knuth's Algorithm M with colours, compiled with numba, "
+    summary="the general engine: Knuth's Algorithm M with colours, compiled (C, or numba), "
     "resumable",
     can=frozenset({C.SOLVE, C.COUNT, C.SPLIT, C.PROBE, C.PROVE}),
     start=_start_compiled,

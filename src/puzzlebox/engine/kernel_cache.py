@@ -20,7 +20,10 @@ from puzzlebox.engine import kernel_choice
 # (1.5 s). exact-cover, re-measured (issue #23): PUZZLEBOX_KERNELS=numba puzzlebox count
 # cards-3x3, empty cache 7.17 and 7.36 s of CPU, warm 0.84 and 0.79 s (load 5.6-6.0): 6.3-6.6 s
 # of CPU compiling (12-16 s of wall-clock time on that load).
-SECONDS = {"tiling": 3, "exact-cover": 7, "n-queens": 2}
+# edge-matching and sink, numba only (2026-11-26, load 2.6-3.4, two runs each, empty cache
+# against warm, CPU): `solve cards-3x3-corrected --engine edges` 1.40/1.32 s against 0.68/0.79 s;
+# `solve pentomino-6x10 --engine sink` 2.02/2.25 s against 0.95/1.01 s.
+SECONDS = {"tiling": 3, "exact-cover": 7, "n-queens": 2, "edge-matching": 1, "sink tiling": 2}
 # The kernels engine/_ckernels.c also has: where it is built, they are never compiled.
 AHEAD_OF_TIME = ("tiling", "n-queens", "exact-cover")
 

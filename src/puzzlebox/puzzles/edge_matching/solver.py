@@ -25,6 +25,7 @@ import numpy as np
 from numba import njit
 
 from puzzlebox.engine.errors import EngineError
+from puzzlebox.engine.kernel_cache import announce
 from puzzlebox.engine.progress import share_walked
 from puzzlebox.engine.restarts import luby
 from puzzlebox.engine.search import Job, Mode, Step
@@ -263,6 +264,7 @@ class EdgeSearch:
         self.base_budget = base_budget
         self.restarts = 0
         self.stats = SearchStats(engine="edges")
+        announce("edge-matching", _search)  # numba only: its first run compiles
         began = time.perf_counter()
         self._tables = _Tables(puzzle)
         self.stats.compile_seconds = time.perf_counter() - began

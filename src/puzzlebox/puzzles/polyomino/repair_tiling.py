@@ -34,6 +34,7 @@ from numba import njit
 from puzzlebox.cover.problem import CoverBuilder
 from puzzlebox.engine.compiled import CompiledSearch
 from puzzlebox.engine.errors import EngineError
+from puzzlebox.engine.kernel_cache import announce
 from puzzlebox.engine.search import Job, Step
 from puzzlebox.engine.stats import SearchStats
 from puzzlebox.puzzles.polyomino.model import (
@@ -438,6 +439,7 @@ class SinkTiler:
         self.attempt_time = attempt_time
         self.progress = progress
         self.report = SinkReport()
+        announce("sink tiling", _pack_window)  # numba only: its first run compiles
         self.began = time.perf_counter()
         self.solution: PolyominoSolution | None = None
         self.template = template = _Packing(puzzle)
