@@ -38,6 +38,7 @@ from puzzlebox.parallel import (
     split,
 )
 from puzzlebox.parallel import SplitRun as _SplitRun
+from puzzlebox.parallel.cores import IdleMeter
 from puzzlebox.parallel.tasks import FingerprintMismatch
 from puzzlebox.run.choice import split_spec
 
@@ -220,10 +221,26 @@ def test_jobs_count_uses_the_memoised_sweep_where_it_pays(capsys):
     assert obj["engine"] == "memo" and obj["partial"] is False
 
 
+def machine(idle: float, cores: int = 2) -> IdleMeter:
+    """A meter of a ``cores``-core machine that leaves ``idle`` cores idle while this process
+    keeps one busy: each reading is a second later, with this process's CPU a second more."""
+    now = [0.0]
+
+    def clock() -> float:
+        now[0] += 1.0
+        return now[0]
+
+    def counters() -> tuple[float, float]:
+        return now[0] * 100 * idle, now[0] * 100 * cores
+
+    return IdleMeter(counters=counters, clock=clock, own=lambda: now[0], cores=cores,
+                     machine=cores)
+
+
 def test_the_parent_process_takes_a_share_of_the_tasks():
     import os
 
-    backend = ProcessBackend(2, parallel_faults.whose)
+    backend = ProcessBackend(2, parallel_faults.whose, meter=machine(idle=1.0))
     try:
         backend.start()
         assert len(backend._slots) == 1  # --jobs 2: one worker process and this one
