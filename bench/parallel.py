@@ -15,13 +15,17 @@ worker's CPU shows how much CPU the machine gave it.
     python bench/parallel.py pentomino-5x12@compiled --jobs 2
     python bench/parallel.py --append               # add a section to bench/RESULTS.md
     python bench/parallel.py --cli queens:16 solid-pentominoes-3x4x5 --jobs 2 4 --rounds 3
+    python bench/parallel.py --cli queens:16 --src before=/tmp/old/src --src after=/tmp/new/src
 
 ``--cli`` times the command a user types, ``puzzlebox count PUZZLE --json`` against the same
 with ``--jobs N``, interleaved round by round (the load changes as it runs), each run's
 whole-process CPU counted with its workers: this script makes itself the subreaper of what
 it starts (Linux ``PR_SET_CHILD_SUBREAPER``), so the forkserver and its worker processes are
 reaped here and their CPU is in ``RUSAGE_CHILDREN``. It also reports how many cores the
-rest of the machine left idle during each run (``/proc/stat``).
+rest of the machine left idle during each run (``/proc/stat``). ``--src NAME=DIR`` runs the
+``--jobs`` commands once for each source tree (``PYTHONPATH=DIR``, ahead of the installed
+one: two versions of puzzlebox compared in one interleaved run; the one-process count runs
+on the first).
 
 A puzzle is a catalog name, a .toml file, or ``queens:N``; ``NAME@ENGINE`` pins its engine.
 """
@@ -148,17 +152,20 @@ def reap_all() -> None:
             return
 
 
-def measure_cli(puzzle: str, jobs: int) -> dict:
+def measure_cli(puzzle: str, jobs: int, src: str | None = None) -> dict:
     """One whole command, ``puzzlebox count PUZZLE --json [--jobs N]``: wall seconds, CPU
     seconds of it and every process it started, the answer, and the cores the machine left
     idle meanwhile."""
     command = [str(Path(sys.executable).with_name("puzzlebox")), "count", puzzle, "--json"]
     if jobs > 1:
         command += ["--jobs", str(jobs)]
+    env = dict(os.environ)
+    if src is not None:
+        env["PYTHONPATH"] = src
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     idle0 = cpu_times()
     began = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    done = subprocess.run(command, capture_output=True, text=True, timeout=600, env=env)
     wall = time.perf_counter() - began
     reap_all()
     idle1 = cpu_times()
@@ -184,21 +191,25 @@ def cli_main(args: argparse.Namespace) -> int:
     """Interleaved rounds of ``count`` and ``count --jobs N`` for each puzzle; a table."""
     if not become_subreaper():
         raise SystemExit("--cli needs Linux's PR_SET_CHILD_SUBREAPER to count workers' CPU")
-    settings = [1, *args.jobs]
+    sources = [tuple(v.split("=", 1)) for v in args.src] or [("", None)]
+    settings = [(sources[0][0], sources[0][1], 1)] + [
+        (name, src, jobs) for name, src in sources for jobs in args.jobs]
     load = os.getloadavg()
-    runs: dict[tuple[str, int], list[dict]] = {}
+    runs: dict[tuple[str, str, int], list[dict]] = {}
     with tempfile.TemporaryDirectory() as folder:
         for round_ in range(args.rounds):
             for spec in args.puzzles:
                 puzzle = puzzle_arg(spec, Path(folder))
-                for jobs in settings:
-                    got = measure_cli(puzzle, jobs)
-                    runs.setdefault((spec, jobs), []).append(got)
-                    print(f"round {round_ + 1} {spec} jobs {jobs}: {got['wall']:.2f} s wall, "
+                for name, src, jobs in settings:
+                    got = measure_cli(puzzle, jobs, src)
+                    runs.setdefault((spec, name if jobs > 1 else "", jobs), []).append(got)
+                    print(f"round {round_ + 1} {spec} {name} jobs {jobs}: "
+                          f"{got['wall']:.2f} s wall, "
                           f"{got['cpu']:.2f} s CPU, {got['idle']:.2f} cores idle, load "
                           f"{got['load']:.1f} {' / '.join(got['notes'])}", file=sys.stderr)
+    keys = [(name if jobs > 1 else "", jobs) for name, _, jobs in settings]
     for spec in args.puzzles:
-        answers = {r["answer"] for jobs in settings for r in runs[spec, jobs]}
+        answers = {r["answer"] for key in keys for r in runs[(spec, *key)]}
         if len(answers) != 1:
             raise SystemExit(f"{spec}: the runs disagree: {sorted(answers)}")
     command = " ".join(["python", "bench/parallel.py", *sys.argv[1:]])
@@ -209,17 +220,18 @@ def cli_main(args: argparse.Namespace) -> int:
         f"{args.rounds} interleaved rounds; CPU = user + system of the command and every "
         "process it started; idle = cores the machine left idle during the run.",
         "",
-        "| puzzle | jobs | wall (median) | walls | CPU (median) | idle cores | wall vs 1 |",
-        "|---|---|---|---|---|---|---|",
+        "| puzzle | version | jobs | wall (median) | walls | CPU (median) | idle cores "
+        "| wall vs 1 |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for spec in args.puzzles:
-        base = statistics.median(r["wall"] for r in runs[spec, 1])
-        for jobs in settings:
-            rs = runs[spec, jobs]
+        base = statistics.median(r["wall"] for r in runs[spec, "", 1])
+        for name, jobs in keys:
+            rs = runs[spec, name, jobs]
             wall = statistics.median(r["wall"] for r in rs)
             walls = " ".join(f"{r['wall']:.2f}" for r in rs)
             lines.append(
-                f"| {spec} | {jobs} | {wall:.2f} s | "
+                f"| {spec} | {name or '-'} | {jobs} | {wall:.2f} s | "
                 f"{walls} | "
                 f"{statistics.median(r['cpu'] for r in rs):.2f} s | "
                 f"{statistics.median(r['idle'] for r in rs):.2f} | {wall / base:.2f}x |"
@@ -239,6 +251,8 @@ def main() -> int:
     parser.add_argument("--cli", action="store_true",
                         help="time the command line, whole process with its workers")
     parser.add_argument("--rounds", type=int, default=3, help="with --cli")
+    parser.add_argument("--src", action="append", default=[], metavar="NAME=DIR",
+                        help="with --cli: run the --jobs commands on this source tree too")
     parser.add_argument("--no-cluster", action="store_true", help="skip the Dask cluster")
     parser.add_argument("--append", action="store_true", help=f"append to {RESULTS.name}")
     parser.add_argument("--child", default=None, help=argparse.SUPPRESS)
