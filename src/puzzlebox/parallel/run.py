@@ -28,7 +28,7 @@ from puzzlebox.parallel.backends import (
     TaskFunction,
 )
 from puzzlebox.parallel.checkpoint import Checkpoint, run_fingerprint
-from puzzlebox.parallel.cores import IdleMeter, usable_cores
+from puzzlebox.parallel.cores import SAMPLE_SECONDS, IdleMeter, usable_cores
 from puzzlebox.parallel.errors import SplitOptionError
 from puzzlebox.parallel.progress import SplitProgress
 from puzzlebox.parallel.split import Subproblem, Weight, split
@@ -39,6 +39,7 @@ from puzzlebox.parallel.tasks import (
     PuzzleSource,
     Task,
     problem_fingerprint,
+    remember,
     run_task,
     stoppable,
     task_job,
@@ -102,29 +103,17 @@ def whole_tree(subs: list[Subproblem], weighed: dict[Subproblem, float],
                         mean_depth=math.nan, seconds=seconds)
 
 
-def whole_within(task_function: TaskFunction, task: Task, seconds: float | None,
+def whole_within(task_function: TaskFunction, task: Task, stop: threading.Event,
                  on_step: Callable[[SearchStats], None] | None = None
                  ) -> tuple[Any, ...] | None:  # fmt: skip
-    """Run ``task`` here to its end, or until ``seconds`` of wall clock have passed (None:
-    no limit): its answer, or None when it was stopped (between two steps of its search).
-    ``on_step`` sees the stats after each step."""
-    stop = threading.Event()
-    timer = None
-    if seconds is not None and seconds <= 0:
-        stop.set()  # stopped after its first step
-    elif seconds is not None:
-        timer = threading.Timer(seconds, stop.set)
-    if timer is not None:
-        timer.daemon = True
-        timer.start()
+    """Run ``task`` here to its end, or until ``stop`` is set: its answer, or None when it
+    was stopped (between two steps of its search). ``on_step`` sees the stats after each
+    step."""
     try:
         with stoppable(stop, on_step):
             return task_function(task)  # type: ignore[no-any-return]
     except Cancelled:
         return None
-    finally:
-        if timer is not None:
-            timer.cancel()
 
 
 ResultHook = Callable[[int, int, tuple[Any, ...]], None]  # (board, index, result)
@@ -251,6 +240,8 @@ class SplitRun:
         self.fingerprints = [
             problem_fingerprint(p, self.kind, spec) for p, spec in zip(pf.puzzles, self.specs)
         ]
+        if source is None:  # this process's tasks use the boards built here (tasks.py)
+            remember(self.source, pf, self.kind, self.specs, self.fingerprints)
         self.checkpoint: Checkpoint | None = None
         if checkpoint is not None:
             split_name = split_label(split_depth)
@@ -459,22 +450,46 @@ class SplitRun:
                 and self.checkpoint is None)
 
     def _try_whole(self, board: int) -> tuple[Any, ...] | None:
-        """Count ``board`` whole in this process while the workers that free cores allow get
-        ready: to its end where none could start (the time rule judged first, as for the
-        split), else for :data:`WHOLE_FIRST_SECONDS`. Its answer, or None when it was
-        stopped (the count is split then, the workers ready)."""
+        """Count ``board`` whole in this process. Once the meter has watched the machine
+        for a moment of this search (cores.SAMPLE_SECONDS; a count done sooner is done),
+        the workers that free cores allow are started; where none could start the count
+        goes on here to its end (the time rule applied as one process applies it), else it
+        stops :data:`WHOLE_FIRST_SECONDS` later, the workers ready by then. Its answer, or
+        None when it was stopped (then it is split)."""
         backend = self.backend
-        backend.start()
-        self._say_cores(backend, whole=not backend.running())
+        meter = self.meter
+        assert meter is not None
         task = self._task(board, ((), ()))
+        stop = threading.Event()
+        timer: list[threading.Timer] = []
+        rule = self._rule(board)
+        decided = False
+
+        def on_step(stats: SearchStats) -> None:
+            nonlocal decided
+            if not decided and meter.seconds() >= SAMPLE_SECONDS:
+                decided = True
+                backend.start()
+                if not backend.running():
+                    self._say_cores(backend, whole=True)
+                elif WHOLE_FIRST_SECONDS <= 0:
+                    stop.set()
+                else:
+                    timer.append(threading.Timer(WHOLE_FIRST_SECONDS, stop.set))
+                    timer[0].daemon = True
+                    timer[0].start()
+            if decided and not backend.running():
+                rule(stats)
+
         try:
-            if not backend.running():
-                return whole_within(self.task_function, task, None, self._rule(board))
-            return whole_within(self.task_function, task, WHOLE_FIRST_SECONDS)
+            return whole_within(self.task_function, task, stop, on_step)
         except KeyboardInterrupt:
             stats = SearchStats(engine=self.specs[board].name)
             raise Interrupted(0, 1, SplitCountResult(0, 0, 0.0, stats, done=0,
                                                      total=1)) from None
+        finally:
+            for t in timer:
+                t.cancel()
 
     def _say_cores(self, backend: ProcessBackend, whole: bool) -> None:
         """One line, once a run, where fewer workers started than were asked for."""

@@ -145,6 +145,26 @@ class FingerprintMismatch(RuntimeError):
     """A worker built a different problem from the same file than the client did."""
 
 
+def _view(kind: str, spec: EngineSpec) -> str:
+    return f"{kind}:{spec.does(Capability.DISTINCT)}"
+
+
+def remember(source: PuzzleSource, pf: PuzzleFile, kind: str, specs: list[EngineSpec],
+             fingerprints: list[str]) -> None:
+    """Hand this process's tasks the file the client read from ``source`` and the boards'
+    fingerprints it made: its own share of a split run then does not read and build every
+    board again (0.1-0.3 s of CPU for the bigger catalog puzzles)."""
+    key = (source.digest, source.source, source.name)
+    if key not in _CACHE:
+        if len(_CACHE) >= _CACHE_SIZE:
+            _CACHE.pop(next(iter(_CACHE)))
+        _CACHE[key] = (pf, {})
+    cached, checked = _CACHE[key]
+    if cached is pf:
+        for board, (spec, fingerprint) in enumerate(zip(specs, fingerprints)):
+            checked[board, _view(kind, spec)] = fingerprint
+
+
 def _puzzle(
     source: PuzzleSource, board: int, kind: str, spec: EngineSpec, fingerprint: str
 ) -> Puzzle:
@@ -155,7 +175,7 @@ def _puzzle(
         _CACHE[key] = (source.read(), {})
     pf, checked = _CACHE[key]
     puzzle = pf.puzzles[board]
-    view = f"{kind}:{spec.does(Capability.DISTINCT)}"
+    view = _view(kind, spec)
     if (board, view) not in checked:
         checked[board, view] = problem_fingerprint(puzzle, kind, spec)
     if checked[board, view] != fingerprint:
