@@ -156,7 +156,10 @@ def measure_cli(puzzle: str, jobs: int, src: str | None = None) -> dict:
     """One whole command, ``puzzlebox count PUZZLE --json [--jobs N]``: wall seconds, CPU
     seconds of it and every process it started, the answer, and the cores the machine left
     idle meanwhile."""
-    command = [str(Path(sys.executable).with_name("puzzlebox")), "count", puzzle, "--json"]
+    script = Path(sys.executable).with_name("puzzlebox")
+    start = [str(script)] if script.exists() else [  # not installed: the source tree
+        sys.executable, "-c", "import sys; from puzzlebox._start import main; sys.exit(main())"]
+    command = [*start, "count", puzzle, "--json"]
     if jobs > 1:
         command += ["--jobs", str(jobs)]
     env = dict(os.environ)
