@@ -706,6 +706,7 @@ def test_a_count_not_done_within_its_first_try_is_split_and_exact(monkeypatch):
     import puzzlebox.parallel.run as parallel_run
 
     monkeypatch.setattr(parallel_run, "WHOLE_FIRST_SECONDS", 0.0)
+    monkeypatch.setattr(parallel_run, "BALANCE_FROM", 0)
     pf = puzzlebox.load_file("queens-8")
     with SplitRun(pf, engine="reference", jobs=2, meter=machine(idle=1.0)) as run:
         result = run.count()

@@ -57,10 +57,11 @@ LEAST = 16  # ... and at least this many, so that a checkpoint saves work often 
 PROBES = 64
 PROBE_SECONDS = 0.02
 BALANCE_FROM = 1_000_000  # nodes of the whole tree (about a second of a general engine)
-# A local count tries the whole board in this process first, for as long as a worker takes
-# to get ready (import puzzlebox, load its kernels: measured 0.6-1.2 s of wall on this
-# 2-core machine, idle and loaded): one that ends sooner is never split.
-WHOLE_FIRST_SECONDS = 1.0
+# A local count with free cores tries the whole board in this process first, for this long
+# and at least BALANCE_FROM nodes (what small() allows), while its workers get ready: one
+# that ends sooner is never split. What it searched is lost when it is split, so this is
+# short: on an idle 16-core machine 1.0 s cost a 6-second count of 16 queens 0.8 s of wall.
+WHOLE_FIRST_SECONDS = 0.5
 JUDGE_AFTER = 1.0  # CPU seconds of a count run whole before the time rule judges it
 
 
@@ -454,13 +455,15 @@ class SplitRun:
         for a moment of this search (cores.SAMPLE_SECONDS; a count done sooner is done),
         the workers that free cores allow are started; where none could start the count
         goes on here to its end (the time rule applied as one process applies it), else it
-        stops :data:`WHOLE_FIRST_SECONDS` later, the workers ready by then. Its answer, or
-        None when it was stopped (then it is split)."""
+        stops :data:`WHOLE_FIRST_SECONDS` later once it has searched BALANCE_FROM nodes,
+        the workers getting ready meanwhile. Its answer, or None when it was stopped (then
+        it is split)."""
         backend = self.backend
         meter = self.meter
         assert meter is not None
         task = self._task(board, ((), ()))
         stop = threading.Event()
+        time_up = threading.Event()
         timer: list[threading.Timer] = []
         rule = self._rule(board)
         decided = False
@@ -473,13 +476,15 @@ class SplitRun:
                 if not backend.running():
                     self._say_cores(backend, whole=True)
                 elif WHOLE_FIRST_SECONDS <= 0:
-                    stop.set()
+                    time_up.set()
                 else:
-                    timer.append(threading.Timer(WHOLE_FIRST_SECONDS, stop.set))
+                    timer.append(threading.Timer(WHOLE_FIRST_SECONDS, time_up.set))
                     timer[0].daemon = True
                     timer[0].start()
             if decided and not backend.running():
                 rule(stats)
+            if time_up.is_set() and stats.nodes >= BALANCE_FROM:
+                stop.set()  # (a smaller tree is never split: small())
 
         try:
             return whole_within(self.task_function, task, stop, on_step)
