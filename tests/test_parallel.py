@@ -713,3 +713,16 @@ def test_a_count_not_done_within_its_first_try_is_split_and_exact(monkeypatch):
         assert run.backend.started == 1
     assert (result.solutions, result.distinct) == (92, 12)
     assert result.total > 1 and result.done == result.total
+
+
+def test_a_small_tree_is_not_split_even_with_a_free_core(monkeypatch):
+    """The first try stops only past BALANCE_FROM nodes, however short its time: a tree that
+    small() would keep whole is kept whole (queens 8: 1,028 nodes)."""
+    import puzzlebox.parallel.run as parallel_run
+
+    monkeypatch.setattr(parallel_run, "WHOLE_FIRST_SECONDS", 0.0)
+    pf = puzzlebox.load_file("queens-8")
+    with SplitRun(pf, engine="reference", jobs=2, meter=machine(idle=1.0)) as run:
+        result = run.count()
+    assert (result.solutions, result.distinct) == (92, 12)
+    assert (result.done, result.total) == (1, 1)
