@@ -14,6 +14,18 @@ worker's CPU shows how much CPU the machine gave it.
     python bench/parallel.py queens:17 --no-cluster
     python bench/parallel.py pentomino-5x12@compiled --jobs 2
     python bench/parallel.py --append               # add a section to bench/RESULTS.md
+    python bench/parallel.py --cli queens:16 solid-pentominoes-3x4x5 --jobs 2 4 --rounds 3
+    python bench/parallel.py --cli queens:16 --src before=/tmp/old/src --src after=/tmp/new/src
+
+``--cli`` times the command a user types, ``puzzlebox count PUZZLE --json`` against the same
+with ``--jobs N``, interleaved round by round (the load changes as it runs), each run's
+whole-process CPU counted with its workers: this script makes itself the subreaper of what
+it starts (Linux ``PR_SET_CHILD_SUBREAPER``), so the forkserver and its worker processes are
+reaped here and their CPU is in ``RUSAGE_CHILDREN``. It also reports how many cores the
+rest of the machine left idle during each run (``/proc/stat``). ``--src NAME=DIR`` runs the
+``--jobs`` commands once for each source tree (``PYTHONPATH=DIR``, ahead of the installed
+one: two versions of puzzlebox compared in one interleaved run; the one-process count runs
+on the first).
 
 A puzzle is a catalog name, a .toml file, or ``queens:N``; ``NAME@ENGINE`` pins its engine.
 """
@@ -23,9 +35,11 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
+import math
 import os
 import platform
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -107,19 +121,151 @@ def measure(puzzle: str, engine: str, jobs: int, cluster: str | None = None) -> 
     return out
 
 
+def become_subreaper() -> bool:
+    """Make orphaned descendants (the forkserver, the workers) this process's children, so
+    that their CPU time is counted when they are reaped (Linux only)."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(36, 1, 0, 0, 0) == 0  # PR_SET_CHILD_SUBREAPER
+    except (OSError, AttributeError):
+        return False
+
+
+def cpu_times() -> tuple[float, float] | None:
+    """(idle, total) jiffies of the whole machine, or None off Linux."""
+    try:
+        fields = Path("/proc/stat").read_text().splitlines()[0].split()[1:]
+    except OSError:
+        return None
+    values = [float(v) for v in fields[:8]]
+    return values[3] + values[4], sum(values)
+
+
+def reap_all() -> None:
+    """Wait for every descendant left (the forkserver exits when the command has)."""
+    while True:
+        try:
+            os.waitpid(-1, 0)
+        except ChildProcessError:
+            return
+
+
+def measure_cli(puzzle: str, jobs: int, src: str | None = None) -> dict:
+    """One whole command, ``puzzlebox count PUZZLE --json [--jobs N]``: wall seconds, CPU
+    seconds of it and every process it started, the answer, and the cores the machine left
+    idle meanwhile."""
+    script = Path(sys.executable).with_name("puzzlebox")
+    start = [str(script)] if script.exists() else [  # not installed: the source tree
+        sys.executable, "-c", "import sys; from puzzlebox._start import main; sys.exit(main())"]
+    command = [*start, "count", puzzle, "--json"]
+    if jobs > 1:
+        command += ["--jobs", str(jobs)]
+    env = dict(os.environ)
+    if src is not None:
+        env["PYTHONPATH"] = src
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    idle0 = cpu_times()
+    began = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True, timeout=600, env=env)
+    wall = time.perf_counter() - began
+    reap_all()
+    idle1 = cpu_times()
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(command)} failed: {done.stderr.strip()}")
+    out = json.loads(done.stdout.splitlines()[-1])
+    idle = math.nan
+    if idle0 is not None and idle1 is not None and idle1[1] > idle0[1]:
+        idle = (idle1[0] - idle0[0]) / (idle1[1] - idle0[1]) * (os.cpu_count() or 1)
+    return {
+        "wall": wall,
+        "cpu": (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime),
+        "answer": (out["solutions"], out["distinct"]),
+        "engine": out.get("engine"),
+        "idle": idle,
+        "notes": [line for line in done.stderr.splitlines() if line.strip()],
+        "load": os.getloadavg()[0],
+    }
+
+
+def cli_main(args: argparse.Namespace) -> int:
+    """Interleaved rounds of ``count`` and ``count --jobs N`` for each puzzle; a table."""
+    if not become_subreaper():
+        raise SystemExit("--cli needs Linux's PR_SET_CHILD_SUBREAPER to count workers' CPU")
+    sources = [tuple(v.split("=", 1)) for v in args.src] or [("", None)]
+    settings = [(sources[0][0], sources[0][1], 1)] + [
+        (name, src, jobs) for name, src in sources for jobs in args.jobs]
+    load = os.getloadavg()
+    runs: dict[tuple[str, str, int], list[dict]] = {}
+    with tempfile.TemporaryDirectory() as folder:
+        for round_ in range(args.rounds):
+            for spec in args.puzzles:
+                puzzle = puzzle_arg(spec, Path(folder))
+                for name, src, jobs in settings:
+                    got = measure_cli(puzzle, jobs, src)
+                    runs.setdefault((spec, name if jobs > 1 else "", jobs), []).append(got)
+                    print(f"round {round_ + 1} {spec} {name} jobs {jobs}: "
+                          f"{got['wall']:.2f} s wall, "
+                          f"{got['cpu']:.2f} s CPU, {got['idle']:.2f} cores idle, load "
+                          f"{got['load']:.1f} {' / '.join(got['notes'])}", file=sys.stderr)
+    keys = [(name if jobs > 1 else "", jobs) for name, _, jobs in settings]
+    for spec in args.puzzles:
+        answers = {r["answer"] for key in keys for r in runs[(spec, *key)]}
+        if len(answers) != 1:
+            raise SystemExit(f"{spec}: the runs disagree: {sorted(answers)}")
+    command = " ".join(["python", "bench/parallel.py", *sys.argv[1:]])
+    lines = [
+        "",
+        f"`{command}`: {os.cpu_count()} cores, load average {load[0]:.1f} / {load[1]:.1f} "
+        f"(1 / 5 min) at the start{autogroup_note()}. Whole command, median of "
+        f"{args.rounds} interleaved rounds; CPU = user + system of the command and every "
+        "process it started; idle = cores the machine left idle during the run.",
+        "",
+        "| puzzle | version | jobs | wall (median) | walls | CPU (median) | idle cores "
+        "| wall vs 1 |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for spec in args.puzzles:
+        base = statistics.median(r["wall"] for r in runs[spec, "", 1])
+        for name, jobs in keys:
+            rs = runs[spec, name, jobs]
+            wall = statistics.median(r["wall"] for r in rs)
+            walls = " ".join(f"{r['wall']:.2f}" for r in rs)
+            lines.append(
+                f"| {spec} | {name or '-'} | {jobs} | {wall:.2f} s | "
+                f"{walls} | "
+                f"{statistics.median(r['cpu'] for r in rs):.2f} s | "
+                f"{statistics.median(r['idle'] for r in rs):.2f} | {wall / base:.2f}x |"
+            )
+    text = "\n".join(lines) + "\n"
+    print(text)
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("puzzles", nargs="*", default=["queens:16", "pentomino-6x10"])
     parser.add_argument("--engine", default=None,
                         help="default: auto (the split must run on the engine it chose)")
-    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--jobs", type=int, nargs="+", default=[2],
+                        help="(several with --cli: each against one process)")
+    parser.add_argument("--cli", action="store_true",
+                        help="time the command line, whole process with its workers")
+    parser.add_argument("--rounds", type=int, default=3, help="with --cli")
+    parser.add_argument("--src", action="append", default=[], metavar="NAME=DIR",
+                        help="with --cli: run the --jobs commands on this source tree too")
     parser.add_argument("--no-cluster", action="store_true", help="skip the Dask cluster")
     parser.add_argument("--append", action="store_true", help=f"append to {RESULTS.name}")
     parser.add_argument("--child", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--cluster", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child is not None:
-        return child(args.child, args.engine or "auto", args.jobs, args.cluster)
+        return child(args.child, args.engine or "auto", args.jobs[0], args.cluster)
+    if args.cli:
+        return cli_main(args)
+    args.jobs = args.jobs[0]
 
     load = os.getloadavg()[0]
     rows = []

@@ -36,3 +36,13 @@ def whose(task: Any) -> int:
 
     time.sleep(0.3)
     return os.getpid()
+
+
+def stall_in_workers(parent: int, task: Task) -> Any:
+    """Not a fault of the count: a worker that never answers (a process starved of CPU, or
+    stuck); in the process ``parent`` the task runs normally."""
+    import time
+
+    if os.getpid() != parent:
+        time.sleep(30)  # long past the test's end, were the worker waited on
+    return run_task(task)

@@ -38,6 +38,7 @@ from puzzlebox.parallel import (
     split,
 )
 from puzzlebox.parallel import SplitRun as _SplitRun
+from puzzlebox.parallel.cores import IdleMeter
 from puzzlebox.parallel.tasks import FingerprintMismatch
 from puzzlebox.run.choice import split_spec
 
@@ -220,10 +221,26 @@ def test_jobs_count_uses_the_memoised_sweep_where_it_pays(capsys):
     assert obj["engine"] == "memo" and obj["partial"] is False
 
 
+def machine(idle: float, cores: int = 2) -> IdleMeter:
+    """A meter of a ``cores``-core machine that leaves ``idle`` cores idle while this process
+    keeps one busy: each reading is a second later, with this process's CPU a second more."""
+    now = [0.0]
+
+    def clock() -> float:
+        now[0] += 1.0
+        return now[0]
+
+    def counters() -> tuple[float, float]:
+        return now[0] * 100 * idle, now[0] * 100 * cores
+
+    return IdleMeter(counters=counters, clock=clock, own=lambda: now[0], cores=cores,
+                     machine=cores)
+
+
 def test_the_parent_process_takes_a_share_of_the_tasks():
     import os
 
-    backend = ProcessBackend(2, parallel_faults.whose)
+    backend = ProcessBackend(2, parallel_faults.whose, meter=machine(idle=1.0))
     try:
         backend.start()
         assert len(backend._slots) == 1  # --jobs 2: one worker process and this one
@@ -573,3 +590,139 @@ def test_ctrl_c_stops_a_subproblem_of_the_bitmask_between_steps(tmp_path):
     late = time.monotonic() - stopped_at[0]
     assert late < 2.0, f"the count went on for {late:.2f} s after Ctrl-C"
     assert stop.value.result is not None and stop.value.result.partial
+
+
+# -- the cores a local run uses (#23 item 4: never slower than one process) -------------------
+
+
+def test_the_meter_counts_the_idle_cores_a_worker_could_have(monkeypatch):
+    assert machine(idle=1.0).workers(3) == 1  # one core idle beside this busy process
+    assert machine(idle=2.0, cores=4).workers(3) == 2
+    assert machine(idle=2.0, cores=4).workers(1) == 1  # never more than asked
+    assert machine(idle=0.0).workers(1) == 0  # the other core busy: no worker
+    assert machine(idle=0.5).workers(1) == 0  # half a core: not worth a worker
+    assert machine(idle=8.0, cores=2).workers(4) == 2  # no more than the cores it may use
+    # this process idle (it has not started searching): its own core is no worker's
+    now = [0.0]
+
+    def clock() -> float:
+        now[0] += 1.0
+        return now[0]
+
+    idle_self = IdleMeter(counters=lambda: (now[0] * 200, now[0] * 200), clock=clock,
+                          own=lambda: 0.0, cores=2, machine=2)
+    assert idle_self.workers(1) == 1
+    # no CPU counters: the load average stands in
+    monkeypatch.setattr("os.getloadavg", lambda: (1.9, 1.9, 1.9))
+    busy = IdleMeter(counters=lambda: None, clock=clock, own=lambda: now[0], cores=2,
+                     machine=2)
+    assert busy.workers(1) == 0
+    monkeypatch.setattr("os.getloadavg", lambda: (0.2, 0.2, 0.2))
+    free = IdleMeter(counters=lambda: None, clock=clock, own=lambda: now[0], cores=2,
+                     machine=2)
+    assert free.workers(1) == 1
+
+
+def test_no_worker_starts_on_a_busy_machine_and_this_process_runs_every_task():
+    import os
+
+    backend = ProcessBackend(2, parallel_faults.whose, meter=machine(idle=0.0))
+    try:
+        backend.start()
+        ran = dict(backend.run([(i, ("task", i)) for i in range(4)]))
+    finally:
+        backend.close()
+    assert backend.started == 0
+    assert ran == {i: os.getpid() for i in range(4)}
+
+
+def test_a_busy_machine_counts_in_one_process_and_says_so():
+    notes: list[str] = []
+    pf = puzzlebox.load_file("queens-8")
+    with SplitRun(pf, engine="reference", jobs=2, meter=machine(idle=0.0),
+                  note=notes.append) as run:
+        result = run.count()
+        assert run.backend.started == 0
+    assert (result.solutions, result.distinct) == (92, 12)
+    assert (result.done, result.total) == (1, 1)  # counted whole, never split
+    assert len(notes) == 1 and "no other core is free" in notes[0]
+    assert "--jobs" not in notes[0]  # a library line names no flag
+
+
+def test_more_processes_than_cores_are_capped_in_one_line(monkeypatch):
+    import puzzlebox.parallel.run as parallel_run
+
+    monkeypatch.setattr(parallel_run, "usable_cores", lambda: 2)
+    notes: list[str] = []
+    pf = puzzlebox.load_file("queens-8")
+    with SplitRun(pf, engine="reference", jobs=4, split_depth=1, meter=machine(idle=1.0),
+                  note=notes.append) as run:
+        assert run.jobs == 2
+        result = run.count()
+        assert run.backend.started <= 1
+    assert (result.solutions, result.distinct) == (92, 12)
+    assert notes == ["4 processes asked for, but this process may use 2 cores: "
+                     "at most 2 processes"]
+
+
+def test_a_worker_that_never_answers_is_not_waited_on():
+    """The worker holds a task it never finishes; this process runs its own share, then a
+    copy of the worker's task, and the count is exact without it."""
+    import os
+
+    pf = puzzlebox.load_file("queens-8")
+    stall = functools.partial(parallel_faults.stall_in_workers, os.getpid())
+    seen: dict[int, str] = {}
+    with SplitRun(pf, engine="reference", jobs=2, split_depth=1, meter=machine(idle=1.0),
+                  task_function=stall,
+                  on_result=lambda b, i, r: seen.setdefault(i, r[6])) as run:
+        result = run.count()
+        assert run.backend.started == 1
+        assert run.backend.running() == 0  # the stalled worker was stopped
+    assert (result.solutions, result.distinct) == (92, 12)
+    assert sorted(seen) == list(range(result.total)) and result.total > 2
+    assert {who.split("/")[0] for who in seen.values()} == {str(os.getpid())}
+
+
+def test_a_task_stops_between_steps_when_its_answer_came_from_elsewhere():
+    import threading
+
+    from puzzlebox.parallel.tasks import Cancelled, stoppable
+
+    pf = puzzlebox.load_file("queens-8")
+    task = ("count", PuzzleSource.of(pf), 0, "reference", (), (),
+            problem_fingerprint(pf.puzzles[0]))
+    dropped = threading.Event()
+    dropped.set()
+    with stoppable(dropped), pytest.raises(Cancelled):
+        run_task(task)
+    with stoppable(threading.Event()):
+        assert run_task(task)[:2] == (92, 12)  # not set: runs to its end
+
+
+def test_a_count_not_done_within_its_first_try_is_split_and_exact(monkeypatch):
+    """With a core free, the count is tried whole for a moment (here: one step), then split;
+    the worker was started meanwhile."""
+    import puzzlebox.parallel.run as parallel_run
+
+    monkeypatch.setattr(parallel_run, "WHOLE_FIRST_SECONDS", 0.0)
+    monkeypatch.setattr(parallel_run, "BALANCE_FROM", 0)
+    pf = puzzlebox.load_file("queens-8")
+    with SplitRun(pf, engine="reference", jobs=2, meter=machine(idle=1.0)) as run:
+        result = run.count()
+        assert run.backend.started == 1
+    assert (result.solutions, result.distinct) == (92, 12)
+    assert result.total > 1 and result.done == result.total
+
+
+def test_a_small_tree_is_not_split_even_with_a_free_core(monkeypatch):
+    """The first try stops only past BALANCE_FROM nodes, however short its time: a tree that
+    small() would keep whole is kept whole (queens 8: 1,028 nodes)."""
+    import puzzlebox.parallel.run as parallel_run
+
+    monkeypatch.setattr(parallel_run, "WHOLE_FIRST_SECONDS", 0.0)
+    pf = puzzlebox.load_file("queens-8")
+    with SplitRun(pf, engine="reference", jobs=2, meter=machine(idle=1.0)) as run:
+        result = run.count()
+    assert (result.solutions, result.distinct) == (92, 12)
+    assert (result.done, result.total) == (1, 1)

@@ -13,6 +13,7 @@ import contextlib
 import multiprocessing as mp
 import signal
 import threading
+import time
 import traceback
 import uuid
 from collections import deque
@@ -21,13 +22,15 @@ from multiprocessing.connection import Connection, wait
 from typing import Any
 
 from puzzlebox.extras import install_command
+from puzzlebox.parallel.cores import IdleMeter
 from puzzlebox.parallel.errors import ClusterUnavailable, TaskError
-from puzzlebox.parallel.tasks import Task, run_task
+from puzzlebox.parallel.tasks import Cancelled, Task, run_task, stoppable
 
 IndexedTask = tuple[int, Task]
 TaskFunction = Any  # a picklable callable taking a Task (run_task, or a test's wrapper of it)
 
 MAX_DEATHS = 3  # a task that has killed this many workers is not tried again
+GROW_SECONDS = 1.0  # how often a run with tasks waiting looks for another free core
 
 
 class SerialBackend:
@@ -51,6 +54,8 @@ def _reply(item: IndexedTask, task_function: TaskFunction) -> tuple[int, bool, A
     index, task = item
     try:
         return index, True, task_function(task)
+    except Cancelled:
+        raise
     except Exception as error:
         last = traceback.extract_tb(error.__traceback__)[-1:]
         where = f" ({last[0].filename}:{last[0].lineno})" if last else ""
@@ -83,7 +88,7 @@ def _start_method() -> str:
 
 
 class _Slot:
-    """One worker process, its end of the pipe, and the task it is running."""
+    """One worker process, its end of the pipe, the task it is running and since when."""
 
     def __init__(self, ctx: Any, task_function: TaskFunction) -> None:
         parent, child = ctx.Pipe()
@@ -94,12 +99,24 @@ class _Slot:
         child.close()
         self.conn: Connection = parent
         self.current: IndexedTask | None = None
+        self.since = 0.0
+        self.answered = 0  # tasks it has answered: 0 while it may still be starting
 
     def give(self, item: IndexedTask) -> None:
         self.current = item
+        self.since = time.monotonic()
         # a process that is gone is reported by its sentinel, and the task is run again
         with contextlib.suppress(OSError):
             self.conn.send(item)
+
+    def stop(self) -> None:
+        """End the process now (its answer is not wanted) and close the pipe."""
+        self.process.terminate()
+        self.process.join(timeout=5)
+        if self.process.is_alive():
+            self.process.kill()
+            self.process.join()
+        self.conn.close()
 
 
 class _ParentShare:
@@ -108,10 +125,12 @@ class _ParentShare:
 
     The parent is ready at once (puzzlebox imported, the kernels loaded while it split the
     search), where a new worker process spends about a second importing and loading before
-    its first task; with ``--jobs 2`` the parent and one worker share the two cores. The
-    kernels release the GIL, so the loop that feeds the workers keeps running. Tasks come
-    from the same queue as the workers' (``take``); replies go back through a pipe that the
-    loop waits on with the workers' pipes, ending with ``None``.
+    its first task. The kernels release the GIL, so the loop that feeds the workers keeps
+    running. Tasks come from the same queue as the workers' (``take``), and once it is empty
+    ``take`` hands this thread a copy of a task a worker holds (the loop drops whichever copy
+    answers second: this one between two steps of its search, through ``cancel``). Replies
+    go back through a pipe that the loop waits on with the workers' pipes, ending with
+    ``None``.
     """
 
     def __init__(self, task_function: TaskFunction, take: Any, first: IndexedTask) -> None:
@@ -121,6 +140,9 @@ class _ParentShare:
         self.reader, self._writer = mp.Pipe(duplex=False)
         self.stopped = threading.Event()
         self.running = True
+        self.current: int | None = None  # the index it is running
+        self.cancel = threading.Event()  # set: drop the task it is running
+        self.lock = threading.Lock()
         self._thread = threading.Thread(target=self._loop, name="puzzlebox-share", daemon=True)
         self._thread.start()
 
@@ -130,29 +152,59 @@ class _ParentShare:
                 item, self._first = self._first or self._take(), None
                 if item is None:
                     break
-                self._writer.send(_reply(item, self.task_function))
+                with self.lock:
+                    self.current = item[0]
+                    self.cancel.clear()
+                try:
+                    with stoppable(self.cancel):
+                        reply = _reply(item, self.task_function)
+                except Cancelled:
+                    continue
+                finally:
+                    with self.lock:
+                        self.current = None
+                self._writer.send(reply)
             self._writer.send(None)
         except OSError:
             pass  # the loop stopped listening: nobody wants the answer
         finally:
             self._writer.close()
 
+    def drop(self, index: int) -> None:
+        """A worker answered ``index``: stop this thread's copy of it, if it runs one."""
+        with self.lock:
+            if self.current == index:
+                self.cancel.set()
+
     def stop(self) -> None:
-        """Take no more tasks (the one running, if any, finishes and is thrown away)."""
+        """Take no more tasks (the one running, if any, stops at its next step)."""
         self.stopped.set()
+        self.cancel.set()
         self.reader.close()
 
 
 class ProcessBackend:
     """A pool of local worker processes that survives the death of any of them.
 
-    With ``share`` (the default) this process runs tasks too, so ``jobs`` means ``jobs - 1``
-    worker processes and this one. The fault tests turn it off: their tasks kill the process
-    that runs them.
+    With ``share`` (the default) this process runs tasks too, so ``jobs`` means at most
+    ``jobs - 1`` worker processes and this one, and a worker is started only on a core that
+    ``meter`` (cores.py) finds spare, when the run starts and again every
+    :data:`GROW_SECONDS` while tasks wait: on a machine whose cores are busy the count goes
+    on here alone, as one process would. Once no task waits, this process runs a copy of a
+    task a worker still holds (one that has answered nothing yet first: it may still be
+    starting), and whichever copy answers first is counted; the other is stopped. So no
+    worker is waited on that this process could have overtaken. The fault tests turn
+    ``share`` off (their tasks kill the process that runs them): then all ``jobs`` workers
+    start at once and this process only waits.
     """
 
     def __init__(
-        self, jobs: int, task_function: TaskFunction = run_task, *, share: bool = True
+        self,
+        jobs: int,
+        task_function: TaskFunction = run_task,
+        *,
+        share: bool = True,
+        meter: IdleMeter | None = None,
     ) -> None:
         if jobs < 1:
             raise ValueError(f"jobs must be at least 1, not {jobs}")
@@ -160,38 +212,81 @@ class ProcessBackend:
         self.share = share and jobs > 1
         self.processes = jobs - 1 if self.share else jobs
         self.task_function = task_function
+        self.meter = (meter if meter is not None else IdleMeter()) if self.share else None
+        self.started = 0  # worker processes started, replacements included
         self._ctx = mp.get_context(_start_method())
         if self._ctx.get_start_method() == "forkserver":
             self._ctx.set_forkserver_preload(["puzzlebox.parallel.tasks"])
         self._slots: list[_Slot] = []
 
+    def _new_slot(self) -> _Slot:
+        slot = _Slot(self._ctx, self.task_function)
+        self._slots.append(slot)
+        self.started += 1
+        return slot
+
+    def _grow(self, most: int) -> int:
+        """Start up to ``most`` more workers, as many as the meter finds cores for (all of
+        them without a share); how many were started."""
+        most = min(most, self.processes - len(self._slots))
+        if most <= 0:
+            return 0
+        n = most if self.meter is None else self.meter.workers(most)
+        for _ in range(n):
+            self._new_slot()
+        return n
+
     def start(self) -> None:
-        """Start every worker now, so that they get ready while the caller splits the search
-        (otherwise they start with the first tasks)."""
-        while len(self._slots) < self.processes:
-            self._slots.append(_Slot(self._ctx, self.task_function))
+        """Start the workers the free cores allow now, so that they get ready while the
+        caller splits the search (otherwise they start with the first tasks)."""
+        self._grow(self.processes)
+
+    def running(self) -> int:
+        """How many worker processes there are now."""
+        return len(self._slots)
 
     def run(self, tasks: Sequence[IndexedTask]) -> Iterator[tuple[int, Any]]:
         pending: deque[IndexedTask] = deque(tasks)
         lock = threading.Lock()
+        answered: set[int] = set()
+        copied: set[int] = set()
+
+        def spare_copy() -> IndexedTask | None:
+            """A task a worker holds, for this process to run too: first one whose worker
+            has answered nothing yet, then the one given last (the most left to do)."""
+            held = [
+                s for s in self._slots
+                if s.current is not None and s.current[0] not in answered
+                and s.current[0] not in copied
+            ]
+            if not held:
+                return None
+            slot = max(held, key=lambda s: (s.answered == 0, s.since))
+            assert slot.current is not None
+            copied.add(slot.current[0])
+            return slot.current
 
         def take() -> IndexedTask | None:
             with lock:
-                return pending.popleft() if pending else None
+                if pending:
+                    return pending.popleft()
+                return spare_copy()
 
         deaths: dict[int, int] = {}
         finished = False
         share: _ParentShare | None = None
+        grown = time.monotonic()
         try:
-            if self.share and pending:
-                # this process takes the first (biggest) task: it can start on it at once
-                share = _ParentShare(self.task_function, take, pending.popleft())
-            while len(self._slots) < min(self.processes, len(pending)):
-                self._slots.append(_Slot(self._ctx, self.task_function))
-            for slot in self._slots:
-                item = take()
-                if item is not None:
-                    slot.give(item)
+            with lock:
+                if self.share and pending:
+                    # this process takes the first (biggest) task: it can start on it at once
+                    share = _ParentShare(self.task_function, take, pending.popleft())
+                # without a share the workers are all there is; with one, those that free
+                # cores allow now (more later, every GROW_SECONDS)
+                self._grow(len(pending))
+                for slot in self._slots:
+                    if pending:
+                        slot.give(pending.popleft())
             while (share is not None and share.running) or any(
                 slot.current is not None for slot in self._slots
             ):
@@ -199,7 +294,16 @@ class ProcessBackend:
                 waiting = [s.conn for s in busy] + [s.process.sentinel for s in busy]
                 if share is not None and share.running:
                     waiting.append(share.reader)
-                ready = set(wait(waiting))
+                timeout = None
+                if self.meter is not None and pending and len(self._slots) < self.processes:
+                    timeout = max(0.0, grown + GROW_SECONDS - time.monotonic())
+                ready = set(wait(waiting, timeout))
+                if timeout is not None and time.monotonic() >= grown + GROW_SECONDS:
+                    grown = time.monotonic()
+                    with lock:
+                        started = self._grow(len(pending))
+                        for slot in self._slots[len(self._slots) - started:]:
+                            slot.give(pending.popleft())
                 if share is not None and share.reader in ready:
                     reply = share.reader.recv()
                     if reply is None:
@@ -208,8 +312,18 @@ class ProcessBackend:
                         index, ok, payload = reply
                         if not ok:
                             raise TaskError(f"subproblem {index} failed: {payload}")
-                        yield index, payload
+                        if index not in answered:
+                            answered.add(index)
+                            with lock:
+                                for slot in [s for s in self._slots
+                                             if s.current is not None and s.current[0] == index]:
+                                    # this process overtook that worker: stop it
+                                    slot.stop()
+                                    self._slots.remove(slot)
+                            yield index, payload
                 for slot in busy:
+                    if slot not in self._slots:
+                        continue
                     reply = None
                     if slot.conn in ready or slot.process.sentinel in ready:
                         try:
@@ -219,13 +333,19 @@ class ProcessBackend:
                             reply = None
                     if reply is not None:
                         index, ok, payload = reply
-                        slot.current = None
+                        with lock:
+                            slot.current = None
+                            slot.answered += 1
                         if not ok:
                             raise TaskError(f"subproblem {index} failed on a worker: {payload}")
-                        item = take()
-                        if item is not None:
-                            slot.give(item)
-                        yield index, payload
+                        if share is not None:
+                            share.drop(index)
+                        with lock:
+                            if pending:
+                                slot.give(pending.popleft())
+                        if index not in answered:
+                            answered.add(index)
+                            yield index, payload
                     elif slot.process.sentinel in ready and not slot.process.is_alive():
                         lost = slot.current
                         assert lost is not None
@@ -236,9 +356,11 @@ class ProcessBackend:
                                 f"(last exit status {slot.process.exitcode}); giving up"
                             )
                         slot.conn.close()
-                        replacement = _Slot(self._ctx, self.task_function)
-                        self._slots[self._slots.index(slot)] = replacement
-                        replacement.give(lost)
+                        with lock:
+                            replacement = _Slot(self._ctx, self.task_function)
+                            self.started += 1
+                            self._slots[self._slots.index(slot)] = replacement
+                            replacement.give(lost)
             finished = True
         finally:
             if share is not None:
@@ -253,11 +375,7 @@ class ProcessBackend:
         for slot in self._slots:
             slot.process.terminate()
         for slot in self._slots:
-            slot.process.join(timeout=5)
-            if slot.process.is_alive():
-                slot.process.kill()
-                slot.process.join()
-            slot.conn.close()
+            slot.stop()
         self._slots = []
 
 

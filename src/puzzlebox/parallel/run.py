@@ -28,16 +28,20 @@ from puzzlebox.parallel.backends import (
     TaskFunction,
 )
 from puzzlebox.parallel.checkpoint import Checkpoint, run_fingerprint
+from puzzlebox.parallel.cores import SAMPLE_SECONDS, IdleMeter, usable_cores
 from puzzlebox.parallel.errors import SplitOptionError
 from puzzlebox.parallel.progress import SplitProgress
 from puzzlebox.parallel.split import Subproblem, Weight, split
 from puzzlebox.parallel.tasks import (
     COUNT,
     SOLUTIONS,
+    Cancelled,
     PuzzleSource,
     Task,
     problem_fingerprint,
+    remember,
     run_task,
+    stoppable,
     task_job,
 )
 from puzzlebox.puzzles import Puzzle, Solution
@@ -53,6 +57,12 @@ LEAST = 16  # ... and at least this many, so that a checkpoint saves work often 
 PROBES = 64
 PROBE_SECONDS = 0.02
 BALANCE_FROM = 1_000_000  # nodes of the whole tree (about a second of a general engine)
+# A local count with free cores tries the whole board in this process first, for this long
+# and at least BALANCE_FROM nodes (what small() allows), while its workers get ready: one
+# that ends sooner is never split. What it searched is lost when it is split, so this is
+# short: on an idle 16-core machine 1.0 s cost a 6-second count of 16 queens 0.8 s of wall.
+WHOLE_FIRST_SECONDS = 0.5
+JUDGE_AFTER = 1.0  # CPU seconds of a count run whole before the time rule judges it
 
 
 def small(spec: EngineSpec, job: Job) -> bool:
@@ -92,6 +102,19 @@ def whole_tree(subs: list[Subproblem], weighed: dict[Subproblem, float],
     return TreeEstimate(nodes=nodes, nodes_error=math.nan, solutions=math.nan,
                         solutions_error=math.nan, probes=PROBES * len(weighed),
                         mean_depth=math.nan, seconds=seconds)
+
+
+def whole_within(task_function: TaskFunction, task: Task, stop: threading.Event,
+                 on_step: Callable[[SearchStats], None] | None = None
+                 ) -> tuple[Any, ...] | None:  # fmt: skip
+    """Run ``task`` here to its end, or until ``stop`` is set: its answer, or None when it
+    was stopped (between two steps of its search). ``on_step`` sees the stats after each
+    step."""
+    try:
+        with stoppable(stop, on_step):
+            return task_function(task)  # type: ignore[no-any-return]
+    except Cancelled:
+        return None
 
 
 ResultHook = Callable[[int, int, tuple[Any, ...]], None]  # (board, index, result)
@@ -143,11 +166,17 @@ class SplitRun:
 
     ``jobs`` local processes (1: in this process), or the Dask scheduler at ``cluster``;
     ``checkpoint`` a JSON file to resume from and record into; ``split_depth`` a fixed split
-    depth instead of about ``PER_WORKER`` subproblems per worker. ``on_result`` is called
-    after each finished subproblem has been recorded; ``before_record`` before an enumerated
-    subproblem is recorded (the command line flushes its output there). ``source`` is the
-    text the workers read the puzzle from (default: the file ``pf`` was read from). With
-    ``share`` (the default) this process runs subproblems too, beside ``jobs - 1`` workers.
+    depth instead of about ``PER_WORKER`` subproblems per worker. Local processes are never
+    more than the cores this process may run on (``note`` says so, in one line), and are
+    started only on cores the rest of the machine leaves idle (backends.py, cores.py).
+    ``on_result`` is called after each finished subproblem has been recorded;
+    ``before_record`` before an enumerated subproblem is recorded (the command line flushes
+    its output there). ``source`` is the text the workers read the puzzle from (default:
+    the file ``pf`` was read from). With ``share`` (the default) this process runs
+    subproblems too, beside ``jobs - 1`` workers, and a count with neither a split depth nor
+    a checkpoint is first tried whole here (:data:`WHOLE_FIRST_SECONDS`, or to its end where
+    no worker could start): a count that one process finishes as soon as a split one would
+    is never split.
 
     Each board runs on one engine (``specs``): the one named, or the one ``auto`` chooses
     for it. That engine cuts the board's search with its own frontier and runs every
@@ -172,6 +201,8 @@ class SplitRun:
         source: PuzzleSource | None = None,
         share: bool = True,
         choose: Chooser | None = None,
+        note: Callable[[str], None] | None = None,
+        meter: IdleMeter | None = None,
     ) -> None:
         if command not in ("count", "solve"):
             raise ValueError(f"unknown command {command!r}")
@@ -179,6 +210,17 @@ class SplitRun:
             raise ValueError(f"jobs must be at least 1, not {jobs}")
         if split_depth is not None and split_depth < 0:
             raise ValueError(f"split_depth must be at least 0, not {split_depth}")
+        local = cluster is None and jobs > 1
+        # the cores the rest of the machine leaves idle, measured from here on (this
+        # process is busy building the boards' problems meanwhile)
+        self.meter = (meter if meter is not None else IdleMeter()) if local and share else None
+        if local and jobs > (cores := usable_cores()):
+            if note is not None:
+                note(f"{jobs} processes asked for, but this process may use {cores} cores: "
+                     f"at most {cores} processes")
+            jobs = cores
+        self.note = note
+        self._said_cores = False
         self.pf = pf
         self.kind = COUNT if command == "count" else SOLUTIONS
         self.engine = engine
@@ -199,6 +241,8 @@ class SplitRun:
         self.fingerprints = [
             problem_fingerprint(p, self.kind, spec) for p, spec in zip(pf.puzzles, self.specs)
         ]
+        if source is None:  # this process's tasks use the boards built here (tasks.py)
+            remember(self.source, pf, self.kind, self.specs, self.fingerprints)
         self.checkpoint: Checkpoint | None = None
         if checkpoint is not None:
             split_name = split_label(split_depth)
@@ -244,13 +288,15 @@ class SplitRun:
             if self.cluster is not None:
                 self._backend = DaskBackend(self.cluster, self.task_function)
             elif self.jobs > 1:
-                self._backend = ProcessBackend(self.jobs, self.task_function, share=self.share)
+                self._backend = ProcessBackend(self.jobs, self.task_function, share=self.share,
+                                               meter=self.meter)
             else:
                 self._backend = SerialBackend(self.task_function)
         return self._backend
 
-    def plan(self, board: int) -> list[Subproblem]:
-        """The subproblems of ``board``: from the checkpoint when it has them."""
+    def plan(self, board: int, tried: bool = False) -> list[Subproblem]:
+        """The subproblems of ``board``: from the checkpoint when it has them. ``tried``:
+        the board was tried whole and did not end soon (:meth:`_try_whole`)."""
         puzzle = self.pf.puzzles[board]
         spec = self.specs[board]
         job = task_job(puzzle, self.kind, spec)
@@ -260,15 +306,21 @@ class SplitRun:
                 return known
         if self.split_depth is not None:
             self._judge(board, job, None)
+            backend = self.backend
+            if isinstance(backend, ProcessBackend):
+                backend.start()  # the workers on free cores get ready while it is split
+                self._say_cores(backend, whole=False)
             subs = split(spec, job, depth=self.split_depth)
         else:
-            if self.cluster is None and self.checkpoint is None and small(spec, job):
+            if self.cluster is None and self.checkpoint is None and not tried and \
+                    small(spec, job):
                 # About a second of search or less: splitting would cost more than it saves,
                 # so it is one search, in this process when it takes a share.
                 return [((), ())]
             backend = self.backend
             if isinstance(backend, ProcessBackend):
-                backend.start()  # the workers get ready while the search is split
+                backend.start()  # the workers on free cores get ready while it is split
+                self._say_cores(backend, whole=False)
             target = max(PER_WORKER * backend.workers, LEAST)
             weight = tree_size(spec, job)
             weighed: dict[Subproblem, float] = {}
@@ -343,7 +395,18 @@ class SplitRun:
                                 search_seconds=seconds)
             return SplitCountResult(raw, distinct, time.perf_counter() - began, stats,
                                     done=1, total=1)
-        subs = self.plan(board)
+        tried = False
+        if self._whole_first():
+            answer = self._try_whole(board)
+            if answer is not None:
+                raw, distinct, nodes, seconds, engine = answer[:5]
+                self._record(board, 0, [raw, distinct, nodes, round(seconds, 6)], answer)
+                stats = SearchStats(engine=engine, nodes=nodes, solutions=raw, complete=True,
+                                    search_seconds=seconds)
+                return SplitCountResult(raw, distinct, time.perf_counter() - began, stats,
+                                        done=1, total=1)
+            tried = True
+        subs = self.plan(board, tried)
         done = self._done(board)
         resumed = len(done)
         stats = SearchStats(engine=self.specs[board].name)
@@ -380,6 +443,87 @@ class SplitRun:
             self._save()
             raise Interrupted(len(done), len(subs), result()) from None
         return result()
+
+    def _whole_first(self) -> bool:
+        """Whether a count is tried whole in this process before it is split: a local
+        split that chooses its own cut, with nothing to resume or record."""
+        return (self.meter is not None and self.split_depth is None
+                and self.checkpoint is None)
+
+    def _try_whole(self, board: int) -> tuple[Any, ...] | None:
+        """Count ``board`` whole in this process. Once the meter has watched the machine
+        for a moment of this search (cores.SAMPLE_SECONDS; a count done sooner is done),
+        the workers that free cores allow are started; where none could start the count
+        goes on here to its end (the time rule applied as one process applies it), else it
+        stops :data:`WHOLE_FIRST_SECONDS` later once it has searched BALANCE_FROM nodes,
+        the workers getting ready meanwhile. Its answer, or None when it was stopped (then
+        it is split)."""
+        backend = self.backend
+        meter = self.meter
+        assert meter is not None
+        task = self._task(board, ((), ()))
+        stop = threading.Event()
+        time_up = threading.Event()
+        timer: list[threading.Timer] = []
+        rule = self._rule(board)
+        decided = False
+
+        def on_step(stats: SearchStats) -> None:
+            nonlocal decided
+            if not decided and meter.seconds() >= SAMPLE_SECONDS:
+                decided = True
+                backend.start()
+                if not backend.running():
+                    self._say_cores(backend, whole=True)
+                elif WHOLE_FIRST_SECONDS <= 0:
+                    time_up.set()
+                else:
+                    timer.append(threading.Timer(WHOLE_FIRST_SECONDS, time_up.set))
+                    timer[0].daemon = True
+                    timer[0].start()
+            if decided and not backend.running():
+                rule(stats)
+            if time_up.is_set() and stats.nodes >= BALANCE_FROM:
+                stop.set()  # (a smaller tree is never split: small())
+
+        try:
+            return whole_within(self.task_function, task, stop, on_step)
+        except KeyboardInterrupt:
+            stats = SearchStats(engine=self.specs[board].name)
+            raise Interrupted(0, 1, SplitCountResult(0, 0, 0.0, stats, done=0,
+                                                     total=1)) from None
+        finally:
+            for t in timer:
+                t.cancel()
+
+    def _say_cores(self, backend: ProcessBackend, whole: bool) -> None:
+        """One line, once a run, where fewer workers started than were asked for."""
+        started = backend.running()
+        if self._said_cores or self.note is None or started >= backend.processes:
+            return
+        self._said_cores = True
+        if whole:
+            self.note(f"{self.jobs} processes asked for, but no other core is free now: "
+                      "one process counts it")
+        else:
+            self.note(f"{self.jobs} processes asked for, {started + 1} cores free now: "
+                      f"{started + 1} processes, more as cores come free")
+
+    def _rule(self, board: int) -> Callable[[SearchStats], None]:
+        """The time rule of a count run whole here, as one process applies it: judged once
+        the search has run :data:`JUDGE_AFTER` seconds of CPU unfinished, not before (an
+        estimate costs more than a short count)."""
+        began = time.thread_time()
+        judged = False
+
+        def rule(stats: SearchStats) -> None:
+            nonlocal judged
+            if not judged and time.thread_time() - began > JUDGE_AFTER:
+                judged = True
+                puzzle = self.pf.puzzles[board]
+                self._judge(board, task_job(puzzle, self.kind, self.specs[board]), None)
+
+        return rule
 
     def _whole(self, board: int) -> tuple[Any, ...]:
         """The board counted whole by its engine (one that cannot split), in this process."""

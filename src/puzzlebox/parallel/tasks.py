@@ -10,17 +10,19 @@ changed on the way) refuses the task instead of counting something else.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import threading
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from puzzlebox.cover.problem import CoverProblem
-from puzzlebox.engine import registry
+from puzzlebox.engine import SearchStats, registry
 from puzzlebox.engine.registry import EngineSpec
 from puzzlebox.engine.search import Capability, Job, Mode, count_all, each_solution
 from puzzlebox.formats import PuzzleFile
@@ -101,6 +103,37 @@ def problem_fingerprint(puzzle: Puzzle, kind: str = COUNT, spec: EngineSpec | No
     return h.hexdigest()
 
 
+class Cancelled(Exception):
+    """A task stopped between two steps of its search: its answer came from elsewhere."""
+
+
+_watch = threading.local()
+
+
+@contextlib.contextmanager
+def stoppable(
+    event: threading.Event, on_step: Callable[[SearchStats], None] | None = None
+) -> Iterator[None]:
+    """The task this thread runs inside the block stops (raises :class:`Cancelled`) at the
+    end of the step of its search during which ``event`` is set: this process drops its copy
+    of a subproblem that a worker answered first (parallel/backends.py). ``on_step`` sees
+    the search's stats after every step (and may raise to stop it)."""
+    _watch.event, _watch.on_step = event, on_step
+    try:
+        yield
+    finally:
+        _watch.event, _watch.on_step = None, None
+
+
+def _check(stats: SearchStats) -> None:
+    on_step = getattr(_watch, "on_step", None)
+    if on_step is not None:
+        on_step(stats)
+    event = getattr(_watch, "event", None)
+    if event is not None and event.is_set():
+        raise Cancelled
+
+
 # (kind, source, board index, engine, forced, excluded, fingerprint)
 Task = tuple[str, PuzzleSource, int, str, tuple[int, ...], tuple[int, ...], str]
 
@@ -110,6 +143,26 @@ _CACHE_SIZE = 4
 
 class FingerprintMismatch(RuntimeError):
     """A worker built a different problem from the same file than the client did."""
+
+
+def _view(kind: str, spec: EngineSpec) -> str:
+    return f"{kind}:{spec.does(Capability.DISTINCT)}"
+
+
+def remember(source: PuzzleSource, pf: PuzzleFile, kind: str, specs: list[EngineSpec],
+             fingerprints: list[str]) -> None:
+    """Hand this process's tasks the file the client read from ``source`` and the boards'
+    fingerprints it made: its own share of a split run then does not read and build every
+    board again (0.1-0.3 s of CPU for the bigger catalog puzzles)."""
+    key = (source.digest, source.source, source.name)
+    if key not in _CACHE:
+        if len(_CACHE) >= _CACHE_SIZE:
+            _CACHE.pop(next(iter(_CACHE)))
+        _CACHE[key] = (pf, {})
+    cached, checked = _CACHE[key]
+    if cached is pf:
+        for board, (spec, fingerprint) in enumerate(zip(specs, fingerprints)):
+            checked[board, _view(kind, spec)] = fingerprint
 
 
 def _puzzle(
@@ -122,7 +175,7 @@ def _puzzle(
         _CACHE[key] = (source.read(), {})
     pf, checked = _CACHE[key]
     puzzle = pf.puzzles[board]
-    view = f"{kind}:{spec.does(Capability.DISTINCT)}"
+    view = _view(kind, spec)
     if (board, view) not in checked:
         checked[board, view] = problem_fingerprint(puzzle, kind, spec)
     if checked[board, view] != fingerprint:
@@ -144,11 +197,11 @@ def count_subproblem(
     partition of it."""
     if spec.does(Capability.DISTINCT):
         search = spec.start(task_job(puzzle, COUNT, spec, forced, excluded))
-        raw, distinct = count_all(search, STEP_NODES)
+        raw, distinct = count_all(search, STEP_NODES, on_step=_check)
         if distinct is None:
             raise RuntimeError(f"engine {spec.name} gave no distinct count for a subproblem")
         return raw, distinct, search.stats.nodes
-    raw, distinct, stats = puzzle.count_search(spec.name, forced, excluded)
+    raw, distinct, stats = puzzle.count_search(spec.name, forced, excluded, on_step=_check)
     return raw, distinct, stats.nodes
 
 
@@ -175,7 +228,7 @@ def run_task(task: Task) -> tuple[Any, ...]:
                 time.thread_time() - cpu, worker_name())
     if kind == SOLUTIONS:
         search = spec.start(task_job(puzzle, SOLUTIONS, spec, forced, excluded))
-        found = list(each_solution(search, STEP_NODES))
+        found = list(each_solution(search, STEP_NODES, on_step=_check))
         return (len(found), found, search.stats.nodes, time.perf_counter() - began, spec.name,
                 time.thread_time() - cpu, worker_name())
     raise ValueError(f"unknown task kind {kind!r}")

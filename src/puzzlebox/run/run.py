@@ -445,7 +445,8 @@ def split_run(pf: PuzzleFile, mode: str, engine: str, split: Split, limits: Limi
     return SplitRun(pf, "count" if mode == "count" else "solve", engine=engine,
                     jobs=split.jobs, cluster=split.cluster, checkpoint=split.checkpoint,
                     split_depth=split.depth, progress=progress, on_plan=judge,
-                    before_record=before_record, choose=choice.split_spec, **options)
+                    before_record=before_record, choose=choice.split_spec, note=say,
+                    **options)
 
 
 # -- the doors of Puzzle (puzzles/base.py) ---------------------------------------------------
