@@ -302,10 +302,10 @@ def test_compiled_step_agrees_position_by_position(seed: int) -> None:
     """Breadth first over the positions of a locked frame puzzle (hundreds of them), the
     C step's and numba's separations, moves and next positions equal the reference's at
     every one."""
-    from puzzlebox.disassembly.search import _Budget, _Part, _Solver
+    from puzzlebox.disassembly.search import _arrays, _Budget, _Part, _Solver
 
     rng = random.Random(2000 + seed)
-    pieces = _big_frame(rng, 4 + seed % 2)
+    pieces = _arrays(_big_frame(rng, 4 + seed % 2))
     budget = _Budget(10**6, None, "test")
     fast = []
     for backend in kernel_choice.available():

@@ -58,8 +58,17 @@ typedef struct {
     const int64_t *vox; /* rows of x y z */
     const int64_t *starts;
     int64_t *reach;    /* dirs * n * n */
-    int32_t *grid;     /* the bounding box, x slowest */
-    size_t grid_cap;
+    /* each piece in its own box: lo, size (3 each) and its cells as a grid, x slowest */
+    int64_t *box;      /* 6 per piece */
+    uint8_t **occ;
+    /* the cells of each piece facing out in each direction: front[k * dirs + d] rows of
+     * x y z, nfront[...] of them */
+    int64_t **front;
+    int64_t *nfront;
+    /* free distances per pair (i < j) and offset: keys, and dirs values per key */
+    uint64_t *ckey;
+    int32_t *cval;
+    size_t ccap, cused;
     int64_t *found;    /* separations: rows (single, moving, direction) */
     int64_t *out;      /* separations in order: rows (moving, direction) */
     int nsplits;
@@ -85,13 +94,66 @@ static int part_init(Part *p, const int64_t *vox, const int64_t *starts, int n, 
     p->mv_cap = 64;
     p->mv = malloc(sizeof(int64_t) * 3 * p->mv_cap);
     p->ranked = malloc(sizeof(int64_t) * (size_t)n);
-    if (!p->reach || !p->found || !p->out || !p->mv || !p->ranked) return -1;
+    p->box = malloc(sizeof(int64_t) * 6 * (size_t)n);
+    p->occ = calloc((size_t)n, sizeof(uint8_t *));
+    p->front = calloc((size_t)(n * p->dirs), sizeof(int64_t *));
+    p->nfront = calloc((size_t)(n * p->dirs), sizeof(int64_t));
+    p->ccap = 1024;
+    p->ckey = calloc(p->ccap, sizeof(uint64_t));
+    p->cval = malloc(sizeof(int32_t) * p->ccap * (size_t)p->dirs);
+    if (!p->reach || !p->found || !p->out || !p->mv || !p->ranked || !p->box || !p->occ ||
+        !p->front || !p->nfront || !p->ckey || !p->cval)
+        return -1;
+    for (int k = 0; k < n; k++) {
+        int64_t *lo = p->box + 6 * k, *size = lo + 3;
+        for (int a = 0; a < 3; a++) {
+            int64_t l = INT64_MAX, h = INT64_MIN;
+            for (int64_t v = starts[k]; v < starts[k + 1]; v++) {
+                if (vox[3 * v + a] < l) l = vox[3 * v + a];
+                if (vox[3 * v + a] > h) h = vox[3 * v + a];
+            }
+            lo[a] = l;
+            size[a] = h - l + 1;
+        }
+        size_t cells = (size_t)(size[0] * size[1] * size[2]);
+        uint8_t *occ = p->occ[k] = calloc(cells, 1);
+        if (!occ) return -1;
+        for (int64_t v = starts[k]; v < starts[k + 1]; v++)
+            occ[((vox[3 * v] - lo[0]) * size[1] + vox[3 * v + 1] - lo[1]) * size[2] +
+                vox[3 * v + 2] - lo[2]] = 1;
+        for (int d = 0; d < p->dirs; d++) {
+            int axis = d >> 1, sign = (d & 1) ? -1 : 1;
+            int64_t *rows = p->front[k * p->dirs + d] =
+                malloc(sizeof(int64_t) * 3 * (size_t)(starts[k + 1] - starts[k]));
+            if (!rows) return -1;
+            int64_t used = 0;
+            for (int64_t v = starts[k]; v < starts[k + 1]; v++) {
+                int64_t c[3] = {vox[3 * v] - lo[0], vox[3 * v + 1] - lo[1],
+                                vox[3 * v + 2] - lo[2]};
+                c[axis] += sign;
+                if (c[axis] >= 0 && c[axis] < size[axis] &&
+                    occ[(c[0] * size[1] + c[1]) * size[2] + c[2]])
+                    continue; /* my next cell that way looks on from nearer */
+                memcpy(rows + 3 * used++, vox + 3 * v, sizeof(int64_t) * 3);
+            }
+            p->nfront[k * p->dirs + d] = used;
+        }
+    }
     return 0;
 }
 
 static void part_free(Part *p) {
     free(p->reach);
-    free(p->grid);
+    if (p->occ)
+        for (int k = 0; k < p->n; k++) free(p->occ[k]);
+    free(p->occ);
+    if (p->front)
+        for (int k = 0; k < p->n * p->dirs; k++) free(p->front[k]);
+    free(p->front);
+    free(p->nfront);
+    free(p->box);
+    free(p->ckey);
+    free(p->cval);
     free(p->found);
     free(p->out);
     free(p->mv);
@@ -100,70 +162,122 @@ static void part_free(Part *p) {
 
 #define R(p, d, i, j) ((p)->reach[((size_t)(d) * (p)->n + (i)) * (p)->n + (j)])
 
-/* _kernel.blocking: the least distance at which piece i sliding along d drags piece j. */
+/* How far piece i can slide along each direction past piece j, j at ``off`` from i (the
+ * least, over i's cells facing that way, of the empty cells before j's next cell on its
+ * line; FREE_DIST when it meets none): what _kernel.blocking finds walking the lines of the
+ * whole position, worked out for one pair. */
+static void pair_free(const Part *p, int i, int j, const int64_t *off, int32_t *out) {
+    const int64_t *lo = p->box + 6 * j, *size = lo + 3;
+    const uint8_t *occ = p->occ[j];
+    for (int d = 0; d < p->dirs; d++) {
+        int axis = d >> 1, a1 = axis == 0 ? 1 : 0, a2 = axis == 2 ? 1 : 2;
+        int64_t best = FREE_DIST;
+        const int64_t *rows = p->front[i * p->dirs + d];
+        int64_t count = p->nfront[i * p->dirs + d];
+        for (int64_t r = 0; r < count && best > 0; r++) {
+            int64_t q[3]; /* the cell in j's box */
+            for (int a = 0; a < 3; a++) q[a] = rows[3 * r + a] - off[a] - lo[a];
+            if (q[a1] < 0 || q[a1] >= size[a1] || q[a2] < 0 || q[a2] >= size[a2]) continue;
+            int64_t stride = axis == 0 ? size[1] * size[2] : axis == 1 ? size[2] : 1;
+            int64_t base = (q[0] * size[1] + q[1]) * size[2] + q[2] - q[axis] * stride;
+            if (d & 1) {
+                int64_t x = q[axis] - 1 < size[axis] - 1 ? q[axis] - 1 : size[axis] - 1;
+                for (; x >= 0 && q[axis] - 1 - x < best; x--)
+                    if (occ[base + x * stride]) {
+                        best = q[axis] - 1 - x;
+                        break;
+                    }
+            } else {
+                int64_t x = q[axis] + 1 > 0 ? q[axis] + 1 : 0;
+                for (; x < size[axis] && x - q[axis] - 1 < best; x++)
+                    if (occ[base + x * stride]) {
+                        best = x - q[axis] - 1;
+                        break;
+                    }
+            }
+        }
+        out[d] = (int32_t)best;
+    }
+}
+
+#define OFF_BITS 17
+#define OFF_LIMIT ((int64_t)1 << (OFF_BITS - 1))
+
+static uint64_t mix64(uint64_t h) {
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 33;
+    return h;
+}
+
+/* The cache's values for pair i < j at ``off`` (worked out on the first ask); NULL out of
+ * memory. */
+static const int32_t *pair_cached(Part *p, int i, int j, const int64_t *off, int32_t *spare) {
+    for (int a = 0; a < 3; a++)
+        if (off[a] <= -OFF_LIMIT || off[a] >= OFF_LIMIT) { /* too far to key: not kept */
+            pair_free(p, i, j, off, spare);
+            return spare;
+        }
+    uint64_t key = ((uint64_t)1 << 63) | ((uint64_t)i << 57) | ((uint64_t)j << 51) |
+                   ((uint64_t)(off[0] + OFF_LIMIT) << (2 * OFF_BITS)) |
+                   ((uint64_t)(off[1] + OFF_LIMIT) << OFF_BITS) | (uint64_t)(off[2] + OFF_LIMIT);
+    size_t mask = p->ccap - 1, h = (size_t)mix64(key) & mask;
+    while (p->ckey[h]) {
+        if (p->ckey[h] == key) return p->cval + h * (size_t)p->dirs;
+        h = (h + 1) & mask;
+    }
+    if (2 * (p->cused + 1) > p->ccap) { /* grow, then find the slot again */
+        size_t cap = 2 * p->ccap;
+        uint64_t *keys = calloc(cap, sizeof(uint64_t));
+        int32_t *vals = malloc(sizeof(int32_t) * cap * (size_t)p->dirs);
+        if (!keys || !vals) {
+            free(keys);
+            free(vals);
+            return NULL;
+        }
+        for (size_t k = 0; k < p->ccap; k++) {
+            if (!p->ckey[k]) continue;
+            size_t g = (size_t)mix64(p->ckey[k]) & (cap - 1);
+            while (keys[g]) g = (g + 1) & (cap - 1);
+            keys[g] = p->ckey[k];
+            memcpy(vals + g * (size_t)p->dirs, p->cval + k * (size_t)p->dirs,
+                   sizeof(int32_t) * (size_t)p->dirs);
+        }
+        free(p->ckey);
+        free(p->cval);
+        p->ckey = keys;
+        p->cval = vals;
+        p->ccap = cap;
+        mask = cap - 1;
+        h = (size_t)mix64(key) & mask;
+        while (p->ckey[h]) h = (h + 1) & mask;
+    }
+    p->ckey[h] = key;
+    p->cused++;
+    int32_t *out = p->cval + h * (size_t)p->dirs;
+    pair_free(p, i, j, off, out);
+    return out;
+}
+
+/* _kernel.blocking: the least distance at which piece i sliding along d drags piece j,
+ * from the pairs' free distances (cached per pair and offset), then closed. */
 static int blocking(Part *p, const int32_t *pos) {
     int n = p->n;
-    int64_t lo[3] = {INT64_MAX, INT64_MAX, INT64_MAX};
-    int64_t hi[3] = {INT64_MIN, INT64_MIN, INT64_MIN};
-    for (int k = 0; k < n; k++)
-        for (int64_t v = p->starts[k]; v < p->starts[k + 1]; v++)
-            for (int a = 0; a < 3; a++) {
-                int64_t c = p->vox[3 * v + a] + pos[3 * k + a];
-                if (c < lo[a]) lo[a] = c;
-                if (c > hi[a]) hi[a] = c;
-            }
-    int64_t size[3], stride[3];
-    for (int a = 0; a < 3; a++) size[a] = hi[a] - lo[a] + 1;
-    stride[0] = size[1] * size[2];
-    stride[1] = size[2];
-    stride[2] = 1;
-    size_t cells = (size_t)(size[0] * size[1] * size[2]);
-    if (cells > p->grid_cap) {
-        int32_t *grown = realloc(p->grid, sizeof(int32_t) * cells);
-        if (!grown) return -1;
-        p->grid = grown;
-        p->grid_cap = cells;
-    }
-    int32_t *grid = p->grid;
-    for (size_t c = 0; c < cells; c++) grid[c] = -1;
-    for (int k = 0; k < n; k++)
-        for (int64_t v = p->starts[k]; v < p->starts[k + 1]; v++) {
-            const int64_t *c = p->vox + 3 * v;
-            grid[(c[0] + pos[3 * k] - lo[0]) * stride[0] +
-                 (c[1] + pos[3 * k + 1] - lo[1]) * stride[1] + c[2] + pos[3 * k + 2] - lo[2]] =
-                k;
-        }
+    int32_t spare[6];
     for (int d = 0; d < p->dirs; d++)
-        for (int i = 0; i < n; i++)
-            for (int j = 0; j < n; j++) R(p, d, i, j) = i == j ? 0 : FREE_DIST;
+        for (int i = 0; i < n; i++) R(p, d, i, i) = 0;
     for (int i = 0; i < n; i++)
-        for (int64_t v = p->starts[i]; v < p->starts[i + 1]; v++) {
-            const int64_t *c = p->vox + 3 * v;
-            int64_t here[3], index = 0;
-            for (int a = 0; a < 3; a++) {
-                here[a] = c[a] + pos[3 * i + a] - lo[a];
-                index += here[a] * stride[a];
-            }
+        for (int j = i + 1; j < n; j++) {
+            int64_t off[3] = {(int64_t)pos[3 * j] - pos[3 * i],
+                              (int64_t)pos[3 * j + 1] - pos[3 * i + 1],
+                              (int64_t)pos[3 * j + 2] - pos[3 * i + 2]};
+            const int32_t *v = pair_cached(p, i, j, off, spare);
+            if (!v) return -1;
             for (int d = 0; d < p->dirs; d++) {
-                int axis = d >> 1;
-                int64_t step, ahead;
-                if (d & 1) {
-                    step = -stride[axis];
-                    ahead = here[axis];
-                } else {
-                    step = stride[axis];
-                    ahead = size[axis] - 1 - here[axis];
-                }
-                /* only the cells facing out that way look (_kernel.front_cells): the next
-                 * cell of my own looks on from nearer */
-                if (ahead > 0 && grid[index + step] == i) continue;
-                int64_t at = index;
-                for (int64_t t = 0; t < ahead; t++) {
-                    at += step;
-                    int32_t other = grid[at];
-                    if (other == i) break;
-                    if (other >= 0 && t < R(p, d, i, other)) R(p, d, i, other) = t;
-                }
+                R(p, d, i, j) = v[d];      /* i moving d past j */
+                R(p, d, j, i) = v[d ^ 1];  /* j moving d is i moving the other way */
             }
         }
     /* the bottleneck closure: what i drags, drags on in turn */

@@ -447,11 +447,11 @@ def _native() -> ModuleType | None:
 
 
 class _Solver:
-    def __init__(self, dims: int, pieces: Sequence[frozenset[Cell]],
+    def __init__(self, dims: int, pieces: Sequence[np.ndarray],
                  fixed: Collection[int], groups: Iterable[Collection[int]], thorough: bool,
                  budget: _Budget, compiled: bool = True) -> None:
         self.dims = dims
-        self.pieces = pieces
+        self.voxels = pieces  # each piece's cells, rows of x y z
         self._cache: BlockingCache | None = None
         self._fronts: dict[int, np.ndarray] = {}
         self.fixed = frozenset(fixed)
@@ -460,8 +460,6 @@ class _Solver:
         self.budget = budget
         self.native = _native() if compiled else None
         self.kernels = _compiled() if compiled and self.native is None else None
-        self.voxels = [np.array(sorted(piece), dtype=np.int64).reshape(-1, 3)
-                       for piece in pieces]
         # positions of each part known not to come apart (a thorough search meets the same
         # part again and again after each separation that fails)
         self.failed: dict[tuple[int, ...], set[Position]] = {}
@@ -471,7 +469,8 @@ class _Solver:
         """The pair cache of the Python step, built on first use (the compiled step needs
         none)."""
         if self._cache is None:
-            self._cache = BlockingCache(self.pieces, self.dims)
+            cells = [[(x, y, z) for x, y, z in piece.tolist()] for piece in self.voxels]
+            self._cache = BlockingCache(cells, self.dims)
         return self._cache
 
     def fronts(self, piece: int) -> np.ndarray:
@@ -495,16 +494,31 @@ class _Solver:
         return not any(members <= group for group in self.groups)
 
 
-def _normalise(pieces: Sequence[Iterable[Sequence[int]]]) -> list[frozenset[Cell]]:
-    out: list[frozenset[Cell]] = []
-    for piece in pieces:
-        cells = []
-        for cell in piece:
-            if len(cell) == 2:
-                cells.append((int(cell[0]), int(cell[1]), 0))
-            else:
-                cells.append((int(cell[0]), int(cell[1]), int(cell[2])))
-        out.append(frozenset(cells))
+def _arrays(pieces: Sequence[Iterable[Sequence[int]]]) -> list[np.ndarray]:
+    """Each piece's cells as rows of x y z (z 0 for cells given as pairs); a piece without
+    cells, or two pieces on one cell, is a caller's bug (ValueError)."""
+    out: list[np.ndarray] = []
+    for index, piece in enumerate(pieces):
+        cells = np.array(piece if isinstance(piece, np.ndarray) else list(piece),
+                         dtype=np.int64)
+        if cells.size == 0:
+            raise ValueError(f"piece {index} has no cells")
+        if cells.ndim != 2 or cells.shape[1] not in (2, 3):
+            raise ValueError(f"piece {index}: cells are pairs or triples of ints")
+        if cells.shape[1] == 2:
+            cells = np.column_stack([cells, np.zeros(len(cells), dtype=np.int64)])
+        out.append(np.ascontiguousarray(cells))
+    every = np.concatenate(out)
+    span = every.max(axis=0) - every.min(axis=0) + 1
+    keys = np.sort((every - every.min(axis=0)) @ np.array([span[1] * span[2], span[2], 1]))
+    if (keys[1:] == keys[:-1]).any():  # a cell met twice: find the pieces to name them
+        seen: dict[Cell, int] = {}
+        for index, cells in enumerate(out):
+            for x, y, z in cells.tolist():
+                if (x, y, z) in seen:
+                    raise ValueError(f"pieces {seen[x, y, z]} and {index} overlap at "
+                                     f"{(x, y, z)}")
+                seen[x, y, z] = index
     return out
 
 
@@ -529,15 +543,7 @@ def disassemble(
     positions or ``max_seconds`` seconds. ``compiled=False`` runs the Python reference of
     the inner step instead of the compiled kernel (the same answers, slower).
     """
-    cells = _normalise(pieces)
-    seen: dict[Cell, int] = {}
-    for index, piece in enumerate(cells):
-        if not piece:
-            raise ValueError(f"piece {index} has no cells")
-        for cell in piece:
-            if cell in seen:
-                raise ValueError(f"pieces {seen[cell]} and {index} overlap at {cell}")
-            seen[cell] = index
+    cells = _arrays(pieces)
     deadline = None if max_seconds is None else time.monotonic() + max_seconds
     budget = _Budget(max_states, deadline, label)
     solver = _Solver(dims, cells, fixed, groups, thorough, budget, compiled)
