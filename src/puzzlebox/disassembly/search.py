@@ -36,6 +36,7 @@ compare the other two against.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -441,7 +442,13 @@ def _compiled() -> ModuleType:
 def _native() -> ModuleType | None:
     """The C search when it is built and the kernels chosen are C (engine/kernel_choice.py:
     ``PUZZLEBOX_KERNELS=numba`` runs numba's step instead, as for the engines)."""
-    if _cdisasm is None or kernel_choice.backend() != kernel_choice.C:
+    if kernel_choice.backend() != kernel_choice.C:
+        return None
+    if _cdisasm is None:
+        if os.environ.get(kernel_choice.ENVIRONMENT, "").strip().lower() == kernel_choice.C:
+            raise kernel_choice.KernelsMissing(
+                f"{kernel_choice.ENVIRONMENT}=c, but the C disassembly search is not built: "
+                "install puzzlebox again where a C compiler and Python's headers are")
         return None
     return _cdisasm
 
