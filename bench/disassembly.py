@@ -210,6 +210,8 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("--timeout", type=float, default=300)
     parser.add_argument("--all", action="store_true", help="also SolidSixPieceBurrs")
+    parser.add_argument("--only", nargs="+", metavar="NAME",
+                        help="these examples only (file names without .xmpuzzle)")
     parser.add_argument("--inner", action="store_true",
                         help="time the disassembly search alone: Python, numba and C")
     parser.add_argument("--stages", action="store_true",
@@ -219,14 +221,14 @@ def main() -> int:
     if not (examples / "CubeInCage.xmpuzzle").exists():
         print(f"no BurrTools examples at {examples}: give --examples", file=sys.stderr)
         return 2
+    names = args.only or QUICK + (SLOW if args.all else [])
     if args.inner:
-        inner(examples, QUICK + (SLOW if args.all else []), args.repeat)
+        inner(examples, names, args.repeat)
         return 0
     if args.stages:
-        stages(examples, QUICK + (SLOW if args.all else []), args.repeat)
+        stages(examples, names, args.repeat)
         return 0
     puzzlebox = str(Path(sys.executable).with_name("puzzlebox"))
-    names = QUICK + (SLOW if args.all else [])
     rows = []
     counting: list[tuple[str, tuple[float, float], tuple[float, float], int | None,
                          int | None]] = []
