@@ -302,6 +302,7 @@ def test_compiled_step_agrees_position_by_position(seed: int) -> None:
     """Breadth first over the positions of a locked frame puzzle (hundreds of them), the
     C step's and numba's separations, moves and next positions equal the reference's at
     every one."""
+    from puzzlebox.disassembly import search
     from puzzlebox.disassembly.search import _arrays, _Budget, _Part, _Solver
 
     rng = random.Random(2000 + seed)
@@ -309,6 +310,8 @@ def test_compiled_step_agrees_position_by_position(seed: int) -> None:
     budget = _Budget(10**6, None, "test")
     fast = []
     for backend in kernel_choice.available():
+        if backend == kernel_choice.C and search._cdisasm is None:
+            continue  # the engines' C kernels built, the disassembly's not: numba's step runs
         kernel_choice.use(backend)
         try:
             solver = _Solver(2, pieces, [0] if seed % 2 else [], [], False, budget)

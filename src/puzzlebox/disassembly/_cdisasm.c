@@ -38,7 +38,16 @@
 #define FREE_DIST ((int64_t)1 << 30) /* as blocking.FREE: "never blocked" */
 #define MAX_PIECES 62
 
-enum { ST_NONE = 0, ST_FOUND = 1, ST_STATES = 2, ST_TIME = 3 };
+enum { ST_NONE = 0, ST_FOUND = 1, ST_STATES = 2, ST_TIME = 3, ST_SIGNAL = -2 };
+
+/* A Ctrl-C (or another signal's handler raising) while the search runs without the GIL:
+ * 1 with the exception set. Only the main thread runs handlers; elsewhere this is 0. */
+static int signalled(void) {
+    PyGILState_STATE gil = PyGILState_Ensure();
+    int raised = PyErr_CheckSignals() < 0;
+    PyGILState_Release(gil);
+    return raised;
+}
 
 static double now_seconds(void) {
 #if defined(_WIN32)
@@ -690,8 +699,10 @@ static void nodes_free(Nodes *s) {
     free(s->table);
 }
 
-/* The search proper, without the GIL. Returns a status, or -1 out of memory; *where is the
- * node with the separations (in p->out) when found. */
+/* The search proper, without the GIL. Returns a status, -1 out of memory, or ST_SIGNAL
+ * when a signal's handler raised; the positions are counted a front at a time (as
+ * search.py's budget counts them), the time and signals every 1,024 positions; *where is the node with the
+ * separations (in p->out) when found. */
 static int bfs_run(Part *p, Nodes *s, const int32_t *start, int64_t *visited,
                    int64_t max_states, double deadline, size_t *where) {
     int P = p->P;
@@ -707,7 +718,12 @@ static int bfs_run(Part *p, Nodes *s, const int32_t *start, int64_t *visited,
         *visited += (int64_t)(end - begin);
         if (*visited > max_states) return ST_STATES;
         if (deadline >= 0 && now_seconds() > deadline) return ST_TIME;
+        if (signalled()) return ST_SIGNAL;
         for (size_t node = begin; node < end; node++) {
+            if ((node - begin) % 1024 == 1023) { /* a front may hold millions */
+                if (deadline >= 0 && now_seconds() > deadline) return ST_TIME;
+                if (signalled()) return ST_SIGNAL;
+            }
             int found = step(p, s->pos + (size_t)P * node);
             if (found < 0) return -1;
             if (found) {
@@ -775,6 +791,7 @@ static PyObject *py_bfs(PyObject *self, PyObject *args) {
     Py_BEGIN_ALLOW_THREADS
     status = bfs_run(&p, &s, start, &count, max_states, deadline, &where);
     Py_END_ALLOW_THREADS
+    if (status == ST_SIGNAL) goto done; /* the handler's exception is set */
     if (status < 0) {
         PyErr_NoMemory();
         goto done;
