@@ -190,6 +190,18 @@ def test_state_limit_refuses_in_one_line() -> None:
     assert error.value.exit_status == 3
 
 
+def test_time_limit_refuses_in_one_line() -> None:
+    # a closed frame with room inside: thousands of positions, none that parts
+    frame = [(x, y) for x in range(9) for y in range(9) if x in (0, 8) or y in (0, 8)]
+    pieces = [frame, [(1, 1), (2, 1)], [(4, 4)], [(6, 6), (6, 5)]]
+    for backend in kernel_choice.available():
+        with pytest.raises(DisassemblyTooBig) as error:
+            _with_kernels(backend, pieces, dims=2, max_seconds=0, label="x.txt")
+        assert "x.txt" in str(error.value) and "time" in str(error.value)
+        assert "\n" not in str(error.value)
+    assert _with_kernels(kernel_choice.available()[0], pieces, dims=2) is None
+
+
 def test_overlapping_pieces_are_a_bug_not_an_answer() -> None:
     with pytest.raises(ValueError):
         disassemble([[(0, 0)], [(0, 0)]], dims=2)
