@@ -160,7 +160,8 @@ def test_burrtools_examples(name: str, assemblies: int, level: str, tmp_path: Pa
 def test_burrtools_examples_same_moves_with_every_implementation(name: str) -> None:
     """Assembly by assembly, the C search (the whole breadth-first loop, _cdisasm.c), numba's
     step under the Python loop and the Python reference of the step find the same
-    separations: the same levels and the same moves, sub-part by sub-part."""
+    separations: the same levels and the same moves, sub-part by sub-part (CubeInCage's
+    thorough searches too)."""
     from puzzlebox.disassembly import disassemble
     from puzzlebox.disassembly.assemblies import _spaced, check_slides
     from puzzlebox.engine import kernel_choice
@@ -185,13 +186,16 @@ def test_burrtools_examples_same_moves_with_every_implementation(name: str) -> N
             "groups": [[k for k, n in enumerate(names) if n in g]
                        for g in (rules.groups if rules else ())]}
         pieces = [_spaced(p.cells, dims) for p in placed]
-        reference = disassemble(pieces, compiled=False, **options)  # type: ignore[arg-type]
-        for backend in kernel_choice.available():
-            kernel_choice.use(backend)
-            try:
-                assert disassemble(pieces, **options) == reference, backend  # type: ignore[arg-type]
-            finally:
-                kernel_choice.use(None)
+        for thorough in (False, True) if name == "CubeInCage" else (False,):
+            reference = disassemble(pieces, compiled=False, thorough=thorough,
+                                    **options)  # type: ignore[arg-type]
+            for backend in kernel_choice.available():
+                kernel_choice.use(backend)
+                try:
+                    assert disassemble(pieces, thorough=thorough,
+                                       **options) == reference, backend  # type: ignore[arg-type]
+                finally:
+                    kernel_choice.use(None)
         levels.append(None if reference is None else reference.level)
     assert len([lv for lv in levels if lv]) == 1  # as burrTxt -d says (above)
 

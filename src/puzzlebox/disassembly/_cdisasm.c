@@ -2,7 +2,7 @@
  * with the C compiler, so that taking an assembly apart imports no numba and compiles
  * nothing, and the breadth-first loop over positions runs here instead of in Python.
  *
- * Two functions:
+ * The functions:
  *   expand(voxels, starts, dims, fixed, pos) -> (splits, steps)
  *       one position's step, the same answer as search.py's ``_Part.expand`` (and the numba
  *       kernel in _kernel.py): the separations [(mask, direction)], or, when there are none,
@@ -14,7 +14,12 @@
  *       separations and the moves [(mask, direction, distance)] that lead there from
  *       ``start``; 0 when no position reached holds one; 2 past ``max_states`` positions
  *       (counted on from ``visited``, a front at a time, as search.py's budget counts);
- *       3 past ``seconds`` (negative: no limit).
+ *       3 past ``seconds`` (negative: no limit);
+ *   walk(voxels, starts, dims, fixed, start), walk_next(walk, visited, max_states, seconds),
+ *   walk_positions(walk)
+ *       the same search for a thorough search, which goes on past separations whose parts
+ *       do not come apart: walk_next answers as bfs and goes on from there each time;
+ *       walk_positions gives every position met (they all fail when the walk ends).
  *
  * Each step is a line-for-line port of _kernel.py (blocking, separations, moves, shifted),
  * in the same order, so the positions are met in the same order and the same separation is
@@ -699,57 +704,158 @@ static void nodes_free(Nodes *s) {
     free(s->table);
 }
 
-/* The search proper, without the GIL. Returns a status, -1 out of memory, or ST_SIGNAL
- * when a signal's handler raised; the positions are counted a front at a time (as
- * search.py's budget counts them), the time and signals every 1,024 positions; *where is the node with the
- * separations (in p->out) when found. */
-static int bfs_run(Part *p, Nodes *s, const int32_t *start, int64_t *visited,
-                   int64_t max_states, double deadline, size_t *where) {
+/* A breadth-first walk over one part's positions that stops at each position holding a
+ * separation and can go on from there (a thorough search tries the next one when the
+ * parts of a separation do not come apart). */
+typedef struct {
+    Pieces a; /* the arrays the part's pieces point into, held while the walk lives */
+    Part p;
+    Nodes s;
+    /* the fronts: older [prev, begin), current [begin, end), newer [end, count); the next
+     * position to look at is ``cursor``; ``counted``: the current front is in the budget */
+    size_t prev, begin, end, cursor;
+    int counted;
+} Walk;
+
+static void walk_free(Walk *w) {
+    nodes_free(&w->s);
+    part_free(&w->p);
+    pieces_release(&w->a);
+    free(w);
+}
+
+static void walk_capsule_free(PyObject *capsule) {
+    Walk *w = PyCapsule_GetPointer(capsule, "puzzlebox.disassembly.walk");
+    if (w) walk_free(w);
+}
+
+/* On from the cursor to the next position that holds a separation (ST_FOUND, *where, its
+ * separations in p->out), or to the end (ST_NONE); ST_STATES past ``max_states``
+ * positions, counted a front at a time (as search.py's budget counts them); ST_TIME past
+ * the deadline and ST_SIGNAL when a signal's handler raised, both checked every 1,024
+ * positions; -1 out of memory. Runs without the GIL. */
+static int walk_run(Walk *w, int64_t *visited, int64_t max_states, double deadline,
+                    size_t *where) {
+    Part *p = &w->p;
+    Nodes *s = &w->s;
     int P = p->P;
-    if (nodes_grow(s, P) < 0 || table_rebuild(s, P, 0, 1024) < 0) return -1;
-    memcpy(s->pos, start, sizeof(int32_t) * (size_t)P);
-    s->parent[0] = -1;
-    s->move[0] = s->move[1] = s->move[2] = 0;
-    s->count = 1;
-    table_put(s, P, 0);
-    /* the fronts: older [prev, begin), current [begin, end), newer [end, count) */
-    size_t prev = 0, begin = 0, end = 1;
-    while (begin < end) {
-        *visited += (int64_t)(end - begin);
-        if (*visited > max_states) return ST_STATES;
-        if (deadline >= 0 && now_seconds() > deadline) return ST_TIME;
-        if (signalled()) return ST_SIGNAL;
-        for (size_t node = begin; node < end; node++) {
-            if ((node - begin) % 1024 == 1023) { /* a front may hold millions */
+    while (w->begin < w->end) {
+        if (!w->counted) {
+            *visited += (int64_t)(w->end - w->begin);
+            if (*visited > max_states) return ST_STATES;
+            if (deadline >= 0 && now_seconds() > deadline) return ST_TIME;
+            if (signalled()) return ST_SIGNAL;
+            w->counted = 1;
+        }
+        for (; w->cursor < w->end; w->cursor++) {
+            size_t node = w->cursor;
+            if ((node - w->begin) % 1024 == 1023) { /* a front may hold millions */
                 if (deadline >= 0 && now_seconds() > deadline) return ST_TIME;
                 if (signalled()) return ST_SIGNAL;
             }
             int found = step(p, s->pos + (size_t)P * node);
             if (found < 0) return -1;
-            if (found) {
+            if (found) { /* not moved on from: the parts could drift for ever */
                 *where = node;
+                w->cursor++;
                 return ST_FOUND;
             }
             for (size_t r = 0; r < p->nmoves; r++) {
                 if (s->count == s->cap && nodes_grow(s, P) < 0) return -1;
                 int32_t *next = s->pos + (size_t)P * s->count;
                 shifted(p, s->pos + (size_t)P * node, p->mv + 3 * r, next);
-                if (table_has(s, P, next, prev)) continue;
+                if (table_has(s, P, next, w->prev)) continue;
                 s->parent[s->count] = (int64_t)node;
                 memcpy(s->move + 3 * s->count, p->mv + 3 * r, sizeof(int64_t) * 3);
                 s->count++;
                 if (2 * (s->tused + 1) > s->tcap) {
-                    if (table_rebuild(s, P, prev, s->count - prev) < 0) return -1;
+                    if (table_rebuild(s, P, w->prev, s->count - w->prev) < 0) return -1;
                 } else {
                     table_put(s, P, s->count - 1);
                 }
             }
         }
-        prev = begin;
-        begin = end;
-        end = s->count;
+        w->prev = w->begin;
+        w->begin = w->end;
+        w->end = s->count;
+        w->cursor = w->begin;
+        w->counted = 0;
     }
     return ST_NONE;
+}
+
+/* A walk from ``start``; NULL with an exception. */
+static Walk *walk_new(PyObject *vox, PyObject *starts, int dims, uint64_t fixed,
+                      PyObject *posobj) {
+    if (dims < 1 || dims > 3) {
+        PyErr_SetString(PyExc_ValueError, "dims is 1 to 3");
+        return NULL;
+    }
+    Walk *w = calloc(1, sizeof(Walk));
+    if (!w) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    int n;
+    if (pieces_get(vox, starts, &w->a, &n) < 0) {
+        walk_free(w);
+        return NULL;
+    }
+    if (part_init(&w->p, w->a.vox.buf, w->a.starts.buf, n, dims, fixed) < 0 ||
+        nodes_grow(&w->s, w->p.P) < 0 || table_rebuild(&w->s, w->p.P, 0, 1024) < 0) {
+        walk_free(w);
+        PyErr_NoMemory();
+        return NULL;
+    }
+    if (position_get(posobj, w->p.P, w->s.pos) < 0) {
+        walk_free(w);
+        return NULL;
+    }
+    w->s.parent[0] = -1;
+    w->s.move[0] = w->s.move[1] = w->s.move[2] = 0;
+    w->s.count = 1;
+    table_put(&w->s, w->p.P, 0);
+    w->end = 1;
+    return w;
+}
+
+/* walk_run from Python: (status, visited, position, splits, path). */
+static PyObject *walk_step(Walk *w, long long visited, long long max_states, double seconds) {
+    double deadline = seconds < 0 ? -1.0 : now_seconds() + seconds;
+    int64_t count = visited;
+    size_t where = 0;
+    int status;
+    Py_BEGIN_ALLOW_THREADS
+    status = walk_run(w, &count, max_states, deadline, &where);
+    Py_END_ALLOW_THREADS
+    if (status == ST_SIGNAL) return NULL; /* the handler's exception is set */
+    if (status < 0) return PyErr_NoMemory();
+    if (status != ST_FOUND)
+        return Py_BuildValue("(iLOOO)", status, (long long)count, Py_None, Py_None, Py_None);
+    const Nodes *s = &w->s;
+    size_t depth = 0;
+    for (int64_t k = (int64_t)where; s->parent[k] >= 0; k = s->parent[k]) depth++;
+    PyObject *path = PyList_New((Py_ssize_t)depth);
+    PyObject *splits = splits_list(&w->p);
+    PyObject *at = position_tuple(s->pos + (size_t)w->p.P * where, w->p.P);
+    if (!path || !splits || !at) {
+        Py_XDECREF(path);
+        Py_XDECREF(splits);
+        Py_XDECREF(at);
+        return NULL;
+    }
+    size_t i = depth;
+    for (int64_t k = (int64_t)where; s->parent[k] >= 0; k = s->parent[k]) {
+        PyObject *m = move_tuple(s->move + 3 * k);
+        if (!m) {
+            Py_DECREF(path);
+            Py_DECREF(splits);
+            Py_DECREF(at);
+            return NULL;
+        }
+        PyList_SET_ITEM(path, (Py_ssize_t)--i, m);
+    }
+    return Py_BuildValue("(iLNNN)", status, (long long)count, at, splits, path);
 }
 
 static PyObject *py_bfs(PyObject *self, PyObject *args) {
@@ -762,73 +868,55 @@ static PyObject *py_bfs(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OOiKOLLd", &vox, &starts, &dims, &fixed, &posobj, &visited,
                           &max_states, &seconds))
         return NULL;
-    if (dims < 1 || dims > 3) return PyErr_Format(PyExc_ValueError, "dims is 1 to 3");
-    Pieces a;
-    int n;
-    if (pieces_get(vox, starts, &a, &n) < 0) {
-        pieces_release(&a);
-        return NULL;
-    }
-    Part p;
-    Nodes s;
-    memset(&s, 0, sizeof s);
-    PyObject *result = NULL;
-    int32_t *start = NULL;
-    if (part_init(&p, a.vox.buf, a.starts.buf, n, dims, fixed) < 0) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    start = malloc(sizeof(int32_t) * (size_t)p.P);
-    if (!start) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    if (position_get(posobj, p.P, start) < 0) goto done;
-    double deadline = seconds < 0 ? -1.0 : now_seconds() + seconds;
-    int64_t count = visited;
-    size_t where = 0;
-    int status;
-    Py_BEGIN_ALLOW_THREADS
-    status = bfs_run(&p, &s, start, &count, max_states, deadline, &where);
-    Py_END_ALLOW_THREADS
-    if (status == ST_SIGNAL) goto done; /* the handler's exception is set */
-    if (status < 0) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    if (status != ST_FOUND) {
-        result = Py_BuildValue("(iLOOO)", status, (long long)count, Py_None, Py_None, Py_None);
-        goto done;
-    }
-    size_t depth = 0;
-    for (int64_t k = (int64_t)where; s.parent[k] >= 0; k = s.parent[k]) depth++;
-    PyObject *path = PyList_New((Py_ssize_t)depth);
-    PyObject *splits = splits_list(&p);
-    PyObject *at = position_tuple(s.pos + (size_t)p.P * where, p.P);
-    if (!path || !splits || !at) {
-        Py_XDECREF(path);
-        Py_XDECREF(splits);
-        Py_XDECREF(at);
-        goto done;
-    }
-    size_t i = depth;
-    for (int64_t k = (int64_t)where; s.parent[k] >= 0; k = s.parent[k]) {
-        PyObject *m = move_tuple(s.move + 3 * k);
-        if (!m) {
-            Py_DECREF(path);
-            Py_DECREF(splits);
-            Py_DECREF(at);
-            goto done;
-        }
-        PyList_SET_ITEM(path, (Py_ssize_t)--i, m);
-    }
-    result = Py_BuildValue("(iLNNN)", status, (long long)count, at, splits, path);
-done:
-    free(start);
-    nodes_free(&s);
-    part_free(&p);
-    pieces_release(&a);
+    Walk *w = walk_new(vox, starts, dims, fixed, posobj);
+    if (!w) return NULL;
+    PyObject *result = walk_step(w, visited, max_states, seconds);
+    walk_free(w);
     return result;
+}
+
+static PyObject *py_walk(PyObject *self, PyObject *args) {
+    PyObject *vox, *starts, *posobj;
+    int dims;
+    unsigned long long fixed;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOiKO", &vox, &starts, &dims, &fixed, &posobj)) return NULL;
+    Walk *w = walk_new(vox, starts, dims, fixed, posobj);
+    if (!w) return NULL;
+    PyObject *capsule = PyCapsule_New(w, "puzzlebox.disassembly.walk", walk_capsule_free);
+    if (!capsule) walk_free(w);
+    return capsule;
+}
+
+static Walk *walk_of(PyObject *capsule) {
+    return PyCapsule_GetPointer(capsule, "puzzlebox.disassembly.walk");
+}
+
+static PyObject *py_walk_next(PyObject *self, PyObject *args) {
+    PyObject *capsule;
+    long long visited, max_states;
+    double seconds;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OLLd", &capsule, &visited, &max_states, &seconds)) return NULL;
+    Walk *w = walk_of(capsule);
+    return w ? walk_step(w, visited, max_states, seconds) : NULL;
+}
+
+static PyObject *py_walk_positions(PyObject *self, PyObject *capsule) {
+    (void)self;
+    Walk *w = walk_of(capsule);
+    if (!w) return NULL;
+    PyObject *list = PyList_New((Py_ssize_t)w->s.count);
+    if (!list) return NULL;
+    for (size_t k = 0; k < w->s.count; k++) {
+        PyObject *t = position_tuple(w->s.pos + (size_t)w->p.P * k, w->p.P);
+        if (!t) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, (Py_ssize_t)k, t);
+    }
+    return list;
 }
 
 static PyMethodDef methods[] = {
@@ -837,6 +925,13 @@ static PyMethodDef methods[] = {
     {"bfs", py_bfs, METH_VARARGS,
      "bfs(voxels, starts, dims, fixed, start, visited, max_states, seconds) -> (status, "
      "visited, position, splits, path): breadth first to the first separation"},
+    {"walk", py_walk, METH_VARARGS,
+     "walk(voxels, starts, dims, fixed, start) -> a walk that walk_next goes on with"},
+    {"walk_next", py_walk_next, METH_VARARGS,
+     "walk_next(walk, visited, max_states, seconds) -> as bfs: on to the next position "
+     "that holds a separation"},
+    {"walk_positions", py_walk_positions, METH_O,
+     "walk_positions(walk) -> every position the walk has met"},
     {NULL, NULL, 0, NULL},
 };
 

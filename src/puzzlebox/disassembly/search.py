@@ -333,7 +333,7 @@ class _Part:
     def search(self, start: Position) -> Separation | None:
         """Breadth first from ``start`` until a separation whose parts come apart."""
         solver = self.solver
-        if self.native is not None and solver.native is not None and not solver.thorough:
+        if self.native is not None and solver.native is not None:
             return self.search_native(start)
         # only three fronts of positions are kept to tell old from new (every move can be
         # undone), while the parent links keep the paths of the live front
@@ -375,26 +375,38 @@ class _Part:
         return None
 
     def search_native(self, start: Position) -> Separation | None:
-        """:meth:`search` as BurrTools judges (the first separation met decides), the whole
-        breadth-first loop in the C extension."""
+        """:meth:`search` with the whole breadth-first loop in the C extension: as
+        BurrTools judges (the first separation met decides) in one call; a thorough search
+        goes on from each position whose separations all fail."""
         solver = self.solver
         failed = solver.failed.setdefault(self.pieces, set())
         if start in failed:
             return None
-        assert self.native is not None and solver.native is not None
+        native = solver.native
+        assert self.native is not None and native is not None
         budget = solver.budget
-        status, budget.visited, pos, splits, path = solver.native.bfs(
-            *self.native, solver.dims, self.fixed_mask, start, budget.visited,
-            budget.max_states, budget.seconds_left())
-        if status == solver.native.STATES:
-            raise budget.too_many()
-        if status == solver.native.TIME:
-            raise budget.too_long()
-        if status == solver.native.NONE:
-            failed.add(start)
-            return None
-        mask, direction = splits[0]
-        return self.split(pos, path, mask, direction)
+        walk = native.walk(*self.native, solver.dims, self.fixed_mask, start) \
+            if solver.thorough else None
+        while True:
+            if walk is None:
+                status, budget.visited, pos, splits, path = native.bfs(
+                    *self.native, solver.dims, self.fixed_mask, start, budget.visited,
+                    budget.max_states, budget.seconds_left())
+            else:
+                status, budget.visited, pos, splits, path = native.walk_next(
+                    walk, budget.visited, budget.max_states, budget.seconds_left())
+            if status == native.STATES:
+                raise budget.too_many()
+            if status == native.TIME:
+                raise budget.too_long()
+            if status == native.NONE:
+                # a thorough search met every position: each of them is known to fail
+                failed.update(native.walk_positions(walk) if walk is not None else (start,))
+                return None
+            for mask, direction in splits:
+                found = self.split(pos, path, mask, direction)
+                if found is not None or walk is None:
+                    return found
 
     def split(self, pos: Position, path: list[tuple[int, int, int]], mask: int,
               direction: int) -> Separation | None:
