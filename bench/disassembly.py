@@ -19,11 +19,19 @@ repository: ``--examples`` (or ``BURRTOOLS_EXAMPLES``) says where they are, by d
 
     python bench/disassembly.py                  # CubeInCage, AlPackino, PelikanBurr, Dracula
     python bench/disassembly.py --all            # and SolidSixPieceBurrs (a few minutes)
-    python bench/disassembly.py --inner          # the search alone: Python step vs compiled
+    python bench/disassembly.py --inner          # the search alone: Python, numba, C
+    python bench/disassembly.py --stages         # where a process's CPU goes, stage by stage
 
 ``--inner`` times only the taking apart, in this process, on the assemblies found first:
-``disassemble(..., compiled=False)`` (the Python reference of a position's step) against
-the default (the compiled step), CPU seconds, and checks that both give the same levels.
+``disassemble(..., compiled=False)`` (the Python reference of a position's step), numba's
+step under the Python loop (``PUZZLEBOX_KERNELS=numba``'s choice) and the C search
+(_cdisasm.c, the default where it is built), CPU seconds, and checks that all give the same
+levels and moves.
+
+``--stages`` runs each example in a fresh process and splits its CPU: the interpreter's own
+start (``python -c pass``), the command line's imports, reading the BurrTools file
+(``puzzlebox import``'s reader), the placements (the cover problem), the symmetries, the
+assembly search (distinct solutions) and the disassembly.
 """
 
 from __future__ import annotations
@@ -90,16 +98,18 @@ def puzzlebox_answer(out: str) -> tuple[int, int, Counter[str]]:
 
 
 def inner(examples: Path, names: list[str], repeat: int) -> None:
-    """The disassembly search alone, Python step against compiled step (see above)."""
+    """The disassembly search alone: Python step, numba step, C search (see above)."""
     from puzzlebox.disassembly import disassemble
     from puzzlebox.disassembly.assemblies import _space, check_slides
+    from puzzlebox.engine import kernel_choice
     from puzzlebox.formats import burrtools
     from puzzlebox.formats.reader import read_text
     from puzzlebox.puzzles import PolyominoPuzzle
 
-    print("| example | assemblies | Python step CPU s | compiled step CPU s | speed-up "
-          "| same levels |")
-    print("|---|---|---|---|---|---|")
+    ways = [("python", None)] + [(k, k) for k in reversed(kernel_choice.available())]
+    print("| example | assemblies | " + " | ".join(f"{w} CPU s" for w, _ in ways)
+          + " | Python / last | same moves |")
+    print("|---|---|" + "---|" * len(ways) + "---|---|")
     for name in names:
         text = burrtools.import_file(examples / f"{name}.xmpuzzle")
         puzzle = read_text(text, name, name).puzzles[0]
@@ -115,19 +125,81 @@ def inner(examples: Path, names: list[str], repeat: int) -> None:
             groups = [[k for k, n in enumerate(names_of) if n in g]
                       for g in (rules.groups if rules else ())]
             jobs.append(([[_space(c, dims) for c in p.cells] for p in placed], fixed, groups))
-        results = {}
-        for compiled in (False, True):
+        results = []
+        for _way, backend in ways:
+            kernel_choice.use(backend)
+            if backend == kernel_choice.NUMBA:  # numba's kernels load (or compile) untimed
+                disassemble(*jobs[0][:1], dims=dims, fixed=jobs[0][1], groups=jobs[0][2])
             best = float("inf")
             for _ in range(repeat):
                 began = time.process_time()
-                levels = [getattr(disassemble(cells, dims=dims, fixed=fixed, groups=groups,
-                                              compiled=compiled), "level", None)
-                          for cells, fixed, groups in jobs]
+                found = [disassemble(cells, dims=dims, fixed=fixed, groups=groups,
+                                     compiled=backend is not None)
+                         for cells, fixed, groups in jobs]
                 best = min(best, time.process_time() - began)
-            results[compiled] = (best, levels)
-        (slow, a), (fast, b) = results[False], results[True]
-        print(f"| {name} | {len(jobs)} | {slow:.2f} | {fast:.2f} | {slow / fast:.1f}x | "
-              f"{'yes' if a == b else 'NO'} |")
+            kernel_choice.use(None)
+            results.append((best, found))
+        same = all(found == results[0][1] for _, found in results)
+        print(f"| {name} | {len(jobs)} | " + " | ".join(f"{t:.3f}" for t, _ in results)
+              + f" | {results[0][0] / results[-1][0]:.0f}x | {'yes' if same else 'NO'} |")
+
+
+STAGES = r"""
+import sys, time
+def lap(t=[time.process_time()]):
+    now = time.process_time()
+    spent, t[0] = now - t[0], now
+    return spent
+out = {}
+import puzzlebox.cli, puzzlebox.cli_search, puzzlebox.cli_disassembly
+out["imports"] = lap()
+from pathlib import Path
+from puzzlebox.formats import burrtools
+from puzzlebox.formats.reader import read_text
+name = Path(sys.argv[1]).stem
+puzzle = read_text(burrtools.import_file(Path(sys.argv[1])), name, name).puzzles[0]
+out["read"] = lap()
+puzzle.problem
+out["placements"] = lap()
+puzzle.symmetry_breaking
+out["symmetries"] = lap()
+found = list(puzzle.distinct_solutions())
+out["assemblies"] = lap()
+from puzzlebox.disassembly.assemblies import Rules, disassemble_solution
+rules = puzzle.disassembly
+rules = Rules(fixed=frozenset(rules.fixed) if rules else frozenset(),
+              groups=tuple(frozenset(g) for g in rules.groups) if rules else ())
+levels = [disassemble_solution(puzzle, s, rules).level for s in found]
+out["disassembly"] = lap()
+out["numba"] = "numba" in sys.modules
+print(repr(out))
+"""
+
+
+def stages(examples: Path, names: list[str], repeat: int) -> None:
+    """Each example's CPU stage by stage, in fresh processes, best of ``repeat``."""
+    import ast
+
+    keys = ["imports", "read", "placements", "symmetries", "assemblies", "disassembly"]
+    floor = min(timed([sys.executable, "-c", "pass"], 60)[1] for _ in range(repeat))
+    print(f"interpreter start (python -c pass): {floor:.3f} s CPU")
+    print()
+    print("| example | " + " | ".join(keys) + " | process CPU s | numba loaded |")
+    print("|---|" + "---|" * (len(keys) + 2))
+    for name in names:
+        best: dict[str, float] = {}
+        total = float("inf")
+        numba = False
+        for _ in range(repeat):
+            _, cpu, out = timed([sys.executable, "-c", STAGES,
+                                 str(examples / f"{name}.xmpuzzle")], 300)
+            got = ast.literal_eval(out.strip().splitlines()[-1])
+            numba = got.pop("numba")
+            for key in keys:
+                best[key] = min(best.get(key, float("inf")), got[key])
+            total = min(total, cpu)
+        print(f"| {name} | " + " | ".join(f"{best[k]:.3f}" for k in keys)
+              + f" | {total:.2f} | {'yes' if numba else 'no'} |")
 
 
 def main() -> int:
@@ -138,18 +210,25 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("--timeout", type=float, default=300)
     parser.add_argument("--all", action="store_true", help="also SolidSixPieceBurrs")
+    parser.add_argument("--only", nargs="+", metavar="NAME",
+                        help="these examples only (file names without .xmpuzzle)")
     parser.add_argument("--inner", action="store_true",
-                        help="time the disassembly search alone: Python step vs compiled")
+                        help="time the disassembly search alone: Python, numba and C")
+    parser.add_argument("--stages", action="store_true",
+                        help="split each example's process CPU into its stages")
     args = parser.parse_args()
     examples = Path(args.examples)
     if not (examples / "CubeInCage.xmpuzzle").exists():
         print(f"no BurrTools examples at {examples}: give --examples", file=sys.stderr)
         return 2
+    names = args.only or QUICK + (SLOW if args.all else [])
     if args.inner:
-        inner(examples, QUICK + (SLOW if args.all else []), args.repeat)
+        inner(examples, names, args.repeat)
+        return 0
+    if args.stages:
+        stages(examples, names, args.repeat)
         return 0
     puzzlebox = str(Path(sys.executable).with_name("puzzlebox"))
-    names = QUICK + (SLOW if args.all else [])
     rows = []
     counting: list[tuple[str, tuple[float, float], tuple[float, float], int | None,
                          int | None]] = []
@@ -158,8 +237,11 @@ def main() -> int:
             toml = Path(tmp) / f"{name}.toml"
             subprocess.run([puzzlebox, "import", str(examples / f"{name}.xmpuzzle"), "-o",
                             str(toml)], check=True, capture_output=True)
-            # one unmeasured run compiles or loads numba's kernels for this puzzle
+            # unmeasured runs compile or load numba's kernels for this puzzle (the count's,
+            # and, where the C search is not built, the disassembly's step)
             subprocess.run([puzzlebox, "count", str(toml), "--json"], capture_output=True)
+            subprocess.run([puzzlebox, "count", str(toml), "--disassemble", "--json"],
+                           capture_output=True)
             _children_cpu()
             bt_times, pb_times = [], []
             bt_answer = pb_answer = None

@@ -15,6 +15,7 @@ from itertools import combinations
 import pytest
 
 from puzzlebox.disassembly import DisassemblyTooBig, disassemble
+from puzzlebox.engine import kernel_choice
 
 Cell = tuple[int, int, int]
 
@@ -189,6 +190,18 @@ def test_state_limit_refuses_in_one_line() -> None:
     assert error.value.exit_status == 3
 
 
+def test_time_limit_refuses_in_one_line() -> None:
+    # a closed frame with room inside: thousands of positions, none that parts
+    frame = [(x, y) for x in range(9) for y in range(9) if x in (0, 8) or y in (0, 8)]
+    pieces = [frame, [(1, 1), (2, 1)], [(4, 4)], [(6, 6), (6, 5)]]
+    for backend in kernel_choice.available():
+        with pytest.raises(DisassemblyTooBig) as error:
+            _with_kernels(backend, pieces, dims=2, max_seconds=0, label="x.txt")
+        assert "x.txt" in str(error.value) and "time" in str(error.value)
+        assert "\n" not in str(error.value)
+    assert _with_kernels(kernel_choice.available()[0], pieces, dims=2) is None
+
+
 def test_overlapping_pieces_are_a_bug_not_an_answer() -> None:
     with pytest.raises(ValueError):
         disassemble([[(0, 0)], [(0, 0)]], dims=2)
@@ -251,7 +264,20 @@ def test_random_assemblies_agree_with_brute_force(case: str) -> None:
         assert _first_number(thorough.level) >= (first or 0)
 
 
-# -- the compiled inner step against the Python reference ---------------------------------
+# -- the compiled search and step against the Python reference -----------------------------
+#
+# The C extension (_cdisasm.c) runs the whole breadth-first search and the step of thorough
+# searches, numba's kernel (_kernel.py) the step under the Python loop where C is not built;
+# both are checked against the Python reference of the step (search.py), which they port.
+
+
+def _with_kernels(backend: str, pieces: list[frozenset[Cell]], **options: object) -> object:
+    """disassemble() with ``backend``'s compiled code (C: the whole search; numba: the step)."""
+    kernel_choice.use(backend)
+    try:
+        return disassemble(pieces, **options)  # type: ignore[arg-type]
+    finally:
+        kernel_choice.use(None)
 
 def _big_frame(rng: random.Random, keep: int) -> list[frozenset[Cell]]:
     """A 7 x 7 frame with two or three openings holding ``keep`` pieces of a 5 x 5 square
@@ -266,42 +292,56 @@ def _big_frame(rng: random.Random, keep: int) -> list[frozenset[Cell]]:
 
 @pytest.mark.parametrize("seed", range(6))
 def test_compiled_step_gives_the_python_references_moves(seed: int) -> None:
-    """The numba kernel (blocking matrix in one pass, movement analysis) and the reference
-    in search.py must find the same separations in the same order, so the same moves."""
+    """The C search and the numba step (blocking matrix in one pass, movement analysis)
+    and the reference in search.py must find the same separations in the same order, so
+    the same moves."""
     rng = random.Random(1000 + seed)
     cases = [(_random_partition(rng, (4, 3, 3), 5), 3), (_framed(rng), 2),
              (_random_partition(rng, (5, 4, 1), 4), 2)]
     for pieces, dims in cases:
         fixed = [0] if seed % 3 == 0 else []
         for thorough in (False, True):
-            fast = disassemble(pieces, dims=dims, fixed=fixed, thorough=thorough)
             slow = disassemble(pieces, dims=dims, fixed=fixed, thorough=thorough,
                                compiled=False)
-            assert fast == slow
+            for backend in kernel_choice.available():
+                fast = _with_kernels(backend, pieces, dims=dims, fixed=fixed,
+                                     thorough=thorough)
+                assert fast == slow, backend
 
 
 @pytest.mark.parametrize("seed", [0, 3, 12, 17])  # searches of 150 to 300+ positions
 def test_compiled_step_agrees_position_by_position(seed: int) -> None:
     """Breadth first over the positions of a locked frame puzzle (hundreds of them), the
-    kernel's separations, moves and next positions equal the reference's at every one."""
-    from puzzlebox.disassembly.search import _Budget, _Part, _Solver
+    C step's and numba's separations, moves and next positions equal the reference's at
+    every one."""
+    from puzzlebox.disassembly import search
+    from puzzlebox.disassembly.search import _arrays, _Budget, _Part, _Solver
 
     rng = random.Random(2000 + seed)
-    pieces = _big_frame(rng, 4 + seed % 2)
+    pieces = _arrays(_big_frame(rng, 4 + seed % 2))
     budget = _Budget(10**6, None, "test")
-    parts = []
-    for compiled in (True, False):
-        solver = _Solver(2, pieces, [0] if seed % 2 else [], [],
-                         False, budget, compiled)
-        parts.append(_Part(solver, tuple(range(len(pieces)))))
-    fast, slow = parts
-    assert fast.kernel is not None and slow.kernel is None
+    fast = []
+    for backend in kernel_choice.available():
+        if backend == kernel_choice.C and search._cdisasm is None:
+            continue  # the engines' C kernels built, the disassembly's not: numba's step runs
+        kernel_choice.use(backend)
+        try:
+            solver = _Solver(2, pieces, [0] if seed % 2 else [], [], False, budget)
+        finally:
+            kernel_choice.use(None)
+        part = _Part(solver, tuple(range(len(pieces))))
+        assert (part.native if backend == kernel_choice.C else part.kernel) is not None
+        fast.append(part)
+    slow = _Part(_Solver(2, pieces, [0] if seed % 2 else [], [], False, budget, False),
+                 tuple(range(len(pieces))))
+    assert slow.kernel is None and slow.native is None
     start = (0,) * (3 * len(pieces))
     seen, queue, compared, moving = {start}, [start], 0, 0
     while queue and compared < 300:
         pos = queue.pop(0)
-        mine, theirs = fast.expand(pos), slow.expand(pos)
-        assert mine == theirs
+        theirs = slow.expand(pos)
+        for part in fast:
+            assert part.expand(pos) == theirs
         compared += 1
         moving += len(theirs[1])
         for new, _ in theirs[1]:

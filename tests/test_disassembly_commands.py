@@ -155,6 +155,51 @@ def test_burrtools_examples(name: str, assemblies: int, level: str, tmp_path: Pa
     assert report["levels"] == [{"level": level, "assemblies": 1}]  # as burrTxt -d says
 
 
+@needs_examples
+@pytest.mark.parametrize("name", ["CubeInCage", "PelikanBurr", "DraculasDentalDesaster"])
+def test_burrtools_examples_same_moves_with_every_implementation(name: str) -> None:
+    """Assembly by assembly, the C search (the whole breadth-first loop, _cdisasm.c), numba's
+    step under the Python loop and the Python reference of the step find the same
+    separations: the same levels and the same moves, sub-part by sub-part (CubeInCage's
+    thorough searches too)."""
+    from puzzlebox.disassembly import disassemble
+    from puzzlebox.disassembly.assemblies import _spaced, check_slides
+    from puzzlebox.engine import kernel_choice
+    from puzzlebox.formats import burrtools
+    from puzzlebox.formats.reader import read_text
+    from puzzlebox.puzzles.polyomino import PolyominoPuzzle
+
+    assert EXAMPLES is not None
+    puzzle = read_text(burrtools.import_file(EXAMPLES / f"{name}.xmpuzzle"), name,
+                       name).puzzles[0]
+    assert isinstance(puzzle, PolyominoPuzzle)
+    dims = check_slides(puzzle, name)
+    rules = puzzle.disassembly
+    rank = {piece.name: k for k, piece in enumerate(puzzle.pieces)}
+    levels = []
+    for solution in puzzle.distinct_solutions():
+        placed = sorted(solution.placements, key=lambda p: (rank[p.piece], p.cells))
+        names = [p.piece for p in placed]
+        options = {
+            "dims": dims,
+            "fixed": [k for k, n in enumerate(names) if rules and n in rules.fixed],
+            "groups": [[k for k, n in enumerate(names) if n in g]
+                       for g in (rules.groups if rules else ())]}
+        pieces = [_spaced(p.cells, dims) for p in placed]
+        for thorough in (False, True) if name == "CubeInCage" else (False,):
+            reference = disassemble(pieces, compiled=False, thorough=thorough,
+                                    **options)  # type: ignore[arg-type]
+            for backend in kernel_choice.available():
+                kernel_choice.use(backend)
+                try:
+                    assert disassemble(pieces, thorough=thorough,
+                                       **options) == reference, backend  # type: ignore[arg-type]
+                finally:
+                    kernel_choice.use(None)
+        levels.append(None if reference is None else reference.level)
+    assert len([lv for lv in levels if lv]) == 1  # as burrTxt -d says (above)
+
+
 # -- the catalog's packing puzzle with slack, checked independently --------------------------
 
 def test_framed_slack_against_independent_counts() -> None:

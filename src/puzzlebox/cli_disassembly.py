@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import queue
+import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
-from typing import Any, cast
+from collections.abc import Callable, Iterator
+from functools import partial
+from typing import Any, TypeVar, cast
 
 from puzzlebox.disassembly.assemblies import (
     Disassembled,
@@ -84,11 +87,54 @@ def _polyomino(pf: PuzzleFile) -> Iterator[PolyominoPuzzle]:
         yield cast(PolyominoPuzzle, puzzle)  # check_slides: a kind whose pieces slide
 
 
+T = TypeVar("T")
+
+
+class _Aside:
+    """A thread of its own that takes the assemblies apart while this one waits.
+
+    The assemblies come from a run whose time rule judges the search by the CPU time of the
+    thread that drives it (run/limits.py: past a second it estimates the tree, which loads
+    numba's kernels, half a second and more). Taken apart on that thread, the assemblies'
+    disassembly counted as search and paid for that estimate on BurrTools' examples
+    (PelikanBurr, SolidSixPieceBurrs); on a thread of its own it does not. One thread
+    serves a whole run (a thread each cost 0.1 ms of CPU per assembly); it is a daemon, so
+    that a Ctrl-C in the wait ends the process without waiting for it."""
+
+    def __init__(self) -> None:
+        self._tasks: queue.SimpleQueue[Callable[[], Any] | None] = queue.SimpleQueue()
+        self._results: queue.SimpleQueue[tuple[bool, Any]] = queue.SimpleQueue()
+        threading.Thread(target=self._serve, name="puzzlebox-disassembly", daemon=True).start()
+
+    def _serve(self) -> None:
+        while (work := self._tasks.get()) is not None:
+            try:
+                self._results.put((True, work()))
+            except BaseException as error:  # handed to the waiting thread, raised there
+                self._results.put((False, error))
+
+    def run(self, work: Callable[[], T]) -> T:
+        """``work()``, run there."""
+        self._tasks.put(work)
+        done, value = self._results.get()
+        if not done:
+            raise value
+        return cast(T, value)
+
+    def close(self) -> None:
+        self._tasks.put(None)
+
+
 def _assemblies(puzzle: PolyominoPuzzle, rules: Rules,
                 engine: str = "auto") -> Iterator[Disassembled]:
-    for number, found in enumerate(puzzle.distinct_solutions(engine=engine), 1):
-        yield disassemble_solution(puzzle, cast(PolyominoSolution, found), rules,
-                                   f"{puzzle.name}: assembly {number}")
+    aside = _Aside()
+    try:
+        for number, found in enumerate(puzzle.distinct_solutions(engine=engine), 1):
+            label = f"{puzzle.name}: assembly {number}"
+            yield aside.run(partial(disassemble_solution, puzzle,
+                                    cast(PolyominoSolution, found), rules, label))
+    finally:
+        aside.close()
 
 
 def lattice_direction(move: Move, dims: int) -> list[int]:

@@ -12,6 +12,8 @@ from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import cast
 
+import numpy as np
+
 from puzzlebox.disassembly.search import DEFAULT_MAX_STATES, Separation, disassemble
 from puzzlebox.errors import PuzzleboxError
 from puzzlebox.geometry import Cell, Lattice
@@ -82,6 +84,14 @@ def _space(cell: Cell, dims: int) -> tuple[int, int, int]:
     return (cell[2], cell[1], cell[0])
 
 
+def _spaced(cells: Sequence[Cell], dims: int) -> np.ndarray:
+    """:func:`_space` for all of a placement's cells at once (rows of x y z)."""
+    grid = np.array(cells, dtype=np.int64)
+    if dims == 2:
+        return np.column_stack([grid[:, 1], grid[:, 0], np.zeros(len(grid), dtype=np.int64)])
+    return np.ascontiguousarray(grid[:, ::-1])
+
+
 def disassemble_solution(puzzle: PolyominoPuzzle, solution: PolyominoSolution,
                          rules: Rules = Rules(), label: str = "assembly") -> Disassembled:
     """How one solution comes apart under ``rules``."""
@@ -90,7 +100,7 @@ def disassemble_solution(puzzle: PolyominoPuzzle, solution: PolyominoSolution,
     rank = {piece.name: k for k, piece in enumerate(puzzle.pieces)}
     placements = sorted(solution.placements, key=lambda p: (rank[p.piece], p.cells))
     names = tuple(p.piece for p in placements)
-    pieces = [[_space(c, dims) for c in p.cells] for p in placements]
+    pieces = [_spaced(p.cells, dims) for p in placements]
     fixed = [k for k, name in enumerate(names) if name in rules.fixed]
     groups = [[k for k, name in enumerate(names) if name in group] for group in rules.groups]
     separation = disassemble(pieces, dims=dims, fixed=fixed, groups=groups,

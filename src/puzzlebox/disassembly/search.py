@@ -26,10 +26,17 @@ on past separations whose parts do not come apart, trying every separation of ev
 position that holds together, so it may find assemblies that come apart where BurrTools
 says they do not (it then gives the moves that show it). It does not move on from a
 position that already falls apart (its parts could drift for ever).
+
+Three implementations give the same answers, position by position: the C extension
+(_cdisasm.c, built at installation) runs the whole breadth-first search of a part, and the
+step of thorough searches; where it is not built, numba's step (_kernel.py) runs under the
+Python loop here; ``compiled=False`` runs the Python reference of the step, which the tests
+compare the other two against.
 """
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -38,7 +45,14 @@ from types import ModuleType
 import numpy as np
 
 from puzzlebox.disassembly.blocking import FREE, BlockingCache, Cell
+from puzzlebox.engine import kernel_choice
 from puzzlebox.errors import PuzzleboxError
+
+_cdisasm: ModuleType | None
+try:
+    from puzzlebox.disassembly import _cdisasm
+except ImportError:  # not built (no C compiler at installation): numba's step runs
+    _cdisasm = None
 
 DEFAULT_MAX_STATES = 2_000_000  # positions visited over all parts of one assembly
 EXIT_TOO_BIG = 3  # as budget.TooBig: well formed, but too big to work on here
@@ -119,13 +133,25 @@ class _Budget:
     def spend(self, count: int) -> None:
         self.visited += count
         if self.visited > self.max_states:
-            raise DisassemblyTooBig(
-                f"{self.label}: the disassembly search passed {self.max_states:,} positions "
-                "without an answer; raise the state limit to go on")
+            raise self.too_many()
         if self.deadline is not None and time.monotonic() > self.deadline:
-            raise DisassemblyTooBig(
-                f"{self.label}: the disassembly search ran out of time after "
-                f"{self.visited:,} positions; raise the time limit to go on")
+            raise self.too_long()
+
+    def too_many(self) -> DisassemblyTooBig:
+        return DisassemblyTooBig(
+            f"{self.label}: the disassembly search passed {self.max_states:,} positions "
+            "without an answer; raise the state limit to go on")
+
+    def too_long(self) -> DisassemblyTooBig:
+        return DisassemblyTooBig(
+            f"{self.label}: the disassembly search ran out of time after "
+            f"{self.visited:,} positions; raise the time limit to go on")
+
+    def seconds_left(self) -> float:
+        """What is left of the time limit, for the C search (-1: none)."""
+        if self.deadline is None:
+            return -1.0
+        return max(0.0, self.deadline - time.monotonic())
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,7 +175,12 @@ class _Part:
         self.full = (1 << self.n) - 1
         self.dirs = 2 * solver.dims
         self.kernel: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
-        if solver.kernels is not None and self.n <= solver.kernels.MAX_PIECES:
+        self.native: tuple[np.ndarray, np.ndarray] | None = None  # the C search's pieces
+        if solver.native is not None and self.n <= solver.native.MAX_PIECES:
+            self.native = (np.concatenate([solver.voxels[p] for p in pieces]),
+                           np.cumsum([0] + [len(solver.voxels[p]) for p in pieces],
+                                     dtype=np.int64))
+        elif solver.kernels is not None and self.n <= solver.kernels.MAX_PIECES:
             cells = [solver.voxels[p] for p in pieces]
             starts = np.cumsum([0] + [len(c) for c in cells], dtype=np.int64)
             voxels = np.concatenate(cells)
@@ -163,6 +194,9 @@ class _Part:
         moves that keep the part together with the positions they lead to. The compiled
         kernel does it in one call; the Python reference below does the same for parts too
         big for its 64-bit masks (and for the tests that compare the two)."""
+        if self.native is not None and self.solver.native is not None:
+            return self.solver.native.expand(*self.native, self.solver.dims, self.fixed_mask,
+                                             pos)
         if self.kernel is not None and self.solver.kernels is not None:
             voxels, starts, fronts = self.kernel
             splits, table, after = self.solver.kernels.expand(
@@ -299,6 +333,8 @@ class _Part:
     def search(self, start: Position) -> Separation | None:
         """Breadth first from ``start`` until a separation whose parts come apart."""
         solver = self.solver
+        if self.native is not None and solver.native is not None:
+            return self.search_native(start)
         # only three fronts of positions are kept to tell old from new (every move can be
         # undone), while the parent links keep the paths of the live front
         root = _Node(start, None, None)
@@ -318,7 +354,7 @@ class _Part:
                 pos = node.pos
                 splits, steps = self.expand(pos)
                 for mask, direction in splits:
-                    found = self.split(node, mask, direction)
+                    found = self.split(pos, _path(node), mask, direction)
                     if found is not None or not solver.thorough:
                         return found
                 if splits:
@@ -338,10 +374,44 @@ class _Part:
         failed.update(everything or (start,))
         return None
 
-    def split(self, node: _Node, mask: int, direction: int) -> Separation | None:
-        """The separation that takes ``mask`` away from ``node``'s position, if both parts
-        come apart in their turn."""
-        pos = node.pos
+    def search_native(self, start: Position) -> Separation | None:
+        """:meth:`search` with the whole breadth-first loop in the C extension: as
+        BurrTools judges (the first separation met decides) in one call; a thorough search
+        goes on from each position whose separations all fail."""
+        solver = self.solver
+        failed = solver.failed.setdefault(self.pieces, set())
+        if start in failed:
+            return None
+        native = solver.native
+        assert self.native is not None and native is not None
+        budget = solver.budget
+        walk = native.walk(*self.native, solver.dims, self.fixed_mask, start) \
+            if solver.thorough else None
+        while True:
+            if walk is None:
+                status, budget.visited, pos, splits, path = native.bfs(
+                    *self.native, solver.dims, self.fixed_mask, start, budget.visited,
+                    budget.max_states, budget.seconds_left())
+            else:
+                status, budget.visited, pos, splits, path = native.walk_next(
+                    walk, budget.visited, budget.max_states, budget.seconds_left())
+            if status == native.STATES:
+                raise budget.too_many()
+            if status == native.TIME:
+                raise budget.too_long()
+            if status == native.NONE:
+                # a thorough search met every position: each of them is known to fail
+                failed.update(native.walk_positions(walk) if walk is not None else (start,))
+                return None
+            for mask, direction in splits:
+                found = self.split(pos, path, mask, direction)
+                if found is not None or walk is None:
+                    return found
+
+    def split(self, pos: Position, path: list[tuple[int, int, int]], mask: int,
+              direction: int) -> Separation | None:
+        """The separation that takes ``mask`` away from position ``pos`` (reached from the
+        start by the moves ``path``), if both parts come apart in their turn."""
         stay = self.full ^ mask
         parts: list[Separation | None] = []
         for side in (stay, mask):
@@ -357,15 +427,21 @@ class _Part:
             if found is None:
                 return None
             parts.append(found)
-        path: list[Move] = [self.move_of(mask, direction, None)]
-        walk: _Node | None = node
-        while walk is not None and walk.move is not None:
-            m, d, k = walk.move
-            path.append(self.move_of(m, d, k))
-            walk = walk.parent
-        path.reverse()
+        moves = [self.move_of(m, d, k) for m, d, k in path]
+        moves.append(self.move_of(mask, direction, None))
         removed = tuple(self.pieces[k] for k in range(self.n) if mask >> k & 1)
-        return Separation(self.pieces, tuple(path), parts[0], parts[1], removed)
+        return Separation(self.pieces, tuple(moves), parts[0], parts[1], removed)
+
+
+def _path(node: _Node) -> list[tuple[int, int, int]]:
+    """The moves from the start to ``node``."""
+    path: list[tuple[int, int, int]] = []
+    walk: _Node | None = node
+    while walk is not None and walk.move is not None:
+        path.append(walk.move)
+        walk = walk.parent
+    path.reverse()
+    return path
 
 
 def _compiled() -> ModuleType:
@@ -375,21 +451,34 @@ def _compiled() -> ModuleType:
     return _kernel
 
 
+def _native() -> ModuleType | None:
+    """The C search when it is built and the kernels chosen are C (engine/kernel_choice.py:
+    ``PUZZLEBOX_KERNELS=numba`` runs numba's step instead, as for the engines)."""
+    if kernel_choice.backend() != kernel_choice.C:
+        return None
+    if _cdisasm is None:
+        if os.environ.get(kernel_choice.ENVIRONMENT, "").strip().lower() == kernel_choice.C:
+            raise kernel_choice.KernelsMissing(
+                f"{kernel_choice.ENVIRONMENT}=c, but the C disassembly search is not built: "
+                "install puzzlebox again where a C compiler and Python's headers are")
+        return None
+    return _cdisasm
+
+
 class _Solver:
-    def __init__(self, dims: int, pieces: Sequence[frozenset[Cell]],
+    def __init__(self, dims: int, pieces: Sequence[np.ndarray],
                  fixed: Collection[int], groups: Iterable[Collection[int]], thorough: bool,
                  budget: _Budget, compiled: bool = True) -> None:
         self.dims = dims
-        self.pieces = pieces
+        self.voxels = pieces  # each piece's cells, rows of x y z
         self._cache: BlockingCache | None = None
         self._fronts: dict[int, np.ndarray] = {}
         self.fixed = frozenset(fixed)
         self.groups = [frozenset(g) for g in groups]
         self.thorough = thorough
         self.budget = budget
-        self.kernels = _compiled() if compiled else None
-        self.voxels = [np.array(sorted(piece), dtype=np.int64).reshape(-1, 3)
-                       for piece in pieces]
+        self.native = _native() if compiled else None
+        self.kernels = _compiled() if compiled and self.native is None else None
         # positions of each part known not to come apart (a thorough search meets the same
         # part again and again after each separation that fails)
         self.failed: dict[tuple[int, ...], set[Position]] = {}
@@ -399,7 +488,8 @@ class _Solver:
         """The pair cache of the Python step, built on first use (the compiled step needs
         none)."""
         if self._cache is None:
-            self._cache = BlockingCache(self.pieces, self.dims)
+            cells = [[(x, y, z) for x, y, z in piece.tolist()] for piece in self.voxels]
+            self._cache = BlockingCache(cells, self.dims)
         return self._cache
 
     def fronts(self, piece: int) -> np.ndarray:
@@ -423,16 +513,31 @@ class _Solver:
         return not any(members <= group for group in self.groups)
 
 
-def _normalise(pieces: Sequence[Iterable[Sequence[int]]]) -> list[frozenset[Cell]]:
-    out: list[frozenset[Cell]] = []
-    for piece in pieces:
-        cells = []
-        for cell in piece:
-            if len(cell) == 2:
-                cells.append((int(cell[0]), int(cell[1]), 0))
-            else:
-                cells.append((int(cell[0]), int(cell[1]), int(cell[2])))
-        out.append(frozenset(cells))
+def _arrays(pieces: Sequence[Iterable[Sequence[int]]]) -> list[np.ndarray]:
+    """Each piece's cells as rows of x y z (z 0 for cells given as pairs); a piece without
+    cells, or two pieces on one cell, is a caller's bug (ValueError)."""
+    out: list[np.ndarray] = []
+    for index, piece in enumerate(pieces):
+        cells = np.array(piece if isinstance(piece, np.ndarray) else list(piece),
+                         dtype=np.int64)
+        if cells.size == 0:
+            raise ValueError(f"piece {index} has no cells")
+        if cells.ndim != 2 or cells.shape[1] not in (2, 3):
+            raise ValueError(f"piece {index}: cells are pairs or triples of ints")
+        if cells.shape[1] == 2:
+            cells = np.column_stack([cells, np.zeros(len(cells), dtype=np.int64)])
+        out.append(np.ascontiguousarray(cells))
+    every = np.concatenate(out)
+    span = every.max(axis=0) - every.min(axis=0) + 1
+    keys = np.sort((every - every.min(axis=0)) @ np.array([span[1] * span[2], span[2], 1]))
+    if (keys[1:] == keys[:-1]).any():  # a cell met twice: find the pieces to name them
+        seen: dict[Cell, int] = {}
+        for index, cells in enumerate(out):
+            for x, y, z in cells.tolist():
+                if (x, y, z) in seen:
+                    raise ValueError(f"pieces {seen[x, y, z]} and {index} overlap at "
+                                     f"{(x, y, z)}")
+                seen[x, y, z] = index
     return out
 
 
@@ -457,15 +562,7 @@ def disassemble(
     positions or ``max_seconds`` seconds. ``compiled=False`` runs the Python reference of
     the inner step instead of the compiled kernel (the same answers, slower).
     """
-    cells = _normalise(pieces)
-    seen: dict[Cell, int] = {}
-    for index, piece in enumerate(cells):
-        if not piece:
-            raise ValueError(f"piece {index} has no cells")
-        for cell in piece:
-            if cell in seen:
-                raise ValueError(f"pieces {seen[cell]} and {index} overlap at {cell}")
-            seen[cell] = index
+    cells = _arrays(pieces)
     deadline = None if max_seconds is None else time.monotonic() + max_seconds
     budget = _Budget(max_states, deadline, label)
     solver = _Solver(dims, cells, fixed, groups, thorough, budget, compiled)

@@ -387,6 +387,8 @@ class Run:
             sb = puzzle.symmetry_breaking
             job = Job(sb.problem, Mode.SOLUTIONS, max_memory=self.limits.memory)
             search = choice.solutions_spec(job, self.engine).start(job)
+        if rule is not None:  # its probe judges the search, not the symmetries built (#24)
+            rule.began_cpu = time.thread_time()
         found = 0
         for step in self._drive(search, rule, Meter(lambda: sb.problem),
                                 lambda s: len(s.solutions), lambda: None):

@@ -1,0 +1,956 @@
+/* The disassembly search compiled ahead of time (issue #24, item 5): built by `pip install`
+ * with the C compiler, so that taking an assembly apart imports no numba and compiles
+ * nothing, and the breadth-first loop over positions runs here instead of in Python.
+ *
+ * The functions:
+ *   expand(voxels, starts, dims, fixed, pos) -> (splits, steps)
+ *       one position's step, the same answer as search.py's ``_Part.expand`` (and the numba
+ *       kernel in _kernel.py): the separations [(mask, direction)], or, when there are none,
+ *       the moves [(position, (mask, direction, distance))];
+ *   bfs(voxels, starts, dims, fixed, start, visited, max_states, seconds)
+ *       -> (status, visited, position, splits, path)
+ *       the whole breadth-first search of ``_Part.search`` as BurrTools judges (the first
+ *       separation met): status 1 with the first position that holds a separation, its
+ *       separations and the moves [(mask, direction, distance)] that lead there from
+ *       ``start``; 0 when no position reached holds one; 2 past ``max_states`` positions
+ *       (counted on from ``visited``, a front at a time, as search.py's budget counts);
+ *       3 past ``seconds`` (negative: no limit);
+ *   walk(voxels, starts, dims, fixed, start), walk_next(walk, visited, max_states, seconds),
+ *   walk_positions(walk)
+ *       the same search for a thorough search, which goes on past separations whose parts
+ *       do not come apart: walk_next answers as bfs and goes on from there each time;
+ *       walk_positions gives every position met (they all fail when the walk ends).
+ *
+ * Each step is a line-for-line port of _kernel.py (blocking, separations, moves, shifted),
+ * in the same order, so the positions are met in the same order and the same separation is
+ * found; tests/test_disassembly.py compares both with the Python reference position by
+ * position and level by level.
+ *
+ * Pieces: piece k's cells are rows starts[k] .. starts[k + 1] - 1 of ``voxels`` (int64,
+ * x y z), each shifted by pos[3k .. 3k + 2]; positions are relative to piece 0 (its offset
+ * stays 0). Masks are 64-bit: at most 62 pieces. */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#if defined(_WIN32)
+#include <windows.h>
+#endif
+
+#define FREE_DIST ((int64_t)1 << 30) /* as blocking.FREE: "never blocked" */
+#define MAX_PIECES 62
+
+enum { ST_NONE = 0, ST_FOUND = 1, ST_STATES = 2, ST_TIME = 3, ST_SIGNAL = -2 };
+
+/* A Ctrl-C (or another signal's handler raising) while the search runs without the GIL:
+ * 1 with the exception set. Only the main thread runs handlers; elsewhere this is 0. */
+static int signalled(void) {
+    PyGILState_STATE gil = PyGILState_Ensure();
+    int raised = PyErr_CheckSignals() < 0;
+    PyGILState_Release(gil);
+    return raised;
+}
+
+static double now_seconds(void) {
+#if defined(_WIN32)
+    return (double)GetTickCount64() / 1000.0;
+#else
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+#endif
+}
+
+/* -- one part: its pieces and the scratch space of a step ------------------------------- */
+
+typedef struct {
+    int n, dims, dirs, P; /* pieces, axes, directions, ints per position (3n) */
+    uint64_t fixed, full;
+    const int64_t *vox; /* rows of x y z */
+    const int64_t *starts;
+    int64_t *reach;    /* dirs * n * n */
+    /* each piece in its own box: lo, size (3 each) and its cells as a grid, x slowest */
+    int64_t *box;      /* 6 per piece */
+    uint8_t **occ;
+    /* the cells of each piece facing out in each direction: front[k * dirs + d] rows of
+     * x y z, nfront[...] of them */
+    int64_t **front;
+    int64_t *nfront;
+    /* free distances per pair (i < j) and offset: keys, and dirs values per key */
+    uint64_t *ckey;
+    int32_t *cval;
+    size_t ccap, cused;
+    int64_t *found;    /* separations: rows (single, moving, direction) */
+    int64_t *out;      /* separations in order: rows (moving, direction) */
+    int nsplits;
+    int64_t *mv;       /* moves: rows (mask, direction, distance) */
+    size_t mv_cap, nmoves;
+    int64_t *ranked;
+} Part;
+
+static int part_init(Part *p, const int64_t *vox, const int64_t *starts, int n, int dims,
+                     uint64_t fixed) {
+    memset(p, 0, sizeof *p);
+    p->n = n;
+    p->dims = dims;
+    p->dirs = 2 * dims;
+    p->P = 3 * n;
+    p->fixed = fixed;
+    p->full = n >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << n) - 1);
+    p->vox = vox;
+    p->starts = starts;
+    p->reach = malloc(sizeof(int64_t) * (size_t)(p->dirs * n * n));
+    p->found = malloc(sizeof(int64_t) * 3 * (size_t)(p->dirs * n));
+    p->out = malloc(sizeof(int64_t) * 2 * (size_t)(p->dirs * n));
+    p->mv_cap = 64;
+    p->mv = malloc(sizeof(int64_t) * 3 * p->mv_cap);
+    p->ranked = malloc(sizeof(int64_t) * (size_t)n);
+    p->box = malloc(sizeof(int64_t) * 6 * (size_t)n);
+    p->occ = calloc((size_t)n, sizeof(uint8_t *));
+    p->front = calloc((size_t)(n * p->dirs), sizeof(int64_t *));
+    p->nfront = calloc((size_t)(n * p->dirs), sizeof(int64_t));
+    p->ccap = 1024;
+    p->ckey = calloc(p->ccap, sizeof(uint64_t));
+    p->cval = malloc(sizeof(int32_t) * p->ccap * (size_t)p->dirs);
+    if (!p->reach || !p->found || !p->out || !p->mv || !p->ranked || !p->box || !p->occ ||
+        !p->front || !p->nfront || !p->ckey || !p->cval)
+        return -1;
+    for (int k = 0; k < n; k++) {
+        int64_t *lo = p->box + 6 * k, *size = lo + 3;
+        for (int a = 0; a < 3; a++) {
+            int64_t l = INT64_MAX, h = INT64_MIN;
+            for (int64_t v = starts[k]; v < starts[k + 1]; v++) {
+                if (vox[3 * v + a] < l) l = vox[3 * v + a];
+                if (vox[3 * v + a] > h) h = vox[3 * v + a];
+            }
+            lo[a] = l;
+            size[a] = h - l + 1;
+        }
+        size_t cells = (size_t)(size[0] * size[1] * size[2]);
+        uint8_t *occ = p->occ[k] = calloc(cells, 1);
+        if (!occ) return -1;
+        for (int64_t v = starts[k]; v < starts[k + 1]; v++)
+            occ[((vox[3 * v] - lo[0]) * size[1] + vox[3 * v + 1] - lo[1]) * size[2] +
+                vox[3 * v + 2] - lo[2]] = 1;
+        for (int d = 0; d < p->dirs; d++) {
+            int axis = d >> 1, sign = (d & 1) ? -1 : 1;
+            int64_t *rows = p->front[k * p->dirs + d] =
+                malloc(sizeof(int64_t) * 3 * (size_t)(starts[k + 1] - starts[k]));
+            if (!rows) return -1;
+            int64_t used = 0;
+            for (int64_t v = starts[k]; v < starts[k + 1]; v++) {
+                int64_t c[3] = {vox[3 * v] - lo[0], vox[3 * v + 1] - lo[1],
+                                vox[3 * v + 2] - lo[2]};
+                c[axis] += sign;
+                if (c[axis] >= 0 && c[axis] < size[axis] &&
+                    occ[(c[0] * size[1] + c[1]) * size[2] + c[2]])
+                    continue; /* my next cell that way looks on from nearer */
+                memcpy(rows + 3 * used++, vox + 3 * v, sizeof(int64_t) * 3);
+            }
+            p->nfront[k * p->dirs + d] = used;
+        }
+    }
+    return 0;
+}
+
+static void part_free(Part *p) {
+    free(p->reach);
+    if (p->occ)
+        for (int k = 0; k < p->n; k++) free(p->occ[k]);
+    free(p->occ);
+    if (p->front)
+        for (int k = 0; k < p->n * p->dirs; k++) free(p->front[k]);
+    free(p->front);
+    free(p->nfront);
+    free(p->box);
+    free(p->ckey);
+    free(p->cval);
+    free(p->found);
+    free(p->out);
+    free(p->mv);
+    free(p->ranked);
+}
+
+#define R(p, d, i, j) ((p)->reach[((size_t)(d) * (p)->n + (i)) * (p)->n + (j)])
+
+/* How far piece i can slide along each direction past piece j, j at ``off`` from i (the
+ * least, over i's cells facing that way, of the empty cells before j's next cell on its
+ * line; FREE_DIST when it meets none): what _kernel.blocking finds walking the lines of the
+ * whole position, worked out for one pair. */
+static void pair_free(const Part *p, int i, int j, const int64_t *off, int32_t *out) {
+    const int64_t *lo = p->box + 6 * j, *size = lo + 3;
+    const uint8_t *occ = p->occ[j];
+    for (int d = 0; d < p->dirs; d++) {
+        int axis = d >> 1, a1 = axis == 0 ? 1 : 0, a2 = axis == 2 ? 1 : 2;
+        int64_t best = FREE_DIST;
+        const int64_t *rows = p->front[i * p->dirs + d];
+        int64_t count = p->nfront[i * p->dirs + d];
+        for (int64_t r = 0; r < count && best > 0; r++) {
+            int64_t q[3]; /* the cell in j's box */
+            for (int a = 0; a < 3; a++) q[a] = rows[3 * r + a] - off[a] - lo[a];
+            if (q[a1] < 0 || q[a1] >= size[a1] || q[a2] < 0 || q[a2] >= size[a2]) continue;
+            int64_t stride = axis == 0 ? size[1] * size[2] : axis == 1 ? size[2] : 1;
+            int64_t base = (q[0] * size[1] + q[1]) * size[2] + q[2] - q[axis] * stride;
+            if (d & 1) {
+                int64_t x = q[axis] - 1 < size[axis] - 1 ? q[axis] - 1 : size[axis] - 1;
+                for (; x >= 0 && q[axis] - 1 - x < best; x--)
+                    if (occ[base + x * stride]) {
+                        best = q[axis] - 1 - x;
+                        break;
+                    }
+            } else {
+                int64_t x = q[axis] + 1 > 0 ? q[axis] + 1 : 0;
+                for (; x < size[axis] && x - q[axis] - 1 < best; x++)
+                    if (occ[base + x * stride]) {
+                        best = x - q[axis] - 1;
+                        break;
+                    }
+            }
+        }
+        out[d] = (int32_t)best;
+    }
+}
+
+#define OFF_BITS 17
+#define OFF_LIMIT ((int64_t)1 << (OFF_BITS - 1))
+
+static uint64_t mix64(uint64_t h) {
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 33;
+    return h;
+}
+
+/* The cache's values for pair i < j at ``off`` (worked out on the first ask); NULL out of
+ * memory. */
+static const int32_t *pair_cached(Part *p, int i, int j, const int64_t *off, int32_t *spare) {
+    for (int a = 0; a < 3; a++)
+        if (off[a] <= -OFF_LIMIT || off[a] >= OFF_LIMIT) { /* too far to key: not kept */
+            pair_free(p, i, j, off, spare);
+            return spare;
+        }
+    uint64_t key = ((uint64_t)1 << 63) | ((uint64_t)i << 57) | ((uint64_t)j << 51) |
+                   ((uint64_t)(off[0] + OFF_LIMIT) << (2 * OFF_BITS)) |
+                   ((uint64_t)(off[1] + OFF_LIMIT) << OFF_BITS) | (uint64_t)(off[2] + OFF_LIMIT);
+    size_t mask = p->ccap - 1, h = (size_t)mix64(key) & mask;
+    while (p->ckey[h]) {
+        if (p->ckey[h] == key) return p->cval + h * (size_t)p->dirs;
+        h = (h + 1) & mask;
+    }
+    if (2 * (p->cused + 1) > p->ccap) { /* grow, then find the slot again */
+        size_t cap = 2 * p->ccap;
+        uint64_t *keys = calloc(cap, sizeof(uint64_t));
+        int32_t *vals = malloc(sizeof(int32_t) * cap * (size_t)p->dirs);
+        if (!keys || !vals) {
+            free(keys);
+            free(vals);
+            return NULL;
+        }
+        for (size_t k = 0; k < p->ccap; k++) {
+            if (!p->ckey[k]) continue;
+            size_t g = (size_t)mix64(p->ckey[k]) & (cap - 1);
+            while (keys[g]) g = (g + 1) & (cap - 1);
+            keys[g] = p->ckey[k];
+            memcpy(vals + g * (size_t)p->dirs, p->cval + k * (size_t)p->dirs,
+                   sizeof(int32_t) * (size_t)p->dirs);
+        }
+        free(p->ckey);
+        free(p->cval);
+        p->ckey = keys;
+        p->cval = vals;
+        p->ccap = cap;
+        mask = cap - 1;
+        h = (size_t)mix64(key) & mask;
+        while (p->ckey[h]) h = (h + 1) & mask;
+    }
+    p->ckey[h] = key;
+    p->cused++;
+    int32_t *out = p->cval + h * (size_t)p->dirs;
+    pair_free(p, i, j, off, out);
+    return out;
+}
+
+/* _kernel.blocking: the least distance at which piece i sliding along d drags piece j,
+ * from the pairs' free distances (cached per pair and offset), then closed. */
+static int blocking(Part *p, const int32_t *pos) {
+    int n = p->n;
+    int32_t spare[6];
+    for (int d = 0; d < p->dirs; d++)
+        for (int i = 0; i < n; i++) R(p, d, i, i) = 0;
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++) {
+            int64_t off[3] = {(int64_t)pos[3 * j] - pos[3 * i],
+                              (int64_t)pos[3 * j + 1] - pos[3 * i + 1],
+                              (int64_t)pos[3 * j + 2] - pos[3 * i + 2]};
+            const int32_t *v = pair_cached(p, i, j, off, spare);
+            if (!v) return -1;
+            for (int d = 0; d < p->dirs; d++) {
+                R(p, d, i, j) = v[d];      /* i moving d past j */
+                R(p, d, j, i) = v[d ^ 1];  /* j moving d is i moving the other way */
+            }
+        }
+    /* the bottleneck closure: what i drags, drags on in turn */
+    for (int m = 0; m < n; m++)
+        for (int d = 0; d < p->dirs; d++)
+            for (int i = 0; i < n; i++) {
+                int64_t via = R(p, d, i, m);
+                if (via >= FREE_DIST) continue;
+                for (int j = 0; j < n; j++) {
+                    int64_t s = R(p, d, m, j);
+                    if (s < via) s = via;
+                    if (s < R(p, d, i, j)) R(p, d, i, j) = s;
+                }
+            }
+    return 0;
+}
+
+static int movable(uint64_t mask, uint64_t full, uint64_t fixed) {
+    return !((mask & fixed) != 0 && ((full ^ mask) & fixed) != 0);
+}
+
+static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
+
+/* _kernel.separations: rows (moving, direction) into p->out, single pieces first. */
+static void separations(Part *p) {
+    int n = p->n, half = n / 2, used = 0;
+    uint64_t full = p->full, fixed = p->fixed;
+    int64_t *found = p->found;
+    for (int d = 0; d < p->dirs; d++)
+        for (int q = 0; q < n; q++) {
+            int count = 0;
+            uint64_t mask = 0;
+            for (int j = 0; j < n; j++)
+                if (R(p, d, q, j) < FREE_DIST) {
+                    count++;
+                    mask |= (uint64_t)1 << j;
+                }
+            if (count > half) continue;
+            uint64_t moving = mask;
+            int direction = d;
+            if (mask & fixed) {
+                moving = full ^ mask;
+                direction = d ^ 1;
+            }
+            if (moving & fixed) continue;
+            uint64_t split = min_u64(moving, full ^ moving);
+            int seen = 0;
+            for (int r = 0; r < used; r++)
+                if (min_u64((uint64_t)found[3 * r + 1], full ^ (uint64_t)found[3 * r + 1]) ==
+                    split) {
+                    seen = 1;
+                    break;
+                }
+            if (seen) continue;
+            found[3 * used] = (moving & (moving - 1)) == 0;
+            found[3 * used + 1] = (int64_t)moving;
+            found[3 * used + 2] = direction;
+            used++;
+        }
+    int k = 0;
+    for (int want = 1; want >= 0; want--)
+        for (int r = 0; r < used; r++)
+            if (found[3 * r] == want) {
+                p->out[2 * k] = found[3 * r + 1];
+                p->out[2 * k + 1] = found[3 * r + 2];
+                k++;
+            }
+    p->nsplits = used;
+}
+
+static int push_move(Part *p, uint64_t mask, int d, int64_t k) {
+    if (p->nmoves == p->mv_cap) {
+        int64_t *grown = realloc(p->mv, sizeof(int64_t) * 3 * 2 * p->mv_cap);
+        if (!grown) return -1;
+        p->mv = grown;
+        p->mv_cap *= 2;
+    }
+    int64_t *row = p->mv + 3 * p->nmoves++;
+    row[0] = (int64_t)mask;
+    row[1] = d;
+    row[2] = k;
+    return 0;
+}
+
+/* _kernel.moves: rows (mask, direction, distance) into p->mv, in the reference's order. */
+static int moves(Part *p) {
+    int n = p->n, half = n / 2;
+    uint64_t full = p->full, fixed = p->fixed;
+    int64_t *ranked = p->ranked;
+    p->nmoves = 0;
+    for (int d = 0; d < p->dirs; d++) {
+        size_t first = p->nmoves;
+        for (int q = 0; q < n; q++) {
+            const int64_t *row = &R(p, d, q, 0);
+            for (int j = 0; j < n; j++) { /* insertion sort, stable: ties by piece */
+                int64_t value = row[j];
+                int at = j;
+                while (at > 0 && row[ranked[at - 1]] > value) {
+                    ranked[at] = ranked[at - 1];
+                    at--;
+                }
+                ranked[at] = j;
+            }
+            int64_t most = half < n ? row[ranked[half]] : 0;
+            if (most >= FREE_DIST) {
+                most = 0;
+                for (int j = 0; j < n; j++)
+                    if (row[j] < FREE_DIST && row[j] > most) most = row[j];
+            }
+            uint64_t mask = 0;
+            int at = 0;
+            for (int64_t k = 1; k <= most; k++) {
+                while (at < n && row[ranked[at]] < k) {
+                    mask |= (uint64_t)1 << ranked[at];
+                    at++;
+                }
+                int known = 0;
+                for (size_t r = first; r < p->nmoves; r++)
+                    if (p->mv[3 * r + 2] == k && (uint64_t)p->mv[3 * r] == mask) {
+                        known = 1;
+                        break;
+                    }
+                if (known || !movable(mask, full, fixed)) continue;
+                if (push_move(p, mask, d, k) < 0) return -1;
+                size_t snapshot = p->nmoves;
+                for (size_t r = first; r < snapshot; r++) {
+                    if (p->mv[3 * r + 2] != k) continue;
+                    uint64_t other = (uint64_t)p->mv[3 * r];
+                    uint64_t uni = other | mask;
+                    if (uni == other || uni == mask || uni == full) continue;
+                    if (!movable(uni, full, fixed)) continue;
+                    int dup = 0;
+                    for (size_t s = first; s < p->nmoves; s++)
+                        if (p->mv[3 * s + 2] == k && (uint64_t)p->mv[3 * s] == uni) {
+                            dup = 1;
+                            break;
+                        }
+                    if (dup) continue;
+                    if (push_move(p, uni, d, k) < 0) return -1;
+                }
+            }
+        }
+    }
+    return 0;
+}
+
+/* _kernel.shifted for one move: the position after it, relative to piece 0 again. */
+static void shifted(const Part *p, const int32_t *pos, const int64_t *move, int32_t *out) {
+    uint64_t mask = (uint64_t)move[0];
+    int axis = (int)(move[1] >> 1);
+    int32_t step = (int32_t)((move[1] & 1) ? -move[2] : move[2]);
+    memcpy(out, pos, sizeof(int32_t) * (size_t)p->P);
+    for (int k = 0; k < p->n; k++)
+        if ((mask >> k) & 1) out[3 * k + axis] += step;
+    int32_t base = out[axis];
+    if (base != 0)
+        for (int k = 0; k < p->n; k++) out[3 * k + axis] -= base;
+}
+
+/* The step at one position: 1 when it holds separations (p->out), 0 with its moves (p->mv),
+ * -1 out of memory. */
+static int step(Part *p, const int32_t *pos) {
+    if (blocking(p, pos) < 0) return -1;
+    separations(p);
+    if (p->nsplits) return 1;
+    return moves(p) < 0 ? -1 : 0;
+}
+
+/* -- arguments ------------------------------------------------------------------------ */
+
+typedef struct {
+    Py_buffer vox, starts;
+    int held;
+} Pieces;
+
+static void pieces_release(Pieces *a) {
+    if (a->held > 0) PyBuffer_Release(&a->vox);
+    if (a->held > 1) PyBuffer_Release(&a->starts);
+    a->held = 0;
+}
+
+/* voxels (int64, rows of 3) and starts (int64, n + 1): the part's pieces. */
+static int pieces_get(PyObject *vox, PyObject *starts, Pieces *a, int *n) {
+    a->held = 0;
+    if (PyObject_GetBuffer(vox, &a->vox, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return -1;
+    a->held = 1;
+    if (PyObject_GetBuffer(starts, &a->starts, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return -1;
+    a->held = 2;
+    if (a->vox.itemsize != 8 || a->starts.itemsize != 8 || a->vox.len % 24) {
+        PyErr_SetString(PyExc_TypeError, "voxels and starts must be int64 arrays");
+        return -1;
+    }
+    Py_ssize_t count = a->starts.len / 8 - 1;
+    const int64_t *s = a->starts.buf;
+    if (count < 1 || count > MAX_PIECES || s[0] != 0 || s[count] != a->vox.len / 24) {
+        PyErr_SetString(PyExc_ValueError, "starts must run from 0 to the number of voxels, "
+                                          "for 1 to 62 pieces");
+        return -1;
+    }
+    for (Py_ssize_t k = 0; k < count; k++)
+        if (s[k + 1] <= s[k]) {
+            PyErr_SetString(PyExc_ValueError, "every piece needs a voxel");
+            return -1;
+        }
+    *n = (int)count;
+    return 0;
+}
+
+/* A position from a Python sequence of 3n ints. */
+static int position_get(PyObject *seq, int P, int32_t *out) {
+    PyObject *fast = PySequence_Fast(seq, "a position is a sequence of ints");
+    if (!fast) return -1;
+    if (PySequence_Fast_GET_SIZE(fast) != P) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "a position has 3 ints per piece");
+        return -1;
+    }
+    for (int i = 0; i < P; i++) {
+        long x = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (x == -1 && PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        if (x < -(1L << 30) || x > (1L << 30)) {
+            Py_DECREF(fast);
+            PyErr_SetString(PyExc_OverflowError, "a position's offset is out of range");
+            return -1;
+        }
+        out[i] = (int32_t)x;
+    }
+    Py_DECREF(fast);
+    return 0;
+}
+
+static PyObject *position_tuple(const int32_t *pos, int P) {
+    PyObject *t = PyTuple_New(P);
+    if (!t) return NULL;
+    for (int i = 0; i < P; i++) {
+        PyObject *x = PyLong_FromLong(pos[i]);
+        if (!x) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, i, x);
+    }
+    return t;
+}
+
+static PyObject *splits_list(const Part *p) {
+    PyObject *list = PyList_New(p->nsplits);
+    if (!list) return NULL;
+    for (int r = 0; r < p->nsplits; r++) {
+        PyObject *row = Py_BuildValue("(KL)", (unsigned long long)p->out[2 * r],
+                                      (long long)p->out[2 * r + 1]);
+        if (!row) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, r, row);
+    }
+    return list;
+}
+
+static PyObject *move_tuple(const int64_t *m) {
+    return Py_BuildValue("(KLL)", (unsigned long long)m[0], (long long)m[1], (long long)m[2]);
+}
+
+/* -- expand ------------------------------------------------------------------------------ */
+
+static PyObject *py_expand(PyObject *self, PyObject *args) {
+    PyObject *vox, *starts, *posobj;
+    int dims;
+    unsigned long long fixed;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOiKO", &vox, &starts, &dims, &fixed, &posobj)) return NULL;
+    if (dims < 1 || dims > 3) return PyErr_Format(PyExc_ValueError, "dims is 1 to 3");
+    Pieces a;
+    int n;
+    PyObject *result = NULL;
+    Part p;
+    int32_t *pos = NULL, *next = NULL;
+    if (pieces_get(vox, starts, &a, &n) < 0) {
+        pieces_release(&a);
+        return NULL;
+    }
+    if (part_init(&p, a.vox.buf, a.starts.buf, n, dims, fixed) < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    pos = malloc(sizeof(int32_t) * 2 * (size_t)p.P);
+    if (!pos) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    next = pos + p.P;
+    if (position_get(posobj, p.P, pos) < 0) goto done;
+    int found = step(&p, pos);
+    if (found < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    PyObject *splits = found ? splits_list(&p) : PyList_New(0);
+    PyObject *steps = PyList_New(found ? 0 : (Py_ssize_t)p.nmoves);
+    if (!splits || !steps) {
+        Py_XDECREF(splits);
+        Py_XDECREF(steps);
+        goto done;
+    }
+    if (!found)
+        for (size_t r = 0; r < p.nmoves; r++) {
+            shifted(&p, pos, p.mv + 3 * r, next);
+            PyObject *where = position_tuple(next, p.P);
+            PyObject *how = move_tuple(p.mv + 3 * r);
+            PyObject *row = (where && how) ? PyTuple_Pack(2, where, how) : NULL;
+            Py_XDECREF(where);
+            Py_XDECREF(how);
+            if (!row) {
+                Py_DECREF(splits);
+                Py_DECREF(steps);
+                goto done;
+            }
+            PyList_SET_ITEM(steps, (Py_ssize_t)r, row);
+        }
+    result = PyTuple_Pack(2, splits, steps);
+    Py_DECREF(splits);
+    Py_DECREF(steps);
+done:
+    free(pos);
+    part_free(&p);
+    pieces_release(&a);
+    return result;
+}
+
+/* -- the breadth-first search ------------------------------------------------------------ */
+
+typedef struct {
+    int32_t *pos;     /* P ints per node */
+    int64_t *parent;  /* -1 for the start */
+    int64_t *move;    /* 3 per node: mask, direction, distance */
+    size_t count, cap;
+    int64_t *table;   /* open addressing: node index + 1, 0 empty */
+    size_t tcap, tused;
+} Nodes;
+
+static uint64_t hash_pos(const int32_t *pos, int P) {
+    uint64_t h = 0x9E3779B97F4A7C15ULL;
+    for (int i = 0; i < P; i++) {
+        h ^= (uint64_t)(uint32_t)pos[i];
+        h *= 0xff51afd7ed558ccdULL;
+        h ^= h >> 32;
+    }
+    return h;
+}
+
+static int nodes_grow(Nodes *s, int P) {
+    size_t cap = s->cap ? 2 * s->cap : 1024;
+    int32_t *pos = realloc(s->pos, sizeof(int32_t) * (size_t)P * cap);
+    if (!pos) return -1;
+    s->pos = pos;
+    int64_t *parent = realloc(s->parent, sizeof(int64_t) * cap);
+    if (!parent) return -1;
+    s->parent = parent;
+    int64_t *move = realloc(s->move, sizeof(int64_t) * 3 * cap);
+    if (!move) return -1;
+    s->move = move;
+    s->cap = cap;
+    return 0;
+}
+
+/* Index ``node`` in the table (its position already stored). */
+static void table_put(Nodes *s, int P, size_t node) {
+    size_t mask = s->tcap - 1;
+    size_t h = (size_t)hash_pos(s->pos + (size_t)P * node, P) & mask;
+    while (s->table[h]) h = (h + 1) & mask;
+    s->table[h] = (int64_t)node + 1;
+    s->tused++;
+}
+
+/* The table at twice the size, holding only the nodes from ``live`` on (the others are
+ * never asked for again). */
+static int table_rebuild(Nodes *s, int P, size_t live, size_t want) {
+    size_t cap = 1024;
+    while (cap < 4 * want + 4) cap *= 2; /* at most a quarter full after a rebuild */
+    free(s->table);
+    s->table = calloc(cap, sizeof(int64_t));
+    if (!s->table) return -1;
+    s->tcap = cap;
+    s->tused = 0;
+    for (size_t k = live; k < s->count; k++) table_put(s, P, k);
+    return 0;
+}
+
+/* Is ``pos`` among the nodes from ``live`` on? */
+static int table_has(const Nodes *s, int P, const int32_t *pos, size_t live) {
+    size_t mask = s->tcap - 1;
+    size_t h = (size_t)hash_pos(pos, P) & mask;
+    while (s->table[h]) {
+        size_t k = (size_t)(s->table[h] - 1);
+        if (k >= live && memcmp(s->pos + (size_t)P * k, pos, sizeof(int32_t) * (size_t)P) == 0)
+            return 1;
+        h = (h + 1) & mask;
+    }
+    return 0;
+}
+
+static void nodes_free(Nodes *s) {
+    free(s->pos);
+    free(s->parent);
+    free(s->move);
+    free(s->table);
+}
+
+/* A breadth-first walk over one part's positions that stops at each position holding a
+ * separation and can go on from there (a thorough search tries the next one when the
+ * parts of a separation do not come apart). */
+typedef struct {
+    Pieces a; /* the arrays the part's pieces point into, held while the walk lives */
+    Part p;
+    Nodes s;
+    /* the fronts: older [prev, begin), current [begin, end), newer [end, count); the next
+     * position to look at is ``cursor``; ``counted``: the current front is in the budget */
+    size_t prev, begin, end, cursor;
+    int counted;
+} Walk;
+
+static void walk_free(Walk *w) {
+    nodes_free(&w->s);
+    part_free(&w->p);
+    pieces_release(&w->a);
+    free(w);
+}
+
+static void walk_capsule_free(PyObject *capsule) {
+    Walk *w = PyCapsule_GetPointer(capsule, "puzzlebox.disassembly.walk");
+    if (w) walk_free(w);
+}
+
+/* On from the cursor to the next position that holds a separation (ST_FOUND, *where, its
+ * separations in p->out), or to the end (ST_NONE); ST_STATES past ``max_states``
+ * positions, counted a front at a time (as search.py's budget counts them); ST_TIME past
+ * the deadline and ST_SIGNAL when a signal's handler raised, both checked every 1,024
+ * positions; -1 out of memory. Runs without the GIL. */
+static int walk_run(Walk *w, int64_t *visited, int64_t max_states, double deadline,
+                    size_t *where) {
+    Part *p = &w->p;
+    Nodes *s = &w->s;
+    int P = p->P;
+    while (w->begin < w->end) {
+        if (!w->counted) {
+            *visited += (int64_t)(w->end - w->begin);
+            if (*visited > max_states) return ST_STATES;
+            if (deadline >= 0 && now_seconds() > deadline) return ST_TIME;
+            if (signalled()) return ST_SIGNAL;
+            w->counted = 1;
+        }
+        for (; w->cursor < w->end; w->cursor++) {
+            size_t node = w->cursor;
+            if ((node - w->begin) % 1024 == 1023) { /* a front may hold millions */
+                if (deadline >= 0 && now_seconds() > deadline) return ST_TIME;
+                if (signalled()) return ST_SIGNAL;
+            }
+            int found = step(p, s->pos + (size_t)P * node);
+            if (found < 0) return -1;
+            if (found) { /* not moved on from: the parts could drift for ever */
+                *where = node;
+                w->cursor++;
+                return ST_FOUND;
+            }
+            for (size_t r = 0; r < p->nmoves; r++) {
+                if (s->count == s->cap && nodes_grow(s, P) < 0) return -1;
+                int32_t *next = s->pos + (size_t)P * s->count;
+                shifted(p, s->pos + (size_t)P * node, p->mv + 3 * r, next);
+                if (table_has(s, P, next, w->prev)) continue;
+                s->parent[s->count] = (int64_t)node;
+                memcpy(s->move + 3 * s->count, p->mv + 3 * r, sizeof(int64_t) * 3);
+                s->count++;
+                if (2 * (s->tused + 1) > s->tcap) {
+                    if (table_rebuild(s, P, w->prev, s->count - w->prev) < 0) return -1;
+                } else {
+                    table_put(s, P, s->count - 1);
+                }
+            }
+        }
+        w->prev = w->begin;
+        w->begin = w->end;
+        w->end = s->count;
+        w->cursor = w->begin;
+        w->counted = 0;
+    }
+    return ST_NONE;
+}
+
+/* A walk from ``start``; NULL with an exception. */
+static Walk *walk_new(PyObject *vox, PyObject *starts, int dims, uint64_t fixed,
+                      PyObject *posobj) {
+    if (dims < 1 || dims > 3) {
+        PyErr_SetString(PyExc_ValueError, "dims is 1 to 3");
+        return NULL;
+    }
+    Walk *w = calloc(1, sizeof(Walk));
+    if (!w) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    int n;
+    if (pieces_get(vox, starts, &w->a, &n) < 0) {
+        walk_free(w);
+        return NULL;
+    }
+    if (part_init(&w->p, w->a.vox.buf, w->a.starts.buf, n, dims, fixed) < 0 ||
+        nodes_grow(&w->s, w->p.P) < 0 || table_rebuild(&w->s, w->p.P, 0, 1024) < 0) {
+        walk_free(w);
+        PyErr_NoMemory();
+        return NULL;
+    }
+    if (position_get(posobj, w->p.P, w->s.pos) < 0) {
+        walk_free(w);
+        return NULL;
+    }
+    w->s.parent[0] = -1;
+    w->s.move[0] = w->s.move[1] = w->s.move[2] = 0;
+    w->s.count = 1;
+    table_put(&w->s, w->p.P, 0);
+    w->end = 1;
+    return w;
+}
+
+/* walk_run from Python: (status, visited, position, splits, path). */
+static PyObject *walk_step(Walk *w, long long visited, long long max_states, double seconds) {
+    double deadline = seconds < 0 ? -1.0 : now_seconds() + seconds;
+    int64_t count = visited;
+    size_t where = 0;
+    int status;
+    Py_BEGIN_ALLOW_THREADS
+    status = walk_run(w, &count, max_states, deadline, &where);
+    Py_END_ALLOW_THREADS
+    if (status == ST_SIGNAL) return NULL; /* the handler's exception is set */
+    if (status < 0) return PyErr_NoMemory();
+    if (status != ST_FOUND)
+        return Py_BuildValue("(iLOOO)", status, (long long)count, Py_None, Py_None, Py_None);
+    const Nodes *s = &w->s;
+    size_t depth = 0;
+    for (int64_t k = (int64_t)where; s->parent[k] >= 0; k = s->parent[k]) depth++;
+    PyObject *path = PyList_New((Py_ssize_t)depth);
+    PyObject *splits = splits_list(&w->p);
+    PyObject *at = position_tuple(s->pos + (size_t)w->p.P * where, w->p.P);
+    if (!path || !splits || !at) {
+        Py_XDECREF(path);
+        Py_XDECREF(splits);
+        Py_XDECREF(at);
+        return NULL;
+    }
+    size_t i = depth;
+    for (int64_t k = (int64_t)where; s->parent[k] >= 0; k = s->parent[k]) {
+        PyObject *m = move_tuple(s->move + 3 * k);
+        if (!m) {
+            Py_DECREF(path);
+            Py_DECREF(splits);
+            Py_DECREF(at);
+            return NULL;
+        }
+        PyList_SET_ITEM(path, (Py_ssize_t)--i, m);
+    }
+    return Py_BuildValue("(iLNNN)", status, (long long)count, at, splits, path);
+}
+
+static PyObject *py_bfs(PyObject *self, PyObject *args) {
+    PyObject *vox, *starts, *posobj;
+    int dims;
+    unsigned long long fixed;
+    long long visited, max_states;
+    double seconds;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOiKOLLd", &vox, &starts, &dims, &fixed, &posobj, &visited,
+                          &max_states, &seconds))
+        return NULL;
+    Walk *w = walk_new(vox, starts, dims, fixed, posobj);
+    if (!w) return NULL;
+    PyObject *result = walk_step(w, visited, max_states, seconds);
+    walk_free(w);
+    return result;
+}
+
+static PyObject *py_walk(PyObject *self, PyObject *args) {
+    PyObject *vox, *starts, *posobj;
+    int dims;
+    unsigned long long fixed;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOiKO", &vox, &starts, &dims, &fixed, &posobj)) return NULL;
+    Walk *w = walk_new(vox, starts, dims, fixed, posobj);
+    if (!w) return NULL;
+    PyObject *capsule = PyCapsule_New(w, "puzzlebox.disassembly.walk", walk_capsule_free);
+    if (!capsule) walk_free(w);
+    return capsule;
+}
+
+static Walk *walk_of(PyObject *capsule) {
+    return PyCapsule_GetPointer(capsule, "puzzlebox.disassembly.walk");
+}
+
+static PyObject *py_walk_next(PyObject *self, PyObject *args) {
+    PyObject *capsule;
+    long long visited, max_states;
+    double seconds;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OLLd", &capsule, &visited, &max_states, &seconds)) return NULL;
+    Walk *w = walk_of(capsule);
+    return w ? walk_step(w, visited, max_states, seconds) : NULL;
+}
+
+static PyObject *py_walk_positions(PyObject *self, PyObject *capsule) {
+    (void)self;
+    Walk *w = walk_of(capsule);
+    if (!w) return NULL;
+    PyObject *list = PyList_New((Py_ssize_t)w->s.count);
+    if (!list) return NULL;
+    for (size_t k = 0; k < w->s.count; k++) {
+        PyObject *t = position_tuple(w->s.pos + (size_t)w->p.P * k, w->p.P);
+        if (!t) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, (Py_ssize_t)k, t);
+    }
+    return list;
+}
+
+static PyMethodDef methods[] = {
+    {"expand", py_expand, METH_VARARGS,
+     "expand(voxels, starts, dims, fixed, pos) -> (splits, steps): one position's step"},
+    {"bfs", py_bfs, METH_VARARGS,
+     "bfs(voxels, starts, dims, fixed, start, visited, max_states, seconds) -> (status, "
+     "visited, position, splits, path): breadth first to the first separation"},
+    {"walk", py_walk, METH_VARARGS,
+     "walk(voxels, starts, dims, fixed, start) -> a walk that walk_next goes on with"},
+    {"walk_next", py_walk_next, METH_VARARGS,
+     "walk_next(walk, visited, max_states, seconds) -> as bfs: on to the next position "
+     "that holds a separation"},
+    {"walk_positions", py_walk_positions, METH_O,
+     "walk_positions(walk) -> every position the walk has met"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_cdisasm",
+    "The disassembly search compiled ahead of time (see _cdisasm.c).", -1, methods,
+    NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__cdisasm(void) {
+    PyObject *m = PyModule_Create(&module);
+    if (!m) return NULL;
+    if (PyModule_AddIntConstant(m, "MAX_PIECES", MAX_PIECES) < 0 ||
+        PyModule_AddIntConstant(m, "FOUND", ST_FOUND) < 0 ||
+        PyModule_AddIntConstant(m, "NONE", ST_NONE) < 0 ||
+        PyModule_AddIntConstant(m, "STATES", ST_STATES) < 0 ||
+        PyModule_AddIntConstant(m, "TIME", ST_TIME) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}
