@@ -207,6 +207,19 @@ def _check_closed(rows: dict[bytes, np.ndarray], n: int) -> None:
                 queue.append(y)
 
 
+def _weights(seed: int, size: int) -> np.ndarray:
+    """``size`` pseudo-random odd weights in [1, 2**62), the same on every run, for hashing
+    rows and sets (every match they find is checked exactly): splitmix64 (Steele, Lea and
+    Flood 2014) in numpy's wrapping uint64 arithmetic. Not numpy.random, whose import alone
+    costs 12-15 ms of a small count's start-up (issue #23)."""
+    z = np.arange(1, size + 1, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(seed)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    z ^= z >> np.uint64(31)
+    weights: np.ndarray = (z >> np.uint64(2)).astype(np.int64) | 1
+    return weights
+
+
 def item_permutations(problem: CoverProblem, perms: np.ndarray) -> np.ndarray:
     """The item permutation of each option permutation (one row each): item ``i`` goes to
     the item covered by exactly the images of the options that cover ``i``.
@@ -219,7 +232,7 @@ def item_permutations(problem: CoverProblem, perms: np.ndarray) -> np.ndarray:
     """
     n_items, n = problem.n_items, problem.n_options
     entry_option = np.repeat(np.arange(n), np.diff(problem.start))
-    weights = np.random.default_rng(54321).integers(1, 2**62, size=max(n, 1), dtype=np.int64)
+    weights = _weights(54321, max(n, 1))
     lo = np.zeros(n_items, dtype=np.int64)
     hi = np.full(n_items, -1, dtype=np.int64)  # secondary items: -1
     lo[: problem.n_primary] = problem.lo
@@ -280,7 +293,7 @@ def _match_rows(here: np.ndarray, there: np.ndarray, names: np.ndarray) -> np.nd
     """For each row of ``there``, the name of the equal row of ``here`` (rows of ``here``
     are distinct), or -1. Rows are hashed to one number each, and every match is checked
     against the rows themselves, so a hash collision can cost time but never correctness."""
-    weights = np.random.default_rng(12345).integers(1, 2**62, size=here.shape[1], dtype=np.int64)
+    weights = _weights(12345, here.shape[1])
     with np.errstate(over="ignore"):
         h_here = (here * weights).sum(axis=1)
         h_there = (there * weights).sum(axis=1)

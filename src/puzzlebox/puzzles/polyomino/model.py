@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from operator import sub
 from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
@@ -156,50 +157,68 @@ class PolyominoPuzzle(Puzzle):
         make the translations, and so the options, come in a stable order. On a board that
         wraps the moved cells are folded onto it (geometry/wrap.py), so a piece may cross
         the seam; one that would cover a cell twice is not placed."""
+        if self.wrap is not None:
+            return self._wrapped_placements(piece)
         board = self.board
-        neutral = self.neutral  # with match_colors: a cell of it goes on any colour (#24)
         can_translate = self.lattice.can_translate
-        found: dict[tuple[Cell, ...], None] = {}
         targets = sorted(board)
+        orientations = self.piece_orientations(piece)
+        # cells as integers, coordinate i times base**i: moving a cell by a vector adds its
+        # number, and every cell a placement tries (a board cell moved by at most the
+        # shape's extent) has its coordinates within (-reach, reach), where the numbers are
+        # distinct; so one addition and one set look-up test a cell (issue #23)
+        reach = 1 + max(abs(v) for cell in targets for v in cell) + \
+            max(abs(v) for shape in orientations for cell in shape.cells for v in cell)
+        base = 2 * reach + 1
+
+        def number(cell: Cell) -> int:
+            return sum(v * base**i for i, v in enumerate(cell))
+
+        cell_of = {number(cell): cell for cell in targets}
+        numbers = list(cell_of)  # in the targets' (sorted) order
+        found: dict[tuple[Cell, ...], None] = {}
+        for shape in orientations:
+            anchor = shape.cells[0]
+            steps = [(number(tuple(map(sub, cell, anchor))), color)
+                     for cell, color in zip(shape.cells, shape.colors, strict=True)]
+            # the targets where every cell of the shape lands on the board (with a colour it
+            # may lie on), one cell at a time over the targets left: most fail at once (a box
+            # piece of 200 cells fits one target of 512: #24)
+            fits = numbers
+            for step, color in steps:
+                if self.match_colors:
+                    fits = [k for k in fits if (moved := cell_of.get(k + step)) is not None
+                            and self._fits(board[moved], color)]
+                else:
+                    fits = [k for k in fits if k + step in cell_of]
+            for k in fits:
+                if can_translate(tuple(map(sub, cell_of[k], anchor))):
+                    found.setdefault(tuple(cell_of[k + step] for step, _ in steps), None)
+        return list(found)
+
+    def _wrapped_placements(self, piece: Piece) -> list[tuple[Cell, ...]]:
+        """:meth:`placements_of` on a board that wraps: folded onto the tube or torus,
+        colours alongside."""
+        board = self.board
+        can_translate = self.lattice.can_translate
         wrap = self.wrap
-        # the box of the board: a target that puts the shape's box outside it misses (on a
-        # board that wraps no box bounds a piece that crosses the seam)
-        low = [min(axis) for axis in zip(*board)] if board and wrap is None else []
-        high = [max(axis) for axis in zip(*board)] if board and wrap is None else []
+        assert wrap is not None
+        found: dict[tuple[Cell, ...], None] = {}
         for shape in self.piece_orientations(piece):
             anchor = shape.cells[0]
-            # the targets where the shape's box stays inside the board's (the rest miss)
-            below = [a - min(axis) for a, axis in zip(anchor, zip(*shape.cells), strict=True)]
-            above = [max(axis) - a for a, axis in zip(anchor, zip(*shape.cells), strict=True)]
-            for target in targets:
-                if low and any(t - b < lo or t + u > hi for t, b, u, lo, hi
-                               in zip(target, below, above, low, high, strict=True)):
-                    continue
+            for target in sorted(board):
                 shift = tuple(t - a for t, a in zip(target, anchor, strict=True))
                 if not can_translate(shift):
                     continue
-                if wrap is not None:  # folded onto the tube or torus, colours alongside
-                    moved_cells = (tuple(v + d for v, d in zip(cell, shift, strict=True))
-                                   for cell in shape.cells)
-                    folded = [wrap.fold(cell) for cell in moved_cells]
-                    if len(set(folded)) != len(folded):
-                        continue  # the piece would cover a cell twice
-                    pairs = sorted(zip(folded, shape.colors, strict=True))
-                    if all(cell in board and self._fits(board[cell], color)
-                           for cell, color in pairs):
-                        found.setdefault(tuple(cell for cell, _ in pairs), None)
-                    continue
-                # cell by cell, stopping at the first that misses: most targets miss early
-                # (a box piece of 200 cells fits one target of 512: #24)
-                cells_list: list[Cell] = []
-                for cell, color in zip(shape.cells, shape.colors, strict=True):
-                    moved = tuple(v + d for v, d in zip(cell, shift, strict=True))
-                    if moved not in board or (self.match_colors and board[moved] != color
-                                              and neutral not in (board[moved], color)):
-                        break
-                    cells_list.append(moved)
-                else:
-                    found.setdefault(tuple(cells_list), None)
+                moved_cells = (tuple(v + d for v, d in zip(cell, shift, strict=True))
+                               for cell in shape.cells)
+                folded = [wrap.fold(cell) for cell in moved_cells]
+                if len(set(folded)) != len(folded):
+                    continue  # the piece would cover a cell twice
+                pairs = sorted(zip(folded, shape.colors, strict=True))
+                if all(cell in board and self._fits(board[cell], color)
+                       for cell, color in pairs):
+                    found.setdefault(tuple(cell for cell, _ in pairs), None)
         return list(found)
 
     def _fits(self, board_colour: str, colour: str) -> bool:
@@ -292,8 +311,10 @@ class PolyominoPuzzle(Puzzle):
             colored = {c: ("?" if c in self.optional else "") + v for c, v in colored.items()}
         home = lattice.normalize(colored)
         back = lattice.normalize_offset(colored)
+        firsts = {p.name: self.piece_orientations(p)[0] for p in self.pieces}
         sets = {p.name: frozenset(self.piece_orientations(p)) for p in self.pieces}
         counts = {p.name: (p.lo, p.hi) for p in self.pieces}
+        rules = {p.name: piece_rules(self, p) for p in self.pieces}
         candidates: list[tuple[Transform, Transform, Cell]] = []  # point map, board map, shift
         if self.wrap is None:
             for turn in lattice.group():
@@ -311,7 +332,7 @@ class PolyominoPuzzle(Puzzle):
         for turn, board_map, shift in candidates:
             goes: dict[str, str] = {}
             for name, orients in sets.items():
-                image = frozenset(lattice.transformed(s, turn) for s in orients)
+                image = _image(lattice, turn, name, firsts, sets, rules)
                 if image == orients:
                     goes[name] = name
                     continue
@@ -488,6 +509,24 @@ class PolyominoPuzzle(Puzzle):
         if solution is not None:
             object.__setattr__(solution, "puzzle", self)
             yield solution
+
+
+def _image(lattice: Lattice, turn: Transform, name: str, firsts: dict[str, Shape],
+           sets: dict[str, frozenset[Shape]], rules: dict[str, tuple[bool, bool]]
+           ) -> frozenset[Shape]:  # fmt: skip
+    """The set of orientations of piece ``name`` moved by ``turn``. Where the piece's rules
+    allow a normal subgroup H of the point group (all of it, its rotations, or only the
+    identity: not the identity and one mirror), the image of its set H s is H (turn s): the
+    set, among the pieces' sets under the same rules, that holds the one shape ``turn s``
+    (sets of one H are its orbits, equal or disjoint). So one shape is moved, not the
+    24 orientations of a solid piece under 48 maps (issue #23); else every one is."""
+    rotate, reflect = rules[name]
+    if rotate or not reflect:
+        moved = lattice.transformed(firsts[name], turn)
+        for other, orients in sets.items():
+            if rules[other] == rules[name] and moved in orients:
+                return orients
+    return frozenset(lattice.transformed(s, turn) for s in sets[name])
 
 
 def _folded(wrap: Wrap, turn: Transform, shift: Cell) -> Transform:
