@@ -147,8 +147,15 @@ class PolyominoPuzzle(Puzzle):
         return shape if self.match_colors else Shape(shape.cells, ("#",) * len(shape))
 
     def piece_orientations(self, piece: Piece) -> list[Shape]:
+        """The piece's distinct orientations under its rules, the identity's first. Kept
+        once worked out (placements and symmetries each ask for every piece's: 48 maps a
+        piece on cube), under everything they depend on."""
         rotate, reflect = piece_rules(self, piece)
-        return self.lattice.orientations(self._plain(piece.shape), rotate, reflect)
+        key = (piece, rotate, reflect, self.match_colors, self.lattice)
+        known: dict[Hashable, list[Shape]] = self.__dict__.setdefault("_orientations", {})
+        if key not in known:
+            known[key] = self.lattice.orientations(self._plain(piece.shape), rotate, reflect)
+        return list(known[key])
 
     def placements_of(self, piece: Piece) -> list[tuple[Cell, ...]]:
         """Every set of board cells the piece can cover, each once: each orientation moved so
@@ -246,10 +253,11 @@ class PolyominoPuzzle(Puzzle):
                     or optional:  # a placement on optional cells alone covers its piece's item
                 builder.primary(("piece", piece.name), piece.lo, max(hi, piece.lo))
                 limited.add(piece.name)
+        item = {cell: ("cell", *cell) for cell in self.board}  # each name made once
         for piece in self.pieces:
             head = [("piece", piece.name)] if piece.name in limited else []
             for cells in around_givens(self, piece, self.placements_of(piece)):
-                builder.option(head + [("cell", *c) for c in cells], (piece.name, cells))
+                builder.option(head + [item[c] for c in cells], (piece.name, cells))
         return builder.build()
 
     def decode(self, chosen: tuple[int, ...]) -> PolyominoSolution:
