@@ -178,6 +178,14 @@ def test_the_disassembly_options_are_there_when_asked(words):
     assert plain.parse_args(["count", "queens-8", "--json"]).disassemble is False
 
 
+def test_a_count_by_symmetry_loads_no_random_generator():
+    """The symmetry group's hashes take fixed weights of their own (cover/symmetry.py), not
+    numpy.random's generator, whose import is 12-15 ms of a small count (issue #23)."""
+    loaded = _modules_after(["count", "soma-cube"])
+    assert "puzzlebox.cover.symmetry" in loaded and "numpy" in loaded  # the check can fail
+    assert "numpy.random" not in loaded
+
+
 def test_a_search_loads_the_search_commands():
     """The check above can fail: ``solve`` loads cli_search.py and numpy."""
     assert {"numpy", "puzzlebox.cli_search"} <= _modules_after(["solve", "queens-8"])

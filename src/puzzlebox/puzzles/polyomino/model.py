@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 
 from puzzlebox.cover.problem import CoverBuilder, CoverProblem
-from puzzlebox.cover.symmetry import options_by_items
+from puzzlebox.cover.symmetry import options_by_items_all
 from puzzlebox.engine.errors import EngineError
 from puzzlebox.engine.memo import SweepPlan
 from puzzlebox.engine.registry import EngineSpec, register
@@ -356,12 +356,12 @@ class PolyominoPuzzle(Puzzle):
     def build_symmetries(self) -> np.ndarray:
         """Each board symmetry moved onto placements as whole arrays: a placement is its
         piece and its items, and its image is the placement of the image piece on the moved
-        cells (cover/symmetry.py: options_by_items)."""
+        cells (cover/symmetry.py: options_by_items_all)."""
         problem = self.problem
         index = {name: i for i, name in enumerate(problem.item_names)}
         number = {p.name: i for i, p in enumerate(self.pieces)}
         tags = np.array([number[label[0]] for label in problem.labels], dtype=np.int64)
-        perms = []
+        item_perms, tag_perms = [], []
         for turn, shift, goes in self.grid_symmetries():
             item_perm = np.arange(problem.n_items)
             for cell in self.board:
@@ -370,9 +370,12 @@ class PolyominoPuzzle(Puzzle):
             for name, image_piece in goes.items():
                 if ("piece", name) in index:  # a piece with the same count is limited alike
                     item_perm[index[("piece", name)]] = index[("piece", image_piece)]
-            tag_perm = np.array([number[goes[p.name]] for p in self.pieces], dtype=np.int64)
-            perms.append(options_by_items(problem, item_perm, tags, tag_perm))
-        return np.array(perms, dtype=np.int64).reshape(len(perms), problem.n_options)
+            item_perms.append(item_perm)
+            tag_perms.append([number[goes[p.name]] for p in self.pieces])
+        if not item_perms:
+            return np.zeros((0, problem.n_options), dtype=np.int64)
+        return options_by_items_all(problem, np.array(item_perms, dtype=np.int64),
+                                    tags, np.array(tag_perms, dtype=np.int64))
 
     def board_maps(self) -> list[dict[Cell, Cell]]:
         """The non-identity symmetries as maps of the board's cells, derived from the
