@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from operator import sub
+from operator import mul, sub
 from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
@@ -170,16 +170,18 @@ class PolyominoPuzzle(Puzzle):
         can_translate = self.lattice.can_translate
         targets = sorted(board)
         orientations = self.piece_orientations(piece)
+        if not targets:
+            return []
         # cells as integers, coordinate i times base**i: moving a cell by a vector adds its
         # number, and every cell a placement tries (a board cell moved by at most the
         # shape's extent) has its coordinates within (-reach, reach), where the numbers are
         # distinct; so one addition and one set look-up test a cell (issue #23)
-        reach = 1 + max(abs(v) for cell in targets for v in cell) + \
-            max(abs(v) for shape in orientations for cell in shape.cells for v in cell)
-        base = 2 * reach + 1
+        reach = 1 + max(max(map(abs, cell)) for cell in targets) + \
+            max(max(map(abs, cell)) for shape in orientations for cell in shape.cells)
+        powers = [(2 * reach + 1) ** i for i in range(len(targets[0]))]
 
         def number(cell: Cell) -> int:
-            return sum(v * base**i for i, v in enumerate(cell))
+            return sum(map(mul, cell, powers))
 
         cell_of = {number(cell): cell for cell in targets}
         numbers = list(cell_of)  # in the targets' (sorted) order
