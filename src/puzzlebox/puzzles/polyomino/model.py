@@ -173,11 +173,12 @@ class PolyominoPuzzle(Puzzle):
         if not targets:
             return []
         # cells as integers, coordinate i times base**i: moving a cell by a vector adds its
-        # number, and every cell a placement tries (a board cell moved by at most the
-        # shape's extent) has its coordinates within (-reach, reach), where the numbers are
-        # distinct; so one addition and one set look-up test a cell (issue #23)
+        # number, and every cell a placement tries (a board cell moved by the difference of
+        # two cells of a shape) has its coordinates within (-reach, reach), where the numbers
+        # (balanced digits in base 2 reach + 1) are distinct; so one addition and one set
+        # look-up test a cell (issue #23)
         reach = 1 + max(max(map(abs, cell)) for cell in targets) + \
-            max(max(map(abs, cell)) for shape in orientations for cell in shape.cells)
+            2 * max(max(map(abs, cell)) for shape in orientations for cell in shape.cells)
         powers = [(2 * reach + 1) ** i for i in range(len(targets[0]))]
 
         def number(cell: Cell) -> int:
