@@ -138,6 +138,54 @@ def test_listing_and_help_load_no_numpy_nor_any_kind(args):
     assert not heavy & loaded
 
 
+def test_show_loads_no_search_nor_other_tool():
+    """``show`` is answered by cli.py's light parser: the puzzle is read and drawn, and
+    nothing of a search (the run layer, its processes) nor of another tool is loaded."""
+    loaded = _modules_after(["show", "soma-cube"])
+    assert "puzzlebox.render.text" in loaded  # the check can fail: it sees the drawing's
+    assert not {"puzzlebox.cli_tools", "puzzlebox.cli_search", "puzzlebox.cli_disassembly",
+                "puzzlebox.run", "puzzlebox.parallel", "puzzlebox.disassembly"} & loaded
+
+
+@pytest.mark.parametrize("args", [["solve", "soma-cube"], ["count", "queens-8", "--json"]],
+                         ids=" ".join)
+def test_a_search_loads_no_disassembly_unless_asked(args):
+    """``solve`` and ``count`` build their own parsers (cli_search.py): the disassembly's
+    options and modules are loaded only for a command line that asks for them."""
+    loaded = _modules_after(args)
+    assert "puzzlebox.cli_search" in loaded
+    assert not {"puzzlebox.cli_tools", "puzzlebox.cli_disassembly",
+                "puzzlebox.disassembly"} & loaded
+
+
+@pytest.mark.parametrize("words", [["--disassemble"], ["--thorough"], ["--max-states", "9"],
+                                   ["--disas"], ["--help"]], ids=" ".join)
+def test_the_disassembly_options_are_there_when_asked(words):
+    """A word the parser without the disassembly does not know exactly (its options, an
+    abbreviation of one, help) gets the parser with them: the same parse as the full one."""
+    from puzzlebox import cli_search, cli_tools
+
+    parser = cli_search.build_parser(["count", "queens-8", *words])
+    count = next(a for a in parser._actions if a.dest == "command").choices["count"]
+    assert "--disassemble" in count._option_string_actions
+    if "--help" not in words:
+        mine, full = (p.parse_known_args(["count", "queens-8", *words])[0]
+                      for p in (parser, cli_tools.build_parser()))
+        assert vars(mine) | {"command_parser": None} == vars(full) | {"command_parser": None}
+    plain = cli_search.build_parser(["count", "queens-8", "--json"])
+    count = next(a for a in plain._actions if a.dest == "command").choices["count"]
+    assert "--disassemble" not in count._option_string_actions
+    assert plain.parse_args(["count", "queens-8", "--json"]).disassemble is False
+
+
+def test_a_count_by_symmetry_loads_no_random_generator():
+    """The symmetry group's hashes take fixed weights of their own (cover/symmetry.py), not
+    numpy.random's generator, whose import is 12-15 ms of a small count (issue #23)."""
+    loaded = _modules_after(["count", "soma-cube"])
+    assert "puzzlebox.cover.symmetry" in loaded and "numpy" in loaded  # the check can fail
+    assert "numpy.random" not in loaded
+
+
 def test_a_search_loads_the_search_commands():
     """The check above can fail: ``solve`` loads cli_search.py and numpy."""
     assert {"numpy", "puzzlebox.cli_search"} <= _modules_after(["solve", "queens-8"])

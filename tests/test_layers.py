@@ -88,6 +88,14 @@ KNOWN_LAZY: set[tuple[str, str]] = {
     ("puzzlebox.run.limits", "puzzlebox.engine.estimate"),
     ("puzzlebox.run.progress", "puzzlebox.engine.estimate"),
     ("puzzlebox.run.reports", "puzzlebox.engine.estimate"),
+    # the text drawings: 15-17 ms (the lattices), for `show` (not `list`, `--help`)
+    ("puzzlebox.cli", "puzzlebox.render"),
+    # pictures' door: 22-33 ms alone (extras: json, shlex, urllib), 4 ms after render, for
+    # `show --format svg|png` and its errors
+    ("puzzlebox.cli", "puzzlebox.render.drawing"),
+    # the disassembly's commands: 6-7 ms after cli_search's own imports (disassembly/'s
+    # search and assemblies), for --disassemble only (issue #23)
+    ("puzzlebox.cli_search", "puzzlebox.cli_disassembly"),
 }
 
 

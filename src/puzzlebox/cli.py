@@ -1,12 +1,12 @@
 """The ``puzzlebox`` command line: parse arguments, call the library, print. Nothing else.
 
 Start-up is the whole cost of a small command (issue #23), so this module imports nothing
-that loads numpy, a kind or an engine: ``--help``, ``--version`` and ``list`` are answered
-here from a parser that names every command but fills in only what was asked for, and the
-catalog's names and titles (read from its files). Any other command loads its own module
-when it runs: cli_search.py (solve, count: each through :class:`puzzlebox.run.Run`) or
-cli_tools.py (the full parser and the other tools). Every error a user can cause is a
-PuzzleboxError, caught once in :func:`main`.
+that loads numpy, a kind or an engine: ``--help``, ``--version``, ``list`` and ``show`` are
+answered here, from a parser that names every command but fills in only what was asked
+for. A search loads its own module when it runs: cli_search.py (solve, count: each through
+:class:`puzzlebox.run.Run`, with their parsers), and every other tool cli_tools.py (the full
+parser and the tools). Every error a user can cause is a PuzzleboxError, caught once in
+:func:`main`.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from puzzlebox import __version__, catalog
@@ -55,7 +55,15 @@ HELP: dict[str, str] = {
 DESCRIPTION = ("Solve placement puzzles (polyominoes, coloured strips, edge-matching cards, "
                "n-queens) by exact cover.")
 VERSION = f"puzzlebox {__version__}"
-LIGHT = {None, "list"}  # the commands this module's own parser answers
+LIGHT = {None, "list", "show"}  # the commands this module's own parser answers
+SEARCHES = {"solve", "count"}  # the commands whose parsers cli_search.py builds
+
+# Adds one command's parser, with all its options, to the subparsers given.
+Adder = Callable[[Any], object]
+
+
+class CommandError(PuzzleboxError):
+    """Options that do not go together, or an output file that cannot be written."""
 
 
 def error_line(error: PuzzleboxError) -> str:
@@ -66,9 +74,89 @@ def error_line(error: PuzzleboxError) -> str:
     return f"puzzlebox: {text} ({hint})" if hint else f"puzzlebox: {text}"
 
 
-def add_list_args(listing: argparse.ArgumentParser) -> None:
+def at_least(least: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+        if value < least:
+            raise argparse.ArgumentTypeError(f"must be at least {least}, not {value}")
+        return value
+
+    return parse
+
+
+def write(out: str, writer: Callable[[], object]) -> None:
+    """Run ``write``; a file that cannot be written is the user's error, in one line."""
+    try:
+        writer()
+    except OSError as error:
+        raise CommandError(f"cannot write {out}: {error.strerror or error}") from None
+
+
+def showing(args: argparse.Namespace) -> bool:
+    """Progress on stderr: only on a terminal, and not with --quiet."""
+    return sys.stderr.isatty() and not getattr(args, "quiet", False)
+
+
+def say(lines: Any) -> None:
+    """Print report lines; text from a file is escaped (safety.printable)."""
+    print("\n".join(map(printable, lines)), flush=True)
+
+
+def add_resolution_args(parser: argparse.ArgumentParser) -> None:
+    """How large a PNG is (an SVG scales without loss and takes neither)."""
+    size = parser.add_mutually_exclusive_group()
+    size.add_argument("--size", type=at_least(16), metavar="PX",
+                      help="png: the picture's width in pixels (the height follows)")
+    size.add_argument("--dpi", type=at_least(10), metavar="N",
+                      help="png: dots per inch (default 100, 40 px a polyomino cell)")
+
+
+def resolution(args: argparse.Namespace) -> Any:
+    """The PNG resolution asked for; refused for anything but png."""
+    from puzzlebox.render.drawing import pictures
+
+    if (args.size is not None or args.dpi is not None) and args.format != "png":
+        raise CommandError("--size and --dpi set a png's pixels: use them with --format png "
+                           "(an svg scales without loss)")
+    if args.size is None and args.dpi is None:
+        return pictures().NATURAL
+    return pictures().Resolution(dpi=args.dpi, width=args.size)
+
+
+def add_list_parser(sub: Any) -> None:
+    listing = sub.add_parser("list", help=HELP["list"], description="List the catalog.")
     listing.add_argument("--json", action="store_true",
                          help='one JSON object per puzzle: {"puzzle": name, "title": title}')
+
+
+def add_show_parser(sub: Any) -> None:
+    show = sub.add_parser("show", help=HELP["show"],
+                          description="Show a puzzle's board and pieces, as text or as a "
+                          "picture (svg, png: the 'pictures' extra).")
+    show.add_argument("puzzle", help="a catalog name or a .toml file")
+    show.add_argument("--format", choices=["text", "svg", "png"], default="text",
+                      help="text, or a picture of the board(s) and every piece (needs --out)")
+    show.add_argument("--out", metavar="FILE", help="where to write a picture")
+    add_resolution_args(show)
+
+
+def parser_with(full: Mapping[str, Adder]) -> argparse.ArgumentParser:
+    """The command line's parser: each command of ``full`` with all its options (its adder
+    adds its parser), every other one named with its line of help only, so that a command
+    builds (and imports) only what it runs."""
+    parser = argparse.ArgumentParser(prog="puzzlebox", description=DESCRIPTION)
+    parser.add_argument("--version", action="version", version=VERSION)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, line in HELP.items():
+        if name in full:
+            full[name](sub)
+        else:
+            sub.add_parser(name, help=line)
+    remember_parsers(parser)
+    return parser
 
 
 def _command_of(argv: Sequence[str]) -> str | None:
@@ -78,24 +166,20 @@ def _command_of(argv: Sequence[str]) -> str | None:
 
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
-    """The parser for ``argv``: this module's light one when the command is ``list`` or
-    none (``--help``, ``--version``: every command named, with its line of help), else every
-    command with all its options (cli_tools.py)."""
-    command = _command_of(sys.argv[1:] if argv is None else argv)
+    """The parser for ``argv``: this module's light one for ``list``, ``show`` or no command
+    (``--help``, ``--version``: every command named, with its line of help); cli_search.py's
+    for ``solve`` and ``count``; else every command with all its options (cli_tools.py)."""
+    words = sys.argv[1:] if argv is None else list(argv)
+    command = _command_of(words)
+    if command in SEARCHES:
+        from puzzlebox import cli_search
+
+        return cli_search.build_parser(words)
     if command in HELP and command not in LIGHT:
         from puzzlebox import cli_tools
 
         return cli_tools.build_parser()
-    parser = argparse.ArgumentParser(prog="puzzlebox", description=DESCRIPTION)
-    parser.add_argument("--version", action="version", version=VERSION)
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name, line in HELP.items():
-        named = sub.add_parser(name, help=line)
-        if name == "list":
-            named.description = "List the catalog."
-            add_list_args(named)
-    remember_parsers(parser)
-    return parser
+    return parser_with({"list": add_list_parser, "show": add_show_parser})
 
 
 def remember_parsers(parser: argparse.ArgumentParser) -> None:
@@ -115,6 +199,26 @@ def cmd_list(args: argparse.Namespace) -> int:
             print(json.dumps({"puzzle": name, "title": title}, ensure_ascii=False))
         else:
             print(printable(f"{name:32} {title}"))
+    return 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    from puzzlebox.render import describe
+    from puzzlebox.render.drawing import pictures
+
+    pf = catalog.load_file(args.puzzle)  # showing builds no cover problem
+    if args.format != "text" or args.size is not None or args.dpi is not None:
+        pixels = resolution(args)
+        if args.out is None:
+            raise CommandError(f"--format {args.format} needs --out FILE")
+        write(args.out, lambda: pictures().write_figure(pictures().puzzle_figure(pf.puzzles),
+                                                        args.out, args.format, pixels))
+        print(args.out)
+        return 0
+    print(printable(f"{pf.name}: {pf.title}" if pf.title else pf.name))
+    for puzzle in pf.puzzles:
+        for line in describe(puzzle):
+            print(printable(line))
     return 0
 
 
@@ -143,14 +247,12 @@ def _tool(name: str) -> Callable[[argparse.Namespace], int]:
 
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
-    "list": cmd_list, "show": _tool("cmd_show"), "solve": _search("cmd_solve"),
+    "list": cmd_list, "show": cmd_show, "solve": _search("cmd_solve"),
     "count": _search("cmd_count"), "estimate": _tool("cmd_estimate"),
     "generate": _tool("cmd_generate"), "sweep": _tool("cmd_sweep"),
     "order": _tool("cmd_order"), "import": _tool("cmd_import"),
     "export": _tool("cmd_export"), "serve": _tool("cmd_serve"), "moves": _tool("cmd_moves"),
 }
-
-
 def _check_engine(parser: argparse.ArgumentParser, args: Any) -> str | None:
     """An ``--engine`` that cannot do what the command asks (cli_search.py says)."""
     from puzzlebox import cli_search

@@ -2,26 +2,42 @@
 :class:`puzzlebox.run.Run` (its engine, limits, progress and Stop decided there, as for the
 library and the page), their answers printed by render/'s formatters.
 
-cli.py imports this module only for these commands (and to check an ``--engine`` option),
-so that ``list`` and ``--help`` load no engine, no kind and no numpy (issue #23).
+cli.py imports this module only for these commands (their parsers are built here) and to
+check an ``--engine`` option, so that ``list``, ``show`` and ``--help`` load no engine
+(issue #23). The disassembly's part (cli_disassembly.py) is loaded only when the command line
+asks for it.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import Any
 
-from puzzlebox import cli_disassembly as disassembly_command
-from puzzlebox.cli import SOLVE_LINE_AFTER
-from puzzlebox.cli_tools import CommandError, load, pictures, resolution, say, showing, write
+from puzzlebox import catalog
+from puzzlebox.cli import (
+    HELP,
+    SOLVE_LINE_AFTER,
+    CommandError,
+    add_resolution_args,
+    at_least,
+    parser_with,
+    resolution,
+    say,
+    showing,
+    write,
+)
+from puzzlebox.engine.memo import parse_memory
+from puzzlebox.engine.memory import check_cover_size
+from puzzlebox.engine.registry import names
 from puzzlebox.formats import PuzzleFile
 from puzzlebox.parallel import Interrupted, SplitRun
 from puzzlebox.puzzles import Puzzle, Solution
 from puzzlebox.puzzles.labels import opened
 from puzzlebox.render import side_by_side, solution_json, solution_lines
+from puzzlebox.render.drawing import pictures
 from puzzlebox.render.json_out import count_json
 from puzzlebox.render.progress import JsonLines, ProgressLine
 from puzzlebox.render.report_text import count_text, no_solution_text
@@ -30,6 +46,18 @@ from puzzlebox.run import Limits, Run, Split, choice, split_run
 from puzzlebox.run.choice import EngineRefused
 from puzzlebox.run.reports import count_report, why
 from puzzlebox.safety import printable
+
+WHY_HELP = ("say what settled it: a proof before search (area, checkerboard, placement, "
+            "region) or the search itself, with its nodes")
+
+
+def load(name: str) -> PuzzleFile:
+    """A puzzle file, refused at once when a board's cover problem would not fit."""
+
+    pf = catalog.load_file(name)
+    for puzzle in pf.puzzles:
+        check_cover_size(puzzle.cover_entries_bound(), printable(puzzle.label))
+    return pf
 
 
 def _load(args: argparse.Namespace) -> PuzzleFile:
@@ -93,7 +121,9 @@ class _Runs:
 def cmd_count(args: argparse.Namespace) -> int:
     pf = _load(args)
     if args.disassemble:  # #24: the disassembly package counts and takes apart
-        return disassembly_command.run_count(args, pf)
+        from puzzlebox import cli_disassembly
+
+        return cli_disassembly.run_count(args, pf)
     runs = _Runs(args, pf, "count")
     for board, puzzle in enumerate(pf.puzzles):
         run, display = runs.run(board, puzzle)
@@ -128,7 +158,9 @@ def cmd_solve(args: argparse.Namespace) -> int:
     pf = _load(args)
     limit = None if args.all else max(args.limit, 0)
     if args.disassemble:  # #24: the assemblies that come apart, with their levels
-        return disassembly_command.run_solve(args, pf, lambda puzzle, solution: print(
+        from puzzlebox import cli_disassembly
+
+        return cli_disassembly.run_solve(args, pf, lambda puzzle, solution: print(
             "\n".join(map(printable, solution_lines(puzzle, solution, args.format)))))
     split = args.jobs > 1 or args.cluster or args.checkpoint or args.split_depth is not None
     if split and not args.all:
@@ -255,3 +287,144 @@ def check_engine(parser: argparse.ArgumentParser, args: argparse.Namespace) -> s
         return f"--max-time works in one process: drop {drop} (--no-limit goes on past the " \
             "estimate there)"
     return None
+
+
+# -- the parsers of solve and count -------------------------------------------------------
+
+def engine_help() -> str:
+    return ", ".join(names())
+
+
+def add_puzzle_arg(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("puzzle", help="a catalog name (see 'puzzlebox list') or a .toml file")
+    parser.add_argument(
+        "--engine",
+        default="auto",
+        help=f"search engine: {engine_help()} (default: auto, the choice measured for each "
+        "puzzle; the README's table says what each engine is for)",
+    )
+    parser.add_argument("--quiet", action="store_true",
+                        help="no progress display on standard error")
+
+
+def number(kind: Callable[[str], Any], what: str) -> Callable[[str], Any]:
+    def parse(text: str) -> Any:
+        try:
+            value = kind(text)
+        except ValueError as error:
+            raise argparse.ArgumentTypeError(str(error) if what == "size" else
+                                             f"{text!r} is not a number of seconds") from None
+        if what == "seconds" and (not value > 0 or value == float("inf")):
+            raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text}")
+        return value
+
+    return parse
+
+
+def add_run_args(parser: argparse.ArgumentParser, doing: str) -> None:
+    """The options of a run (puzzlebox.run: Limits, Split, progress)."""
+    parser.add_argument("--open", metavar="LABEL,...",
+                        help="leave the cells of these labels of [board.labels] uncovered "
+                        "(as 'Jan,1' on the calendar; 'group=label' where groups share one)")
+    parser.add_argument("--max-memory", type=number(parse_memory, "size"), metavar="SIZE",
+                        help="memory any engine may use, e.g. 512M or 2G (default 2G; more is "
+                        "refused at once, exit status 3); '--engine memo' counts by sweeping "
+                        "the board instead of enumerating")
+    parser.add_argument("--no-limit", action="store_true",
+                        help=f"{doing} even when Knuth's estimate says it would take more "
+                        "than a thousand years (refused otherwise, exit status 3)")
+    parser.add_argument("--max-time", type=number(float, "seconds"), metavar="SECONDS",
+                        help=f"{doing} past such an estimate, but stop after SECONDS "
+                        "(exit status 3)")
+    parser.add_argument("--progress", choices=["auto", "json", "none"], default="auto",
+                        help="auto: a live line on a terminal's stderr; json: one JSON object "
+                        "per update on stderr (elapsed, solutions, distinct, nodes, share, "
+                        "eta); none: nothing")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--jobs", type=at_least(1), default=1, metavar="N",
+                       help="split the search over N local processes: this one and N-1 "
+                       "workers (default 1)")
+    where.add_argument("--cluster", metavar="ADDRESS",
+                       help="split the search over a running Dask scheduler, e.g. "
+                       "tcp://127.0.0.1:8786 (extra 'cluster')")
+    parser.add_argument("--checkpoint", metavar="FILE",
+                        help="record finished subproblems in FILE (JSON); run the same "
+                        "command again to resume")
+    parser.add_argument("--split-depth", type=at_least(0), metavar="D",
+                        help="split at depth D of the search tree (default: about 8 "
+                        "subproblems per worker)")
+
+
+def _disassembly_args(parser: argparse.ArgumentParser) -> None:
+    """``--disassemble`` and its limits (#24; their logic is in cli_disassembly.py)."""
+    from puzzlebox import cli_disassembly
+
+    cli_disassembly.add_arguments(parser)
+
+
+def add_solve_parser(sub: Any, disassembly: bool = True) -> None:
+    solve = sub.add_parser("solve", help=HELP["solve"], description="Find solutions.")
+    add_puzzle_arg(solve)
+    how_many = solve.add_mutually_exclusive_group()
+    how_many.add_argument("--limit", type=int, default=1, metavar="N",
+                          help="stop after N solutions (default 1)")
+    how_many.add_argument("--all", action="store_true", help="every solution")
+    solve.add_argument("--format", choices=["text", "outline", "json", "svg", "png"],
+                       default="text",
+                       help="text: piece letters; outline: piece boundaries on the square "
+                       "grid, and on other lattices a letter per placement (copies of a piece "
+                       "told apart) with a legend under it; json: one object per solution; "
+                       "svg, png: pictures (need --out)")
+    solve.add_argument("--json", action="store_true",
+                       help="the same as --format json, as with count, estimate, sweep and order")
+    solve.add_argument("--out", metavar="FILE|DIR/",
+                       help="pictures: one sheet in FILE, or one file per solution in DIR/")
+    add_resolution_args(solve)
+    solve.add_argument("--seed", type=int, metavar="S",
+                       help="randomise the search (shuffled order, restarts with growing "
+                       "node budgets): different seeds find different first solutions")
+    solve.add_argument("--distinct", action="store_true",
+                       help="one solution of each symmetry class (searched on the problem cut "
+                       "down by the puzzle's symmetries)")
+    solve.add_argument("--why", action="store_true", help=WHY_HELP)
+    add_run_args(solve, "with --all: enumerate")
+    if disassembly:
+        _disassembly_args(solve)
+    else:
+        solve.set_defaults(disassemble=False)
+
+
+def add_count_parser(sub: Any, disassembly: bool = True) -> None:
+    count = sub.add_parser("count", help=HELP["count"],
+                           description="Count every solution, as placed and up to symmetry.")
+    add_puzzle_arg(count)
+    count.add_argument("--json", action="store_true", help="print one JSON object per board")
+    count.add_argument("--why", action="store_true", help=WHY_HELP)
+    add_run_args(count, "count")
+    if disassembly:
+        _disassembly_args(count)
+    else:
+        count.set_defaults(disassemble=False)
+
+
+def _parser(disassembly: bool) -> argparse.ArgumentParser:
+    return parser_with({"solve": lambda sub: add_solve_parser(sub, disassembly),
+                        "count": lambda sub: add_count_parser(sub, disassembly)})
+
+
+def build_parser(words: list[str]) -> argparse.ArgumentParser:
+    """The parser of ``solve`` and ``count``: with the disassembly's options (which load
+    cli_disassembly.py) only when the command line has a word the parser without them does
+    not know exactly (``--disassemble`` and its options, an abbreviation, a mistake: each
+    then parsed, or refused, as by the full parser), or asks for the help that lists them."""
+    parser = _parser(disassembly=False)
+    known = {option for action in parser._actions
+             if isinstance(action, argparse._SubParsersAction)
+             for command in action.choices.values()
+             for option in command._option_string_actions}  # fmt: skip
+    for word in words:
+        if word == "--":
+            break
+        if word.startswith("-") and word.split("=", 1)[0] not in known - {"-h", "--help"}:
+            return _parser(disassembly=True)
+    return parser

@@ -1,24 +1,37 @@
-"""The command line's full parser and its tools beside solving and counting: show, estimate,
-generate, sweep, order, import, export, serve and moves. Each parses its options, calls the
-library and prints, as cli_search.py does for the searches (split out so that each module
-stays one screenful of purpose; cli.py imports this one only for a command that needs it)."""
+"""The command line's full parser and its tools beside showing, solving and counting:
+estimate, generate, sweep, order, import, export, serve and moves. Each parses its options,
+calls the library and prints, as cli_search.py does for the searches (split out so that each
+module stays one screenful of purpose; cli.py imports this one only for a command that needs
+it)."""
 
 from __future__ import annotations
 
 import argparse
 import contextlib
 import sys
-from collections.abc import Callable
 from typing import Any
 
 from puzzlebox import catalog
 from puzzlebox import cli_disassembly as disassembly_command
-from puzzlebox.cli import DESCRIPTION, HELP, VERSION, add_list_args, remember_parsers
-from puzzlebox.engine.memo import parse_memory
-from puzzlebox.engine.memory import check_cover_size
-from puzzlebox.engine.registry import names
-from puzzlebox.errors import PuzzleboxError
-from puzzlebox.formats import PuzzleFile
+from puzzlebox.cli import (
+    HELP,
+    Adder,
+    CommandError,
+    add_list_parser,
+    add_show_parser,
+    at_least,
+    parser_with,
+    say,
+    showing,
+    write,
+)
+from puzzlebox.cli_search import (
+    add_count_parser,
+    add_puzzle_arg,
+    add_solve_parser,
+    engine_help,
+    load,
+)
 from puzzlebox.puzzles.generate import edge_matching_toml, random_edge_matching
 from puzzlebox.puzzles.labels import label_sweep_report
 from puzzlebox.puzzles.order import (
@@ -29,80 +42,12 @@ from puzzlebox.puzzles.order import (
     polyomino_order,
     read_lattice,
 )
-from puzzlebox.render import describe
-from puzzlebox.render.drawing import pictures
 from puzzlebox.render.json_out import estimate_json, label_sweep_json, order_json, sweep_json
 from puzzlebox.render.progress import Bar
 from puzzlebox.render.report_text import estimate_text, label_sweep_text, order_text, sweep_text
 from puzzlebox.reports import OrderReport, label
 from puzzlebox.run.reports import estimate_report, sweep_report
 from puzzlebox.safety import printable
-
-
-class CommandError(PuzzleboxError):
-    """Options that do not go together, or an output file that cannot be written."""
-
-
-WHY_HELP = ("say what settled it: a proof before search (area, checkerboard, placement, "
-            "region) or the search itself, with its nodes")
-
-
-def at_least(least: int) -> Callable[[str], int]:
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-        if value < least:
-            raise argparse.ArgumentTypeError(f"must be at least {least}, not {value}")
-        return value
-
-    return parse
-
-
-
-def write(out: str, writer: Callable[[], object]) -> None:
-    """Run ``write``; a file that cannot be written is the user's error, in one line."""
-    try:
-        writer()
-    except OSError as error:
-        raise CommandError(f"cannot write {out}: {error.strerror or error}") from None
-
-
-
-def showing(args: argparse.Namespace) -> bool:
-    """Progress on stderr: only on a terminal, and not with --quiet."""
-    return sys.stderr.isatty() and not getattr(args, "quiet", False)
-
-
-def say(lines: Any) -> None:
-    """Print report lines; text from a file is escaped (safety.printable)."""
-    print("\n".join(map(printable, lines)), flush=True)
-
-
-def engine_help() -> str:
-    return ", ".join(names())
-
-
-def add_puzzle_arg(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("puzzle", help="a catalog name (see 'puzzlebox list') or a .toml file")
-    parser.add_argument(
-        "--engine",
-        default="auto",
-        help=f"search engine: {engine_help()} (default: auto, the choice measured for each "
-        "puzzle; the README's table says what each engine is for)",
-    )
-    parser.add_argument("--quiet", action="store_true",
-                        help="no progress display on standard error")
-
-
-def load(name: str) -> PuzzleFile:
-    """A puzzle file, refused at once when a board's cover problem would not fit."""
-
-    pf = catalog.load_file(name)
-    for puzzle in pf.puzzles:
-        check_cover_size(puzzle.cover_entries_bound(), printable(puzzle.label))
-    return pf
 
 
 def add_serve_parser(sub: Any) -> None:
@@ -125,15 +70,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
         serve(args.host, args.port, open_browser=not args.no_browser)
     print("puzzlebox: server stopped", file=sys.stderr)
     return 0
-
-
-def add_disassembly_args(sub: Any, solve: argparse.ArgumentParser,
-                         count: argparse.ArgumentParser) -> None:
-    """``--disassemble`` on solve and count, and the ``moves`` command (#24; their logic is
-    in cli_disassembly.py)."""
-    disassembly_command.add_arguments(solve)
-    disassembly_command.add_arguments(count)
-    disassembly_command.add_moves_parser(sub)
 
 
 def cmd_moves(args: argparse.Namespace) -> int:
@@ -198,7 +134,7 @@ def _generate_command(args: argparse.Namespace, rows: int, cols: int) -> str:
     return " ".join(parts)
 
 
-def add_sweep_order_parsers(sub: Any) -> None:
+def add_sweep_parser(sub: Any) -> None:
     sweep = sub.add_parser(
         "sweep", help=HELP["sweep"],
         description="Solve the board with every choice of K of its cells left uncovered "
@@ -220,6 +156,8 @@ def add_sweep_order_parsers(sub: Any) -> None:
                        help="one JSON object per choice, with the uncovered cells as "
                        "[[row, col], ...]")
 
+
+def add_order_parser(sub: Any) -> None:
     order = sub.add_parser(
         "order", help=HELP["order"],
         description="Find the order of a polyomino: the fewest copies (turned and flipped "
@@ -305,8 +243,8 @@ def cmd_order(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_import_export_parsers(sub: Any) -> None:
-    """``import`` (BurrTools files to TOML) and ``export`` (piece sheets, STL): issue #17."""
+def add_import_parser(sub: Any) -> None:
+    """``import``: BurrTools files to TOML (issue #17)."""
     imp = sub.add_parser(
         "import", help=HELP["import"],
         description="Read a BurrTools file (gzip or plain XML) and write one of its problems "
@@ -316,6 +254,10 @@ def add_import_export_parsers(sub: Any) -> None:
     imp.add_argument("--problem", metavar="NAME|N",
                      help="which problem, by name or number from 1 (needed when there are "
                      "several)")
+
+
+def add_export_parser(sub: Any) -> None:
+    """``export``: piece sheets and STL solids (issue #17)."""
     exp = sub.add_parser(
         "export", help=HELP["export"],
         description="Write every piece at real size: outlines on a sheet for printing or "
@@ -369,73 +311,6 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_resolution_args(parser: argparse.ArgumentParser) -> None:
-    """How large a PNG is (an SVG scales without loss and takes neither)."""
-    size = parser.add_mutually_exclusive_group()
-    size.add_argument("--size", type=at_least(16), metavar="PX",
-                      help="png: the picture's width in pixels (the height follows)")
-    size.add_argument("--dpi", type=at_least(10), metavar="N",
-                      help="png: dots per inch (default 100, 40 px a polyomino cell)")
-
-
-def resolution(args: argparse.Namespace) -> Any:
-    """The PNG resolution asked for; refused for anything but png."""
-    if (args.size is not None or args.dpi is not None) and args.format != "png":
-        raise CommandError("--size and --dpi set a png's pixels: use them with --format png "
-                           "(an svg scales without loss)")
-    if args.size is None and args.dpi is None:
-        return pictures().NATURAL
-    return pictures().Resolution(dpi=args.dpi, width=args.size)
-
-
-def number(kind: Callable[[str], Any], what: str) -> Callable[[str], Any]:
-    def parse(text: str) -> Any:
-        try:
-            value = kind(text)
-        except ValueError as error:
-            raise argparse.ArgumentTypeError(str(error) if what == "size" else
-                                             f"{text!r} is not a number of seconds") from None
-        if what == "seconds" and (not value > 0 or value == float("inf")):
-            raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text}")
-        return value
-
-    return parse
-
-
-def add_run_args(parser: argparse.ArgumentParser, doing: str) -> None:
-    """The options of a run (puzzlebox.run: Limits, Split, progress)."""
-    parser.add_argument("--open", metavar="LABEL,...",
-                        help="leave the cells of these labels of [board.labels] uncovered "
-                        "(as 'Jan,1' on the calendar; 'group=label' where groups share one)")
-    parser.add_argument("--max-memory", type=number(parse_memory, "size"), metavar="SIZE",
-                        help="memory any engine may use, e.g. 512M or 2G (default 2G; more is "
-                        "refused at once, exit status 3); '--engine memo' counts by sweeping "
-                        "the board instead of enumerating")
-    parser.add_argument("--no-limit", action="store_true",
-                        help=f"{doing} even when Knuth's estimate says it would take more "
-                        "than a thousand years (refused otherwise, exit status 3)")
-    parser.add_argument("--max-time", type=number(float, "seconds"), metavar="SECONDS",
-                        help=f"{doing} past such an estimate, but stop after SECONDS "
-                        "(exit status 3)")
-    parser.add_argument("--progress", choices=["auto", "json", "none"], default="auto",
-                        help="auto: a live line on a terminal's stderr; json: one JSON object "
-                        "per update on stderr (elapsed, solutions, distinct, nodes, share, "
-                        "eta); none: nothing")
-    where = parser.add_mutually_exclusive_group()
-    where.add_argument("--jobs", type=at_least(1), default=1, metavar="N",
-                       help="split the search over N local processes: this one and N-1 "
-                       "workers (default 1)")
-    where.add_argument("--cluster", metavar="ADDRESS",
-                       help="split the search over a running Dask scheduler, e.g. "
-                       "tcp://127.0.0.1:8786 (extra 'cluster')")
-    parser.add_argument("--checkpoint", metavar="FILE",
-                        help="record finished subproblems in FILE (JSON); run the same "
-                        "command again to resume")
-    parser.add_argument("--split-depth", type=at_least(0), metavar="D",
-                        help="split at depth D of the search tree (default: about 8 "
-                        "subproblems per worker)")
-
-
 def cmd_estimate(args: argparse.Namespace) -> int:
     """Knuth's estimate of each board's search tree, and the engine's speed on it."""
 
@@ -445,75 +320,9 @@ def cmd_estimate(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_show(args: argparse.Namespace) -> int:
-    pf = catalog.load_file(args.puzzle)  # showing builds no cover problem
-    if args.format != "text" or args.size is not None or args.dpi is not None:
-        pixels = resolution(args)
-        if args.out is None:
-            raise CommandError(f"--format {args.format} needs --out FILE")
-        write(args.out, lambda: pictures().write_figure(pictures().puzzle_figure(pf.puzzles),
-                                                        args.out, args.format, pixels))
-        print(args.out)
-        return 0
-    print(printable(f"{pf.name}: {pf.title}" if pf.title else pf.name))
-    for puzzle in pf.puzzles:
-        for line in describe(puzzle):
-            print(printable(line))
-    return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """Every command with all its options (cli.py builds the light one of ``list`` and
-    ``--help`` itself)."""
-    parser = argparse.ArgumentParser(prog="puzzlebox", description=DESCRIPTION)
-    parser.add_argument("--version", action="version", version=VERSION)
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-
-    add_list_args(sub.add_parser("list", help=HELP["list"], description="List the catalog."))
-
-    show = sub.add_parser("show", help=HELP["show"],
-                          description="Show a puzzle's board and pieces, as text or as a "
-                          "picture (svg, png: the 'pictures' extra).")
-    show.add_argument("puzzle", help="a catalog name or a .toml file")
-    show.add_argument("--format", choices=["text", "svg", "png"], default="text",
-                      help="text, or a picture of the board(s) and every piece (needs --out)")
-    show.add_argument("--out", metavar="FILE", help="where to write a picture")
-    add_resolution_args(show)
-
-    solve = sub.add_parser("solve", help=HELP["solve"], description="Find solutions.")
-    add_puzzle_arg(solve)
-    how_many = solve.add_mutually_exclusive_group()
-    how_many.add_argument("--limit", type=int, default=1, metavar="N",
-                          help="stop after N solutions (default 1)")
-    how_many.add_argument("--all", action="store_true", help="every solution")
-    solve.add_argument("--format", choices=["text", "outline", "json", "svg", "png"],
-                       default="text",
-                       help="text: piece letters; outline: piece boundaries on the square "
-                       "grid, and on other lattices a letter per placement (copies of a piece "
-                       "told apart) with a legend under it; json: one object per solution; "
-                       "svg, png: pictures (need --out)")
-    solve.add_argument("--json", action="store_true",
-                       help="the same as --format json, as with count, estimate, sweep and order")
-    solve.add_argument("--out", metavar="FILE|DIR/",
-                       help="pictures: one sheet in FILE, or one file per solution in DIR/")
-    add_resolution_args(solve)
-    solve.add_argument("--seed", type=int, metavar="S",
-                       help="randomise the search (shuffled order, restarts with growing "
-                       "node budgets): different seeds find different first solutions")
-    solve.add_argument("--distinct", action="store_true",
-                       help="one solution of each symmetry class (searched on the problem cut "
-                       "down by the puzzle's symmetries)")
-    solve.add_argument("--why", action="store_true", help=WHY_HELP)
-    add_run_args(solve, "with --all: enumerate")
-
-    count = sub.add_parser("count", help=HELP["count"],
-                           description="Count every solution, as placed and up to symmetry.")
-    add_puzzle_arg(count)
-    count.add_argument("--json", action="store_true", help="print one JSON object per board")
-    count.add_argument("--why", action="store_true", help=WHY_HELP)
-    add_run_args(count, "count")
-    add_disassembly_args(sub, solve, count)
-
+def add_estimate_parser(sub: Any) -> None:
     estimate = sub.add_parser(
         "estimate", help=HELP["estimate"],
         description="Estimate, from random root-to-leaf probes (Knuth 1975), how many nodes "
@@ -523,9 +332,19 @@ def build_parser() -> argparse.ArgumentParser:
                           help="random probes (default 1000)")
     estimate.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     estimate.add_argument("--json", action="store_true", help="print one JSON object per board")
-    add_generate_parser(sub)
-    add_sweep_order_parsers(sub)
-    add_import_export_parsers(sub)
-    add_serve_parser(sub)
-    remember_parsers(parser)
-    return parser
+
+
+# Every command's parser, with all its options (cli.py and cli_search.py build those of
+# list, show, solve and count, which are cheaper to start without this module).
+ADDERS: dict[str, Adder] = {
+    "list": add_list_parser, "show": add_show_parser, "solve": add_solve_parser,
+    "count": add_count_parser, "moves": disassembly_command.add_moves_parser,
+    "estimate": add_estimate_parser, "generate": add_generate_parser,
+    "sweep": add_sweep_parser, "order": add_order_parser, "import": add_import_parser,
+    "export": add_export_parser, "serve": add_serve_parser,
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Every command with all its options."""
+    return parser_with(ADDERS)

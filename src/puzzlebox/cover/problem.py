@@ -226,29 +226,27 @@ class CoverBuilder:
         flat_colors: list[int] = []
         for items, colors in self._options:
             building()
-            seen: set[int] = set()
-            has_primary = False
-            for name, color in zip(items, colors, strict=True):
-                if name not in index:
-                    raise ProblemError(f"option uses undeclared item {name!r}")
-                i = index[name]
-                if i in seen:
-                    raise ProblemError(f"option covers item {name!r} twice")
-                seen.add(i)
-                if i < n_primary:
-                    has_primary = True
-                    if color is not None:
-                        raise ProblemError(f"primary item {name!r} cannot have a colour")
-                    flat_colors.append(NO_COLOR)
-                else:
-                    flat_colors.append(
-                        NO_COLOR
-                        if color is None
-                        else self._color_ids.setdefault(color, len(self._color_ids) + 1)
-                    )
-                flat_items.append(i)
-            if not has_primary:
+            try:
+                ids = [index[name] for name in items]
+            except KeyError as missing:
+                raise ProblemError(f"option uses undeclared item {missing.args[0]!r}") from None
+            if len(set(ids)) != len(ids):
+                twice = next(name for k, name in enumerate(items) if ids.index(ids[k]) != k)
+                raise ProblemError(f"option covers item {twice!r} twice")
+            if not ids or min(ids) >= n_primary:
                 raise ProblemError("every option must cover at least one primary item")
+            if colors.count(None) == len(colors):  # no colour: one extend, no loop (#23)
+                flat_colors.extend([NO_COLOR] * len(ids))
+            else:
+                for name, i, color in zip(items, ids, colors, strict=True):
+                    if color is None:
+                        flat_colors.append(NO_COLOR)
+                    elif i < n_primary:
+                        raise ProblemError(f"primary item {name!r} cannot have a colour")
+                    else:
+                        flat_colors.append(self._color_ids.setdefault(color,
+                                                                      len(self._color_ids) + 1))
+            flat_items.extend(ids)
             start.append(len(flat_items))
         bounds = list(self._primary.values())
         adj_start, adj_items = self._graph_arrays(names, index)

@@ -118,27 +118,50 @@ def options_by_items(
     Option ``k`` (items ``I``, tag ``t``) goes to the option with items ``item_perm[I]`` and
     tag ``tag_perm[t]``; tags default to 0 and are kept when ``tag_perm`` is None. Works on
     whole arrays (a puzzle may have hundreds of thousands of options). Raises SymmetryError
-    when some image is no option.
+    when some image is no option. :func:`options_by_items_all` does many at once.
     """
+    item_perms = np.asarray(item_perm, dtype=np.int64)[None, :]
+    tag_perms = None if tag_perm is None else np.asarray(tag_perm, dtype=np.int64)[None, :]
+    perm: np.ndarray = options_by_items_all(problem, item_perms, tags, tag_perms)[0]
+    return perm
+
+
+def options_by_items_all(
+    problem: CoverProblem,
+    item_perms: np.ndarray,
+    tags: np.ndarray | None = None,
+    tag_perms: np.ndarray | None = None,
+) -> np.ndarray:
+    """:func:`options_by_items` for each row of ``item_perms`` (and of ``tag_perms``), one
+    option permutation a row: the options' own rows are sorted and hashed once for all of
+    them (the 48 maps of a cube took 48 passes: issue #23)."""
     n = problem.n_options
+    item_perms = np.asarray(item_perms, dtype=np.int64)
+    g = len(item_perms)
     tag = np.zeros(n, dtype=np.int64) if tags is None else np.asarray(tags, dtype=np.int64)
-    image_tag = tag if tag_perm is None else np.asarray(tag_perm, dtype=np.int64)[tag]
+    image_tag = (np.broadcast_to(tag, (g, n)) if tag_perms is None
+                 else np.asarray(tag_perms, dtype=np.int64)[:, tag])
     sizes = np.diff(problem.start)
-    perm = np.full(n, -1, dtype=np.int64)
-    for size in np.unique(sizes):
+    perm = np.full((g, n), -1, dtype=np.int64)
+    for size in _distinct(sizes):
         group = np.flatnonzero(sizes == size)
         rows = problem.items[problem.start[group][:, None] + np.arange(size)]
-        here = np.sort(rows, axis=1)
-        there = np.sort(item_perm[rows], axis=1)
-        perm[group] = _match_rows(
-            np.concatenate([tag[group][:, None], here], axis=1),
-            np.concatenate([image_tag[group][:, None], there], axis=1),
-            group,
-        )
+        here = np.concatenate([tag[group][:, None], np.sort(rows, axis=1)], axis=1)
+        there = np.concatenate([image_tag[:, group][:, :, None],
+                                np.sort(item_perms[:, rows], axis=2)], axis=2)
+        perm[:, group] = _match_rows(here, there.reshape(g * len(group), size + 1),
+                                     group).reshape(g, len(group))
     if (perm < 0).any():
-        k = int(np.flatnonzero(perm < 0)[0])
+        k = int(np.flatnonzero((perm < 0).any(axis=0))[0])
         raise SymmetryError(f"option {k} ({problem.labels[k]!r}) is mapped to no option")
     return perm
+
+
+def _distinct(sizes: np.ndarray) -> list[int]:
+    """The distinct values of an array of small non-negative integers, in order. Not
+    ``np.unique``, which imports numpy.ma (10-13 ms of a small count's start-up, #23)."""
+    values: list[int] = np.flatnonzero(np.bincount(sizes)).tolist()
+    return values
 
 
 def options_by_labels(problem: CoverProblem, move: Callable[[Any], Any]) -> np.ndarray:
@@ -207,6 +230,19 @@ def _check_closed(rows: dict[bytes, np.ndarray], n: int) -> None:
                 queue.append(y)
 
 
+def _weights(seed: int, size: int) -> np.ndarray:
+    """``size`` pseudo-random odd weights in [1, 2**62), the same on every run, for hashing
+    rows and sets (every match they find is checked exactly): splitmix64 (Steele, Lea and
+    Flood 2014) in numpy's wrapping uint64 arithmetic. Not numpy.random, whose import alone
+    costs 12-15 ms of a small count's start-up (issue #23)."""
+    z = np.arange(1, size + 1, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(seed)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    z ^= z >> np.uint64(31)
+    weights: np.ndarray = (z >> np.uint64(2)).astype(np.int64) | 1
+    return weights
+
+
 def item_permutations(problem: CoverProblem, perms: np.ndarray) -> np.ndarray:
     """The item permutation of each option permutation (one row each): item ``i`` goes to
     the item covered by exactly the images of the options that cover ``i``.
@@ -219,7 +255,7 @@ def item_permutations(problem: CoverProblem, perms: np.ndarray) -> np.ndarray:
     """
     n_items, n = problem.n_items, problem.n_options
     entry_option = np.repeat(np.arange(n), np.diff(problem.start))
-    weights = np.random.default_rng(54321).integers(1, 2**62, size=max(n, 1), dtype=np.int64)
+    weights = _weights(54321, max(n, 1))
     lo = np.zeros(n_items, dtype=np.int64)
     hi = np.full(n_items, -1, dtype=np.int64)  # secondary items: -1
     lo[: problem.n_primary] = problem.lo
@@ -266,7 +302,7 @@ def _check_incidence(problem: CoverProblem, image: np.ndarray, perm: np.ndarray,
     sizes = np.diff(problem.start)
     if not np.array_equal(sizes[perm], sizes):
         raise SymmetryError(f"symmetry {g} maps an option onto one of another size")
-    for size in np.unique(sizes):
+    for size in _distinct(sizes):
         if size == 0:
             continue
         group = np.flatnonzero(sizes == size)
@@ -280,7 +316,7 @@ def _match_rows(here: np.ndarray, there: np.ndarray, names: np.ndarray) -> np.nd
     """For each row of ``there``, the name of the equal row of ``here`` (rows of ``here``
     are distinct), or -1. Rows are hashed to one number each, and every match is checked
     against the rows themselves, so a hash collision can cost time but never correctness."""
-    weights = np.random.default_rng(12345).integers(1, 2**62, size=here.shape[1], dtype=np.int64)
+    weights = _weights(12345, here.shape[1])
     with np.errstate(over="ignore"):
         h_here = (here * weights).sum(axis=1)
         h_there = (there * weights).sum(axis=1)
@@ -288,7 +324,8 @@ def _match_rows(here: np.ndarray, there: np.ndarray, names: np.ndarray) -> np.nd
     at = np.minimum(np.searchsorted(h_here[order], h_there), len(order) - 1)
     candidate = order[at]
     good = (h_here[candidate] == h_there) & (here[candidate] == there).all(axis=1)
-    if not good.all() and len(np.unique(h_here)) < len(h_here):
+    ordered = h_here[order]
+    if not good.all() and (ordered[1:] == ordered[:-1]).any():
         # equal hashes among distinct rows: match the slow, exact way
         _, ids = np.unique(np.concatenate([here, there]), axis=0, return_inverse=True)
         ids = ids.reshape(-1)
@@ -547,7 +584,7 @@ class SymmetryBreaking:
         """
         out = np.zeros(len(solutions), dtype=np.int64)
         sizes = np.fromiter(map(len, solutions), dtype=np.int64, count=len(solutions))
-        for size in np.unique(sizes).tolist():
+        for size in _distinct(sizes):
             if size == 0:
                 out[sizes == 0] = 1  # the empty solution is its own orbit
                 continue

@@ -26,6 +26,8 @@ import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import repeat
+from operator import add
 from typing import Any
 
 from puzzlebox.geometry.grid_text import grid_rows, invisible_character
@@ -33,6 +35,10 @@ from puzzlebox.geometry.grid_text import grid_rows, invisible_character
 Cell = tuple[int, ...]
 DEFAULT_LATTICE = "square"  # what a file without a `lattice` key stands on
 Point = tuple[float, float]
+
+
+def _shifted(cell: Cell, offset: Cell) -> map[int]:
+    return map(add, cell, offset)
 
 
 @dataclass(frozen=True)
@@ -126,26 +132,24 @@ class Lattice(ABC):
         """The translation that puts ``cells`` in normal position: the smallest value of
         each coordinate becomes 0, where the lattice allows (triangle may leave a column
         of 1 to keep a triangle's direction). Added to every cell by :meth:`normalize`."""
-        cells = list(cells)
-        low = tuple(min(cell[i] for cell in cells) for i in range(self.dimensions))
-        return tuple(-v for v in low)
+        return tuple(-min(axis) for axis in zip(*cells, strict=True))
 
     def normalize(self, cells: Mapping[Cell, str]) -> Shape:
         """``cells`` (each with its colour character) translated into normal position, in
         sorted order: two shapes are translates of each other exactly when their normal
-        forms are equal."""
+        forms are equal. (Called thousands of times by a puzzle's symmetries and its
+        pieces' orientations: map and sort, no loop in Python per coordinate, issue #23.)"""
         if not cells:
             raise ValueError("a shape needs at least one cell")
         offset = self.normalize_offset(cells)
-        items = sorted(
-            (tuple(v + d for v, d in zip(cell, offset, strict=True)), color)
-            for cell, color in cells.items()
-        )
-        return Shape(tuple(cell for cell, _ in items), tuple(color for _, color in items))
+        items = sorted(zip(map(tuple, map(_shifted, cells, repeat(offset))), cells.values()))
+        moved, colors = zip(*items, strict=True)
+        return Shape(moved, colors)
 
     def transformed(self, shape: Shape, transform: Transform) -> Shape:
         """The shape moved by ``transform`` and put back in normal position."""
-        return self.normalize({transform(c): col for c, col in zip(shape.cells, shape.colors)})
+        return self.normalize(dict(zip(map(transform.apply, shape.cells), shape.colors,
+                                       strict=True)))
 
     def orientations(self, shape: Shape, rotate: bool = True, reflect: bool = True) -> list[Shape]:
         """The distinct orientations of a shape under the rules, in a stable order (the

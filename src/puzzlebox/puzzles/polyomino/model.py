@@ -14,12 +14,13 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from operator import mul, sub
 from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
 from puzzlebox.cover.problem import CoverBuilder, CoverProblem
-from puzzlebox.cover.symmetry import options_by_items
+from puzzlebox.cover.symmetry import options_by_items_all
 from puzzlebox.engine.errors import EngineError
 from puzzlebox.engine.memo import SweepPlan
 from puzzlebox.engine.registry import EngineSpec, register
@@ -146,8 +147,15 @@ class PolyominoPuzzle(Puzzle):
         return shape if self.match_colors else Shape(shape.cells, ("#",) * len(shape))
 
     def piece_orientations(self, piece: Piece) -> list[Shape]:
+        """The piece's distinct orientations under its rules, the identity's first. Kept
+        once worked out (placements and symmetries each ask for every piece's: 48 maps a
+        piece on cube), under everything they depend on."""
         rotate, reflect = piece_rules(self, piece)
-        return self.lattice.orientations(self._plain(piece.shape), rotate, reflect)
+        key = (piece, rotate, reflect, self.match_colors, self.lattice)
+        known: dict[Hashable, list[Shape]] = self.__dict__.setdefault("_orientations", {})
+        if key not in known:
+            known[key] = self.lattice.orientations(self._plain(piece.shape), rotate, reflect)
+        return list(known[key])
 
     def placements_of(self, piece: Piece) -> list[tuple[Cell, ...]]:
         """Every set of board cells the piece can cover, each once: each orientation moved so
@@ -156,50 +164,71 @@ class PolyominoPuzzle(Puzzle):
         make the translations, and so the options, come in a stable order. On a board that
         wraps the moved cells are folded onto it (geometry/wrap.py), so a piece may cross
         the seam; one that would cover a cell twice is not placed."""
+        if self.wrap is not None:
+            return self._wrapped_placements(piece)
         board = self.board
-        neutral = self.neutral  # with match_colors: a cell of it goes on any colour (#24)
         can_translate = self.lattice.can_translate
-        found: dict[tuple[Cell, ...], None] = {}
         targets = sorted(board)
+        orientations = self.piece_orientations(piece)
+        if not targets:
+            return []
+        # cells as integers, coordinate i times base**i: moving a cell by a vector adds its
+        # number, and every cell a placement tries (a board cell moved by the difference of
+        # two cells of a shape) has its coordinates within (-reach, reach), where the numbers
+        # (balanced digits in base 2 reach + 1) are distinct; so one addition and one set
+        # look-up test a cell (issue #23)
+        reach = 1 + max(max(map(abs, cell)) for cell in targets) + \
+            2 * max(max(map(abs, cell)) for shape in orientations for cell in shape.cells)
+        powers = [(2 * reach + 1) ** i for i in range(len(targets[0]))]
+
+        def number(cell: Cell) -> int:
+            return sum(map(mul, cell, powers))
+
+        cell_of = {number(cell): cell for cell in targets}
+        numbers = list(cell_of)  # in the targets' (sorted) order
+        found: dict[tuple[Cell, ...], None] = {}
+        for shape in orientations:
+            anchor = shape.cells[0]
+            steps = [(number(tuple(map(sub, cell, anchor))), color)
+                     for cell, color in zip(shape.cells, shape.colors, strict=True)]
+            # the targets where every cell of the shape lands on the board (with a colour it
+            # may lie on), one cell at a time over the targets left: most fail at once (a box
+            # piece of 200 cells fits one target of 512: #24)
+            fits = numbers
+            for step, color in steps:
+                if self.match_colors:
+                    fits = [k for k in fits if (moved := cell_of.get(k + step)) is not None
+                            and self._fits(board[moved], color)]
+                else:
+                    fits = [k for k in fits if k + step in cell_of]
+            for k in fits:
+                if can_translate(tuple(map(sub, cell_of[k], anchor))):
+                    found.setdefault(tuple(cell_of[k + step] for step, _ in steps), None)
+        return list(found)
+
+    def _wrapped_placements(self, piece: Piece) -> list[tuple[Cell, ...]]:
+        """:meth:`placements_of` on a board that wraps: folded onto the tube or torus,
+        colours alongside."""
+        board = self.board
+        can_translate = self.lattice.can_translate
         wrap = self.wrap
-        # the box of the board: a target that puts the shape's box outside it misses (on a
-        # board that wraps no box bounds a piece that crosses the seam)
-        low = [min(axis) for axis in zip(*board)] if board and wrap is None else []
-        high = [max(axis) for axis in zip(*board)] if board and wrap is None else []
+        assert wrap is not None
+        found: dict[tuple[Cell, ...], None] = {}
         for shape in self.piece_orientations(piece):
             anchor = shape.cells[0]
-            # the targets where the shape's box stays inside the board's (the rest miss)
-            below = [a - min(axis) for a, axis in zip(anchor, zip(*shape.cells), strict=True)]
-            above = [max(axis) - a for a, axis in zip(anchor, zip(*shape.cells), strict=True)]
-            for target in targets:
-                if low and any(t - b < lo or t + u > hi for t, b, u, lo, hi
-                               in zip(target, below, above, low, high, strict=True)):
-                    continue
+            for target in sorted(board):
                 shift = tuple(t - a for t, a in zip(target, anchor, strict=True))
                 if not can_translate(shift):
                     continue
-                if wrap is not None:  # folded onto the tube or torus, colours alongside
-                    moved_cells = (tuple(v + d for v, d in zip(cell, shift, strict=True))
-                                   for cell in shape.cells)
-                    folded = [wrap.fold(cell) for cell in moved_cells]
-                    if len(set(folded)) != len(folded):
-                        continue  # the piece would cover a cell twice
-                    pairs = sorted(zip(folded, shape.colors, strict=True))
-                    if all(cell in board and self._fits(board[cell], color)
-                           for cell, color in pairs):
-                        found.setdefault(tuple(cell for cell, _ in pairs), None)
-                    continue
-                # cell by cell, stopping at the first that misses: most targets miss early
-                # (a box piece of 200 cells fits one target of 512: #24)
-                cells_list: list[Cell] = []
-                for cell, color in zip(shape.cells, shape.colors, strict=True):
-                    moved = tuple(v + d for v, d in zip(cell, shift, strict=True))
-                    if moved not in board or (self.match_colors and board[moved] != color
-                                              and neutral not in (board[moved], color)):
-                        break
-                    cells_list.append(moved)
-                else:
-                    found.setdefault(tuple(cells_list), None)
+                moved_cells = (tuple(v + d for v, d in zip(cell, shift, strict=True))
+                               for cell in shape.cells)
+                folded = [wrap.fold(cell) for cell in moved_cells]
+                if len(set(folded)) != len(folded):
+                    continue  # the piece would cover a cell twice
+                pairs = sorted(zip(folded, shape.colors, strict=True))
+                if all(cell in board and self._fits(board[cell], color)
+                       for cell, color in pairs):
+                    found.setdefault(tuple(cell for cell, _ in pairs), None)
         return list(found)
 
     def _fits(self, board_colour: str, colour: str) -> bool:
@@ -227,10 +256,11 @@ class PolyominoPuzzle(Puzzle):
                     or optional:  # a placement on optional cells alone covers its piece's item
                 builder.primary(("piece", piece.name), piece.lo, max(hi, piece.lo))
                 limited.add(piece.name)
+        item = {cell: ("cell", *cell) for cell in self.board}  # each name made once
         for piece in self.pieces:
             head = [("piece", piece.name)] if piece.name in limited else []
             for cells in around_givens(self, piece, self.placements_of(piece)):
-                builder.option(head + [("cell", *c) for c in cells], (piece.name, cells))
+                builder.option(head + [item[c] for c in cells], (piece.name, cells))
         return builder.build()
 
     def decode(self, chosen: tuple[int, ...]) -> PolyominoSolution:
@@ -292,8 +322,10 @@ class PolyominoPuzzle(Puzzle):
             colored = {c: ("?" if c in self.optional else "") + v for c, v in colored.items()}
         home = lattice.normalize(colored)
         back = lattice.normalize_offset(colored)
+        firsts = {p.name: self.piece_orientations(p)[0] for p in self.pieces}
         sets = {p.name: frozenset(self.piece_orientations(p)) for p in self.pieces}
         counts = {p.name: (p.lo, p.hi) for p in self.pieces}
+        rules = {p.name: piece_rules(self, p) for p in self.pieces}
         candidates: list[tuple[Transform, Transform, Cell]] = []  # point map, board map, shift
         if self.wrap is None:
             for turn in lattice.group():
@@ -311,7 +343,7 @@ class PolyominoPuzzle(Puzzle):
         for turn, board_map, shift in candidates:
             goes: dict[str, str] = {}
             for name, orients in sets.items():
-                image = frozenset(lattice.transformed(s, turn) for s in orients)
+                image = _image(lattice, turn, name, firsts, sets, rules)
                 if image == orients:
                     goes[name] = name
                     continue
@@ -327,12 +359,12 @@ class PolyominoPuzzle(Puzzle):
     def build_symmetries(self) -> np.ndarray:
         """Each board symmetry moved onto placements as whole arrays: a placement is its
         piece and its items, and its image is the placement of the image piece on the moved
-        cells (cover/symmetry.py: options_by_items)."""
+        cells (cover/symmetry.py: options_by_items_all)."""
         problem = self.problem
         index = {name: i for i, name in enumerate(problem.item_names)}
         number = {p.name: i for i, p in enumerate(self.pieces)}
         tags = np.array([number[label[0]] for label in problem.labels], dtype=np.int64)
-        perms = []
+        item_perms, tag_perms = [], []
         for turn, shift, goes in self.grid_symmetries():
             item_perm = np.arange(problem.n_items)
             for cell in self.board:
@@ -341,9 +373,12 @@ class PolyominoPuzzle(Puzzle):
             for name, image_piece in goes.items():
                 if ("piece", name) in index:  # a piece with the same count is limited alike
                     item_perm[index[("piece", name)]] = index[("piece", image_piece)]
-            tag_perm = np.array([number[goes[p.name]] for p in self.pieces], dtype=np.int64)
-            perms.append(options_by_items(problem, item_perm, tags, tag_perm))
-        return np.array(perms, dtype=np.int64).reshape(len(perms), problem.n_options)
+            item_perms.append(item_perm)
+            tag_perms.append([number[goes[p.name]] for p in self.pieces])
+        if not item_perms:
+            return np.zeros((0, problem.n_options), dtype=np.int64)
+        return options_by_items_all(problem, np.array(item_perms, dtype=np.int64),
+                                    tags, np.array(tag_perms, dtype=np.int64))
 
     def board_maps(self) -> list[dict[Cell, Cell]]:
         """The non-identity symmetries as maps of the board's cells, derived from the
@@ -488,6 +523,24 @@ class PolyominoPuzzle(Puzzle):
         if solution is not None:
             object.__setattr__(solution, "puzzle", self)
             yield solution
+
+
+def _image(lattice: Lattice, turn: Transform, name: str, firsts: dict[str, Shape],
+           sets: dict[str, frozenset[Shape]], rules: dict[str, tuple[bool, bool]]
+           ) -> frozenset[Shape]:  # fmt: skip
+    """The set of orientations of piece ``name`` moved by ``turn``. Where the piece's rules
+    allow a normal subgroup H of the point group (all of it, its rotations, or only the
+    identity: not the identity and one mirror), the image of its set H s is H (turn s): the
+    set, among the pieces' sets under the same rules, that holds the one shape ``turn s``
+    (sets of one H are its orbits, equal or disjoint). So one shape is moved, not the
+    24 orientations of a solid piece under 48 maps (issue #23); else every one is."""
+    rotate, reflect = rules[name]
+    if rotate or not reflect:
+        moved = lattice.transformed(firsts[name], turn)
+        for other, orients in sets.items():
+            if rules[other] == rules[name] and moved in orients:
+                return orients
+    return frozenset(lattice.transformed(s, turn) for s in sets[name])
 
 
 def _folded(wrap: Wrap, turn: Transform, shift: Cell) -> Transform:
