@@ -185,6 +185,26 @@ def test_jobs_2_equals_jobs_1(capsys, name, known):
     assert all(t.get("partial", False) is False for t in two)
 
 
+def test_a_split_count_builds_the_bitboard_tables_once():
+    """Every subproblem (and every symmetry part of each) searches the same problem with
+    other options forced or excluded: the engine's tables are built once for all of them
+    (rebuilt per part, they cost more CPU than a second core gave; bench/RESULTS.md)."""
+    from puzzlebox.engine import bitboard
+
+    bitboard._warm_up()  # the numba fallback builds a tiny problem's tables once
+    pf = puzzlebox.load_file("pentomino-3x20")
+    before = bitboard.TABLES_BUILT
+    with SplitRun(pf, engine="bitboard", split_depth=2) as run:
+        result = run.count()
+    assert (result.solutions, result.distinct) == (8, 2)
+    assert result.total >= 8  # many searches of one problem
+    assert bitboard.TABLES_BUILT - before == 1
+    # a search of another problem builds its own, once
+    again = puzzlebox.load_file("pentomino-3x20")
+    with SplitRun(again, engine="bitboard", split_depth=2) as run:
+        assert (run.count().solutions, bitboard.TABLES_BUILT - before) == (8, 2)
+
+
 def test_solve_all_jobs_2_gives_the_same_solutions(capsys, tmp_path):
     path = tmp_path / "q6.toml"
     path.write_text(QUEENS_6)
