@@ -39,9 +39,7 @@ without building them, and splits the tree into subproblems of forced options.
 
 from __future__ import annotations
 
-import threading
 import time
-import weakref
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple
@@ -50,7 +48,7 @@ import numpy as np
 
 from puzzlebox.cover.problem import CoverProblem
 from puzzlebox.engine import kernel_choice
-from puzzlebox.engine.bitboard_fit import ineligible
+from puzzlebox.engine.bitboard_fit import PerProblem, ineligible
 from puzzlebox.engine.kernel_cache import announce
 from puzzlebox.engine.progress import Progress, share_walked
 from puzzlebox.engine.search import Job, Mode, Step, Subproblem
@@ -396,9 +394,7 @@ class _Tables:
 
 
 TABLES_BUILT = 0  # tables built by this process: tests count them (one per problem searched)
-_TABLES_KEPT = 4  # the problems whose tables a process keeps, the latest used
-_tables_kept: dict[tuple[int, int, bool], tuple[weakref.ref[CoverProblem], _Tables]] = {}
-_tables_lock = threading.Lock()
+_tables_kept: PerProblem[_Tables] = PerProblem(4)  # the tables of the last problems used
 
 
 def tables(problem: CoverProblem, prune: int = PRUNE_REGIONS, conflict_rows: bool = True
@@ -408,21 +404,10 @@ def tables(problem: CoverProblem, prune: int = PRUNE_REGIONS, conflict_rows: boo
     A split count starts the engine once per subproblem and part (cover/symmetry.py cuts a
     count into up to 23 parts), all of one problem with other options forced or excluded:
     building the tables each time cost more CPU than a second core gave on the 3x4x5 solid
-    pentominoes (114 builds, 1.5 s of a 4.5 s split count; bench/RESULTS.md). The tables
-    are kept while the problem lives, for the last few problems."""
-    key = (id(problem), prune, conflict_rows)
-    with _tables_lock:
-        kept = _tables_kept.get(key)
-        if kept is not None and kept[0]() is problem:
-            _tables_kept[key] = _tables_kept.pop(key)  # the latest used goes last
-            return kept[1]
-    built = _Tables(problem, set(), prune, conflict_rows)
-    with _tables_lock:
-        _tables_kept.pop(key, None)
-        while len(_tables_kept) >= _TABLES_KEPT:
-            _tables_kept.pop(next(iter(_tables_kept)))
-        _tables_kept[key] = (weakref.ref(problem), built)
-    return built
+    pentominoes (114 builds, 1.5 s of a 4.5 s split count; bench/RESULTS.md). They are
+    kept while the problem lives, for the last few problems."""
+    return _tables_kept.get(problem, (prune, conflict_rows),
+                            lambda: _Tables(problem, set(), prune, conflict_rows))
 
 
 class _Search:
