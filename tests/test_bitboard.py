@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import gc
 from collections.abc import Iterable
 
 import numpy as np
@@ -260,7 +261,8 @@ def test_nested_subproblems_of_shared_tables_partition_and_keep_forced_out_of_ex
 
 def test_what_is_kept_per_problem_is_never_another_problems() -> None:
     """The reasons and tables kept per problem are found by identity: an equal-looking or
-    a newer problem gets its own answer, and a full store forgets the oldest."""
+    a newer problem gets its own answer, a full store forgets the oldest, and a problem's
+    answers go when it does."""
     tiling = catalog.load_file("pentomino-3x20").puzzles[0].problem
     coloured = dataclasses.replace(tiling, colors=np.ones_like(tiling.colors))
     for _ in range(2):
@@ -278,3 +280,8 @@ def test_what_is_kept_per_problem_is_never_another_problems() -> None:
     assert [store.get(p, None, make(i)) for i, p in enumerate([a, b, a, c, a, b])] == [
         0, 1, 0, 3, 0, 5]
     assert made == [0, 1, 3, 5]  # b was the oldest when c came, and was forgotten
+    d = dataclasses.replace(tiling)
+    assert store.get(d, None, make(9)) == 9 and len(store) == 2
+    del d
+    gc.collect()
+    assert len(store) == 1  # a problem's answers go with it

@@ -21,12 +21,22 @@ class PerProblem(Generic[T]):
     ``kept`` problems: a split count starts the engine once per subproblem and symmetry
     part, always on the same problem (bench/RESULTS.md, #23 item 4). Keyed by the
     problem's identity (its arrays are not hashable) and checked by a weak reference, so
-    another problem that reuses a dead one's id is never given its answers."""
+    another problem that reuses a dead one's id is never given its answers; what a dead
+    problem had is dropped with it (the bitboard tables can be large)."""
 
     def __init__(self, kept: int) -> None:
         self.kept = kept
         self._held: dict[tuple[int, Hashable], tuple[weakref.ref[CoverProblem], T]] = {}
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # the drop runs at garbage collection, maybe inside
+
+    def __len__(self) -> int:
+        return len(self._held)
+
+    def _drop(self, at: tuple[int, Hashable], ref: weakref.ref[CoverProblem]) -> None:
+        with self._lock:
+            held = self._held.get(at)
+            if held is not None and held[0] is ref:
+                del self._held[at]
 
     def get(self, problem: CoverProblem, key: Hashable, make: Callable[[], T]) -> T:
         """The value kept for ``(problem, key)``, made by ``make`` the first time."""
@@ -41,7 +51,8 @@ class PerProblem(Generic[T]):
             self._held.pop(at, None)
             while len(self._held) >= self.kept:
                 self._held.pop(next(iter(self._held)))
-            self._held[at] = (weakref.ref(problem), value)
+            ref = weakref.ref(problem, lambda r: self._drop(at, r))
+            self._held[at] = (ref, value)
         return value
 
 
