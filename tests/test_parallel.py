@@ -746,3 +746,39 @@ def test_a_small_tree_is_not_split_even_with_a_free_core(monkeypatch):
         result = run.count()
     assert (result.solutions, result.distinct) == (92, 12)
     assert (result.done, result.total) == (1, 1)
+
+
+def test_a_count_ended_before_its_worker_is_ready_never_waits_for_it(monkeypatch):
+    """A worker's start waits for the forkserver to import puzzlebox (0.45 s measured, more
+    than pentomino-5x12's whole search): the count tried whole goes on meanwhile, and
+    once it is done the run ends without waiting for the worker, which is stopped."""
+    import threading
+
+    from puzzlebox.parallel import backends
+
+    gate = threading.Event()
+    seen: list[str] = []
+
+    class SlowSlot:
+        def __init__(self, ctx, task_function) -> None:
+            gate.wait(timeout=30)  # a start that blocked the count would wait here
+            seen.append("count done first" if gate.is_set() else "count waited")
+            self.process = self
+
+        def terminate(self) -> None:
+            pass
+
+        def stop(self) -> None:
+            seen.append("stopped")
+
+    monkeypatch.setattr(backends, "_Slot", SlowSlot)
+    pf = puzzlebox.load_file("queens-8")
+    with SplitRun(pf, engine="reference", jobs=2, meter=machine(idle=1.0)) as run:
+        result = run.count()
+        assert run.backend.running() == 1  # the worker was asked for, and is still starting
+        starter = run.backend._starter
+    gate.set()
+    starter.join(timeout=30)
+    assert (result.solutions, result.distinct) == (92, 12)
+    assert (result.done, result.total) == (1, 1)
+    assert seen == ["count done first", "stopped"]
