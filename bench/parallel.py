@@ -16,6 +16,7 @@ worker's CPU shows how much CPU the machine gave it.
     python bench/parallel.py --append               # add a section to bench/RESULTS.md
     python bench/parallel.py --cli queens:16 solid-pentominoes-3x4x5 --jobs 2 4 --rounds 3
     python bench/parallel.py --cli queens:16 --src before=/tmp/old/src --src after=/tmp/new/src
+    python bench/parallel.py --overhead solid-pentominoes-3x4x5 pentomino-5x12 queens:16
 
 ``--cli`` times the command a user types, ``puzzlebox count PUZZLE --json`` against the same
 with ``--jobs N``, interleaved round by round (the load changes as it runs), each run's
@@ -26,6 +27,12 @@ rest of the machine left idle during each run (``/proc/stat``). ``--src NAME=DIR
 ``--jobs`` commands once for each source tree (``PYTHONPATH=DIR``, ahead of the installed
 one: two versions of puzzlebox compared in one interleaved run; the one-process count runs
 on the first).
+
+``--overhead`` measures what a split costs in CPU, in one process: the whole count's CPU
+against the sum of its subproblems' (the split ``--jobs N`` makes, as a worker runs them:
+each in a fresh process whose kernels are ready and whose puzzle is built, the first
+subproblem paying what a worker pays once), with ``--profile`` the functions the
+subproblems spend it in; ``--src`` compares source trees.
 
 A puzzle is a catalog name, a .toml file, or ``queens:N``; ``NAME@ENGINE`` pins its engine.
 """
@@ -244,6 +251,131 @@ def cli_main(args: argparse.Namespace) -> int:
     return 0
 
 
+def overhead_child(puzzle: str, subs_file: str, profile: bool) -> int:
+    """Count the subproblems listed in ``subs_file`` (``[[forced, excluded], ...]``; one
+    ``[[], []]`` is the whole count) one after the other as a worker does (tasks.py's
+    ``count_subproblem``), after readying the kernels and building the puzzle, as a
+    worker has before its first task. Prints the CPU of the counts and the answer."""
+    import puzzlebox
+    from puzzlebox.engine import bitboard, registry
+    from puzzlebox.parallel.tasks import count_subproblem
+    from puzzlebox.run.choice import split_spec
+
+    name, _, pinned = puzzle.partition("@")
+    pf = puzzlebox.load_file(name)
+    board = pf.puzzles[0]
+    spec = registry.get(pinned) if pinned else split_spec(board, "count", False)
+    bitboard._warm_up()  # a worker's kernels are ready before its tasks
+    board.search_problem()  # built when the worker checks the fingerprint
+    subs = json.loads(Path(subs_file).read_text())
+    raw = distinct = nodes = 0
+    profiler = None
+    if profile:
+        import cProfile
+
+        profiler = cProfile.Profile()
+        profiler.enable()
+    began = time.process_time()
+    for forced, excluded in subs:
+        r, d, n = count_subproblem(board, spec, tuple(forced), tuple(excluded))
+        raw, distinct, nodes = raw + r, distinct + d, nodes + n
+    cpu = time.process_time() - began
+    if profiler is not None:
+        import io
+        import pstats
+
+        profiler.disable()
+        text = io.StringIO()
+        pstats.Stats(profiler, stream=text).sort_stats("tottime").print_stats(12)
+        print(text.getvalue(), file=sys.stderr)
+    print(json.dumps({"cpu": cpu, "raw": raw, "distinct": distinct, "nodes": nodes,
+                      "engine": spec.name, "tables": getattr(bitboard, "TABLES_BUILT", None)}))
+    return 0
+
+
+def plan_split(puzzle: str, jobs: int) -> list[list[list[int]]]:
+    """The subproblems ``--jobs`` cuts ``puzzle`` into (run.py's plan, without its trial of
+    the whole board): about ``PER_WORKER`` per process, at least ``LEAST``, balanced by
+    Knuth's estimate where the engine probes."""
+    import puzzlebox
+    from puzzlebox.engine import registry
+    from puzzlebox.parallel.run import LEAST, PER_WORKER, tree_size
+    from puzzlebox.parallel.split import split
+    from puzzlebox.parallel.tasks import COUNT, task_job
+    from puzzlebox.run.choice import split_spec
+
+    name, _, pinned = puzzle.partition("@")
+    board = puzzlebox.load_file(name).puzzles[0]
+    spec = registry.get(pinned) if pinned else split_spec(board, COUNT, False)
+    job = task_job(board, COUNT, spec)
+    subs = split(spec, job, target=max(PER_WORKER * jobs, LEAST), weight=tree_size(spec, job))
+    return [[list(f), list(e)] for f, e in subs]
+
+
+def overhead_main(args: argparse.Namespace) -> int:
+    """Whole count against the sum of its subproblems, CPU in one process, per source tree."""
+    sources = [tuple(v.split("=", 1)) for v in args.src] or [("", None)]
+    load = os.getloadavg()
+    rows = []
+    with tempfile.TemporaryDirectory() as folder:
+        for spec in args.puzzles:
+            name, _, pinned = spec.partition("@")
+            puzzle = puzzle_arg(name, Path(folder)) + (f"@{pinned}" if pinned else "")
+            subs = plan_split(puzzle, args.jobs[0])
+            whole_file = Path(folder) / "whole.json"
+            whole_file.write_text("[[[], []]]")
+            subs_file = Path(folder) / "subs.json"
+            subs_file.write_text(json.dumps(subs))
+            for label, src in sources:
+                env = dict(os.environ)
+                if src is not None:
+                    env["PYTHONPATH"] = src
+                got = {}
+                for what, path in (("whole", whole_file), ("split", subs_file)):
+                    cpus = []
+                    for _ in range(args.rounds):
+                        argv = [sys.executable, __file__, "--overhead-child", puzzle,
+                                str(path)] + (["--profile"] if args.profile else [])
+                        done = subprocess.run(argv, capture_output=True, text=True, env=env,
+                                              timeout=600)
+                        if done.returncode != 0:
+                            raise SystemExit(f"{' '.join(argv)} failed: {done.stderr.strip()}")
+                        if args.profile:
+                            print(f"--- {spec} {label} {what}\n{done.stderr}", file=sys.stderr)
+                        out = json.loads(done.stdout.splitlines()[-1])
+                        cpus.append(out["cpu"])
+                    got[what] = (out, cpus)
+                (whole, wcpu), (split_out, scpu) = got["whole"], got["split"]
+                if (whole["raw"], whole["distinct"]) != (split_out["raw"], split_out["distinct"]):
+                    raise SystemExit(f"{spec}: whole {whole['raw']}/{whole['distinct']} "
+                                     f"but split {split_out['raw']}/{split_out['distinct']}")
+                w, s_ = statistics.median(wcpu), statistics.median(scpu)
+                rows.append((spec, label or "-", whole["engine"], len(subs), whole, split_out,
+                             w, s_, wcpu, scpu))
+                print(f"{spec} {label}: whole {w:.3f} s, {len(subs)} subproblems {s_:.3f} s "
+                      f"({s_ / w:.2f}x), tables built {whole['tables']} / "
+                      f"{split_out['tables']}, load {os.getloadavg()[0]:.1f}", file=sys.stderr)
+    command = " ".join(["python", "bench/parallel.py", *sys.argv[1:]])
+    lines = [
+        "",
+        f"`{command}`: {os.cpu_count()} cores, load average {load[0]:.1f} / {load[1]:.1f} "
+        f"(1 / 5 min) at the start. CPU seconds (process time) of the counts alone, each in "
+        f"a fresh process with kernels ready and the puzzle built; median of {args.rounds}.",
+        "",
+        "| puzzle | version | engine | subproblems | solutions | nodes whole / split "
+        "| whole CPU | subproblems' CPU | ratio | tables built whole / split |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for spec, label, engine, n, whole, split_out, w, s_, _, _ in rows:
+        lines.append(
+            f"| {spec} | {label} | {engine} | {n} | {whole['raw']} / {whole['distinct']} | "
+            f"{whole['nodes']} / {split_out['nodes']} | {w:.3f} s | {s_:.3f} s | "
+            f"**{s_ / w:.2f}x** | {whole['tables']} / {split_out['tables']} |"
+        )
+    print("\n".join(lines))
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("puzzles", nargs="*", default=["queens:16", "pentomino-6x10"])
@@ -258,13 +390,21 @@ def main() -> int:
                         help="with --cli: run the --jobs commands on this source tree too")
     parser.add_argument("--no-cluster", action="store_true", help="skip the Dask cluster")
     parser.add_argument("--append", action="store_true", help=f"append to {RESULTS.name}")
+    parser.add_argument("--overhead", action="store_true",
+                        help="CPU of the whole count against the sum of its subproblems")
+    parser.add_argument("--profile", action="store_true", help="with --overhead")
+    parser.add_argument("--overhead-child", nargs=2, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--child", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--cluster", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child is not None:
         return child(args.child, args.engine or "auto", args.jobs[0], args.cluster)
+    if args.overhead_child is not None:
+        return overhead_child(*args.overhead_child, args.profile)
     if args.cli:
         return cli_main(args)
+    if args.overhead:
+        return overhead_main(args)
     args.jobs = args.jobs[0]
 
     load = os.getloadavg()[0]

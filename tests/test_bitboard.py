@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import gc
 from collections.abc import Iterable
 
 import numpy as np
@@ -233,3 +234,54 @@ def test_subproblems_leave_out_earlier_branches_of_a_counter() -> None:
     counts = [BitboardEngine(problem, *part).count() for part in parts]
     assert sum(counts) == BitboardEngine(problem).count() == reference_count(problem)
     assert sum(counts) == 2 * 131 + 1  # X in one block and 131 tilings of the other, or both
+
+
+def test_nested_subproblems_of_shared_tables_partition_and_keep_forced_out_of_excluded(
+) -> None:
+    """The tables hold every option, forced ones too (one set per problem, shared by every
+    subproblem): cutting a subproblem again must not name one of its forced options among
+    the options its children leave out, and the children still partition it."""
+    board = {(r, c): "#" for r in range(3) for c in (0, 1, 2, 4, 5, 6)}
+    pieces = [
+        Piece("X", Shape.from_cells([(0, 1), (1, 0), (1, 1), (1, 2), (2, 1)]), 1, 2),
+        Piece("mono", Shape.from_cells([(0, 0)]), 0, None),
+        Piece("domino", Shape.from_cells([(0, 0), (0, 1)]), 0, None),
+    ]
+    problem = PolyominoPuzzle("blocks", board, pieces).problem
+    total = 0
+    for forced, excluded in BitboardEngine(problem).subproblems(1):
+        children = BitboardEngine(problem, forced, excluded).subproblems(2)
+        assert all(not set(f) & set(e) for f, e in children)
+        counts = [BitboardEngine(problem, *child).count() for child in children]
+        assert sum(counts) == BitboardEngine(problem, forced, excluded).count()
+        assert sum(counts) == reference_count(problem, forced, excluded)
+        total += sum(counts)
+    assert total == reference_count(problem) == 2 * 131 + 1
+
+
+def test_what_is_kept_per_problem_is_never_another_problems() -> None:
+    """The reasons and tables kept per problem are found by identity: an equal-looking or
+    a newer problem gets its own answer, a full store forgets the oldest, and a problem's
+    answers go when it does."""
+    tiling = catalog.load_file("pentomino-3x20").puzzles[0].problem
+    coloured = dataclasses.replace(tiling, colors=np.ones_like(tiling.colors))
+    for _ in range(2):
+        assert ineligible(tiling) is None
+        assert ineligible(coloured) is not None
+    from puzzlebox.engine.bitboard_fit import PerProblem
+
+    store: PerProblem[int] = PerProblem(2)
+    made: list[int] = []
+
+    def make(n: int):
+        return lambda: made.append(n) or n
+
+    a, b, c = tiling, coloured, dataclasses.replace(tiling)
+    assert [store.get(p, None, make(i)) for i, p in enumerate([a, b, a, c, a, b])] == [
+        0, 1, 0, 3, 0, 5]
+    assert made == [0, 1, 3, 5]  # b was the oldest when c came, and was forgotten
+    d = dataclasses.replace(tiling)
+    assert store.get(d, None, make(9)) == 9 and len(store) == 2
+    del d
+    gc.collect()
+    assert len(store) == 1  # a problem's answers go with it

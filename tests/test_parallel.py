@@ -185,6 +185,26 @@ def test_jobs_2_equals_jobs_1(capsys, name, known):
     assert all(t.get("partial", False) is False for t in two)
 
 
+def test_a_split_count_builds_the_bitboard_tables_once():
+    """Every subproblem (and every symmetry part of each) searches the same problem with
+    other options forced or excluded: the engine's tables are built once for all of them
+    (rebuilt per part, they cost more CPU than a second core gave; bench/RESULTS.md)."""
+    from puzzlebox.engine import bitboard
+
+    bitboard._warm_up()  # the numba fallback builds a tiny problem's tables once
+    pf = puzzlebox.load_file("pentomino-3x20")
+    before = bitboard.TABLES_BUILT
+    with SplitRun(pf, engine="bitboard", split_depth=2) as run:
+        result = run.count()
+    assert (result.solutions, result.distinct) == (8, 2)
+    assert result.total >= 8  # many searches of one problem
+    assert bitboard.TABLES_BUILT - before == 1
+    # a search of another problem builds its own, once
+    again = puzzlebox.load_file("pentomino-3x20")
+    with SplitRun(again, engine="bitboard", split_depth=2) as run:
+        assert (run.count().solutions, bitboard.TABLES_BUILT - before) == (8, 2)
+
+
 def test_solve_all_jobs_2_gives_the_same_solutions(capsys, tmp_path):
     path = tmp_path / "q6.toml"
     path.write_text(QUEENS_6)
@@ -726,3 +746,39 @@ def test_a_small_tree_is_not_split_even_with_a_free_core(monkeypatch):
         result = run.count()
     assert (result.solutions, result.distinct) == (92, 12)
     assert (result.done, result.total) == (1, 1)
+
+
+def test_a_count_ended_before_its_worker_is_ready_never_waits_for_it(monkeypatch):
+    """A worker's start waits for the forkserver to import puzzlebox (0.45 s measured, more
+    than pentomino-5x12's whole search): the count tried whole goes on meanwhile, and
+    once it is done the run ends without waiting for the worker, which is stopped."""
+    import threading
+
+    from puzzlebox.parallel import backends
+
+    gate = threading.Event()
+    seen: list[str] = []
+
+    class SlowSlot:
+        def __init__(self, ctx, task_function) -> None:
+            gate.wait(timeout=30)  # a start that blocked the count would wait here
+            seen.append("count done first" if gate.is_set() else "count waited")
+            self.process = self
+
+        def terminate(self) -> None:
+            pass
+
+        def stop(self) -> None:
+            seen.append("stopped")
+
+    monkeypatch.setattr(backends, "_Slot", SlowSlot)
+    pf = puzzlebox.load_file("queens-8")
+    with SplitRun(pf, engine="reference", jobs=2, meter=machine(idle=1.0)) as run:
+        result = run.count()
+        assert run.backend.running() == 1  # the worker was asked for, and is still starting
+        starter = run.backend._starter
+    gate.set()
+    starter.join(timeout=30)
+    assert (result.solutions, result.distinct) == (92, 12)
+    assert (result.done, result.total) == (1, 1)
+    assert seen == ["count done first", "stopped"]

@@ -48,7 +48,7 @@ import numpy as np
 
 from puzzlebox.cover.problem import CoverProblem
 from puzzlebox.engine import kernel_choice
-from puzzlebox.engine.bitboard_fit import ineligible
+from puzzlebox.engine.bitboard_fit import PerProblem, ineligible
 from puzzlebox.engine.kernel_cache import announce
 from puzzlebox.engine.progress import Progress, share_walked
 from puzzlebox.engine.search import Job, Mode, Step, Subproblem
@@ -232,11 +232,16 @@ class _Tables:
     order, and each item's options as a bit set stored over its run of nonzero words.
 
     Built with array operations only: on 6x10 pentominoes the tables take about 2 ms,
-    where a loop over the options took 20 ms, longer than the search for a first solution."""
+    where a loop over the options took 20 ms, longer than the search for a first solution.
+    They hold every option but ``excluded`` and depend on nothing else, so the searches of
+    one problem share them (:func:`tables`); a search leaves out the options its job forces
+    or excludes in its first frame (:class:`_Search`)."""
 
     def __init__(
         self, problem: CoverProblem, excluded: set[int], prune: int, conflict_rows: bool = True
     ) -> None:
+        global TABLES_BUILT
+        TABLES_BUILT += 1
         m = problem.n_graph
         self.m = m
         self.words = (m + 63) // 64
@@ -388,10 +393,29 @@ class _Tables:
         return counters
 
 
-class _Search:
-    """One resumable walk of the tree: the kernel's mutable state, in arrays."""
+TABLES_BUILT = 0  # tables built by this process: tests count them (one per problem searched)
+_tables_kept: PerProblem[_Tables] = PerProblem(4)  # the tables of the last problems used
 
-    def __init__(self, t: _Tables, forced: tuple[int, ...]) -> None:
+
+def tables(problem: CoverProblem, prune: int = PRUNE_REGIONS, conflict_rows: bool = True
+           ) -> _Tables:  # fmt: skip
+    """The tables of ``problem`` with every option, built once per process and problem.
+
+    A split count starts the engine once per subproblem and part (cover/symmetry.py cuts a
+    count into up to 23 parts), all of one problem with other options forced or excluded:
+    building the tables each time cost more CPU than a second core gave on the 3x4x5 solid
+    pentominoes (114 builds, 1.5 s of a 4.5 s split count; bench/RESULTS.md). They are
+    kept while the problem lives, for the last few problems."""
+    return _tables_kept.get(problem, (prune, conflict_rows),
+                            lambda: _Tables(problem, set(), prune, conflict_rows))
+
+
+class _Search:
+    """One resumable walk of the tree: the kernel's mutable state, in arrays. ``forced``
+    options are placed before it starts, ``excluded`` ones left out of its first frame."""
+
+    def __init__(self, t: _Tables, forced: tuple[int, ...], excluded: Iterable[int] = ()
+                 ) -> None:  # fmt: skip
         self.t = t
         self.k = kernels()
         m = t.m
@@ -435,6 +459,8 @@ class _Search:
             taken[list(covered)] = True
             owner = np.repeat(np.arange(n), t.tarea)
             blocked[owner[taken[t.ecells]]] = True
+        out = t.entry[np.fromiter(excluded, dtype=np.int64)]
+        blocked[out[out >= 0]] = True
         full = self.gcount >= t.ghi
         if full.any():
             gowner = np.repeat(np.arange(n), np.diff(t.tgs))
@@ -579,12 +605,11 @@ class BitboardEngine:
         self.node_budget = node_budget
         self.stats = SearchStats(engine=self.name)
         self.pruned = 0  # branches the region test ended, in the last search
-        skip = set(self.forced) | set(self.excluded)
-        self._tables = _Tables(problem, skip, prune, conflict_rows)
+        self._tables = tables(problem, prune, conflict_rows)
 
     def _start(self) -> _Search:
         self.stats.compile_seconds += _warm_up()
-        search = _Search(self._tables, self.forced)
+        search = _Search(self._tables, self.forced, self.excluded)
         self.stats.nodes = 0
         self.stats.solutions = 0
         self.stats.search_seconds = 0.0
@@ -666,10 +691,11 @@ class BitboardEngine:
                 left_out: list[int] = []
                 for option, item in zip(path, record[1::2], strict=True):
                     left_out += t.left_out(option, item)
+                placed = set(self.forced) | set(path)
                 parts.append(
                     (
                         tuple(sorted(self.forced + tuple(path))),
-                        tuple(sorted((set(self.excluded) | set(left_out)) - set(path))),
+                        tuple(sorted((set(self.excluded) | set(left_out)) - placed)),
                     )
                 )
         return parts
@@ -689,8 +715,7 @@ class BitboardSearch:
         excluded = problem.option_set(job.excluded, "excluded")
         self.stats = SearchStats(engine=BitboardEngine.name)
         self.stats.compile_seconds += _warm_up()
-        tables = _Tables(problem, set(self.forced) | set(excluded), PRUNE_REGIONS)
-        self._search = _Search(tables, self.forced)
+        self._search = _Search(tables(problem), self.forced, excluded)
         self._counting = job.mode is Mode.COUNT
         self._limit = job.limit
         self._batch = 1

@@ -4,9 +4,59 @@ must not import numba."""
 
 from __future__ import annotations
 
+import threading
+import weakref
+from collections.abc import Callable, Hashable
+from typing import Generic, TypeVar
+
 import numpy as np
 
 from puzzlebox.cover.problem import CoverProblem
+
+T = TypeVar("T")
+
+
+class PerProblem(Generic[T]):
+    """What is worked out from a problem alone, kept while the problem lives, for the last
+    ``kept`` problems: a split count starts the engine once per subproblem and symmetry
+    part, always on the same problem (bench/RESULTS.md, #23 item 4). Keyed by the
+    problem's identity (its arrays are not hashable) and checked by a weak reference, so
+    another problem that reuses a dead one's id is never given its answers; what a dead
+    problem had is dropped with it (the bitboard tables can be large)."""
+
+    def __init__(self, kept: int) -> None:
+        self.kept = kept
+        self._held: dict[tuple[int, Hashable], tuple[weakref.ref[CoverProblem], T]] = {}
+        self._lock = threading.RLock()  # the drop runs at garbage collection, maybe inside
+
+    def __len__(self) -> int:
+        return len(self._held)
+
+    def _drop(self, at: tuple[int, Hashable], ref: weakref.ref[CoverProblem]) -> None:
+        with self._lock:
+            held = self._held.get(at)
+            if held is not None and held[0] is ref:
+                del self._held[at]
+
+    def get(self, problem: CoverProblem, key: Hashable, make: Callable[[], T]) -> T:
+        """The value kept for ``(problem, key)``, made by ``make`` the first time."""
+        at = (id(problem), key)
+        with self._lock:
+            held = self._held.get(at)
+            if held is not None and held[0]() is problem:
+                self._held[at] = self._held.pop(at)  # the latest used goes last
+                return held[1]
+        value = make()
+        with self._lock:
+            self._held.pop(at, None)
+            while len(self._held) >= self.kept:
+                self._held.pop(next(iter(self._held)))
+            ref = weakref.ref(problem, lambda r: self._drop(at, r))
+            self._held[at] = (ref, value)
+        return value
+
+
+_reasons: PerProblem[str | None] = PerProblem(8)
 
 _MAX_BYTES = 1 << 29  # bit-set tables larger than this are left to the general engine
 
@@ -19,7 +69,12 @@ def _table_bytes(problem: CoverProblem) -> int:
 
 
 def ineligible(problem: CoverProblem) -> str | None:
-    """Why the bitboard engine cannot solve ``problem``, or None when it can."""
+    """Why the bitboard engine cannot solve ``problem``, or None when it can (worked out
+    once per problem: the registry and the engine ask it for every part of a count)."""
+    return _reasons.get(problem, None, lambda: _ineligible(problem))
+
+
+def _ineligible(problem: CoverProblem) -> str | None:
     m = problem.n_graph
     if m == 0:
         return "the problem has no graph of cells"

@@ -472,7 +472,7 @@ class SplitRun:
             nonlocal decided
             if not decided and meter.seconds() >= SAMPLE_SECONDS:
                 decided = True
-                backend.start()
+                backend.start(wait=False)  # the search goes on while they start
                 if not backend.running():
                     self._say_cores(backend, whole=True)
                 elif WHOLE_FIRST_SECONDS <= 0:
