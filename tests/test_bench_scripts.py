@@ -17,8 +17,8 @@ import pytest
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 SCRIPTS = sorted(p.stem for p in BENCH.glob("*.py"))
-WITH_MAIN = ["burr_booklet", "burrtools", "cover_kernels_ab", "disassembly", "docs_commands", "engines",
-             "estimates", "hard",
+WITH_MAIN = ["burr_booklet", "burrtools", "cover_kernels_ab", "disassembly", "docs_commands",
+             "engines", "estimates", "hard",
              "kernel_ab", "lattices", "long_count", "memo", "oracle_counts", "parallel",
              "polysticks",
              "progress_accuracy", "run", "startup", "sudoku_count", "xmpuzzle"]

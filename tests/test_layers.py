@@ -76,6 +76,10 @@ KNOWN_LAZY: set[tuple[str, str]] = {
     ("puzzlebox.extras", "importlib"),
     # the disassembly strip: 6 ms (render.sheet, xml.sax), for `moves --strip`
     ("puzzlebox.cli_disassembly", "puzzlebox.disassembly.strip"),
+    # the local process and cluster backends (multiprocessing, subprocess, socket, uuid):
+    # 15-21 ms after puzzlebox.run, for a split run only (issue #23)
+    ("puzzlebox.parallel.run", "puzzlebox.parallel.backends"),
+    ("puzzlebox.parallel", "puzzlebox.parallel.backends"),
     # the bitboard engine: 10 ms (its tables), for a search only (engine/__init__.py)
     ("puzzlebox.engine", "puzzlebox.engine.bitboard"),
     # the general engine and Knuth's estimate on it, which load numba only where the C kernels

@@ -21,12 +21,6 @@ from puzzlebox.engine import SearchStats, registry
 from puzzlebox.engine.registry import AUTO, EngineSpec
 from puzzlebox.engine.search import Capability, Job
 from puzzlebox.formats import PuzzleFile
-from puzzlebox.parallel.backends import (
-    DaskBackend,
-    ProcessBackend,
-    SerialBackend,
-    TaskFunction,
-)
 from puzzlebox.parallel.checkpoint import Checkpoint, run_fingerprint
 from puzzlebox.parallel.cores import SAMPLE_SECONDS, IdleMeter, usable_cores
 from puzzlebox.parallel.errors import SplitOptionError
@@ -46,6 +40,12 @@ from puzzlebox.parallel.tasks import (
 )
 from puzzlebox.puzzles import Puzzle, Solution
 from puzzlebox.reports import SplitCountResult
+
+if TYPE_CHECKING:
+    from puzzlebox.parallel.backends import ProcessBackend
+
+# A picklable callable taking a Task (run_task, or a test's wrapper of it), as backends.py says.
+TaskFunction = Any
 
 if TYPE_CHECKING:  # the estimator loads numba: only a split that balances needs it
     from puzzlebox.engine.estimate import TreeEstimate
@@ -285,6 +285,10 @@ class SplitRun:
         Local workers start with the first tasks, or earlier when :meth:`plan` splits a big
         search and starts them to get ready meanwhile."""
         if self._backend is None:
+            # multiprocessing, subprocess, socket and uuid: 15 ms that a run of one process
+            # (nearly every count) need not pay (issue #23)
+            from puzzlebox.parallel.backends import DaskBackend, ProcessBackend, SerialBackend
+
             if self.cluster is not None:
                 self._backend = DaskBackend(self.cluster, self.task_function)
             elif self.jobs > 1:
@@ -297,6 +301,8 @@ class SplitRun:
     def plan(self, board: int, tried: bool = False) -> list[Subproblem]:
         """The subproblems of ``board``: from the checkpoint when it has them. ``tried``:
         the board was tried whole and did not end soon (:meth:`_try_whole`)."""
+        from puzzlebox.parallel.backends import ProcessBackend  # loaded by self.backend
+
         puzzle = self.pf.puzzles[board]
         spec = self.specs[board]
         job = task_job(puzzle, self.kind, spec)
