@@ -123,6 +123,26 @@ static inline int64_t write_path(int64_t mode, int64_t c, const int64_t *topt,
     return w + c + 1;
 }
 
+/* The options left among an item's run of ``span`` words (``a`` the available bits there,
+ * ``b`` the item's), counted until the count reaches ``enough`` (it may pass it by up to
+ * three words' worth) or the run ends. The run is read from its end: options are numbered
+ * by their first cell in fill order, and the search fills cells roughly in that order, so
+ * the options still available cluster in the run's last words and a count that can stop
+ * early stops after a few words. Four words at a time: a test after each word costs more
+ * than it saves. */
+PB_HOT static inline __attribute__((always_inline)) uint64_t
+count_upto(const uint64_t *restrict a, const uint64_t *restrict b, int64_t span,
+           uint64_t enough) {
+    uint64_t cnt = 0;
+    int64_t k = span;
+    for (; k >= 4 && cnt < enough; k -= 4)
+        cnt += POP(a[k - 1] & b[k - 1]) + POP(a[k - 2] & b[k - 2]) + POP(a[k - 3] & b[k - 3]) +
+               POP(a[k - 4] & b[k - 4]);
+    if (cnt < enough)
+        for (; k > 0; k--) cnt += POP(a[k - 1] & b[k - 1]);
+    return cnt;
+}
+
 typedef struct {
     int64_t m;
     const int64_t *rank, *topt, *tgs, *tgl, *tarea, *ecstart, *ecells;
@@ -189,9 +209,10 @@ bitboard_run(Bitboard *a, const int64_t mode) {
                     int64_t x = (int64_t)w * 64 + (int64_t)LOW(free);
                     if (x >= m) break;
                     free &= free - 1;
-                    int64_t lo = clo[x], ofs = cofs[x], span = chi[x] - lo;
-                    uint64_t cnt = 0;
-                    for (int64_t k = 0; k < span; k++) cnt += POP(av[lo + k] & cw[ofs + k]);
+                    /* count no further than the cell can win: a tie wins only when listing
+                     * solutions (by rank) */
+                    uint64_t cnt = count_upto(av + clo[x], cw + cofs[x], chi[x] - clo[x],
+                                              (uint64_t)(mode == M_SOLUTIONS ? best + 1 : best));
                     int tie = (int64_t)cnt == best && mode == M_SOLUTIONS &&
                               rank[x] < rank[bi];
                     if ((int64_t)cnt < best || tie) {
@@ -205,9 +226,9 @@ bitboard_run(Bitboard *a, const int64_t mode) {
                 int64_t need = glo[g] - gcount[g];
                 if (need > 1 || (need == 1 && best > 1)) {
                     int64_t x = m + g;
-                    int64_t lo = clo[x], ofs = cofs[x], span = chi[x] - lo;
-                    uint64_t cnt = 0;
-                    for (int64_t k = 0; k < span; k++) cnt += POP(av[lo + k] & cw[ofs + k]);
+                    /* no further than the counter can win: count - need + 1 below best */
+                    uint64_t cnt = count_upto(av + clo[x], cw + cofs[x], chi[x] - clo[x],
+                                              (uint64_t)(best + need - 1));
                     int64_t branches = (int64_t)cnt - need + 1;
                     if (branches < 0) branches = 0;
                     if (branches < best) {
