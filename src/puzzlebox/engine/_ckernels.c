@@ -173,6 +173,8 @@ bitboard_run(Bitboard *a, const int64_t mode) {
     const int64_t free_copies = a->free_copies, depth_limit = a->depth_limit;
     const int64_t max_records = a->max_records;
     const int has_conflicts = a->n_conflicts > 0;
+    int multi = 0; /* some counter must be covered more than once */
+    for (Py_ssize_t g = 0; g < G; g++) multi |= a->glo[g] > 1;
     const int64_t *restrict clo = a->clo, *restrict chi = a->chi, *restrict cofs = a->cofs,
                            *restrict glo = a->glo, *restrict ghi = a->ghi,
                            *restrict tgs = a->tgs, *restrict tgl = a->tgl,
@@ -222,7 +224,8 @@ bitboard_run(Bitboard *a, const int64_t mode) {
                     }
                 }
             }
-            for (Py_ssize_t g = 0; g < G; g++) {
+            /* a counter competes only with a need above 1, or of 1 against a best above 1 */
+            for (Py_ssize_t g = 0; g < (best > 1 || multi ? G : 0); g++) {
                 int64_t need = glo[g] - gcount[g];
                 if (need > 1 || (need == 1 && best > 1)) {
                     int64_t x = m + g;
@@ -256,7 +259,9 @@ bitboard_run(Bitboard *a, const int64_t mode) {
         uint64_t *av = avail + d * NW;
         int64_t lo = clo[i], ofs = cofs[i], span = chi[i] - lo;
         int64_t e = -1, first = BIG;
-        for (int64_t k = 0; k < span; k++) {
+        /* options are tried in ascending order except when listing solutions: the next one
+         * lies at or after the word of the one just tried (s), whose bit is cleared */
+        for (int64_t k = mode != M_SOLUTIONS && s >= 0 ? (s >> 6) - lo : 0; k < span; k++) {
             uint64_t bits = av[lo + k] & cw[ofs + k];
             while (bits) {
                 int64_t cand = (lo + k) * 64 + (int64_t)LOW(bits);
