@@ -123,6 +123,26 @@ static inline int64_t write_path(int64_t mode, int64_t c, const int64_t *topt,
     return w + c + 1;
 }
 
+/* The options left among an item's run of ``span`` words (``a`` the available bits there,
+ * ``b`` the item's), counted until the count reaches ``enough`` (it may pass it by up to
+ * three words' worth) or the run ends. The run is read from its end: options are numbered
+ * by their first cell in fill order, and the search fills cells roughly in that order, so
+ * the options still available cluster in the run's last words and a count that can stop
+ * early stops after a few words. Four words at a time: a test after each word costs more
+ * than it saves. */
+PB_HOT static inline __attribute__((always_inline)) uint64_t
+count_upto(const uint64_t *restrict a, const uint64_t *restrict b, int64_t span,
+           uint64_t enough) {
+    uint64_t cnt = 0;
+    int64_t k = span;
+    for (; k >= 4 && cnt < enough; k -= 4)
+        cnt += POP(a[k - 1] & b[k - 1]) + POP(a[k - 2] & b[k - 2]) + POP(a[k - 3] & b[k - 3]) +
+               POP(a[k - 4] & b[k - 4]);
+    if (cnt < enough)
+        for (; k > 0; k--) cnt += POP(a[k - 1] & b[k - 1]);
+    return cnt;
+}
+
 typedef struct {
     int64_t m;
     const int64_t *rank, *topt, *tgs, *tgl, *tarea, *ecstart, *ecells;
@@ -153,6 +173,8 @@ bitboard_run(Bitboard *a, const int64_t mode) {
     const int64_t free_copies = a->free_copies, depth_limit = a->depth_limit;
     const int64_t max_records = a->max_records;
     const int has_conflicts = a->n_conflicts > 0;
+    int multi = 0; /* some counter must be covered more than once */
+    for (Py_ssize_t g = 0; g < G; g++) multi |= a->glo[g] > 1;
     const int64_t *restrict clo = a->clo, *restrict chi = a->chi, *restrict cofs = a->cofs,
                            *restrict glo = a->glo, *restrict ghi = a->ghi,
                            *restrict tgs = a->tgs, *restrict tgl = a->tgl,
@@ -189,9 +211,10 @@ bitboard_run(Bitboard *a, const int64_t mode) {
                     int64_t x = (int64_t)w * 64 + (int64_t)LOW(free);
                     if (x >= m) break;
                     free &= free - 1;
-                    int64_t lo = clo[x], ofs = cofs[x], span = chi[x] - lo;
-                    uint64_t cnt = 0;
-                    for (int64_t k = 0; k < span; k++) cnt += POP(av[lo + k] & cw[ofs + k]);
+                    /* count no further than the cell can win: a tie wins only when listing
+                     * solutions (by rank) */
+                    uint64_t cnt = count_upto(av + clo[x], cw + cofs[x], chi[x] - clo[x],
+                                              (uint64_t)(mode == M_SOLUTIONS ? best + 1 : best));
                     int tie = (int64_t)cnt == best && mode == M_SOLUTIONS &&
                               rank[x] < rank[bi];
                     if ((int64_t)cnt < best || tie) {
@@ -201,13 +224,14 @@ bitboard_run(Bitboard *a, const int64_t mode) {
                     }
                 }
             }
-            for (Py_ssize_t g = 0; g < G; g++) {
+            /* a counter competes only with a need above 1, or of 1 against a best above 1 */
+            for (Py_ssize_t g = 0; g < (best > 1 || multi ? G : 0); g++) {
                 int64_t need = glo[g] - gcount[g];
                 if (need > 1 || (need == 1 && best > 1)) {
                     int64_t x = m + g;
-                    int64_t lo = clo[x], ofs = cofs[x], span = chi[x] - lo;
-                    uint64_t cnt = 0;
-                    for (int64_t k = 0; k < span; k++) cnt += POP(av[lo + k] & cw[ofs + k]);
+                    /* no further than the counter can win: count - need + 1 below best */
+                    uint64_t cnt = count_upto(av + clo[x], cw + cofs[x], chi[x] - clo[x],
+                                              (uint64_t)(best + need - 1));
                     int64_t branches = (int64_t)cnt - need + 1;
                     if (branches < 0) branches = 0;
                     if (branches < best) {
@@ -235,7 +259,9 @@ bitboard_run(Bitboard *a, const int64_t mode) {
         uint64_t *av = avail + d * NW;
         int64_t lo = clo[i], ofs = cofs[i], span = chi[i] - lo;
         int64_t e = -1, first = BIG;
-        for (int64_t k = 0; k < span; k++) {
+        /* options are tried in ascending order except when listing solutions: the next one
+         * lies at or after the word of the one just tried (s), whose bit is cleared */
+        for (int64_t k = mode != M_SOLUTIONS && s >= 0 ? (s >> 6) - lo : 0; k < span; k++) {
             uint64_t bits = av[lo + k] & cw[ofs + k];
             while (bits) {
                 int64_t cand = (lo + k) * 64 + (int64_t)LOW(bits);
