@@ -62,7 +62,8 @@ KNOWN_LAZY_MODULES: dict[str, str] = {
 # CPU); the cost is the import after `import puzzlebox.cli`, 3 runs on the loaded 2-core
 # machine (python -c 'import puzzlebox.cli, time; ...; importlib.import_module(m)').
 KNOWN_LAZY: set[tuple[str, str]] = {
-    # reading a catalog puzzle: 155-165 ms (numpy, the kinds), not for listing the catalog
+    # reading a catalog puzzle: 52-61 ms (the kinds, the formats, the registry; no numpy
+    # since #23's show change, 5 runs, load 5.4), not for listing the catalog
     ("puzzlebox.catalog", "puzzlebox.catalog.files"),
     # the BurrTools reader: 15-25 ms (xml.parsers.expat, gzip), for `import` and its errors
     ("puzzlebox.cli_tools", "puzzlebox.formats.burrtools"),

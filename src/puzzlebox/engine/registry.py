@@ -10,8 +10,10 @@ bitmasks, the sink search of polyomino boards) from its own module. The command 
 ``--engine`` choices and help, the error for an unknown engine, the ``engine`` field of
 ``--json`` and the README's table of engines are all read from here.
 
-Modules that import numba are imported by ``start`` (and the other callables), not when a
-spec is registered, so listing the engines or reading a file never compiles anything.
+Modules that import numba or numpy are imported by ``start`` (and the other callables),
+not when a spec is registered, and this module imports the memo engine, the restarts and
+the part counts where auto chooses or wraps an engine: listing the engines or reading and
+showing a file compiles nothing and loads no numpy (issue #23).
 """
 
 from __future__ import annotations
