@@ -81,6 +81,9 @@ KNOWN_LAZY: set[tuple[str, str]] = {
     # pictures' door: 22-33 ms alone (extras: json, shlex, urllib), 4 ms after render, for
     # `show --format svg|png` and its errors
     ("puzzlebox.cli", "puzzlebox.render.drawing"),
+    # ... and for a puzzle's or a solution's svg()/png(): 3.3 ms (extras.py: shlex, shutil)
+    # after what `show` loads (catalog.files, render), 5 runs, load 1.2
+    ("puzzlebox.puzzles.base", "puzzlebox.render.drawing"),
 }
 
 

@@ -28,7 +28,6 @@ from puzzlebox.engine.search import OnStep, count_all
 from puzzlebox.engine.stats import SearchStats
 from puzzlebox.puzzles.proofs import Proof
 from puzzlebox.puzzles.reading import FileReader
-from puzzlebox.render.drawing import picture
 from puzzlebox.render.json_out import solution_json
 from puzzlebox.render.notebook import svg_of
 from puzzlebox.render.text import describe, solution_lines
@@ -115,6 +114,7 @@ class Solution(ABC):
         if puzzle is None:
             raise ValueError("this solution does not know its puzzle: draw the solutions "
                              "that Puzzle.solutions() yields")
+        from puzzlebox.render.drawing import picture
 
         return picture(puzzle, self, fmt)
 
@@ -424,10 +424,14 @@ class Puzzle(ABC):
 
     def svg(self) -> str:
         """The empty board and the pieces as SVG text (needs the 'pictures' extra)."""
+        from puzzlebox.render.drawing import picture
+
         return picture(self, None, "svg").decode("utf-8")
 
     def png(self) -> bytes:
         """The empty board and the pieces as PNG bytes (needs the 'pictures' extra)."""
+        from puzzlebox.render.drawing import picture
+
         return picture(self, None, "png")
 
 
