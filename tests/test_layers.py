@@ -31,8 +31,12 @@ DESIGN = ROOT / "docs" / "DESIGN.md"
 # terminal and the progress lines), which the command line loads only when it draws in
 # colour or shows progress: rich.console after `import puzzlebox.cli` took 20-30 ms
 # (5 runs, loaded 2-core machine), a fifth of `puzzlebox list`'s 0.15 s budget (issue #23).
+# And numpy: `python -c 'import numpy'` 0.142 s of CPU against 0.014 s for `python -c pass`
+# (wait4, median of 7, loaded 2-core machine; bench/RESULTS.md, start3), nearly all of
+# `show`'s 0.15 s budget: reading and showing a puzzle loads none of it, the modules that
+# compile a puzzle to a cover problem or search it import it (issue #23).
 HEAVY = {"numba", "llvmlite", "matplotlib", "dask", "distributed", "ortools", "starlette",
-         "uvicorn", "rich"}  # fmt: skip
+         "uvicorn", "rich", "numpy"}  # fmt: skip
 
 # The engines, the cover problem and the lattices import none of these, at any depth.
 BELOW_KINDS = {"cover", "geometry", "engine"}
@@ -52,16 +56,14 @@ KNOWN_LAZY_MODULES: dict[str, str] = {
     "puzzlebox._start": "the entry point imports the command line inside its try, so that a "
     "Ctrl-C during those imports gives one line, not a traceback (#18)",
 }
-# (importing module, imported module): the same, one import at a time. Each would be
+# (importing module, imported module): the same, one import at a time (an import of a module
+# that loads numpy at its top needs no entry: numpy is in HEAVY). Each would be
 # loaded by every command at start-up (issue #23: `list`, `--help`, `show` under 0.15 s of
 # CPU); the cost is the import after `import puzzlebox.cli`, 3 runs on the loaded 2-core
 # machine (python -c 'import puzzlebox.cli, time; ...; importlib.import_module(m)').
 KNOWN_LAZY: set[tuple[str, str]] = {
-    # the command line's searches and tools: 190-210 ms each (numpy, the kinds, the engines,
-    # the run layer), for the commands that use them, not for `list` and `--help`
-    ("puzzlebox.cli", "puzzlebox.cli_search"),
-    ("puzzlebox.cli", "puzzlebox.cli_tools"),
-    # reading a catalog puzzle: 155-165 ms (numpy, the kinds), not for listing the catalog
+    # reading a catalog puzzle: 52-61 ms (the kinds, the formats, the registry; no numpy
+    # since #23's show change, 5 runs, load 5.4), not for listing the catalog
     ("puzzlebox.catalog", "puzzlebox.catalog.files"),
     # the BurrTools reader: 15-25 ms (xml.parsers.expat, gzip), for `import` and its errors
     ("puzzlebox.cli_tools", "puzzlebox.formats.burrtools"),
@@ -74,32 +76,14 @@ KNOWN_LAZY: set[tuple[str, str]] = {
     # importlib.metadata: 12-15 ms (email, zipfile, csv), for a missing extra's hint only;
     # extras.py is loaded at start-up (engine/sat.py names the SAT extra)
     ("puzzlebox.extras", "importlib"),
-    # the disassembly strip: 6 ms (render.sheet, xml.sax), for `moves --strip`
-    ("puzzlebox.cli_disassembly", "puzzlebox.disassembly.strip"),
-    # the local process and cluster backends (multiprocessing, subprocess, socket, uuid):
-    # 15-21 ms after puzzlebox.run, for a split run only (issue #23)
-    ("puzzlebox.parallel.run", "puzzlebox.parallel.backends"),
-    ("puzzlebox.parallel", "puzzlebox.parallel.backends"),
-    # the bitboard engine: 10 ms (its tables), for a search only (engine/__init__.py)
-    ("puzzlebox.engine", "puzzlebox.engine.bitboard"),
-    # the general engine and Knuth's estimate on it, which load numba only where the C kernels
-    # are not built (issue #23): compiled 2.4-2.7 ms, estimate with it 5-12 ms (after
-    # puzzlebox.cli, numpy and the engine registry, 3-5 runs, load 2.6), for the searches and
-    # runs that use them; the registry's also breaks a cycle (estimate reads the registry)
-    ("puzzlebox.engine", "puzzlebox.engine.compiled"),
-    ("puzzlebox.engine.registry", "puzzlebox.engine.estimate"),
-    ("puzzlebox.parallel.run", "puzzlebox.engine.estimate"),
-    ("puzzlebox.run.limits", "puzzlebox.engine.estimate"),
-    ("puzzlebox.run.progress", "puzzlebox.engine.estimate"),
-    ("puzzlebox.run.reports", "puzzlebox.engine.estimate"),
     # the text drawings: 15-17 ms (the lattices), for `show` (not `list`, `--help`)
     ("puzzlebox.cli", "puzzlebox.render"),
     # pictures' door: 22-33 ms alone (extras: json, shlex, urllib), 4 ms after render, for
     # `show --format svg|png` and its errors
     ("puzzlebox.cli", "puzzlebox.render.drawing"),
-    # the disassembly's commands: 6-7 ms after cli_search's own imports (disassembly/'s
-    # search and assemblies), for --disassemble only (issue #23)
-    ("puzzlebox.cli_search", "puzzlebox.cli_disassembly"),
+    # ... and for a puzzle's or a solution's svg()/png(): 3.3 ms (extras.py: shlex, shutil)
+    # after what `show` loads (catalog.files, render), 5 runs, load 1.2
+    ("puzzlebox.puzzles.base", "puzzlebox.render.drawing"),
 }
 
 

@@ -145,7 +145,14 @@ def test_registered_with_its_capabilities() -> None:
     spec = registry.get("queens-bitmask")
     assert spec.can == {Capability.COUNT, Capability.DISTINCT, Capability.SPLIT,
                         Capability.PROVE}
-    assert spec.frontier is frontier and spec.accepts is accepts
+    # the queens kind describes the engine and imports its module on use (issue #23: showing
+    # a puzzle loads no numpy): its checks and split are this module's, word for word
+    assert spec.accepts is not None and spec.frontier is not None
+    job = whole_job(8)
+    listing = Job(job.problem, Mode.SOLUTIONS)
+    assert spec.accepts(job) is None and accepts(job) is None
+    assert spec.accepts(listing) == accepts(listing) == "it counts solutions; it does not list them"
+    assert spec.frontier(job, 2) == frontier(job, 2) and len(frontier(job, 2)) > 1
 
 
 @BOTH

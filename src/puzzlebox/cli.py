@@ -204,10 +204,11 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 def cmd_show(args: argparse.Namespace) -> int:
     from puzzlebox.render import describe
-    from puzzlebox.render.drawing import pictures
 
     pf = catalog.load_file(args.puzzle)  # showing builds no cover problem
     if args.format != "text" or args.size is not None or args.dpi is not None:
+        from puzzlebox.render.drawing import pictures
+
         pixels = resolution(args)
         if args.out is None:
             raise CommandError(f"--format {args.format} needs --out FILE")

@@ -10,8 +10,10 @@ bitmasks, the sink search of polyomino boards) from its own module. The command 
 ``--engine`` choices and help, the error for an unknown engine, the ``engine`` field of
 ``--json`` and the README's table of engines are all read from here.
 
-Modules that import numba are imported by ``start`` (and the other callables), not when a
-spec is registered, so listing the engines or reading a file never compiles anything.
+Modules that import numba or numpy are imported by ``start`` (and the other callables),
+not when a spec is registered, and this module imports the memo engine, the restarts and
+the part counts where auto chooses or wraps an engine: listing the engines or reading and
+showing a file compiles nothing and loads no numpy (issue #23).
 """
 
 from __future__ import annotations
@@ -22,17 +24,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from puzzlebox.engine.errors import EngineDeclined as EngineDeclined  # kept importable here
-from puzzlebox.engine.memo import (
-    BYTES_PER_STATE,
-    MemoSearch,
-    auto_reason,
-    once_each_pieces,
-    outgrows_at_start,
-    sweep_window,
-)
 from puzzlebox.engine.memory import check_memory, memory_limit
-from puzzlebox.engine.parts import count_puzzle_search
-from puzzlebox.engine.restarts import HedgedSearch, RestartSearch
 from puzzlebox.engine.search import (
     Capability,
     Chain,
@@ -275,6 +267,8 @@ def choose(job: Job) -> EngineSpec:
     """The engine "auto" means for ``job`` (the rules above). The spec returned may be a
     registered one or one of them wrapped (hedged, restarted, memo with its way out, the
     sink search with backtracking after it); its name is the engine that does the work."""
+    from puzzlebox.engine.memo import auto_reason
+
     if job.mode is Mode.COUNT:
         memo = _REGISTRY.get("memo")
         if memo is not None and auto_reason(job) is None:
@@ -345,6 +339,8 @@ def _plain(job: Job) -> EngineSpec:
 def seeded(spec: EngineSpec) -> EngineSpec:
     """``spec`` randomised by ``job.seed``: itself when it takes the seed, else inside
     randomised restarts."""
+    from puzzlebox.engine.restarts import RestartSearch
+
     if spec.seeded:
         return spec
 
@@ -355,6 +351,8 @@ def seeded(spec: EngineSpec) -> EngineSpec:
 
 
 def _hedged(spec: EngineSpec) -> EngineSpec:
+    from puzzlebox.engine.restarts import HedgedSearch
+
     def start(job: Job) -> Search:
         return HedgedSearch(job, spec.start, spec.name)
 
@@ -374,6 +372,8 @@ def sweep_outgrown(job: Job) -> bool:
     """Whether auto would sweep the job but its first positions alone outgrow auto's cap
     (memo.outgrows_at_start): then it enumerates, and a run's time rule estimates that
     enumeration before building anything more (run/limits.py)."""
+    from puzzlebox.engine.memo import auto_reason, outgrows_at_start
+
     if _REGISTRY.get("memo") is None or auto_reason(job) is not None:
         return False
     cap = min(AUTO_MEMO_STATES, _states(job))
@@ -383,6 +383,8 @@ def sweep_outgrown(job: Job) -> bool:
 def _long_once_each(job: Job) -> bool:
     """Whether a count of pieces each used at most once is one to sweep after all: at least
     MEMO_MIN_PIECES of them, and the enumeration's tree large."""
+    from puzzlebox.engine.memo import once_each_pieces, sweep_window
+
     pieces = once_each_pieces(job)
     if pieces is None or pieces < MEMO_MIN_PIECES or sweep_window(job) > MEMO_MAX_WINDOW:
         return False
@@ -417,6 +419,8 @@ def enumeration_is_long(job: Job) -> bool:
 
 def _memo_or(memo: EngineSpec, job: Job, cap: int) -> EngineSpec:
     """The memo engine with a cap of ``cap`` states, handing over to enumeration past it."""
+    from puzzlebox.engine.memo import MemoSearch
+
 
     def start(job: Job) -> Search:
         return MemoSearch(job, cap, fallback=lambda: counting_fallback(job))
@@ -425,6 +429,8 @@ def _memo_or(memo: EngineSpec, job: Job, cap: int) -> EngineSpec:
 
 
 def _states(job: Job) -> int:
+    from puzzlebox.engine.memo import BYTES_PER_STATE
+
     return max(1, memory_limit(job.max_memory) // BYTES_PER_STATE)
 
 
@@ -432,6 +438,8 @@ def counting_fallback(job: Job) -> Search:
     """The count of a whole puzzle by enumeration, distinct solutions by its symmetry
     breaking (what "auto" does when no engine counts distinct solutions itself), within the
     job's memory limit."""
+    from puzzlebox.engine.parts import count_puzzle_search
+
     return count_puzzle_search(job.puzzle, None, max_memory=job.max_memory)
 
 

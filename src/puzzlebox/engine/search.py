@@ -36,10 +36,12 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from puzzlebox.cover.problem import CoverProblem
 from puzzlebox.engine.stats import SearchStats
+
+if TYPE_CHECKING:
+    from puzzlebox.cover.problem import CoverProblem
 
 Subproblem = tuple[tuple[int, ...], tuple[int, ...]]  # (forced, excluded), both sorted
 Solution = tuple[int, ...]  # sorted option numbers

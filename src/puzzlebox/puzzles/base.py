@@ -22,25 +22,25 @@ from collections.abc import Hashable, Iterator, Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
-import numpy as np
-
-from puzzlebox.cover.problem import CoverProblem
-from puzzlebox.cover.symmetry import SymmetryBreaking, SymmetryError, group_of
-from puzzlebox.engine.memo import Progress, SweepPlan
 from puzzlebox.engine.memory import check_cover_size
-from puzzlebox.engine.parts import count_puzzle_search
 from puzzlebox.engine.registry import AUTO
 from puzzlebox.engine.search import OnStep, count_all
 from puzzlebox.engine.stats import SearchStats
 from puzzlebox.puzzles.proofs import Proof
 from puzzlebox.puzzles.reading import FileReader
-from puzzlebox.render.drawing import picture
 from puzzlebox.render.json_out import solution_json
 from puzzlebox.render.notebook import svg_of
 from puzzlebox.render.text import describe, solution_lines
 from puzzlebox.reports import CountResult
 
+# numpy, the cover problem and the engines are imported where a puzzle is compiled or
+# searched, not here: reading and showing a puzzle loads none of them (issue #23)
 if TYPE_CHECKING:
+    import numpy as np
+
+    from puzzlebox.cover.problem import CoverProblem
+    from puzzlebox.cover.symmetry import SymmetryBreaking
+    from puzzlebox.engine.memo import Progress, SweepPlan
     from puzzlebox.render.pictures import Panel
 
 
@@ -114,6 +114,7 @@ class Solution(ABC):
         if puzzle is None:
             raise ValueError("this solution does not know its puzzle: draw the solutions "
                              "that Puzzle.solutions() yields")
+        from puzzlebox.render.drawing import picture
 
         return picture(puzzle, self, fmt)
 
@@ -263,6 +264,8 @@ class Puzzle(ABC):
     @cached_property
     def _group(self) -> tuple[np.ndarray, np.ndarray]:
         """The option permutations and the item permutations derived from them."""
+        from puzzlebox.cover.symmetry import SymmetryError, group_of
+
         try:
             return group_of(self.problem, self.build_symmetries())
         except SymmetryError as error:
@@ -285,6 +288,8 @@ class Puzzle(ABC):
 
     def canonical_key(self, solution: Solution) -> tuple[Hashable, ...]:
         """The smallest key in the solution's orbit under the puzzle's symmetries."""
+        import numpy as np
+
         chosen = list(self.encode(solution))
         images = np.sort(self.symmetries[:, chosen], axis=1).tolist()
         return min(self.decode(tuple(row)).key() for row in images)
@@ -292,6 +297,8 @@ class Puzzle(ABC):
     @cached_property
     def symmetry_breaking(self) -> SymmetryBreaking:
         """The problem cut down by the puzzle's symmetries (see cover/symmetry.py)."""
+        from puzzlebox.cover.symmetry import SymmetryBreaking
+
         return SymmetryBreaking(self.problem, self.symmetries)
 
     def search_problem(self) -> CoverProblem:
@@ -342,6 +349,7 @@ class Puzzle(ABC):
     ) -> tuple[int, int, SearchStats]:
         """Raw and distinct counts of ``search_problem()`` with some options forced or
         excluded: the unit of work that a split count hands to other processes."""
+        from puzzlebox.engine.parts import count_puzzle_search
 
         search = count_puzzle_search(self, engine, forced, excluded)
         raw, distinct = count_all(search, on_step=on_step)
@@ -416,10 +424,14 @@ class Puzzle(ABC):
 
     def svg(self) -> str:
         """The empty board and the pieces as SVG text (needs the 'pictures' extra)."""
+        from puzzlebox.render.drawing import picture
+
         return picture(self, None, "svg").decode("utf-8")
 
     def png(self) -> bytes:
         """The empty board and the pieces as PNG bytes (needs the 'pictures' extra)."""
+        from puzzlebox.render.drawing import picture
+
         return picture(self, None, "png")
 
 

@@ -14,7 +14,6 @@ from collections.abc import Callable, Iterable, Iterator
 from math import comb
 from typing import TYPE_CHECKING, cast
 
-from puzzlebox.engine.parts import representatives
 from puzzlebox.engine.stats import SearchStats
 from puzzlebox.errors import PuzzleboxError
 from puzzlebox.geometry.lattice import Cell
@@ -183,6 +182,8 @@ def _solve_one(
 
 def _first(puzzle: PolyominoPuzzle, engine: str) -> tuple[bool, int]:
     """Is there a solution, and how many nodes it took to decide (one orbit each)."""
+    from puzzlebox.engine.parts import representatives
+
     stats = SearchStats()
     found = next(representatives(puzzle.symmetry_breaking, engine, limit=1, stats=stats), None)
     return found is not None, stats.nodes

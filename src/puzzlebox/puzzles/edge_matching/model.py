@@ -13,10 +13,6 @@ from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
-import numpy as np
-
-from puzzlebox.cover.problem import CoverBuilder, CoverProblem
-from puzzlebox.cover.symmetry import options_by_labels
 from puzzlebox.engine.registry import EngineSpec, footprint, register
 from puzzlebox.engine.search import Capability, Job, Search
 from puzzlebox.puzzles.base import Puzzle, Solution, register_kind
@@ -27,6 +23,9 @@ from puzzlebox.puzzles.proofs import Proof
 from puzzlebox.puzzles.reading import FileReader
 
 if TYPE_CHECKING:
+    import numpy as np
+
+    from puzzlebox.cover.problem import CoverProblem
     from puzzlebox.render.pictures import Panel
 
 TOP, RIGHT, BOTTOM, LEFT = range(4)
@@ -107,6 +106,8 @@ class EdgeMatchingPuzzle(Puzzle):
         return next(t for t in self.turns_of(card) if turned(self.cards[card], t) == look)
 
     def build_problem(self) -> CoverProblem:
+        from puzzlebox.cover.problem import CoverBuilder
+
         b = CoverBuilder()
         R, C = self.rows, self.cols
         for r in range(R):
@@ -183,6 +184,10 @@ class EdgeMatchingPuzzle(Puzzle):
     def build_symmetries(self) -> np.ndarray:
         """Turning the whole board turns every card (only when cards may turn): by half a
         turn, and on a square board by quarter turns too."""
+        import numpy as np
+
+        from puzzlebox.cover.symmetry import options_by_labels
+
         identity = np.arange(self.problem.n_options, dtype=np.int64)
         if not self.rotate:
             return identity[None, :]

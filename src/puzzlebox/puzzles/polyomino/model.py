@@ -17,12 +17,7 @@ from dataclasses import dataclass
 from operator import mul, sub
 from typing import TYPE_CHECKING, Any, cast
 
-import numpy as np
-
-from puzzlebox.cover.problem import CoverBuilder, CoverProblem
-from puzzlebox.cover.symmetry import options_by_items_all
 from puzzlebox.engine.errors import EngineError
-from puzzlebox.engine.memo import SweepPlan
 from puzzlebox.engine.registry import EngineSpec, register
 from puzzlebox.engine.search import Capability, Job, Mode, Search
 from puzzlebox.engine.stats import SearchStats
@@ -31,7 +26,6 @@ from puzzlebox.geometry.square import SQUARE
 from puzzlebox.geometry.wrap import Wrap
 from puzzlebox.puzzles.base import SINK, Puzzle, Solution, register_kind
 from puzzlebox.puzzles.givens import Given, around_givens, keeping_givens, piece_rules
-from puzzlebox.puzzles.labels import Labels
 from puzzlebox.puzzles.polyomino import reader
 from puzzlebox.puzzles.polyomino.designer_drawing import designer_lines, open_label_lines
 from puzzlebox.puzzles.polyomino.disassembly_rules import DisassemblyRules
@@ -47,6 +41,11 @@ from puzzlebox.puzzles.proofs import Proof, polyomino_proofs, proof_without_plac
 from puzzlebox.puzzles.reading import FileReader
 
 if TYPE_CHECKING:
+    import numpy as np
+
+    from puzzlebox.cover.problem import CoverProblem
+    from puzzlebox.engine.memo import SweepPlan
+    from puzzlebox.puzzles.labels import Labels
     from puzzlebox.render.pictures import Panel
 
 
@@ -237,6 +236,8 @@ class PolyominoPuzzle(Puzzle):
                 or self.neutral in (board_colour, colour))
 
     def build_problem(self) -> CoverProblem:
+        from puzzlebox.cover.problem import CoverBuilder
+
         builder = CoverBuilder()
         area = len(self.board)
         optional = self.optional  # secondary items: covered at most once (#24)
@@ -360,6 +361,10 @@ class PolyominoPuzzle(Puzzle):
         """Each board symmetry moved onto placements as whole arrays: a placement is its
         piece and its items, and its image is the placement of the image piece on the moved
         cells (cover/symmetry.py: options_by_items_all)."""
+        import numpy as np
+
+        from puzzlebox.cover.symmetry import options_by_items_all
+
         problem = self.problem
         index = {name: i for i, name in enumerate(problem.item_names)}
         number = {p.name: i for i, p in enumerate(self.pieces)}
@@ -395,6 +400,8 @@ class PolyominoPuzzle(Puzzle):
         """Cells along the board's longest axis, so the sweep's frontier is a cross-section
         (the short side of a rectangle, the smallest face of a box); the symmetries as
         (item, option) permutations. Ties go to the later axis (columns before rows)."""
+        from puzzlebox.engine.memo import SweepPlan
+
         problem = self.problem
         index = {name: i for i, name in enumerate(problem.item_names)}
         spans = _spans(self.board)

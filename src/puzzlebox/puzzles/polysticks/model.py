@@ -24,16 +24,15 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
-from puzzlebox.cover.problem import CoverBuilder, CoverProblem
-from puzzlebox.cover.symmetry import options_by_labels
 from puzzlebox.puzzles.base import Puzzle, Solution, register_kind
 from puzzlebox.puzzles.polysticks import geometry, reader, text
 from puzzlebox.puzzles.polysticks.geometry import Point, Stick, Sticks
 from puzzlebox.puzzles.proofs import Proof
 
 if TYPE_CHECKING:
+    import numpy as np
+
+    from puzzlebox.cover.problem import CoverProblem
     from puzzlebox.render.pictures import Panel
 
 TOUCH_RULES = ("corners", "ends")
@@ -149,6 +148,8 @@ class PolysticksPuzzle(Puzzle):
         return sorted(out)
 
     def build_problem(self) -> CoverProblem:
+        from puzzlebox.cover.problem import CoverBuilder
+
         b = CoverBuilder()
         for s in sorted(self.board):
             b.primary(("stick", *s))
@@ -216,6 +217,10 @@ class PolysticksPuzzle(Puzzle):
         return out
 
     def build_symmetries(self) -> np.ndarray:
+        import numpy as np
+
+        from puzzlebox.cover.symmetry import options_by_labels
+
         rows = []
         for k, (dy, dx) in self.board_maps():
             names = self.piece_map(k)

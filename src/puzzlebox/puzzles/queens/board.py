@@ -6,12 +6,14 @@ as in the puzzle hunts' rule sets); a given is a queen placed before the search.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from puzzlebox import limits
-from puzzlebox.cover.problem import CoverBuilder, CoverProblem
 from puzzlebox.geometry.square import SQUARE
 from puzzlebox.puzzles.reading import FileReader, shown
+
+if TYPE_CHECKING:
+    from puzzlebox.cover.problem import CoverProblem
 
 Square = tuple[int, int]  # (row, col)
 
@@ -35,6 +37,8 @@ def torus_problem(n: int, squares: list[Square]) -> CoverProblem:
     """Toroidal queens: rows, columns and the n wrapped diagonals of each direction are all
     primary (n queens on n distinct diagonals of a direction cover each exactly once); one
     option ``(row, col)`` per square a queen may take."""
+    from puzzlebox.cover.problem import CoverBuilder
+
     b = CoverBuilder()
     for i in sorted(range(n), key=lambda i: (abs(2 * i - (n - 1)), i)):  # organ pipe
         b.primary(("row", i))

@@ -15,12 +15,8 @@ from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
-import numpy as np
-
-from puzzlebox.cover.problem import CoverProblem
-from puzzlebox.cover.symmetry import options_by_labels
-from puzzlebox.engine import queens_bitmask
-from puzzlebox.engine.registry import register
+from puzzlebox.engine.registry import EngineSpec, register
+from puzzlebox.engine.search import Capability, Job, Search, Subproblem
 from puzzlebox.geometry import SYMMETRIES, Symmetry
 from puzzlebox.puzzles.base import Puzzle, Solution, register_kind
 from puzzlebox.puzzles.proofs import Proof
@@ -35,6 +31,9 @@ from puzzlebox.puzzles.queens.text import queens_lines
 from puzzlebox.puzzles.reading import COMMON_KEYS, FileReader
 
 if TYPE_CHECKING:
+    import numpy as np
+
+    from puzzlebox.cover.problem import CoverProblem
     from puzzlebox.render.pictures import Panel
 
 
@@ -54,7 +53,36 @@ class QueensSolution(Solution):
         return self.queens
 
 
-register(queens_bitmask.SPEC)  # the kind's own engine, registered with the kind
+# The kind's own engine (engine/queens_bitmask.py), registered with the kind and described
+# here: the engine's module (numpy, its kernels) is imported when a search starts, so that
+# reading and showing a puzzle loads none of it (issue #23).
+def _start_bitmask(job: Job) -> Search:
+    from puzzlebox.engine import queens_bitmask
+
+    return queens_bitmask.start(job)
+
+
+def _bitmask_accepts(job: Job) -> str | None:
+    from puzzlebox.engine import queens_bitmask
+
+    return queens_bitmask.accepts(job)
+
+
+def _frontier_bitmask(job: Job, depth: int) -> list[Subproblem]:
+    from puzzlebox.engine import queens_bitmask
+
+    return queens_bitmask.frontier(job, depth)
+
+
+BITMASK = register(EngineSpec(
+    name="queens-bitmask",
+    summary="n-queens counts by bitmasks, distinct ones by Burnside's lemma; splits by rows",
+    can=frozenset({Capability.COUNT, Capability.DISTINCT, Capability.SPLIT, Capability.PROVE}),
+    start=_start_bitmask,
+    accepts=_bitmask_accepts,
+    frontier=_frontier_bitmask,
+    memory=lambda job: 4 << 20,  # a few bitmasks a row: nothing that grows with the search
+))
 
 
 @register_kind
@@ -97,9 +125,11 @@ class QueensPuzzle(Puzzle):
         ]
 
     def build_problem(self) -> CoverProblem:
+        from puzzlebox.engine.queens_bitmask import queens_problem
+
         plain = not (self.holes or self.givens)
         if not self.torus:  # the bitmask engine's problem (engine/queens_bitmask.py)
-            return queens_bitmask.queens_problem(self.n, None if plain else self.squares())
+            return queens_problem(self.n, None if plain else self.squares())
         return torus_problem(self.n, self.squares())
 
     def proofs(self) -> Iterator[Proof]:
@@ -147,6 +177,10 @@ class QueensPuzzle(Puzzle):
         """The board's maps that keep the squares a queen may take, as permutations of
         them: the eight symmetries of the square, and on a torus each composed with the
         n * n translations (identity first)."""
+        import numpy as np
+
+        from puzzlebox.cover.symmetry import options_by_labels
+
         n = self.n
         shifts = [(a, b) for a in range(n) for b in range(n)] if self.torus else [(0, 0)]
         left = set(self.squares())

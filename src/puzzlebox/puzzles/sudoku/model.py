@@ -20,16 +20,15 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, cast
 
-import numpy as np
-
-from puzzlebox.cover.problem import CoverBuilder, CoverProblem
-from puzzlebox.cover.symmetry import options_by_labels
 from puzzlebox.puzzles.base import Puzzle, Solution, register_kind
 from puzzlebox.puzzles.proofs import Proof
 from puzzlebox.puzzles.sudoku import reader
 from puzzlebox.puzzles.sudoku.text import describe, grid_lines
 
 if TYPE_CHECKING:
+    import numpy as np
+
+    from puzzlebox.cover.problem import CoverProblem
     from puzzlebox.render.pictures import Panel
 
 Cell = tuple[int, int]
@@ -143,6 +142,8 @@ class SudokuPuzzle(Puzzle):
         return out
 
     def build_problem(self) -> CoverProblem:
+        from puzzlebox.cover.problem import CoverBuilder
+
         n = self.n
         b = CoverBuilder()
         for r in range(n):
@@ -211,6 +212,10 @@ class SudokuPuzzle(Puzzle):
         return all(self.givens.get(move(cell)) == d for cell, d in self.givens.items())
 
     def build_symmetries(self) -> np.ndarray:
+        import numpy as np
+
+        from puzzlebox.cover.symmetry import options_by_labels
+
         def on_options(move: Callable[[Cell], Cell]) -> Callable[[Any], Any]:
             def option(label: Any) -> Any:
                 r, c, d = label
