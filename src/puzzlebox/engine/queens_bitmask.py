@@ -47,8 +47,7 @@ import numpy as np
 from puzzlebox.cover.problem import CoverBuilder, CoverProblem
 from puzzlebox.engine._queens_kernels import walk_rows, walk_symmetric
 from puzzlebox.engine.kernel_cache import announce
-from puzzlebox.engine.registry import EngineSpec
-from puzzlebox.engine.search import Capability, Job, Mode, Step, Subproblem
+from puzzlebox.engine.search import Job, Mode, Step, Subproblem
 from puzzlebox.engine.stats import SearchStats, once_per_process
 
 NAME = "queens-bitmask"
@@ -366,17 +365,9 @@ def frontier(job: Job, depth: int) -> list[Subproblem]:
     return subs
 
 
-SPEC = EngineSpec(
-    name=NAME,
-    summary="n-queens counts by bitmasks, distinct ones by Burnside's lemma; splits by rows",
-    can=frozenset({Capability.COUNT, Capability.DISTINCT, Capability.SPLIT, Capability.PROVE}),
-    start=start,
-    accepts=accepts,
-    frontier=frontier,
-    memory=lambda job: 4 << 20,  # a few bitmasks a row: nothing that grows with the search
-)
-# registered by the queens kind (puzzles/queens.py), whose puzzles it counts: the engine
-# layer never imports the kinds above it
+# The engine's spec lives with the queens kind (puzzles/queens/model.py), which registers
+# it: the engine layer never imports the kinds above it, and a registry that lists the
+# engines does not import this module.
 
 
 # -- plain functions (the bench, the tests) --------------------------------------------------
