@@ -656,7 +656,12 @@ def test_no_worker_starts_on_a_busy_machine_and_this_process_runs_every_task():
     assert ran == {i: os.getpid() for i in range(4)}
 
 
-def test_a_busy_machine_counts_in_one_process_and_says_so():
+def test_a_busy_machine_counts_in_one_process_and_says_so(monkeypatch):
+    import puzzlebox.parallel.run as parallel_run
+
+    # workers are decided on once the count has passed BALANCE_FROM nodes: queens 8 stands
+    # for a big tree here (1,028 nodes, quick with the reference engine)
+    monkeypatch.setattr(parallel_run, "BALANCE_FROM", 0)
     notes: list[str] = []
     pf = puzzlebox.load_file("queens-8")
     with SplitRun(pf, engine="reference", jobs=2, meter=machine(idle=0.0),
@@ -744,6 +749,9 @@ def test_a_small_tree_is_not_split_even_with_a_free_core(monkeypatch):
     pf = puzzlebox.load_file("queens-8")
     with SplitRun(pf, engine="reference", jobs=2, meter=machine(idle=1.0)) as run:
         result = run.count()
+        # nor is a worker started for it: one cost pentomino-5x12 (735,220 nodes) 0.3 s of
+        # CPU and 1.26x its wall time with a free core
+        assert run.backend.running() == 0 and run.backend.started == 0
     assert (result.solutions, result.distinct) == (92, 12)
     assert (result.done, result.total) == (1, 1)
 
@@ -772,6 +780,9 @@ def test_a_count_ended_before_its_worker_is_ready_never_waits_for_it(monkeypatch
             seen.append("stopped")
 
     monkeypatch.setattr(backends, "_Slot", SlowSlot)
+    import puzzlebox.parallel.run as parallel_run
+
+    monkeypatch.setattr(parallel_run, "BALANCE_FROM", 0)  # queens 8 stands for a big tree
     pf = puzzlebox.load_file("queens-8")
     with SplitRun(pf, engine="reference", jobs=2, meter=machine(idle=1.0)) as run:
         result = run.count()

@@ -458,8 +458,9 @@ class SplitRun:
 
     def _try_whole(self, board: int) -> tuple[Any, ...] | None:
         """Count ``board`` whole in this process. Once the meter has watched the machine
-        for a moment of this search (cores.SAMPLE_SECONDS; a count done sooner is done),
-        the workers that free cores allow are started; where none could start the count
+        for a moment of this search (cores.SAMPLE_SECONDS) and it has searched BALANCE_FROM
+        nodes (a count done sooner is never split), the workers that free cores allow are
+        started; where none could start the count
         goes on here to its end (the time rule applied as one process applies it), else it
         stops :data:`WHOLE_FIRST_SECONDS` later once it has searched BALANCE_FROM nodes,
         the workers getting ready meanwhile. Its answer, or None when it was stopped (then
@@ -476,7 +477,12 @@ class SplitRun:
 
         def on_step(stats: SearchStats) -> None:
             nonlocal decided
-            if not decided and meter.seconds() >= SAMPLE_SECONDS:
+            # A tree under BALANCE_FROM nodes is never split (small()), so no worker starts
+            # before the search has passed them: starting one cost pentomino-5x12 (735,220
+            # nodes, 0.46 s) 0.3 s of CPU and 1.26x its wall time with a free core (bench/
+            # parallel.py --cli, 2026-11-26 15:58 UTC, load 0.9).
+            if not decided and meter.seconds() >= SAMPLE_SECONDS and \
+                    stats.nodes >= BALANCE_FROM:
                 decided = True
                 backend.start(wait=False)  # the search goes on while they start
                 if not backend.running():
