@@ -355,8 +355,12 @@ def add_run_args(parser: argparse.ArgumentParser, doing: str) -> None:
                         "subproblems per worker)")
 
 
-def _disassembly_args(parser: argparse.ArgumentParser) -> None:
-    """``--disassemble`` and its limits (#24; their logic is in cli_disassembly.py)."""
+def _disassembly_args(parser: argparse.ArgumentParser, disassembly: bool) -> None:
+    """``--disassemble`` and its limits (#24; their logic is in cli_disassembly.py), or,
+    for the parser that leaves them out, ``disassemble`` false."""
+    if not disassembly:
+        parser.set_defaults(disassemble=False)
+        return
     from puzzlebox import cli_disassembly
 
     cli_disassembly.add_arguments(parser)
@@ -388,10 +392,7 @@ def add_solve_parser(sub: Any, disassembly: bool = True) -> None:
                        "down by the puzzle's symmetries)")
     solve.add_argument("--why", action="store_true", help=WHY_HELP)
     add_run_args(solve, "with --all: enumerate")
-    if disassembly:
-        _disassembly_args(solve)
-    else:
-        solve.set_defaults(disassemble=False)
+    _disassembly_args(solve, disassembly)
 
 
 def add_count_parser(sub: Any, disassembly: bool = True) -> None:
@@ -401,10 +402,7 @@ def add_count_parser(sub: Any, disassembly: bool = True) -> None:
     count.add_argument("--json", action="store_true", help="print one JSON object per board")
     count.add_argument("--why", action="store_true", help=WHY_HELP)
     add_run_args(count, "count")
-    if disassembly:
-        _disassembly_args(count)
-    else:
-        count.set_defaults(disassemble=False)
+    _disassembly_args(count, disassembly)
 
 
 def _parser(disassembly: bool) -> argparse.ArgumentParser:
