@@ -100,7 +100,7 @@ def puzzlebox_answer(out: str) -> tuple[int, int, Counter[str]]:
 def inner(examples: Path, names: list[str], repeat: int) -> None:
     """The disassembly search alone: Python step, numba step, C search (see above)."""
     from puzzlebox.disassembly import disassemble
-    from puzzlebox.disassembly.assemblies import _space, check_slides
+    from puzzlebox.disassembly.assemblies import arrange, check_slides
     from puzzlebox.engine import kernel_choice
     from puzzlebox.formats import burrtools
     from puzzlebox.formats.reader import read_text
@@ -116,15 +116,11 @@ def inner(examples: Path, names: list[str], repeat: int) -> None:
         assert isinstance(puzzle, PolyominoPuzzle)
         dims = check_slides(puzzle, name)
         rules = puzzle.disassembly
-        rank = {piece.name: k for k, piece in enumerate(puzzle.pieces)}
         jobs = []
         for solution in puzzle.distinct_solutions():
-            placed = sorted(solution.placements, key=lambda p: (rank[p.piece], p.cells))
-            names_of = [p.piece for p in placed]
-            fixed = [k for k, n in enumerate(names_of) if rules and n in rules.fixed]
-            groups = [[k for k, n in enumerate(names_of) if n in g]
-                      for g in (rules.groups if rules else ())]
-            jobs.append(([[_space(c, dims) for c in p.cells] for p in placed], fixed, groups))
+            arranged = arrange(puzzle, solution, dims, rules.fixed if rules else (),
+                               rules.groups if rules else ())
+            jobs.append((arranged.pieces, arranged.fixed, arranged.groups))
         results = []
         for _way, backend in ways:
             kernel_choice.use(backend)

@@ -163,7 +163,7 @@ def test_burrtools_examples_same_moves_with_every_implementation(name: str) -> N
     separations: the same levels and the same moves, sub-part by sub-part (CubeInCage's
     thorough searches too)."""
     from puzzlebox.disassembly import disassemble
-    from puzzlebox.disassembly.assemblies import _spaced, check_slides
+    from puzzlebox.disassembly.assemblies import arrange, check_slides
     from puzzlebox.engine import kernel_choice
     from puzzlebox.formats import burrtools
     from puzzlebox.formats.reader import read_text
@@ -175,17 +175,12 @@ def test_burrtools_examples_same_moves_with_every_implementation(name: str) -> N
     assert isinstance(puzzle, PolyominoPuzzle)
     dims = check_slides(puzzle, name)
     rules = puzzle.disassembly
-    rank = {piece.name: k for k, piece in enumerate(puzzle.pieces)}
     levels = []
     for solution in puzzle.distinct_solutions():
-        placed = sorted(solution.placements, key=lambda p: (rank[p.piece], p.cells))
-        names = [p.piece for p in placed]
-        options = {
-            "dims": dims,
-            "fixed": [k for k, n in enumerate(names) if rules and n in rules.fixed],
-            "groups": [[k for k, n in enumerate(names) if n in g]
-                       for g in (rules.groups if rules else ())]}
-        pieces = [_spaced(p.cells, dims) for p in placed]
+        arranged = arrange(puzzle, solution, dims, rules.fixed if rules else (),
+                           rules.groups if rules else ())
+        options = {"dims": dims, "fixed": arranged.fixed, "groups": arranged.groups}
+        pieces = arranged.pieces
         for thorough in (False, True) if name == "CubeInCage" else (False,):
             reference = disassemble(pieces, compiled=False, thorough=thorough,
                                     **options)  # type: ignore[arg-type]

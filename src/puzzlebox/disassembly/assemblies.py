@@ -76,37 +76,53 @@ def check_slides(puzzle: object, label: str) -> int:
     return dims
 
 
-def _space(cell: Cell, dims: int) -> tuple[int, int, int]:
-    """A cell as (x, y, z) for the search: x the column, y the row, z the layer (as the
-    BurrTools importer maps voxels), so that moves are tried along x, then y, then z."""
-    if dims == 2:
-        return (cell[1], cell[0], 0)
-    return (cell[2], cell[1], cell[0])
-
-
 def _spaced(cells: Sequence[Cell], dims: int) -> np.ndarray:
-    """:func:`_space` for all of a placement's cells at once (rows of x y z)."""
+    """A placement's cells as rows of (x, y, z) for the search: x the column, y the row, z
+    the layer (as the BurrTools importer maps voxels), so that moves are tried along x, then
+    y, then z."""
     grid = np.array(cells, dtype=np.int64)
     if dims == 2:
         return np.column_stack([grid[:, 1], grid[:, 0], np.zeros(len(grid), dtype=np.int64)])
     return np.ascontiguousarray(grid[:, ::-1])
 
 
+@dataclass(frozen=True)
+class Arranged:
+    """A solution as :func:`~puzzlebox.disassembly.search.disassemble` takes it: placements
+    in the puzzle's order of pieces (as BurrTools numbers them), each piece's cells as x y z
+    rows, and the numbers of the fixed pieces and of each group's pieces."""
+
+    placements: tuple[Placement, ...]
+    pieces: list[np.ndarray]
+    fixed: list[int]
+    groups: list[list[int]]
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(p.piece for p in self.placements)
+
+
+def arrange(puzzle: PolyominoPuzzle, solution: PolyominoSolution, dims: int,
+            fixed: Collection[str] = (), groups: Sequence[Collection[str]] = ()) -> Arranged:
+    """``solution``'s pieces numbered for the search, ``fixed`` and ``groups`` by name."""
+    rank = {piece.name: k for k, piece in enumerate(puzzle.pieces)}
+    placements = tuple(sorted(solution.placements, key=lambda p: (rank[p.piece], p.cells)))
+    names = [p.piece for p in placements]
+    return Arranged(placements, [_spaced(p.cells, dims) for p in placements],
+                    [k for k, name in enumerate(names) if name in fixed],
+                    [[k for k, name in enumerate(names) if name in group] for group in groups])
+
+
 def disassemble_solution(puzzle: PolyominoPuzzle, solution: PolyominoSolution,
                          rules: Rules = Rules(), label: str = "assembly") -> Disassembled:
     """How one solution comes apart under ``rules``."""
     dims = check_slides(puzzle, label)
-    # pieces numbered in the puzzle's order of pieces, as BurrTools numbers them
-    rank = {piece.name: k for k, piece in enumerate(puzzle.pieces)}
-    placements = sorted(solution.placements, key=lambda p: (rank[p.piece], p.cells))
-    names = tuple(p.piece for p in placements)
-    pieces = [_spaced(p.cells, dims) for p in placements]
-    fixed = [k for k, name in enumerate(names) if name in rules.fixed]
-    groups = [[k for k, name in enumerate(names) if name in group] for group in rules.groups]
-    separation = disassemble(pieces, dims=dims, fixed=fixed, groups=groups,
-                             thorough=rules.thorough, max_states=rules.max_states,
-                             max_seconds=rules.max_seconds, label=label)
-    return Disassembled(solution, names, separation, tuple(placements))
+    arranged = arrange(puzzle, solution, dims, rules.fixed, rules.groups)
+    separation = disassemble(arranged.pieces, dims=dims, fixed=arranged.fixed,
+                             groups=arranged.groups, thorough=rules.thorough,
+                             max_states=rules.max_states, max_seconds=rules.max_seconds,
+                             label=label)
+    return Disassembled(solution, arranged.names, separation, arranged.placements)
 
 
 def disassemble_all(puzzle: PolyominoPuzzle, solutions: Iterable[PolyominoSolution],
