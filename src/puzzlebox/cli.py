@@ -254,6 +254,8 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "order": _tool("cmd_order"), "import": _tool("cmd_import"),
     "export": _tool("cmd_export"), "serve": _tool("cmd_serve"), "moves": _tool("cmd_moves"),
 }
+
+
 def _check_engine(parser: argparse.ArgumentParser, args: Any) -> str | None:
     """An ``--engine`` that cannot do what the command asks (cli_search.py says)."""
     from puzzlebox import cli_search

@@ -320,8 +320,6 @@ def cmd_estimate(args: argparse.Namespace) -> int:
     return 0
 
 
-
-
 def add_estimate_parser(sub: Any) -> None:
     estimate = sub.add_parser(
         "estimate", help=HELP["estimate"],
