@@ -41,14 +41,10 @@ from puzzlebox.parallel.tasks import (
 from puzzlebox.puzzles import Puzzle, Solution
 from puzzlebox.reports import SplitCountResult
 
-if TYPE_CHECKING:
-    from puzzlebox.parallel.backends import ProcessBackend
-
-# A picklable callable taking a Task (run_task, or a test's wrapper of it), as backends.py says.
-TaskFunction = Any
-
-if TYPE_CHECKING:  # the estimator loads numba: only a split that balances needs it
+if TYPE_CHECKING:  # the estimator is needed by a split that balances only; the backends
+    # by a split run only (multiprocessing, subprocess, socket and uuid: 15-21 ms)
     from puzzlebox.engine.estimate import TreeEstimate
+    from puzzlebox.parallel.backends import ProcessBackend, TaskFunction
 
 PER_WORKER = 8  # subproblems per worker when no depth is given: enough to balance the load
 LEAST = 16  # ... and at least this many, so that a checkpoint saves work often enough
