@@ -36,7 +36,6 @@ compare the other two against.
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -457,7 +456,7 @@ def _native() -> ModuleType | None:
     if kernel_choice.backend() != kernel_choice.C:
         return None
     if _cdisasm is None:
-        if os.environ.get(kernel_choice.ENVIRONMENT, "").strip().lower() == kernel_choice.C:
+        if kernel_choice.wanted() == kernel_choice.C:
             raise kernel_choice.KernelsMissing(
                 f"{kernel_choice.ENVIRONMENT}=c, but the C disassembly search is not built: "
                 "install puzzlebox again where a C compiler and Python's headers are")

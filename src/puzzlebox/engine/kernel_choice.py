@@ -41,14 +41,19 @@ def available() -> list[str]:
     return [C, NUMBA] if _ckernels is not None else [NUMBA]
 
 
+def wanted() -> str | None:
+    """The backend asked for (:func:`use`, else the environment), None where none was."""
+    return _chosen or os.environ.get(ENVIRONMENT, "").strip().lower() or None
+
+
 def backend() -> str:
     """The backend searches use now: the C kernels when built, unless told otherwise."""
-    wanted = _chosen or os.environ.get(ENVIRONMENT, "").strip().lower() or None
-    if wanted == NUMBA:
+    wanted_now = wanted()
+    if wanted_now == NUMBA:
         return NUMBA
     if _ckernels is not None:
         return C
-    if wanted == C:
+    if wanted_now == C:
         raise KernelsMissing(
             f"{ENVIRONMENT}=c, but the C kernels are not built: install puzzlebox again where "
             "a C compiler and Python's headers are")  # fmt: skip

@@ -421,7 +421,6 @@ def _memo_or(memo: EngineSpec, job: Job, cap: int) -> EngineSpec:
     """The memo engine with a cap of ``cap`` states, handing over to enumeration past it."""
     from puzzlebox.engine.memo import MemoSearch
 
-
     def start(job: Job) -> Search:
         return MemoSearch(job, cap, fallback=lambda: counting_fallback(job))
 
