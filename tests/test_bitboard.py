@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import gc
 from collections.abc import Iterable
 
@@ -71,8 +70,7 @@ def with_secondary(problem: CoverProblem, rng: np.random.Generator, n: int) -> C
                 rows[k].append(problem.n_items + s)
     start = np.cumsum([0] + [len(r) for r in rows]).astype(np.int64)
     items = np.array([i for r in rows for i in r], dtype=np.int64)
-    return dataclasses.replace(
-        problem,
+    return problem.replace(
         item_names=problem.item_names + tuple(("extra", s) for s in range(n)),
         start=start,
         items=items,
@@ -264,7 +262,7 @@ def test_what_is_kept_per_problem_is_never_another_problems() -> None:
     a newer problem gets its own answer, a full store forgets the oldest, and a problem's
     answers go when it does."""
     tiling = catalog.load_file("pentomino-3x20").puzzles[0].problem
-    coloured = dataclasses.replace(tiling, colors=np.ones_like(tiling.colors))
+    coloured = tiling.replace(colors=np.ones_like(tiling.colors))
     for _ in range(2):
         assert ineligible(tiling) is None
         assert ineligible(coloured) is not None
@@ -276,11 +274,11 @@ def test_what_is_kept_per_problem_is_never_another_problems() -> None:
     def make(n: int):
         return lambda: made.append(n) or n
 
-    a, b, c = tiling, coloured, dataclasses.replace(tiling)
+    a, b, c = tiling, coloured, tiling.replace()
     assert [store.get(p, None, make(i)) for i, p in enumerate([a, b, a, c, a, b])] == [
         0, 1, 0, 3, 0, 5]
     assert made == [0, 1, 3, 5]  # b was the oldest when c came, and was forgotten
-    d = dataclasses.replace(tiling)
+    d = tiling.replace()
     assert store.get(d, None, make(9)) == 9 and len(store) == 2
     del d
     gc.collect()

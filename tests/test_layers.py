@@ -81,6 +81,13 @@ KNOWN_LAZY: set[tuple[str, str]] = {
     # pictures' door: 22-33 ms alone (extras: json, shlex, urllib), 4 ms after render, for
     # `show --format svg|png` and its errors
     ("puzzlebox.cli", "puzzlebox.render.drawing"),
+    # the reference engine: 0.3 ms, but reading and showing a puzzle loads no engine's module
+    # (tests/test_show_light.py), and every other engine's module is loaded by its start
+    ("puzzlebox.engine", "puzzlebox.engine.reference"),
+    # a split run's workers (multiprocessing, subprocess, socket, uuid): 17-22 ms, 3 runs,
+    # load 1, for a run of more than one process only
+    ("puzzlebox.parallel", "puzzlebox.parallel.backends"),
+    ("puzzlebox.parallel.run", "puzzlebox.parallel.backends"),
     # ... and for a puzzle's or a solution's svg()/png(): 3.3 ms (extras.py: shlex, shutil)
     # after what `show` loads (catalog.files, render), 5 runs, load 1.2
     ("puzzlebox.puzzles.base", "puzzlebox.render.drawing"),

@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import contextlib
 import threading
+from array import array
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 NO_COLOR = 0
-_NO_GRAPH = np.zeros(0, dtype=np.int64)
 
 
 FREE = -1  # the colour state of a secondary item that no chosen option covers yet
@@ -98,33 +98,138 @@ class ProblemError(ValueError):
     """A cover problem that is not well formed (a bug in a puzzle compiler, not user input)."""
 
 
-@dataclass(frozen=True)
-class CoverProblem:
-    """An MCC instance. Engines read the arrays; puzzle kinds read ``labels`` to decode."""
+class CoverArrays(NamedTuple):
+    """A problem's arrays as the standard library's ``array('q')``: what a search reads
+    without numpy (the C kernels take any buffer; numpy costs 0.14-0.27 s of CPU to import,
+    more than a small puzzle's whole search, issue #23)."""
 
-    item_names: tuple[Hashable, ...]
-    n_primary: int
-    lo: np.ndarray  # int64[n_primary]
-    hi: np.ndarray  # int64[n_primary]
-    start: np.ndarray  # int64[n_options + 1]
-    items: np.ndarray  # int64[start[-1]]
-    colors: np.ndarray  # int64[start[-1]]
-    labels: tuple[Any, ...] = field(repr=False)  # one per option: what the option means
-    # Optional graph on the first ``len(adj_start) - 1`` primary items (all covered exactly
-    # once): item ``i``'s neighbours are ``adj_items[adj_start[i]:adj_start[i + 1]]``. Engines
-    # may use it to prove a branch empty (a closed region no option set can fill); it never
-    # changes the solutions. Empty arrays mean no graph.
-    adj_start: np.ndarray = field(
-        default_factory=lambda: _NO_GRAPH.copy(), repr=False, compare=False
-    )
-    adj_items: np.ndarray = field(
-        default_factory=lambda: _NO_GRAPH.copy(), repr=False, compare=False
-    )
+    lo: array[int]
+    hi: array[int]
+    start: array[int]
+    items: array[int]
+    colors: array[int]
+    adj_start: array[int]
+    adj_items: array[int]
+
+
+def int64_array(values: Any) -> array[int]:
+    """``values`` (a list, an ``array``, a numpy array) as an ``array('q')``; an
+    ``array('q')`` is kept as it is, a numpy array copied by its bytes."""
+    if isinstance(values, array) and values.typecode == "q":
+        return values
+    if hasattr(values, "__array_interface__"):  # numpy's: no loop over its elements
+        out = array("q")
+        out.frombytes(values.astype("int64").tobytes())
+        return out
+    return array("q", values)
+
+
+_ARRAY_NAMES = CoverArrays._fields
+
+
+class CoverProblem:
+    """An MCC instance. Engines read the arrays; puzzle kinds read ``labels`` to decode.
+
+    The arrays are kept as ``array('q')`` (:attr:`arrays`), so that building a problem and
+    searching it with the C kernels loads no numpy. ``lo``, ``hi``, ``start``, ``items``,
+    ``colors``, ``adj_start`` and ``adj_items`` are numpy views of them (int64, no copy),
+    made on first use: the engines written with numpy read those.
+
+    The optional graph lies on the first ``len(adj_start) - 1`` primary items (all covered
+    exactly once): item ``i``'s neighbours are ``adj_items[adj_start[i]:adj_start[i + 1]]``.
+    Engines may use it to prove a branch empty (a closed region no option set can fill); it
+    never changes the solutions. Empty arrays mean no graph.
+    """
+
+    def __init__(
+        self,
+        item_names: tuple[Hashable, ...],
+        n_primary: int,
+        lo: Any,
+        hi: Any,
+        start: Any,
+        items: Any,
+        colors: Any,
+        labels: tuple[Any, ...],
+        adj_start: Any = (),
+        adj_items: Any = (),
+    ) -> None:
+        self.item_names = item_names
+        self.n_primary = n_primary
+        self.labels = labels  # one per option: what the option means
+        self.arrays = CoverArrays(
+            *(int64_array(a) for a in (lo, hi, start, items, colors, adj_start, adj_items))
+        )
+        self._numpy: dict[str, Any] = {}
+
+    def __repr__(self) -> str:
+        return (f"<CoverProblem: {self.n_items} items ({self.n_primary} primary), "
+                f"{self.n_options} options>")  # fmt: skip
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled (to a worker process) as its arguments: the numpy views are not sent."""
+        return (CoverProblem, (self.item_names, self.n_primary, *self.arrays[:5], self.labels,
+                               *self.arrays[5:]))  # fmt: skip
+
+    def replace(self, **changes: Any) -> CoverProblem:
+        """A copy with the fields named changed (as ``dataclasses.replace``)."""
+        fields = {"item_names": self.item_names, "n_primary": self.n_primary,
+                  "labels": self.labels, **self.arrays._asdict()}  # fmt: skip
+        unknown = set(changes) - set(fields)
+        if unknown:
+            raise TypeError(f"CoverProblem has no field {sorted(unknown)[0]!r}")
+        fields.update(changes)
+        return CoverProblem(**fields)
+
+    def _view(self, name: str) -> np.ndarray:
+        view = self._numpy.get(name)
+        if view is None:
+            import numpy as np
+
+            data = getattr(self.arrays, name)
+            view = np.frombuffer(data, dtype=np.int64) if len(data) else np.zeros(0, np.int64)
+            self._numpy[name] = view
+        return view
+
+    @property
+    def lo(self) -> np.ndarray:
+        """int64[n_primary]: how often each primary item must be covered, at least."""
+        return self._view("lo")
+
+    @property
+    def hi(self) -> np.ndarray:
+        """int64[n_primary]: and at most."""
+        return self._view("hi")
+
+    @property
+    def start(self) -> np.ndarray:
+        """int64[n_options + 1]: where each option's items begin in ``items``."""
+        return self._view("start")
+
+    @property
+    def items(self) -> np.ndarray:
+        """int64[start[-1]]: the options' items, option after option."""
+        return self._view("items")
+
+    @property
+    def colors(self) -> np.ndarray:
+        """int64[start[-1]]: the colour each option gives each of its items (0: none)."""
+        return self._view("colors")
+
+    @property
+    def adj_start(self) -> np.ndarray:
+        """int64[n_graph + 1] (or empty): where each graph item's neighbours begin."""
+        return self._view("adj_start")
+
+    @property
+    def adj_items(self) -> np.ndarray:
+        """The graph items' neighbours, item after item."""
+        return self._view("adj_items")
 
     @property
     def n_graph(self) -> int:
         """How many primary items (the first ones) the optional graph covers; 0 for none."""
-        return max(len(self.adj_start) - 1, 0)
+        return max(len(self.arrays.adj_start) - 1, 0)
 
     @property
     def n_items(self) -> int:
@@ -132,12 +237,12 @@ class CoverProblem:
 
     @property
     def n_options(self) -> int:
-        return len(self.start) - 1
+        return len(self.arrays.start) - 1
 
     def option(self, k: int) -> list[tuple[int, int]]:
         """Option ``k`` as ``[(item, colour), ...]``."""
-        a, b = self.start[k], self.start[k + 1]
-        return list(zip(self.items[a:b].tolist(), self.colors[a:b].tolist()))
+        a, b = self.arrays.start[k], self.arrays.start[k + 1]
+        return list(zip(self.arrays.items[a:b], self.arrays.colors[a:b]))
 
     def option_set(self, values: Iterable[int], what: str) -> tuple[int, ...]:
         """``values`` as sorted distinct option numbers, checked to exist (``what`` names
@@ -165,7 +270,8 @@ class CoverProblem:
         for colors in uses.values():
             if len(colors) > 1 and (NO_COLOR in colors or len(set(colors)) > 1):
                 return False
-        return all(self.lo[i] <= counts[i] <= self.hi[i] for i in range(self.n_primary))
+        lo, hi = self.arrays.lo, self.arrays.hi
+        return all(lo[i] <= counts[i] <= hi[i] for i in range(self.n_primary))
 
 
 class CoverBuilder:
@@ -253,11 +359,11 @@ class CoverBuilder:
         return CoverProblem(
             item_names=tuple(names),
             n_primary=n_primary,
-            lo=np.array([b[0] for b in bounds], dtype=np.int64),
-            hi=np.array([b[1] for b in bounds], dtype=np.int64),
-            start=np.array(start, dtype=np.int64),
-            items=np.array(flat_items, dtype=np.int64),
-            colors=np.array(flat_colors, dtype=np.int64),
+            lo=array("q", [b[0] for b in bounds]),
+            hi=array("q", [b[1] for b in bounds]),
+            start=array("q", start),
+            items=array("q", flat_items),
+            colors=array("q", flat_colors),
             labels=tuple(self._labels),
             adj_start=adj_start,
             adj_items=adj_items,
@@ -265,11 +371,11 @@ class CoverBuilder:
 
     def _graph_arrays(
         self, names: list[Hashable], index: dict[Hashable, int]
-    ) -> tuple[np.ndarray, np.ndarray]:
+    ) -> tuple[array[int], array[int]]:
         """The graph in compressed-row form over the first ``len(self._graph)`` items."""
         m = len(self._graph)
         if m == 0:
-            return _NO_GRAPH.copy(), _NO_GRAPH.copy()
+            return array("q"), array("q")
         start = [0]
         flat: list[int] = []
         for i, name in enumerate(names[:m]):
@@ -287,4 +393,4 @@ class CoverBuilder:
                     raise ProblemError(f"item {name!r}: neighbour {other!r} is not a vertex")
                 flat.append(j)
             start.append(len(flat))
-        return np.array(start, dtype=np.int64), np.array(flat, dtype=np.int64)
+        return array("q", start), array("q", flat)

@@ -531,8 +531,7 @@ class SymmetryBreaking:
         for k, zs in self._z.items():
             i = self.search_index[k]
             items[start[i] + sizes[i] : start[i + 1]] = zs
-        return dataclasses.replace(
-            p,
+        return p.replace(
             item_names=p.item_names + tuple(extra_names),
             start=start,
             items=items,

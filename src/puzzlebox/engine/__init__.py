@@ -3,9 +3,10 @@
 (:mod:`puzzlebox.engine.search`).
 
 This module registers the general engines without importing them: each engine's module
-(and numpy, which every one of them loads) is imported by its ``start`` and its other
-callables, so that listing the engines or reading and showing a puzzle loads no numpy and
-no kernel (issue #23: ``show`` under 0.15 s of CPU, numpy alone 0.14 s).
+(and numpy, which all but the plain-Python reference engine load) is imported by its
+``start`` and its other callables, so that listing the engines or reading and showing a
+puzzle loads no numpy and no kernel (issue #23: ``show`` under 0.15 s of CPU, numpy alone
+0.14 s).
 """
 
 from __future__ import annotations

@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from puzzlebox.cover.problem import CoverBuilder
 from puzzlebox.engine.registry import AUTO, resolve
 from puzzlebox.engine.search import Job, Mode, each_solution
 from puzzlebox.errors import PuzzleboxError
@@ -157,7 +158,6 @@ def _tally(
     so), an engine named (it may not list solutions), or more than :data:`TALLY_MOST`
     solutions in all (listing them one by one would be slower than counting each
     combination with an engine that counts without listing)."""
-    from puzzlebox.cover.problem import CoverBuilder
 
     if puzzle.givens or engine != AUTO:
         return None

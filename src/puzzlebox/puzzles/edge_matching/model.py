@@ -13,6 +13,7 @@ from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
+from puzzlebox.cover.problem import CoverBuilder
 from puzzlebox.engine.registry import EngineSpec, footprint, register
 from puzzlebox.engine.search import Capability, Job, Search
 from puzzlebox.puzzles.base import Puzzle, Solution, register_kind
@@ -106,7 +107,6 @@ class EdgeMatchingPuzzle(Puzzle):
         return next(t for t in self.turns_of(card) if turned(self.cards[card], t) == look)
 
     def build_problem(self) -> CoverProblem:
-        from puzzlebox.cover.problem import CoverBuilder
 
         b = CoverBuilder()
         R, C = self.rows, self.cols

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from operator import mul, sub
 from typing import TYPE_CHECKING, Any, cast
 
+from puzzlebox.cover.problem import CoverBuilder
 from puzzlebox.engine.errors import EngineError
 from puzzlebox.engine.registry import EngineSpec, register
 from puzzlebox.engine.search import Capability, Job, Mode, Search
@@ -236,7 +237,6 @@ class PolyominoPuzzle(Puzzle):
                 or self.neutral in (board_colour, colour))
 
     def build_problem(self) -> CoverProblem:
-        from puzzlebox.cover.problem import CoverBuilder
 
         builder = CoverBuilder()
         area = len(self.board)

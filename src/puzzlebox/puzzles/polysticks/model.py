@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
+from puzzlebox.cover.problem import CoverBuilder
 from puzzlebox.puzzles.base import Puzzle, Solution, register_kind
 from puzzlebox.puzzles.polysticks import geometry, reader, text
 from puzzlebox.puzzles.polysticks.geometry import Point, Stick, Sticks
@@ -148,7 +149,6 @@ class PolysticksPuzzle(Puzzle):
         return sorted(out)
 
     def build_problem(self) -> CoverProblem:
-        from puzzlebox.cover.problem import CoverBuilder
 
         b = CoverBuilder()
         for s in sorted(self.board):

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from puzzlebox import limits
+from puzzlebox.cover.problem import CoverBuilder
 from puzzlebox.geometry.square import SQUARE
 from puzzlebox.puzzles.reading import FileReader, shown
 
@@ -37,7 +38,6 @@ def torus_problem(n: int, squares: list[Square]) -> CoverProblem:
     """Toroidal queens: rows, columns and the n wrapped diagonals of each direction are all
     primary (n queens on n distinct diagonals of a direction cover each exactly once); one
     option ``(row, col)`` per square a queen may take."""
-    from puzzlebox.cover.problem import CoverBuilder
 
     b = CoverBuilder()
     for i in sorted(range(n), key=lambda i: (abs(2 * i - (n - 1)), i)):  # organ pipe

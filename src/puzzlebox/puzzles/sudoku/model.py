@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, cast
 
+from puzzlebox.cover.problem import CoverBuilder
 from puzzlebox.puzzles.base import Puzzle, Solution, register_kind
 from puzzlebox.puzzles.proofs import Proof
 from puzzlebox.puzzles.sudoku import reader
@@ -142,7 +143,6 @@ class SudokuPuzzle(Puzzle):
         return out
 
     def build_problem(self) -> CoverProblem:
-        from puzzlebox.cover.problem import CoverBuilder
 
         n = self.n
         b = CoverBuilder()
