@@ -84,6 +84,10 @@ KNOWN_LAZY: set[tuple[str, str]] = {
     # the reference engine: 0.3 ms, but reading and showing a puzzle loads no engine's module
     # (tests/test_show_light.py), and every other engine's module is loaded by its start
     ("puzzlebox.engine", "puzzlebox.engine.reference"),
+    # the queens' engine: 1.3-1.9 ms (kernel_choice, the C kernels), 5 runs, load 2.6, loads
+    # no numpy since #23; reading and showing a queens puzzle loads no engine's module
+    # (tests/test_show_light.py): the kind imports it for its search and its problem
+    ("puzzlebox.puzzles.queens.model", "puzzlebox.engine.queens_bitmask"),
     # a split run's workers (multiprocessing, subprocess, socket, uuid): 17-22 ms, 3 runs,
     # load 1, for a run of more than one process only
     ("puzzlebox.parallel", "puzzlebox.parallel.backends"),

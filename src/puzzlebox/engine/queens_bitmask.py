@@ -39,12 +39,12 @@ from __future__ import annotations
 
 import functools
 import time
-from collections.abc import Iterator, Sequence
-from typing import Any
-
-import numpy as np
+from array import array
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, NamedTuple, Protocol
 
 from puzzlebox.cover.problem import CoverBuilder, CoverProblem
+from puzzlebox.engine import kernel_choice
 from puzzlebox.engine._queens_kernels import walk_rows, walk_symmetric
 from puzzlebox.engine.kernel_cache import announce
 from puzzlebox.engine.search import Job, Mode, Step, Subproblem
@@ -107,10 +107,10 @@ def _queens_shaped(problem: CoverProblem, n: int) -> bool:
             whole = queens_problem(n, labels)
         except (TypeError, ValueError):
             return False
+    mine, its = problem.arrays, whole.arrays  # array('q'): compared without numpy
     return (problem.item_names == whole.item_names and problem.labels == whole.labels
             and problem.n_primary == whole.n_primary
-            and np.array_equal(problem.start, whole.start)
-            and np.array_equal(problem.items, whole.items))
+            and mine.start == its.start and mine.items == its.items)
 
 
 def _keeps_squares(n: int, squares: Sequence[tuple[int, int]]) -> bool:
@@ -188,6 +188,46 @@ def _units(n: int, allowed: list[int]) -> tuple[list[Unit], int]:
     return units, placed
 
 
+# -- the search state: plain for the C kernels, numpy for numba's ---------------------------
+
+class Ints(Protocol):
+    """An int64 buffer the kernels read and write: an ``array('q')`` or a numpy array."""
+
+    def __getitem__(self, k: int, /) -> Any: ...
+
+    def __setitem__(self, k: int, value: int, /) -> None: ...
+
+
+
+class State(NamedTuple):
+    """How the search's state is made for one backend of the kernels: ``ints(values)`` an
+    int64 buffer the kernels write into, ``scalar(x)`` an int argument."""
+
+    ints: Callable[[Sequence[int]], Ints]
+    scalar: Callable[[int], Any]
+
+
+def _plain_ints(values: Sequence[int]) -> Ints:
+    return array("q", values)
+
+
+PLAIN = State(_plain_ints, int)
+
+
+def _numpy_state() -> State:
+    import numpy as np
+
+    return State(lambda values: np.array(values, dtype=np.int64), np.int64)
+
+
+def state_for(backend: str) -> State:
+    """The state ``backend``'s kernels take, chosen here alone: the C kernels read any buffer
+    and plain ints, so a count loads no numpy (it costs 0.14-0.27 s of CPU to import, a
+    hundred times the search of 8 queens, issue #23); numba's kernels take numpy arrays and
+    ``np.int64`` scalars (one compiled specialisation)."""
+    return PLAIN if backend == kernel_choice.C else _numpy_state()
+
+
 # -- the search ------------------------------------------------------------------------------
 
 
@@ -196,7 +236,10 @@ class QueensSearch:
     count of a whole board, the solutions fixed by a half turn and by a quarter turn; a
     subproblem counts the leaders of their orbits as it goes instead."""
 
-    def __init__(self, job: Job, rows: bool = True, turns: tuple[int, ...] = (2, 1)) -> None:
+    def __init__(self, job: Job, rows: bool = True, turns: tuple[int, ...] = (2, 1),
+                 state: State | None = None) -> None:
+        """``state``: how the kernels' arguments are made (tests give one; None: the one
+        the backend in use takes, :func:`state_for`)."""
         n = _board(job)
         if isinstance(n, str):
             raise ValueError(f"{NAME} cannot take this job: {n}")
@@ -208,8 +251,10 @@ class QueensSearch:
         if self.lead:
             turns = ()
         self.stats = SearchStats(engine=NAME, compile_seconds=_warm_up())
-        self._allowed = np.array(_masks(n, job), dtype=np.int64)
-        self._units, placed = _units(n, list(self._allowed.tolist())) if rows else ([], 0)
+        self._state = state = state or state_for(kernel_choice.backend())
+        masks = _masks(n, job)
+        self._allowed = state.ints(masks)
+        self._units, placed = _units(n, masks) if rows else ([], 0)
         self.stats.nodes = placed
         self._phases: Iterator[tuple[str, int]] = iter(
             [("rows", i) for i in range(len(self._units))]
@@ -217,10 +262,10 @@ class QueensSearch:
         )
         self._phase: tuple[str, int] | None = None
         self._multiplier = 1
-        size = n + 2
-        self._stack = [np.zeros(size, dtype=np.int64) for _ in range(6)]
-        self._prefix = np.zeros(size, dtype=np.int64)
-        self._top = np.full(1, -1, dtype=np.int64)
+        zeros = [0] * (n + 2)
+        self._stack = [state.ints(zeros) for _ in range(6)]
+        self._prefix = state.ints(zeros)
+        self._top = state.ints([-1])
         self.raw = 0
         self.leaders = 0
         self.fixed = {1: 0, 2: 0}
@@ -236,7 +281,8 @@ class QueensSearch:
                 self.raw += self._multiplier
                 self.leaders += 1
                 return
-            self._prefix[: len(above)] = above
+            for k, column in enumerate(above):
+                self._prefix[k] = column
             c, lft, rgt, free = self._stack[:4]
             c[0], lft[0], rgt[0] = cols, left, right
             free[0] = int(self._allowed[row0]) & ~(cols | left | right)
@@ -265,9 +311,10 @@ class QueensSearch:
             if kind == "rows":
                 row0 = self._units[value][0]
                 c, lft, rgt, free = self._stack[:4]
+                number = self._state.scalar
                 found, nodes, leaders = walk_rows(
-                    np.int64(self.n), self._allowed, np.int64(row0), self._prefix, c, lft,
-                    rgt, free, self._top, np.int64(budget), self.lead,
+                    number(self.n), self._allowed, number(row0), self._prefix, c, lft,
+                    rgt, free, self._top, number(budget), self.lead,
                 )
                 self.leaders += int(leaders)
                 found = int(found) * self._multiplier
@@ -275,9 +322,10 @@ class QueensSearch:
                 counted += found
             else:
                 row, col, rows, cols, diag, anti = self._stack
+                number = self._state.scalar
                 found, nodes = walk_symmetric(
-                    np.int64(self.n), np.int64(value), self._allowed, row, col, rows, cols,
-                    diag, anti, self._top, np.int64(budget),
+                    number(self.n), number(value), self._allowed, row, col, rows, cols,
+                    diag, anti, self._top, number(budget),
                 )
                 self.fixed[value] += int(found)
             budget -= int(nodes)
@@ -372,9 +420,18 @@ def frontier(job: Job, depth: int) -> list[Subproblem]:
 
 # -- plain functions (the bench, the tests) --------------------------------------------------
 
+def _warm_up() -> float:
+    """Seconds spent making the kernels ready: none for the C kernels, built at installation;
+    numba's are compiled (or loaded from its cache) once per process."""
+    if kernel_choice.backend() == kernel_choice.C:
+        return 0.0
+    return _warm_up_numba()
+
+
 @once_per_process
-def _warm_up() -> None:
-    """Compile (or load from numba's cache) the kernels once per process, and time it."""
+def _warm_up_numba() -> None:
+    """Compile (or load from numba's cache) numba's kernels once per process, and time it."""
+    import numpy as np
 
     announce("n-queens", walk_rows)
     z = np.zeros(4, dtype=np.int64)

@@ -176,7 +176,12 @@ class QueensPuzzle(Puzzle):
     def build_symmetries(self) -> np.ndarray:
         """The board's maps that keep the squares a queen may take, as permutations of
         them: the eight symmetries of the square, and on a torus each composed with the
-        n * n translations (identity first)."""
+        n * n translations (identity first).
+
+        A count of a board the bitmask engine takes never asks for them (it counts distinct
+        solutions itself, by Burnside's lemma), so ``count queens-8`` loads no numpy; the
+        group's consumer (cover/symmetry.py: ``group_of``) works in numpy, so they stay numpy
+        for the counts that break symmetry (holes or givens that break it, the torus)."""
         import numpy as np
 
         from puzzlebox.cover.symmetry import options_by_labels
