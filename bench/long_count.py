@@ -22,7 +22,8 @@ import time
 
 from puzzlebox import catalog
 from puzzlebox.engine.bitboard import BitboardSearch
-from puzzlebox.engine.memo import BYTES_PER_STATE, SweepRun, build_sweep, parse_memory
+from puzzlebox.engine.memo import BYTES_PER_STATE, SweepRun, build_sweep
+from puzzlebox.engine.memory import parse_memory
 from puzzlebox.engine.search import Job, Mode
 from puzzlebox.formats.reader import read_text
 from puzzlebox.puzzles import Puzzle

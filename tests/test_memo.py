@@ -17,8 +17,8 @@ from puzzlebox.engine.memo import (
     MemoDeclined,
     SweepPlan,
     build_sweep,
-    parse_memory,
 )
+from puzzlebox.engine.memory import parse_memory
 from puzzlebox.engine.registry import EngineDeclined, choose, start
 from puzzlebox.engine.search import Job, Mode, count_all
 from puzzlebox.formats.reader import read_text

@@ -29,7 +29,7 @@ from puzzlebox.cli import (
     showing,
     write,
 )
-from puzzlebox.engine.memo import parse_memory
+from puzzlebox.engine.memory import parse_memory
 from puzzlebox.engine.memory import check_cover_size
 from puzzlebox.engine.registry import names
 from puzzlebox.formats import PuzzleFile

@@ -22,18 +22,19 @@ by orbits of options (those whose members do not overlap): the same sweep counts
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from puzzlebox.cover.problem import CoverProblem, ProblemError
 from puzzlebox.engine.errors import EngineDeclined, EngineError
-from puzzlebox.engine.memory import DEFAULT_MAX_MEMORY
+from puzzlebox.engine.memory import DEFAULT_MAX_MEMORY, size_text
 from puzzlebox.engine.search import Job, Mode, Search, Step
 from puzzlebox.engine.stats import SearchStats
+
+if TYPE_CHECKING:
+    from puzzlebox.engine.memo_layer import ArrayLayer
 
 # One merged state costs a dict slot plus a key and a value (big) integer, in two layers
 # (the one being read and the one being written): tracemalloc measured about 310 bytes per
@@ -50,9 +51,6 @@ AUTO_MAX_STATES = 1 << 18
 # max_states * BYTES_PER_STATE / ARRAY_BYTES_PER_STATE new states in the array layer.
 ARRAY_BYTES_PER_STATE = 100
 _KEY_BITS = 62  # mask and counters packed in one non-negative int64
-_WAYS_LIMIT = float(1 << 61)
-_GROUP_BITS = 8  # the array layer groups states by this many cells after the first
-_CHUNK = 11  # bits of a key per lookup table, where symmetries merge states
 # auto_reason's reason when every piece is used at most once (the registry may still sweep,
 # where it measures that enumeration would be long: engine/registry.py)
 ONCE_EACH = "every piece is used at most once, so enumeration is quick"
@@ -60,7 +58,6 @@ ONCE_EACH = "every piece is used at most once, so enumeration is quick"
 Symmetry = tuple[Sequence[int], Sequence[int]]  # (item permutation, option permutation)
 Progress = Callable[[int, int], None]  # (positions swept, positions in all sweeps)
 
-_UNITS = {"": 1, "K": 1024, "M": 1024**2, "G": 1024**3, "T": 1024**4}
 
 
 class MemoDeclined(EngineDeclined):
@@ -69,24 +66,6 @@ class MemoDeclined(EngineDeclined):
 
 class MemoTooLarge(MemoDeclined):
     """The sweep needs more states than ``max_memory`` holds (a larger limit may do)."""
-
-
-def parse_memory(text: str) -> int:
-    """Bytes from ``"2G"``, ``"512M"``, ``"1.5GiB"`` or a plain number of bytes."""
-    match = re.fullmatch(r"\s*(\d+(?:\.\d*)?)\s*([KMGT]?)(?:i?B)?\s*", text, re.IGNORECASE)
-    if match is None:
-        raise ValueError(f"memory size {text!r} is not a number with an optional K/M/G/T")
-    size = int(float(match.group(1)) * _UNITS[match.group(2).upper()])
-    if size <= 0:
-        raise ValueError(f"memory size {text!r} must be positive")
-    return size
-
-
-def format_bytes(size: int) -> str:
-    for unit in ("T", "G", "M", "K"):
-        if size >= _UNITS[unit]:
-            return f"{size / _UNITS[unit]:.1f} {unit}B"
-    return f"{size} B"
 
 
 @dataclass(frozen=True)
@@ -232,7 +211,7 @@ class Sweep:
     ) -> str:
         """Why a sweep stopped: a layer outgrew the memory allowed (``max_states`` states of
         ``BYTES_PER_STATE``; ``per_state``, what one of ``states`` costs)."""
-        limit = format_bytes(max_states * BYTES_PER_STATE)
+        limit = size_text(max_states * BYTES_PER_STATE)
         return (
             f"memo: the sweep reached {states} states at position {position} of "
             f"{self.n_positions}, more than the memory limit of {limit} holds "
@@ -258,9 +237,11 @@ class SweepRun:
         # ways cannot overflow one: array operations merge the states about ten times faster
         # than the dict, in a fifth of the memory (ARRAY_BYTES_PER_STATE). The dict takes
         # over, exactly, when the ways grow too big (a 3x50 strip's 10^39 tilings).
-        self.arrays: _Layer | None = None
+        self.arrays: ArrayLayer | None = None
         if arrays and sweep.window - 1 + sweep.counter_bits <= _KEY_BITS:
-            self.arrays = _Layer(sweep, max_states * BYTES_PER_STATE // ARRAY_BYTES_PER_STATE)
+            from puzzlebox.engine.memo_layer import ArrayLayer
+
+            self.arrays = ArrayLayer(sweep, max_states * BYTES_PER_STATE // ARRAY_BYTES_PER_STATE)
 
     def advance(self, max_visits: int) -> None:
         """Sweep positions until about ``max_visits`` states were visited (one at least)."""
@@ -321,7 +302,7 @@ class SweepRun:
         if self.position == sweep.n_positions or not layer:
             self._finish()
 
-    def _advance_arrays(self, arrays: _Layer, stop: int) -> None:
+    def _advance_arrays(self, arrays: ArrayLayer, stop: int) -> None:
         """Sweep with the array layer until ``stop`` visits; hand the layer to the dict when
         the next position's ways might overflow an int64."""
         sweep = self.sweep
@@ -357,199 +338,15 @@ class SweepRun:
         self.done = True
 
 
-class _Layer:
-    """A sweep's layer as arrays: ``keys`` (the states, sorted, as in the dict: the window's
-    mask above ``counter_bits`` bits of counters) and ``ways`` (int64, summed per key).
-
-    A position maps every state at once. A move fits a state when the key has none of the
-    move's cells and none of the one-bit counters it fills (one AND for both); its new key is
-    the old one plus the move's cells and increments, and the first cell (bit
-    ``counter_bits``, now covered in every new key) is dropped. So that a state meets only
-    moves that may fit, the empty states are grouped by the next ``_GROUP_BITS`` cells of
-    their mask, and each group tries only the moves that avoid those cells. New keys are
-    sorted and equal ones merged with their ways added (keys and ways packed in one int64
-    for the sort where they fit: a plain sort instead of an indirect one)."""
-
-    def __init__(self, sweep: Sweep, max_candidates: int) -> None:
-        self.sweep = sweep
-        self.max_candidates = max(1, max_candidates)
-        self.keys = np.zeros(1, dtype=np.int64)
-        self.ways = np.ones(1, dtype=np.int64)
-        self.candidates = 0  # new states before merging, at the last position
-        self.cb = sweep.counter_bits
-        self.key_bits = sweep.window + sweep.counter_bits  # before the first cell is dropped
-        self.group = min(_GROUP_BITS, max(sweep.window - 1, 0))
-        self._canon: dict[int, list[np.ndarray]] = {}
-
-    def _tables(self, q: int) -> list[np.ndarray]:
-        """The symmetries that merge states at position ``q`` (Sweep.set_symmetries), each
-        as lookup tables over ``_CHUNK`` bits of a key: its image is the OR of the tables'
-        entries."""
-        if q not in self._canon:
-            tables = []
-            for dest in self.sweep.key_maps(q):
-                chunks = (len(dest) + _CHUNK - 1) // _CHUNK
-                table = np.zeros((chunks, 1 << _CHUNK), dtype=np.int64)
-                v = np.arange(1 << _CHUNK, dtype=np.int64)
-                for b, to in enumerate(dest):
-                    table[b // _CHUNK] |= ((v >> (b % _CHUNK)) & 1) << to
-                tables.append(table)
-            self._canon[q] = tables
-        return self._canon[q]
-
-    def _canonical(self, k: np.ndarray, q: int) -> np.ndarray:
-        """Each key at position ``q`` replaced by the smallest of its images."""
-        tables = self._tables(q)
-        if not tables:
-            return k
-        best = k.copy()
-        for table in tables:
-            image = np.zeros_like(k)
-            for c in range(table.shape[0]):
-                image |= table[c][(k >> (c * _CHUNK)) & ((1 << _CHUNK) - 1)]
-            np.minimum(best, image, out=best)
-        return best
-
-    def _moves(self, p: int) -> tuple[list[tuple[int, int, list[tuple[int, int, int]]]],
-                                      list[list[int]]]:
-        """Position ``p``'s moves as (forbidden key bits, key increment, other checks), and
-        for each pattern of the next ``group`` cells the moves that avoid it."""
-        cb = self.cb
-        moves = []
-        low = []
-        for m in self.sweep.moves[p]:
-            forbid = m.bits << cb
-            checks = []
-            for s, fm, most in m.checks:
-                if fm == 1 and most == 0:
-                    forbid |= 1 << s  # a one-bit counter that must still be 0
-                elif most < fm:
-                    checks.append((s, fm, most))
-            moves.append((forbid, (m.bits << cb) + m.add, checks))
-            low.append((m.bits >> 1) & ((1 << self.group) - 1))
-        if not moves:
-            return moves, [[] for _ in range(1 << self.group)]
-        lows = np.array(low, dtype=np.int64)
-        patterns = np.arange(1 << self.group, dtype=np.int64)
-        fits = (patterns[:, None] & lows[None, :]) == 0
-        return moves, [np.flatnonzero(row).tolist() for row in fits]
-
-    def safe(self, p: int) -> bool:
-        """Whether no way after position ``p`` can reach 2^61: each new state adds ways of
-        distinct (state, move) pairs, so the new sum is at most the old one times the
-        moves (float arithmetic, with room to spare)."""
-        total = float(self.ways.sum(dtype=np.float64))
-        return total * max(1, len(self.sweep.moves[p])) < _WAYS_LIMIT
-
-    def advance(self, p: int) -> bool:
-        """Sweep position ``p``; False (the layer unchanged) when the new states before
-        merging would be more than ``max_candidates``."""
-        cb = self.cb
-        moves, fitting = self._moves(p)
-        keys, ways = self.keys, self.ways
-        covered = (keys & (1 << cb)) != 0
-        new_keys = [keys[covered]]
-        new_ways = [ways[covered]]
-        size = new_keys[0].size
-        empty = ~covered
-        keys, ways = keys[empty], ways[empty]
-        del covered, empty
-        if moves and keys.size:
-            pattern = ((keys >> (cb + 1)) & ((1 << self.group) - 1)).astype(np.uint16)
-            order = np.argsort(pattern, kind="stable")  # a radix sort: keys stay in order
-            bounds = np.zeros((1 << self.group) + 1, dtype=np.int64)
-            np.cumsum(np.bincount(pattern, minlength=1 << self.group), out=bounds[1:])
-            del pattern
-            keys, ways = keys[order], ways[order]
-            del order
-            for g in np.flatnonzero(bounds[1:] > bounds[:-1]).tolist():
-                gk = keys[bounds[g] : bounds[g + 1]]
-                gw = ways[bounds[g] : bounds[g + 1]]
-                for j in fitting[g]:
-                    forbid, inc, checks = moves[j]
-                    fits = (gk & forbid) == 0
-                    for s, fm, most in checks:
-                        fits &= ((gk >> s) & fm) <= most
-                    k = gk[fits]
-                    if k.size == 0:
-                        continue
-                    size += k.size
-                    if size > self.max_candidates:
-                        self.candidates = size
-                        return False
-                    k += inc
-                    new_keys.append(k)
-                    new_ways.append(gw[fits])
-        self.candidates = size
-        self._merge(new_keys, new_ways, p + 1)
-        return True
-
-    def _merge(self, new_keys: list[np.ndarray], new_ways: list[np.ndarray], q: int) -> None:
-        """The layer at ``q``: every candidate key less its first cell, mapped to the smallest
-        of its images where symmetries merge states, sorted, equal keys merged."""
-        cb = self.cb
-        k = np.concatenate(new_keys)
-        new_keys.clear()
-        w = np.concatenate(new_ways)
-        new_ways.clear()
-        if k.size == 0:
-            self.keys, self.ways = k, w
-            return
-        low = k & ((1 << cb) - 1)
-        k >>= cb + 1
-        k <<= cb
-        k |= low
-        del low
-        if self.sweep.symmetries:
-            k = self._canonical(k, q)
-        way_bits = max(int(w.max()).bit_length(), 1)
-        if self.key_bits - 1 + way_bits <= 63:  # one int64 each: sort the values themselves
-            k <<= way_bits
-            k |= w
-            del w
-            k.sort()
-            w = k & ((1 << way_bits) - 1)
-            k >>= way_bits
-        else:
-            order = np.argsort(k)
-            k, w = k[order], w[order]
-            del order
-        head = np.empty(k.size, dtype=bool)
-        head[0] = True
-        np.not_equal(k[1:], k[:-1], out=head[1:])
-        starts = np.flatnonzero(head)
-        del head
-        if starts.size == k.size:
-            self.keys, self.ways = k, w
-            return
-        self.keys = k[starts]
-        csum = np.cumsum(w)
-        del w
-        ends = np.empty_like(starts)
-        ends[:-1] = starts[1:] - 1
-        ends[-1] = k.size - 1
-        sums = csum[ends]
-        sums[1:] -= csum[ends[:-1]]
-        self.ways = sums
-
-    def total(self) -> int:
-        """Exact covers: the ways of the final states whose counters are within bounds."""
-        keys = self.keys
-        ok = np.ones(keys.size, dtype=bool)
-        for s, fm, lo, hi in self.sweep._fields:
-            v = (keys >> s) & fm
-            ok &= (v >= lo) & (v <= hi)
-        return sum(int(x) for x in self.ways[ok].tolist())
-
-
 def _check(problem: CoverProblem, order: Sequence[int]) -> list[int]:
     """The counters (primary items not swept); raise MemoDeclined where the sweep cannot go."""
     if problem.n_items > problem.n_primary:
         raise MemoDeclined("memo: the problem has secondary items (colours), which it cannot sweep")
     if len(set(order)) != len(order) or not all(0 <= i < problem.n_primary for i in order):
         raise ProblemError("the sweep order must list distinct primary items")
+    lo, hi = problem.arrays.lo, problem.arrays.hi
     for i in order:
-        if problem.lo[i] != 1 or problem.hi[i] != 1:
+        if lo[i] != 1 or hi[i] != 1:
             raise MemoDeclined(f"memo: item {problem.item_names[i]!r} is not covered exactly once")
     swept = set(order)
     return [i for i in range(problem.n_primary) if i not in swept]
@@ -662,9 +459,41 @@ def _cycle(perm: Sequence[int], start: int) -> list[int]:
     return out
 
 
-def _shape(problem: CoverProblem, order: Sequence[int]) -> tuple[int, np.ndarray, np.ndarray]:
+# _shape reads the problem in plain Python up to this many entries (cells listed by all the
+# options): 6x10's 10,280 take 3 ms, where importing numpy for it would cost 0.14-0.27 s of
+# a small count's start-up (issue #23); past it numpy's array operations are the faster.
+PLAIN_SHAPE_ENTRIES = 200_000
+
+
+def _shape(problem: CoverProblem, order: Sequence[int]) -> tuple[int, list[int], list[bool]]:
     """(the sweep's window, the counters, which options cover a counter), read off the
     arrays (no sweep is built); the window is 0 when an option covers no swept item."""
+    if len(problem.arrays.items) <= PLAIN_SHAPE_ENTRIES:
+        return _shape_plain(problem, order)
+    return _shape_numpy(problem, order)
+
+
+def _shape_plain(problem: CoverProblem, order: Sequence[int]) -> tuple[int, list[int], list[bool]]:
+    position = [-1] * problem.n_items
+    for place, item in enumerate(order):
+        position[item] = place
+    start, items = problem.arrays.start, problem.arrays.items
+    window, counted = 1, []
+    for k in range(problem.n_options):
+        places = [position[i] for i in items[start[k] : start[k + 1]]]
+        swept = [a for a in places if a >= 0]
+        counted.append(len(swept) < len(places))
+        if not swept:
+            window = 0
+        elif window:
+            window = max(window, max(swept) - min(swept) + 1)
+    counters = [i for i in range(problem.n_primary) if position[i] < 0]
+    return window, counters, counted
+
+
+def _shape_numpy(problem: CoverProblem, order: Sequence[int]) -> tuple[int, list[int], list[bool]]:
+    import numpy as np
+
     n = len(order)
     position = np.full(problem.n_items, -1, dtype=np.int64)
     position[np.asarray(order, dtype=np.int64)] = np.arange(n, dtype=np.int64)
@@ -675,8 +504,8 @@ def _shape(problem: CoverProblem, order: Sequence[int]) -> tuple[int, np.ndarray
     last = np.maximum.reduceat(np.where(swept, at, -1), starts)
     # the primary items not swept, in order (np.setdiff1d would import numpy.ma: 10-13 ms of
     # every count's start-up, issue #23)
-    counters = np.flatnonzero(position[: problem.n_primary] < 0)
-    counted = np.logical_or.reduceat(~swept, starts)
+    counters = np.flatnonzero(position[: problem.n_primary] < 0).tolist()
+    counted = np.logical_or.reduceat(~swept, starts).tolist()
     if (first == n).any():
         return 0, counters, counted
     return int((last - first).max()) + 1, counters, counted
@@ -691,7 +520,7 @@ def key_bits(problem: CoverProblem, order: Sequence[int]) -> int | None:
     window, counters, _ = _shape(problem, order)
     if window == 0:
         return None
-    return window - 1 + sum(max(1, int(problem.hi[i]).bit_length()) for i in counters.tolist())
+    return window - 1 + sum(max(1, int(problem.arrays.hi[i]).bit_length()) for i in counters)
 
 
 def _auto_reason(
@@ -707,11 +536,12 @@ def _auto_reason(
     if window == 0:
         return "an option covers no swept item"
     bound = 1 << (window - 1)
-    for i in counters.tolist():
-        bound *= int(problem.hi[i]) + 1
+    hi = problem.arrays.hi
+    for i in counters:
+        bound *= hi[i] + 1
     if max_states is not None and bound > min(AUTO_MAX_STATES, max_states):
         return f"up to {bound} states per position"
-    if counted.all() and all(problem.hi[i] <= 1 for i in counters.tolist()):
+    if all(counted) and all(hi[i] <= 1 for i in counters):
         return ONCE_EACH
     return None
 
@@ -756,9 +586,10 @@ def auto_reason(job: Job) -> str | None:
     if reason is not None or _auto_reason(problem, order, AUTO_MAX_STATES) is None:
         return reason  # (the worst case is small: sweep)
     swept = set(order)
+    lo, hi = problem.arrays.lo, problem.arrays.hi
     bounded = [
         i for i in range(problem.n_primary)
-        if i not in swept and (problem.lo[i] > 0 or problem.hi[i] < len(order))
+        if i not in swept and (lo[i] > 0 or hi[i] < len(order))
     ]
     if bounded:
         # pieces with bounded counts multiply the states by their counts' values, and then
@@ -793,6 +624,8 @@ def outgrows_at_start(job: Job, max_states: int) -> str | None:
     the sweep's own, less the merging of mirror images (:data:`MERGE_MOST`): a 100x100
     board of dominoes passes 131,072 states within its first column, where building its
     eight sweeps takes seconds."""
+    import numpy as np
+
     global start_sweeps
     plan = plan_of(job)
     if accepts(job) is not None or plan is None or job.problem.n_options == 0:

@@ -21,6 +21,8 @@ The time rules (the hopeless-count refusal, ``--max-time``) are the run layer's
 
 from __future__ import annotations
 
+import re
+
 from puzzlebox.errors import PuzzleboxError
 
 EXIT_TOO_BIG = 3  # the input is well formed but too big to work on here
@@ -28,6 +30,7 @@ MAX_ENTRIES = 8_000_000  # cells listed by all the options of a cover problem
 BYTES_PER_ENTRY = 240  # measured while building: a 60 x 60 board and the 12 pentominoes,
 # 1,062,980 entries, 365 MB peak resident size (110 MB of it before building)
 DEFAULT_MAX_MEMORY = 2 * 1024**3  # what an engine may allocate when no --max-memory is given
+_UNITS = {"": 1, "K": 1024, "M": 1024**2, "G": 1024**3, "T": 1024**4}
 
 
 class TooBig(PuzzleboxError):
@@ -75,3 +78,15 @@ def check_memory(what: str, need: int, max_memory: int | None) -> None:
     if need > most:
         raise OverMemory(f"{what} would need about {size_text(need)}; the memory limit is "
                          f"{size_text(most)}: use a smaller puzzle, or raise the limit")
+
+
+def parse_memory(text: str) -> int:
+    """Bytes from ``"2G"``, ``"512M"``, ``"1.5GiB"`` or a plain number of bytes."""
+    match = re.fullmatch(r"\s*(\d+(?:\.\d*)?)\s*([KMGT]?)(?:i?B)?\s*", text, re.IGNORECASE)
+    if match is None:
+        raise ValueError(f"memory size {text!r} is not a number with an optional K/M/G/T")
+    size = int(float(match.group(1)) * _UNITS[match.group(2).upper()])
+    if size <= 0:
+        raise ValueError(f"memory size {text!r} must be positive")
+    return size
+
