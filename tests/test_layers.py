@@ -84,6 +84,13 @@ KNOWN_LAZY: set[tuple[str, str]] = {
     # the reference engine: 0.3 ms, but reading and showing a puzzle loads no engine's module
     # (tests/test_show_light.py), and every other engine's module is loaded by its start
     ("puzzlebox.engine", "puzzlebox.engine.reference"),
+    # the memo engine: 1.4-1.7 ms (3 runs, load 0.8, compiled bytecode) and no numpy since
+    # #23 (its array layer, engine/memo_layer.py, loads numpy when a sweep runs); reading and
+    # showing a puzzle loads no engine's module (tests/test_show_light.py), and a solve never
+    # sweeps: the registry imports it to count, the kinds to give their sweep plan
+    ("puzzlebox.engine", "puzzlebox.engine.memo"),
+    ("puzzlebox.engine.registry", "puzzlebox.engine.memo"),
+    ("puzzlebox.puzzles.polyomino.model", "puzzlebox.engine.memo"),
     # the queens' engine: 1.3-1.9 ms (kernel_choice, the C kernels), 5 runs, load 2.6, loads
     # no numpy since #23; reading and showing a queens puzzle loads no engine's module
     # (tests/test_show_light.py): the kind imports it for its search and its problem

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from random import Random
 
 import pytest
 from hypothesis import given, settings
@@ -390,3 +391,26 @@ def test_merging_with_pieces_the_mirror_exchanges() -> None:
     enumerated_ = puzzle.count(engine="bitboard")
     assert (swept.solutions, swept.distinct) == (enumerated_.solutions, enumerated_.distinct)
     assert swept.solutions > 0 and swept.stats.engine == "memo"
+
+
+@settings(max_examples=150, deadline=None)
+@given(cover_problems(), st.randoms(use_true_random=False))
+def test_the_plain_shape_is_the_numpy_one(
+    case: tuple[CoverProblem, list[int], list[int]], rng: Random
+) -> None:
+    """memo._shape reads small problems in plain Python (no numpy for a small count, #23),
+    larger ones with numpy: both give the same window, counters and counted options."""
+    problem = case[0]
+    if problem.n_options == 0:
+        return
+    cells = [i for i in range(problem.n_primary) if problem.item_names[i][0] == "cell"]
+    order = rng.sample(cells, rng.randint(1, len(cells)))  # any order, any swept subset
+    assert memo._shape_plain(problem, order) == memo._shape_numpy(problem, order)
+
+
+@pytest.mark.parametrize("name", ["pentomino-6x10", "tiling-3x50", "soma-cube"])
+def test_the_plain_shape_is_the_numpy_one_on_the_catalog(name: str) -> None:
+    puzzle = catalog.load(name)
+    plan = puzzle.sweep_plan() if hasattr(puzzle, "sweep_plan") else None
+    order = plan.order if plan is not None else list(range(puzzle.problem.n_primary // 2))
+    assert memo._shape_plain(puzzle.problem, order) == memo._shape_numpy(puzzle.problem, order)

@@ -267,9 +267,9 @@ def choose(job: Job) -> EngineSpec:
     """The engine "auto" means for ``job`` (the rules above). The spec returned may be a
     registered one or one of them wrapped (hedged, restarted, memo with its way out, the
     sink search with backtracking after it); its name is the engine that does the work."""
-    from puzzlebox.engine.memo import auto_reason
-
     if job.mode is Mode.COUNT:
+        from puzzlebox.engine.memo import auto_reason
+
         memo = _REGISTRY.get("memo")
         if memo is not None and auto_reason(job) is None:
             if not sweep_outgrown(job):
