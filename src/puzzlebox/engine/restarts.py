@@ -18,13 +18,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from puzzlebox.cover.problem import CoverProblem
 from puzzlebox.engine.errors import EngineError
 from puzzlebox.engine.search import Job, Search, Solution, Step
 from puzzlebox.engine.stats import SearchStats
+
+if TYPE_CHECKING:
+    import numpy as np
 
 DEFAULT_BASE_BUDGET = 20_000  # nodes in the first run; Luby multiplies it
 
@@ -63,6 +65,8 @@ class Relabelling:
 def permuted(problem: CoverProblem, rng: np.random.Generator) -> Relabelling:
     """The same problem with options and items (primary among primary, secondary among
     secondary) in random order; colours and bounds go with their items."""
+    import numpy as np
+
     n_options, n_primary, n_items = problem.n_options, problem.n_primary, problem.n_items
     option_of = rng.permutation(n_options)
     m = problem.n_graph  # graph vertices stay the first primary items
@@ -103,6 +107,8 @@ def _permuted_graph(
     problem: CoverProblem, item_order: np.ndarray, new_item: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """The problem's optional cell graph with its vertices renumbered like the items."""
+    import numpy as np
+
     m = problem.n_graph
     if m == 0:
         return np.asarray(problem.adj_start).copy(), np.asarray(problem.adj_items).copy()
@@ -120,8 +126,9 @@ Start = Callable[[Job], Search]  # an engine's start (EngineSpec.start)
 
 class _LazyRng:
     """numpy's generator for ``seed``, made when a shuffled run first needs it: importing
-    numpy.random costs 20 ms of CPU, a tenth of a small puzzle's whole run (#23), and a
-    hedged search that finds its answer within its head start never shuffles."""
+    numpy costs 0.14-0.27 s of CPU and numpy.random 20 ms more, most of a small puzzle's
+    whole run (#23), and a hedged search that finds its answer within its head start never
+    shuffles."""
 
     def __init__(self, seed: int) -> None:
         self.seed = seed
@@ -130,6 +137,8 @@ class _LazyRng:
     @property
     def generator(self) -> np.random.Generator:
         if self._generator is None:
+            import numpy as np
+
             self._generator = np.random.default_rng(self.seed)
         return self._generator
 
