@@ -467,22 +467,37 @@ PLAIN_SHAPE_ENTRIES = 200_000
 
 def _shape(problem: CoverProblem, order: Sequence[int]) -> tuple[int, list[int], list[bool]]:
     """(the sweep's window, the counters, which options cover a counter), read off the
-    arrays (no sweep is built); the window is 0 when an option covers no swept item."""
+    arrays (no sweep is built); the window is 0 when an option covers no swept item.
+
+    Remembered for the last few problems: the registry asks it up to seven times while it
+    chooses the engine of one count (auto_reason, key_bits, sweep_window)."""
+    key = tuple(order)
+    for known, asked, shape in _SHAPES:
+        if known is problem and asked == key:
+            return shape
     if len(problem.arrays.items) <= PLAIN_SHAPE_ENTRIES:
-        return _shape_plain(problem, order)
-    return _shape_numpy(problem, order)
+        shape = _shape_plain(problem, order)
+    else:
+        shape = _shape_numpy(problem, order)
+    _SHAPES.append((problem, key, shape))
+    del _SHAPES[:-4]
+    return shape
+
+
+_SHAPES: list[tuple[CoverProblem, tuple[int, ...], tuple[int, list[int], list[bool]]]] = []
 
 
 def _shape_plain(problem: CoverProblem, order: Sequence[int]) -> tuple[int, list[int], list[bool]]:
     position = [-1] * problem.n_items
     for place, item in enumerate(order):
         position[item] = place
+    at = position.__getitem__
     start, items = problem.arrays.start, problem.arrays.items
     window, counted = 1, []
     for k in range(problem.n_options):
-        places = [position[i] for i in items[start[k] : start[k + 1]]]
-        swept = [a for a in places if a >= 0]
-        counted.append(len(swept) < len(places))
+        a, b = start[k], start[k + 1]
+        swept = [p for p in map(at, items[a:b]) if p >= 0]
+        counted.append(len(swept) < b - a)
         if not swept:
             window = 0
         elif window:
