@@ -607,7 +607,7 @@ class _Tables:
         copies = self.free_copies
         if copies < 0:
             gastart, ghi = self.gastart.tolist(), self.ghi.tolist()
-            counts = list(gcount)
+            counts = gcount.tolist()
             copies = sum(ghi[g] - counts[g] for g in range(len(ghi))
                          if gastart[g + 1] > gastart[g])  # fmt: skip
         u = self.uniform
