@@ -25,7 +25,6 @@ from puzzlebox import catalog
 from puzzlebox.cover.problem import CoverBuilder, CoverProblem
 from puzzlebox.engine import bitboard, bitboard_fit, kernel_choice
 from puzzlebox.engine.bitboard import BitboardEngine, _Search, _Tables
-from puzzlebox.engine.search import Job, Mode
 from puzzlebox.puzzles.polyomino import PolyominoPuzzle
 from test_bitboard import larger_puzzles, puzzles, with_secondary
 
