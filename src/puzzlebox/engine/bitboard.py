@@ -44,6 +44,7 @@ import time
 from array import array
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
+from itertools import accumulate, chain
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from puzzlebox.cover.problem import CoverProblem
@@ -194,15 +195,16 @@ def _all_connected_plain(rows: list[list[int]], adj: list[list[int]]) -> bool:
     """:func:`_all_connected` for cells given as one list per option: a flood from each
     option's first cell through its own cells must reach them all."""
     for cells in rows:
-        inside = set(cells)
-        seen = {cells[0]}
+        if len(cells) == 1:
+            continue
         todo = [cells[0]]
-        while todo:
+        left = set(cells[1:])
+        while todo and left:
             for y in adj[todo.pop()]:
-                if y in inside and y not in seen:
-                    seen.add(y)
+                if y in left:
+                    left.remove(y)
                     todo.append(y)
-        if len(seen) != len(inside):
+        if left:
             return False
     return True
 
@@ -294,12 +296,9 @@ def _bitset(indices: Iterable[int]) -> int:
     return bits
 
 
-def _starts(lengths: Iterable[int]) -> list[int]:
-    """``[0, l0, l0 + l1, ...]``."""
-    start = [0]
-    for n in lengths:
-        start.append(start[-1] + n)
-    return start
+def _csr(rows: list[list[int]]) -> tuple[array[int], array[int]]:
+    """Rows of ints in compressed-row form: ``(start, values)``."""
+    return _q(list(accumulate(map(len, rows), initial=0))), _q(list(chain.from_iterable(rows)))
 
 
 Buffer = Any  # an int64/uint64/uint8 buffer: a numpy array, an ``array`` or a memoryview
@@ -527,8 +526,7 @@ class _Tables:
             position[x] = i
         self.rank = _q(order)
         by_position = [sorted(position[y] for y in adj[x]) for x in order]
-        self.adjs = _q(_starts(len(a) for a in by_position))
-        self.adjv = _q(y for a in by_position for y in a)
+        self.adjs, self.adjv = _csr(by_position)
         n_secondary = problem.n_items - problem.n_primary
         self.glo = _q(arrays.lo[m:].tolist() + [0] * n_secondary)
         ghi = arrays.hi[m:].tolist() + [1] * n_secondary
@@ -542,10 +540,8 @@ class _Tables:
             its = items[start[k] : start[k + 1]]
             cells.append(sorted([position[i] for i in its if i < m]))
             counters.append(sorted([i - m for i in its if i >= m]))
-        self.cstart = _q(_starts(len(c) for c in cells))
-        self.cvals = _q(x for c in cells for x in c)
-        self.gstart = _q(_starts(len(g) for g in counters))
-        self.gvals = _q(x for g in counters for x in g)
+        self.cstart, self.cvals = _csr(cells)
+        self.gstart, self.gvals = _csr(counters)
         group_of = [g[0] if g else -1 for g in counters]
         # by first cell, then group, then number (np.lexsort is stable, and so is sorted)
         kept = sorted((k for k in range(n_options) if k not in excluded),
@@ -559,11 +555,9 @@ class _Tables:
         self.topt = _q(kept)
         ecells = [cells[k] for k in kept]
         tgl = [counters[k] for k in kept]
-        self.tgs = _q(_starts(len(g) for g in tgl))
-        self.tgl = _q(g for gs in tgl for g in gs)
-        self.ecstart = _q(_starts(len(c) for c in ecells))
-        self.ecells = _q(c for cs in ecells for c in cs)
-        self.tarea = _q(len(c) for c in ecells)
+        self.tgs, self.tgl = _csr(tgl)
+        self.ecstart, self.ecells = _csr(ecells)
+        self.tarea = _q(list(map(len, ecells)))
         self.emask = _words((_bitset(c), self.words) for c in ecells)
 
         # each item's options, ascending, and their bits over the words they span
@@ -574,13 +568,12 @@ class _Tables:
                 held[c].append(e)
             for g in tgl[e]:
                 held[m + g].append(e)
-        self.hstart = _q(_starts(len(h) for h in held))
-        self.hvals = _q(e for h in held for e in h)
+        self.hstart, self.hvals = _csr(held)
         clo = [h[0] >> 6 if h else 0 for h in held]
         chi = [(h[-1] >> 6) + 1 if h else 0 for h in held]
         spans = [b - a for a, b in zip(clo, chi, strict=True)]
         self.clo, self.chi = _q(clo), _q(chi)
-        self.cofs = _q(_starts(spans[:-1]))
+        self.cofs = _q(list(accumulate(spans[:-1], initial=0)))
         sets = [_bitset(h) for h in held]
         self.cw = _words((s >> (64 * a), w) for s, a, w in zip(sets, clo, spans, strict=True))
 
