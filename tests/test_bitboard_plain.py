@@ -202,6 +202,23 @@ def test_plain_path_only_for_the_c_kernels_without_numpy_and_small_problems(
     assert not bitboard_fit.plain_path(small)
 
 
+def test_plain_tables_are_refused_to_numbas_kernels() -> None:
+    """An engine made under the C kernels keeps its tables; numba's cannot read plain ones."""
+    problem = catalog.load_file("tiling-3x12").puzzles[0].problem.replace()
+    with build(True):
+        engine = BitboardEngine(problem)
+    kernel_choice.use(kernel_choice.NUMBA)
+    try:
+        with pytest.raises(RuntimeError, match="C kernels only"):
+            engine.count()
+        fresh = BitboardEngine(problem)  # under numba's kernels: tables of its own, numpy's
+        assert not fresh._tables.plain
+        counted = fresh.count()
+    finally:
+        kernel_choice.use(kernel_choice.C)
+    assert engine.count() == counted > 0  # and the first engine counts again with the C ones
+
+
 def test_a_library_solve_loads_no_numpy() -> None:
     """soma-cube's and 6x10's first solution and 6x10's count, through the bitboard engine's
     step-wise search (as the registry starts it), in a fresh interpreter."""

@@ -659,6 +659,9 @@ class _Search:
     def __init__(self, t: _Tables, forced: tuple[int, ...], excluded: Iterable[int] = ()
                  ) -> None:  # fmt: skip
         self.t = t
+        if t.plain and kernel_choice.backend() != kernel_choice.C:
+            raise RuntimeError("the bitboard engine's plain tables are for the C kernels only; "
+                               "numba's take numpy arrays (tables() keeps one set per backend)")
         self.k = kernels()
         m = t.m
         depth = m + 2
