@@ -17,7 +17,8 @@ import pytest
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 SCRIPTS = sorted(p.stem for p in BENCH.glob("*.py"))
-WITH_MAIN = ["burr_booklet", "burrtools", "cover_kernels_ab", "disassembly", "docs_commands",
+WITH_MAIN = ["bitboard_plain",
+             "burr_booklet", "burrtools", "cover_kernels_ab", "disassembly", "docs_commands",
              "engines", "estimates", "hard",
              "kernel_ab", "lattices", "long_count", "memo", "oracle_counts", "parallel",
              "polysticks",
@@ -105,3 +106,11 @@ def test_lattices_sample_counts_the_same_parts_with_xcover_and_bitboard():
     pytest.importorskip("xcover")
     out = _load("lattices").worker("sample", "soma-cube")
     assert out["sampled"] == 3 and out["total"] > 3 and out["raw"] == out["ours_raw"] > 0
+
+
+def test_bitboard_plain_tables_times_both_builds(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "argv", ["bench/bitboard_plain.py", "tables", "--rounds", "1",
+                                      "tiling-3x12"])
+    _load("bitboard_plain").main()
+    rows = capsys.readouterr().out.splitlines()
+    assert rows[1].startswith("tiling-3x12") and "tables" in rows[1] and "eligible" in rows[1]

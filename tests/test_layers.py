@@ -106,6 +106,13 @@ KNOWN_LAZY: set[tuple[str, str]] = {
     # ... and for a puzzle's or a solution's svg()/png(): 3.3 ms (extras.py: shlex, shutil)
     # after what `show` loads (catalog.files, render), 5 runs, load 1.2
     ("puzzlebox.puzzles.base", "puzzlebox.render.drawing"),
+    # the bitboard engine and its eligibility test: 2.2-4.2 ms (bitboard_fit: kernel_choice,
+    # the C kernels) and 2.7-4.9 ms (bitboard) after `import puzzlebox.cli, puzzlebox.engine`,
+    # 5 runs each, load 1.0, compiled bytecode; no numpy since #23 (their plain build, for
+    # the C kernels), but listing the engines or reading and showing a puzzle loads no
+    # engine's module and no kernel (tests/test_show_light.py)
+    ("puzzlebox.engine", "puzzlebox.engine.bitboard"),
+    ("puzzlebox.engine", "puzzlebox.engine.bitboard_fit"),
 }
 
 

@@ -39,20 +39,24 @@ without building them, and splits the tree into subproblems of forced options.
 
 from __future__ import annotations
 
+import sys
 import time
+from array import array
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from typing import NamedTuple
-
-import numpy as np
+from itertools import accumulate, chain
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from puzzlebox.cover.problem import CoverProblem
-from puzzlebox.engine import kernel_choice
+from puzzlebox.engine import bitboard_fit, kernel_choice
 from puzzlebox.engine.bitboard_fit import PerProblem, ineligible
 from puzzlebox.engine.kernel_cache import announce
 from puzzlebox.engine.progress import Progress, share_walked
 from puzzlebox.engine.search import Job, Mode, Step, Subproblem
 from puzzlebox.engine.stats import SearchStats, once_per_process
+
+if TYPE_CHECKING:
+    import numpy as np
 
 # registers
 R_DEPTH = 0  # index of the top frame; -1 once the tree is exhausted
@@ -80,14 +84,13 @@ _NODE_BUDGET = 1 << 21  # nodes per kernel call between progress reports
 _MAX_BATCH = 1 << 12  # solutions per kernel call when enumerating
 _NO_LIMIT = 1 << 62
 _MAX_CONFLICT_BYTES = 1 << 24  # a row of clashing options per option, up to this size
-_ONE = np.uint64(1)
 
 
 # -- eligibility and fill order ------------------------------------------------------------
 
 
 def _neighbours(problem: CoverProblem) -> list[list[int]]:
-    a, v = problem.adj_start.tolist(), problem.adj_items.tolist()
+    a, v = problem.arrays.adj_start.tolist(), problem.arrays.adj_items.tolist()
     return [v[a[i] : a[i + 1]] for i in range(problem.n_graph)]
 
 
@@ -161,6 +164,8 @@ def _all_connected(
     """Whether every option's cells are connected in the graph (``cells`` lists them option
     by option, ``owner`` says whose each is): labels spread along edges inside an option
     until they settle, and then each option must wear one label."""
+    import numpy as np
+
     if cells.size == 0:
         return True
     node = np.arange(cells.size)
@@ -186,31 +191,55 @@ def _all_connected(
     return bool(np.all(label == label[head]))
 
 
+def _all_connected_plain(rows: list[list[int]], adj: list[list[int]]) -> bool:
+    """:func:`_all_connected` for cells given as one list per option: a flood from each
+    option's first cell through its own cells must reach them all."""
+    for cells in rows:
+        if len(cells) == 1:
+            continue
+        todo = [cells[0]]
+        left = set(cells[1:])
+        while todo and left:
+            for y in adj[todo.pop()]:
+                if y in left:
+                    left.remove(y)
+                    todo.append(y)
+        if left:
+            return False
+    return True
+
+
 def _ranges(lengths: np.ndarray) -> np.ndarray:
     """``[0, 1, .., l0 - 1, 0, 1, .., l1 - 1, ...]``."""
+    import numpy as np
+
     ends = np.cumsum(lengths)
     steps: np.ndarray = np.arange(ends[-1] if ends.size else 0) - np.repeat(ends - lengths, lengths)
     return steps
 
 
-def _distinct_areas(areas: dict[int, set[int]], n: int) -> tuple[np.ndarray, np.ndarray]:
+def _distinct_areas(areas: dict[int, set[int]], n: int) -> tuple[list[int], list[int]]:
     start = [0]
     flat: list[int] = []
     for g in range(n):
         flat += sorted(areas.get(g, ()))
         start.append(len(flat))
-    return np.array(start, dtype=np.int64), np.array(flat, dtype=np.int64)
+    return start, flat
 
 
 def _bits(indices: Iterable[int], words: int) -> np.ndarray:
+    import numpy as np
+
     bits = np.zeros(words, dtype=np.uint64)
     at = np.fromiter(indices, dtype=np.int64)
-    np.bitwise_or.at(bits, at >> 6, np.left_shift(_ONE, (at & 63).astype(np.uint64)))
+    np.bitwise_or.at(bits, at >> 6, np.left_shift(np.uint64(1), (at & 63).astype(np.uint64)))
     return bits
 
 
 def _csr_sorted(owner: np.ndarray, values: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
     """Group ``values`` by ``owner`` (0..n-1), sorted within each group: ``(start, values)``."""
+    import numpy as np
+
     order = np.lexsort((values, owner))
     start = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(np.bincount(owner, minlength=n), out=start[1:])
@@ -221,32 +250,178 @@ def _gather(start: np.ndarray, values: np.ndarray, rows: np.ndarray) -> tuple[
     np.ndarray, np.ndarray
 ]:
     """The CSR rows ``rows`` of ``(start, values)``, in that order: ``(start, values)``."""
+    import numpy as np
+
     lengths = start[rows + 1] - start[rows]
     out = np.zeros(rows.size + 1, dtype=np.int64)
     np.cumsum(lengths, out=out[1:])
     return out, values[np.repeat(start[rows], lengths) + _ranges(lengths)]
 
 
+# -- the plain form of the tables: the standard library's arrays, Python ints as bit sets ---
+
+
+def _q(values: Iterable[int]) -> array[int]:
+    """``values`` as an ``array('q')`` (int64)."""
+    return array("q", values)
+
+
+def _words(sets: Iterable[tuple[int, int]]) -> array[int]:
+    """Bit sets (Python ints), each with its width in words, as uint64 words one after the
+    other: bit ``b`` of a set in bit ``b % 64`` of its word ``b // 64``."""
+    out = array("Q")
+    out.frombytes(b"".join(s.to_bytes(8 * width, "little") for s, width in sets))
+    if sys.byteorder == "big":
+        out.byteswap()
+    return out
+
+
+def _zeros(typecode: str, n: int) -> array[int]:
+    """``n`` zeros of type ``typecode`` (``q``, ``Q`` or ``B``)."""
+    out = array(typecode)
+    out.frombytes(bytes(n * out.itemsize))
+    return out
+
+
+def _rows(flat: array[int], cols: int) -> memoryview:
+    """A uint64 array seen as rows of ``cols`` words: the kernel reads the row length from
+    the buffer's shape (its ``NW`` and ``W``), as from a two-dimensional numpy array."""
+    return memoryview(flat).cast("B").cast("Q", [len(flat) // cols, cols])
+
+
+def _bitset(indices: Iterable[int]) -> int:
+    bits = 0
+    for i in indices:
+        bits |= 1 << i
+    return bits
+
+
+def _csr(rows: list[list[int]]) -> tuple[array[int], array[int]]:
+    """Rows of ints in compressed-row form: ``(start, values)``."""
+    return _q(list(accumulate(map(len, rows), initial=0))), _q(list(chain.from_iterable(rows)))
+
+
+Buffer = Any  # an int64/uint64/uint8 buffer: a numpy array, an ``array`` or a memoryview
+
+
 class _Tables:
     """The problem as the kernel reads it: options numbered by their first cell in fill
     order, and each item's options as a bit set stored over its run of nonzero words.
 
-    Built with array operations only: on 6x10 pentominoes the tables take about 2 ms,
-    where a loop over the options took 20 ms, longer than the search for a first solution.
+    Built in one of two ways that give the same tables (tests/test_bitboard_plain.py):
+
+    * with numpy's array operations: on 6x10 pentominoes the tables take about 2 ms, where
+      a loop over the options took 20 ms, longer than the search for a first solution;
+    * in plain Python (``plain``: the standard library's ``array``, Python ints as bit
+      sets), for the C kernels, which read any buffer: on a small problem that costs less
+      than importing numpy (bitboard_fit.plain_path says when, with the numbers).
+
     They hold every option but ``excluded`` and depend on nothing else, so the searches of
     one problem share them (:func:`tables`); a search leaves out the options its job forces
     or excludes in its first frame (:class:`_Search`)."""
 
+    m: int
+    words: int
+    n_words: int
+    prune: int
+    prune_from: int
+    uniform: int
+    free_copies: int
+    rank: Buffer
+    adjs: Buffer
+    adjv: Buffer
+    glo: Buffer
+    ghi: Buffer
+    cstart: Buffer
+    cvals: Buffer
+    gstart: Buffer
+    gvals: Buffer
+    entry: Buffer
+    topt: Buffer
+    tgs: Buffer
+    tgl: Buffer
+    ecstart: Buffer
+    ecells: Buffer
+    tarea: Buffer
+    emask: Buffer
+    hstart: Buffer
+    hvals: Buffer
+    clo: Buffer
+    chi: Buffer
+    cofs: Buffer
+    cw: Buffer
+    conflicts: Buffer
+    gastart: Buffer
+    gareas: Buffer
+    fareas: Buffer
+
     def __init__(
-        self, problem: CoverProblem, excluded: set[int], prune: int, conflict_rows: bool = True
+        self,
+        problem: CoverProblem,
+        excluded: set[int],
+        prune: int,
+        conflict_rows: bool = True,
+        plain: bool = False,
     ) -> None:
         global TABLES_BUILT
         TABLES_BUILT += 1
+        self.plain = plain
         m = problem.n_graph
         self.m = m
         self.words = (m + 63) // 64
         adj = _neighbours(problem)
         order = fill_order(problem)
+        if plain:
+            group_of, kept, connected = self._build_plain(problem, adj, order, excluded,
+                                                          conflict_rows)  # fmt: skip
+        else:
+            group_of, kept, connected = self._build_numpy(problem, adj, order, excluded,
+                                                          conflict_rows)  # fmt: skip
+
+        # the region test is sound only when an option touching a closed region lies in it
+        self.prune = PRUNE_REGIONS if (prune & PRUNE_REGIONS and connected) else 0
+        # Near the leaves the fewest-options rule finds a dead region one level later
+        # anyway and subtrees are small, so the test only runs while half the cells are
+        # empty: measured on pentomino boards, that keeps most of the nodes it saves and
+        # none of its cost (bench/RESULTS.md).
+        self.prune_from = (m + 1) // 2
+        # sets, not np.unique: numpy 2.4's unique imports numpy.ma (12 ms of every small
+        # search's start, issue #23)
+        tarea = self.tarea.tolist()
+        areas = sorted(set(tarea))
+        self.uniform = int(areas[0]) if len(areas) == 1 else 0
+        pairs = sorted(set(zip([group_of[k] for k in kept], tarea, strict=True)))
+        group_areas: dict[int, set[int]] = {}
+        for g, a in pairs:
+            if g >= 0:
+                group_areas.setdefault(g, set()).add(a)
+        free = sorted({a for g, a in pairs if g < 0})
+        gastart, gareas = _distinct_areas(group_areas, problem.n_items - m)
+        self.gastart, self.gareas, self.fareas = (self._ints(gastart), self._ints(gareas),
+                                                  self._ints(free))  # fmt: skip
+        self.free_copies = m if free else -1
+
+    def _ints(self, values: list[int]) -> Buffer:
+        """``values`` as int64s of this build's kind."""
+        if self.plain:
+            return _q(values)
+        import numpy as np
+
+        return np.array(values, dtype=np.int64)
+
+    def _build_numpy(
+        self,
+        problem: CoverProblem,
+        adj: list[list[int]],
+        order: list[int],
+        excluded: set[int],
+        conflict_rows: bool,
+    ) -> tuple[list[int], list[int], bool]:
+        """The tables with numpy's array operations; returns each option's group (a counter,
+        or -1), the options kept in entry order and whether every option is connected."""
+        import numpy as np
+
+        m = self.m
         position = np.zeros(max(m, 1), dtype=np.int64)
         position[np.array(order, dtype=np.int64)] = np.arange(m)
         self.rank = np.array(order, dtype=np.int64)  # the problem's number of each cell
@@ -254,7 +429,6 @@ class _Tables:
         self.adjs = np.zeros(m + 1, dtype=np.int64)
         np.cumsum([len(a) for a in by_position], out=self.adjs[1:])
         self.adjv = np.array([y for a in by_position for y in a], dtype=np.int64)
-        n_counters = problem.n_items - m
         n_secondary = problem.n_items - problem.n_primary
         self.glo = np.concatenate([problem.lo[m:], np.zeros(n_secondary, dtype=np.int64)])
         self.ghi = np.concatenate([problem.hi[m:], np.ones(n_secondary, dtype=np.int64)])
@@ -333,42 +507,105 @@ class _Tables:
             rows_item = np.concatenate([self.ecells, m + self.tgl[single]])
             rstart, rows = _csr_sorted(rows_owner, rows_item, n)
             self.conflicts = np.bitwise_or.reduceat(dense[rows], rstart[:-1], axis=0)
-
-        # the region test is sound only when an option touching a closed region lies in it
         connected = _all_connected(self.ecells, owner, self.adjs, self.adjv, m)
-        self.prune = PRUNE_REGIONS if (prune & PRUNE_REGIONS and connected) else 0
-        # Near the leaves the fewest-options rule finds a dead region one level later
-        # anyway and subtrees are small, so the test only runs while half the cells are
-        # empty: measured on pentomino boards, that keeps most of the nodes it saves and
-        # none of its cost (bench/RESULTS.md).
-        self.prune_from = (m + 1) // 2
-        # sets, not np.unique: numpy 2.4's unique imports numpy.ma (12 ms of every small
-        # search's start, issue #23)
-        areas = sorted(set(self.tarea.tolist()))
-        self.uniform = int(areas[0]) if len(areas) == 1 else 0
-        kept_group = group_of[kept]
-        pairs = sorted(set(zip(kept_group.tolist(), self.tarea.tolist(), strict=True)))
-        group_areas: dict[int, set[int]] = {}
-        for g, a in pairs:
-            if g >= 0:
-                group_areas.setdefault(g, set()).add(a)
-        free = sorted({a for g, a in pairs if g < 0})
-        self.gastart, self.gareas = _distinct_areas(group_areas, n_counters)
-        self.fareas = np.array(free, dtype=np.int64)
-        self.free_copies = m if free else -1
+        return group_of.tolist(), kept.tolist(), connected
 
-    def reach_sizes(self, limit: int, gcount: np.ndarray, reach: np.ndarray) -> None:
+    def _build_plain(
+        self,
+        problem: CoverProblem,
+        adj: list[list[int]],
+        order: list[int],
+        excluded: set[int],
+        conflict_rows: bool,
+    ) -> tuple[list[int], list[int], bool]:
+        """:meth:`_build_numpy` in plain Python, table for table."""
+        m = self.m
+        arrays = problem.arrays
+        position = [0] * max(m, 1)
+        for i, x in enumerate(order):
+            position[x] = i
+        self.rank = _q(order)
+        by_position = [sorted(position[y] for y in adj[x]) for x in order]
+        self.adjs, self.adjv = _csr(by_position)
+        n_secondary = problem.n_items - problem.n_primary
+        self.glo = _q(arrays.lo[m:].tolist() + [0] * n_secondary)
+        ghi = arrays.hi[m:].tolist() + [1] * n_secondary
+        self.ghi = _q(ghi)
+
+        n_options = problem.n_options
+        start, items = arrays.start.tolist(), arrays.items.tolist()
+        cells: list[list[int]] = []
+        counters: list[list[int]] = []
+        for k in range(n_options):
+            its = items[start[k] : start[k + 1]]
+            cells.append(sorted([position[i] for i in its if i < m]))
+            counters.append(sorted([i - m for i in its if i >= m]))
+        self.cstart, self.cvals = _csr(cells)
+        self.gstart, self.gvals = _csr(counters)
+        group_of = [g[0] if g else -1 for g in counters]
+        # by first cell, then group, then number (np.lexsort is stable, and so is sorted)
+        kept = sorted((k for k in range(n_options) if k not in excluded),
+                      key=lambda k: (cells[k][0], group_of[k]))  # fmt: skip
+        n = len(kept)
+        entry = [-1] * n_options
+        for e, k in enumerate(kept):
+            entry[k] = e
+        self.entry = _q(entry)
+        self.n_words = max((n + 63) // 64, 1)
+        self.topt = _q(kept)
+        ecells = [cells[k] for k in kept]
+        tgl = [counters[k] for k in kept]
+        self.tgs, self.tgl = _csr(tgl)
+        self.ecstart, self.ecells = _csr(ecells)
+        self.tarea = _q(list(map(len, ecells)))
+        self.emask = _words((_bitset(c), self.words) for c in ecells)
+
+        # each item's options, ascending, and their bits over the words they span
+        n_holders = problem.n_items
+        held: list[list[int]] = [[] for _ in range(n_holders)]
+        for e in range(n):
+            for c in ecells[e]:
+                held[c].append(e)
+            for g in tgl[e]:
+                held[m + g].append(e)
+        self.hstart, self.hvals = _csr(held)
+        clo = [h[0] >> 6 if h else 0 for h in held]
+        chi = [(h[-1] >> 6) + 1 if h else 0 for h in held]
+        spans = [b - a for a, b in zip(clo, chi, strict=True)]
+        self.clo, self.chi = _q(clo), _q(chi)
+        self.cofs = _q(list(accumulate(spans[:-1], initial=0)))
+        sets = [_bitset(h) for h in held]
+        self.cw = _words((s >> (64 * a), w) for s, a, w in zip(sets, clo, spans, strict=True))
+
+        self.conflicts = array("Q")
+        if conflict_rows and 0 < n * self.n_words * 8 <= _MAX_CONFLICT_BYTES:
+            rows: list[int] = []
+            for e in range(n):
+                row = 0
+                for c in ecells[e]:
+                    row |= sets[c]
+                for g in tgl[e]:
+                    if ghi[g] == 1:  # a counter that allows one option
+                        row |= sets[m + g]
+                rows.append(row)
+            self.conflicts = _words((row, self.n_words) for row in rows)
+        return group_of, kept, _all_connected_plain(ecells, by_position)
+
+    def reach_sizes(self, limit: int, gcount: Buffer, reach: Buffer) -> None:
         """``reach[s]`` for ``s <= limit``: can options still allowed fill ``s`` cells?"""
-        if self.uniform > 0:
-            copies = self.free_copies
-            if copies < 0:
-                has = np.diff(self.gastart) > 0
-                copies = int(np.sum((self.ghi - gcount)[has]))
-            sizes = np.arange(limit + 1)
-            reach[: limit + 1] = (sizes % self.uniform == 0) & (sizes // self.uniform <= copies)
-        else:
+        if self.uniform <= 0:
             kernels().reachable_sizes(limit, gcount, self.ghi, self.gastart, self.gareas,
                                       self.fareas, reach)  # fmt: skip
+            return
+        copies = self.free_copies
+        if copies < 0:
+            gastart, ghi = self.gastart.tolist(), self.ghi.tolist()
+            counts = gcount.tolist()
+            copies = sum(ghi[g] - counts[g] for g in range(len(ghi))
+                         if gastart[g + 1] > gastart[g])  # fmt: skip
+        u = self.uniform
+        reach[: limit + 1] = array("B", [s % u == 0 and s // u <= copies
+                                         for s in range(limit + 1)])  # fmt: skip
 
     def left_out(self, option: int, item: int) -> list[int]:
         """The options a branch that placed ``option`` on ``item`` rules out: those before
@@ -378,9 +615,10 @@ class _Tables:
         g = item - self.m
         if g < 0 or self.ghi[g] <= 1:
             return []  # the branch's option already rules its siblings out
-        held = self.hvals[self.hstart[item] : self.hstart[item + 1]]
-        ruled_out: list[int] = self.topt[held[held < self.entry[option]]].tolist()
-        return ruled_out
+        before = int(self.entry[option])
+        held = self.hvals[self.hstart[item] : self.hstart[item + 1]].tolist()
+        topt = self.topt
+        return [int(topt[e]) for e in held if e < before]
 
     def cells(self, option: int) -> list[int]:
         """The fill positions of an option's cells, ascending."""
@@ -405,37 +643,52 @@ def tables(problem: CoverProblem, prune: int = PRUNE_REGIONS, conflict_rows: boo
     count into up to 23 parts), all of one problem with other options forced or excluded:
     building the tables each time cost more CPU than a second core gave on the 3x4x5 solid
     pentominoes (114 builds, 1.5 s of a 4.5 s split count; bench/RESULTS.md). They are
-    kept while the problem lives, for the last few problems."""
-    return _tables_kept.get(problem, (prune, conflict_rows),
-                            lambda: _Tables(problem, set(), prune, conflict_rows))
+    kept while the problem lives, for the last few problems, one set per backend: numba's
+    kernels take numpy's arrays only, the C ones either kind (bitboard_fit.plain_path)."""
+    def make() -> _Tables:
+        return _Tables(problem, set(), prune, conflict_rows, bitboard_fit.plain_path(problem))
+
+    return _tables_kept.get(problem, (prune, conflict_rows, kernel_choice.backend()), make)
 
 
 class _Search:
-    """One resumable walk of the tree: the kernel's mutable state, in arrays. ``forced``
-    options are placed before it starts, ``excluded`` ones left out of its first frame."""
+    """One resumable walk of the tree: the kernel's mutable state, in arrays (the standard
+    library's for plain tables, numpy's otherwise). ``forced`` options are placed before it
+    starts, ``excluded`` ones left out of its first frame."""
 
     def __init__(self, t: _Tables, forced: tuple[int, ...], excluded: Iterable[int] = ()
                  ) -> None:  # fmt: skip
         self.t = t
+        if t.plain and kernel_choice.backend() != kernel_choice.C:
+            raise RuntimeError("the bitboard engine's plain tables are for the C kernels only; "
+                               "numba's take numpy arrays (tables() keeps one set per backend)")
         self.k = kernels()
         m = t.m
         depth = m + 2
-        self.avail = np.zeros((depth, t.n_words), dtype=np.uint64)
-        self.board = np.zeros((depth, t.words), dtype=np.uint64)
-        self.fempty = np.zeros(depth, dtype=np.int64)
-        self.fitem = np.zeros(depth, dtype=np.int64)
-        self.fsel = np.full(depth, -1, dtype=np.int64)
-        self.fopts = np.zeros(depth, dtype=np.int64)  # options of each frame's item when chosen
-        self.gcount = np.zeros(t.glo.shape[0], dtype=np.int64)
-        self.regs = np.zeros(N_REGS, dtype=np.int64)
-        self.vis = np.zeros(t.words, dtype=np.uint64)
-        self.queue = np.zeros(max(m, 1), dtype=np.uint64)  # flood: cells in visiting order
-        self.lab = np.zeros(max(m, 1), dtype=np.uint64)  # flood: each cell's first region
-        self.par = np.zeros(max(m, 1), dtype=np.uint64)  # flood: union-find of regions
-        self.csize = np.zeros(max(m, 1), dtype=np.int64)  # flood: cells of each region
-        self.pend = np.zeros(max(m, 1), dtype=np.int64)  # flood: cells queued, per region
-        self.reach = np.zeros(m + 1, dtype=np.uint8)
-        self.out = np.zeros(1, dtype=np.int64)
+        self.plain = t.plain
+        self._avail_words: Buffer = self._zeros("Q", depth * t.n_words)
+        self._board_words: Buffer = self._zeros("Q", depth * t.words)
+        if self.plain:
+            self.avail: Buffer = _rows(self._avail_words, t.n_words)
+            self.board: Buffer = _rows(self._board_words, t.words)
+        else:
+            self.avail = self._avail_words.reshape(depth, t.n_words)
+            self.board = self._board_words.reshape(depth, t.words)
+        self.fempty = self._zeros("q", depth)
+        self.fitem = self._zeros("q", depth)
+        self.fsel = self._zeros("q", depth)
+        self.fsel[:] = self._ints([-1] * depth)
+        self.fopts = self._zeros("q", depth)  # options of each frame's item when chosen
+        self.gcount = self._zeros("q", len(t.glo))
+        self.regs = self._zeros("q", N_REGS)
+        self.vis = self._zeros("Q", t.words)
+        self.queue = self._zeros("Q", max(m, 1))  # flood: cells in visiting order
+        self.lab = self._zeros("Q", max(m, 1))  # flood: each cell's first region
+        self.par = self._zeros("Q", max(m, 1))  # flood: union-find of regions
+        self.csize = self._zeros("q", max(m, 1))  # flood: cells of each region
+        self.pend = self._zeros("q", max(m, 1))  # flood: cells queued, per region
+        self.reach = self._zeros("B", m + 1)
+        self.out = self._zeros("q", 1)
         self.forced_solution = False  # the forced options alone are a solution
         self.regs[R_DEPTH] = -1
         covered: set[int] = set()
@@ -449,13 +702,46 @@ class _Search:
                 if self.gcount[g] > t.ghi[g]:
                     return
         if len(covered) == m:
-            self.forced_solution = bool(np.all(self.gcount >= t.glo))
+            self.forced_solution = all(c >= lo for c, lo in zip(self.gcount.tolist(),
+                                                                t.glo.tolist(), strict=True))
             return
-        # the options that neither touch a covered cell nor need a counter already full
+        if self.plain:
+            alive = self._alive_plain(covered, excluded)
+        else:
+            alive = self._alive_numpy(covered, excluded)
+        if t.prune and not self._regions_fillable(covered):
+            return
+        self._avail_words[: t.n_words] = self._bits(alive, t.n_words)
+        self._board_words[: t.words] = self._bits(covered, t.words)
+        self.fempty[0] = m - len(covered)
+        self.regs[R_DEPTH] = 0
+        self.regs[R_ENTER] = 1
+
+    def _zeros(self, typecode: str, n: int) -> Buffer:
+        """``n`` zeros of type ``typecode`` (``q``: int64, ``Q``: uint64, ``B``: uint8)."""
+        if self.plain:
+            return _zeros(typecode, n)
+        import numpy as np
+
+        return np.zeros(n, dtype={"q": np.int64, "Q": np.uint64, "B": np.uint8}[typecode])
+
+    def _ints(self, values: list[int]) -> Buffer:
+        return _q(values) if self.plain else self.t._ints(values)
+
+    def _bits(self, indices: Iterable[int], words: int) -> Buffer:
+        """The bit set of ``indices`` as ``words`` uint64 words."""
+        return _words([(_bitset(indices), words)]) if self.plain else _bits(indices, words)
+
+    def _alive_numpy(self, covered: set[int], excluded: Iterable[int]) -> Buffer:
+        """The entries that neither touch a covered cell, nor are excluded, nor need a
+        counter already full."""
+        import numpy as np
+
+        t = self.t
         n = t.topt.size
         blocked = np.zeros(n, dtype=bool)
         if covered:
-            taken = np.zeros(m, dtype=bool)
+            taken = np.zeros(t.m, dtype=bool)
             taken[list(covered)] = True
             owner = np.repeat(np.arange(n), t.tarea)
             blocked[owner[taken[t.ecells]]] = True
@@ -465,14 +751,20 @@ class _Search:
         if full.any():
             gowner = np.repeat(np.arange(n), np.diff(t.tgs))
             blocked[gowner[full[t.tgl]]] = True
-        alive = np.flatnonzero(~blocked)
-        if t.prune and not self._regions_fillable(covered):
-            return
-        self.avail[0] = _bits(alive, t.n_words)
-        self.board[0] = _bits(covered, t.words)
-        self.fempty[0] = m - len(covered)
-        self.regs[R_DEPTH] = 0
-        self.regs[R_ENTER] = 1
+        alive: Buffer = np.flatnonzero(~blocked)
+        return alive
+
+    def _alive_plain(self, covered: set[int], excluded: Iterable[int]) -> list[int]:
+        """:meth:`_alive_numpy` in plain Python."""
+        t = self.t
+        entry = t.entry
+        out = {entry[k] for k in excluded}
+        full = {g for g, (c, hi) in enumerate(zip(self.gcount, t.ghi, strict=True)) if c >= hi}
+        ecstart, ecells, tgs, tgl = t.ecstart, t.ecells, t.tgs, t.tgl
+        return [e for e in range(len(t.topt))
+                if e not in out
+                and not (covered and covered.intersection(ecells[ecstart[e] : ecstart[e + 1]]))
+                and not (full and full.intersection(tgl[tgs[e] : tgs[e + 1]]))]  # fmt: skip
 
     def _regions_fillable(self, covered: set[int]) -> bool:
         """Whether every empty region at the start has a size the options can make: the
@@ -510,18 +802,19 @@ class _Search:
             return 1.0
         t = self.t
         top = int(self.regs[R_DEPTH]) - int(self.regs[R_ENTER])  # the frames with an item
-        left = np.zeros(top + 1, dtype=np.int64)
+        left = self._zeros("q", top + 1)
         self.k.options_left(top, self.fitem, self.avail, t.clo, t.chi, t.cofs, t.cw, left)
-        branches = self.fopts[: top + 1]
-        return share_walked(branches.tolist(), (branches - left - 1).tolist())
+        branches = self.fopts[: top + 1].tolist()
+        return share_walked(branches, [b - r - 1 for b, r in zip(branches, left.tolist(),
+                                                                 strict=True)])  # fmt: skip
 
     def run(self, mode: int, depth: int, max_records: int, max_nodes: int) -> list[list[int]]:
         """Advance the search; return the option lists it wrote (solutions or paths)."""
         t = self.t
         if mode != M_COUNT:
             want = min(max_records, 1 << 12) * (2 * t.m + 6)  # records of 2 d + 3 at most
-            if self.out.shape[0] < want:
-                self.out = np.zeros(want, dtype=np.int64)
+            if len(self.out) < want:
+                self.out = self._zeros("q", want)
         status = self.k.search(
             t.m, t.rank, t.topt, t.tgs, t.tgl, t.tarea, t.ecstart, t.ecells, t.emask,
             t.conflicts, t.clo, t.chi, t.cofs, t.cw, t.adjs, t.adjv, t.glo, t.ghi, t.prune,
@@ -560,14 +853,14 @@ def _warm_up_numba() -> None:
     tiny = CoverProblem(
         item_names=("a", "b", "g"),
         n_primary=3,
-        lo=np.array([1, 1, 0], dtype=np.int64),
-        hi=np.array([1, 1, 2], dtype=np.int64),
-        start=np.array([0, 2, 3, 5], dtype=np.int64),
-        items=np.array([0, 1, 0, 1, 2], dtype=np.int64),
-        colors=np.zeros(5, dtype=np.int64),
+        lo=[1, 1, 0],
+        hi=[1, 1, 2],
+        start=[0, 2, 3, 5],
+        items=[0, 1, 0, 1, 2],
+        colors=[0] * 5,
         labels=(None, None, None),
-        adj_start=np.array([0, 1, 2], dtype=np.int64),
-        adj_items=np.array([1, 0], dtype=np.int64),
+        adj_start=[0, 1, 2],
+        adj_items=[1, 0],
     )
     tables = _Tables(tiny, set(), PRUNE_REGIONS)
     for mode in (M_COUNT, M_SOLUTIONS, M_FRONTIER):

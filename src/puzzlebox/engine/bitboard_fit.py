@@ -4,14 +4,14 @@ must not import numba."""
 
 from __future__ import annotations
 
+import sys
 import threading
 import weakref
 from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar
 
-import numpy as np
-
 from puzzlebox.cover.problem import CoverProblem
+from puzzlebox.engine import kernel_choice
 
 T = TypeVar("T")
 
@@ -74,10 +74,48 @@ def ineligible(problem: CoverProblem) -> str | None:
     return _reasons.get(problem, None, lambda: _ineligible(problem))
 
 
+# The largest problem (entries: the items of all its options) whose tables are built in
+# plain Python while numpy is not loaded. `python bench/bitboard_plain.py tables` (ms of
+# CPU, plain / numpy, tables | the search's start | this module's test, median of 7 rounds,
+# interleaved, 2-core machine shared with other sessions, load 0.8-1.1):
+#   soma-cube                3,296 entries   4.7 / 2.4 | 0.21 / 0.26 | 0.6 / 0.1
+#   pentomino-6x10          12,336 entries  14.6 / 7.1 | 0.48 / 0.39 | 1.7 / 0.1
+#   bedlam-cube             24,804 entries  29.6 / 19  | 0.53 / 0.43 | 2.5 / 0.2
+#   parallelogram-6         58,220 entries    89 / 82  | 1.3 / 1.1   | 6.7 / 0.4
+#   parallelogram-6-rotate 202,072 entries   332 / 69  | 9.2 / 2.8   |  24 / 1.0 (3 rounds)
+# and `import numpy` 0.14-0.22 s (5 runs). The plain build costs about 2 us an entry more
+# than numpy's, so it passes numpy's import and build near 130,000 entries; 100,000 leaves
+# room for the import's cheaper runs and the load. A library solve through the engine
+# (`python bench/bitboard_plain.py library --before DIR`, whole process, s of CPU, median of
+# 7, load 1.1-1.3, against the tree before this build): soma-cube 0.22 -> 0.10, 6x10
+# 0.24 -> 0.13 and 6x10's count 0.74 -> 0.61, none of them loading numpy now.
+PLAIN_MAX_ENTRIES = 100_000
+
+
+def plain_path(problem: CoverProblem) -> bool:
+    """Whether the bitboard engine works out ``problem`` in plain Python (the standard
+    library's ``array``, Python ints as bit sets) rather than with numpy: when the C kernels
+    run (they read any buffer; numba's take numpy arrays), numpy is not loaded yet (its
+    import costs 0.14-0.27 s of CPU, more than a small puzzle's whole search, issue #23) and
+    the problem is small enough that the plain build costs less than that import."""
+    return (kernel_choice.backend() == kernel_choice.C and "numpy" not in sys.modules
+            and len(problem.arrays.items) <= PLAIN_MAX_ENTRIES)  # fmt: skip
+
+
 def _ineligible(problem: CoverProblem) -> str | None:
-    m = problem.n_graph
-    if m == 0:
+    if problem.n_graph == 0:
         return "the problem has no graph of cells"
+    reason = _ineligible_plain(problem) if plain_path(problem) else _ineligible_numpy(problem)
+    if reason is None and _table_bytes(problem) > _MAX_BYTES:
+        return "the problem is too large for the bitboard engine's tables"
+    return reason
+
+
+def _ineligible_numpy(problem: CoverProblem) -> str | None:
+    """What in the options keeps the bitboard engine off ``problem``, with numpy."""
+    import numpy as np
+
+    m = problem.n_graph
     if np.any(problem.colors != 0):
         return "the problem gives secondary items colours"
     if np.any(problem.lo[:m] != 1) or np.any(problem.hi[:m] != 1):
@@ -87,6 +125,18 @@ def _ineligible(problem: CoverProblem) -> str | None:
     items = problem.items
     if np.any(np.bincount(owner[items < m], minlength=n_options) == 0):
         return "an option covers no cell"
-    if _table_bytes(problem) > _MAX_BYTES:
-        return "the problem is too large for the bitboard engine's tables"
+    return None
+
+
+def _ineligible_plain(problem: CoverProblem) -> str | None:
+    """:func:`_ineligible_numpy` in plain Python."""
+    m = problem.n_graph
+    a = problem.arrays
+    if any(a.colors):
+        return "the problem gives secondary items colours"
+    if any(x != 1 for x in a.lo[:m]) or any(x != 1 for x in a.hi[:m]):
+        return "the graph's items are not all covered exactly once"
+    start, items = a.start.tolist(), a.items.tolist()
+    if any(min(items[start[k] : start[k + 1]], default=m) >= m for k in range(len(start) - 1)):
+        return "an option covers no cell"
     return None
