@@ -29,8 +29,7 @@ from puzzlebox.cli import (
     showing,
     write,
 )
-from puzzlebox.engine.memory import parse_memory
-from puzzlebox.engine.memory import check_cover_size
+from puzzlebox.engine.memory import check_cover_size, parse_memory
 from puzzlebox.engine.registry import names
 from puzzlebox.formats import PuzzleFile
 from puzzlebox.parallel import Interrupted, SplitRun
