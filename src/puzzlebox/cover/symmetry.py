@@ -86,6 +86,7 @@ import dataclasses
 import sys
 from array import array
 from collections.abc import Callable, Hashable, Iterable, Sequence
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Protocol
 
 from puzzlebox.cover.problem import CHECK_EVERY, NO_COLOR, CoverProblem, building, int64_array
@@ -215,7 +216,7 @@ def _options_by_items_plain(
     a = problem.arrays
     n = problem.n_options
     tag = [0] * n if tags is None else [int(t) for t in tags]
-    rows = [a.items[a.start[k] : a.start[k + 1]] for k in range(n)]
+    rows = [a.items[a.start[k] : a.start[k + 1]].tolist() for k in range(n)]
     index: dict[tuple[int, ...], int] = {}
     for k, row in enumerate(rows):
         index.setdefault((tag[k], *sorted(row)), k)
@@ -223,7 +224,7 @@ def _options_by_items_plain(
     missing = n
     for g, item_perm in enumerate(item_perms):
         building(1 + n // 64)  # a run's time limit holds here too (#28)
-        move = array("q", item_perm).__getitem__
+        move = [int(i) for i in item_perm].__getitem__
         image_tag = tag if tag_perms is None else [int(tag_perms[g][t]) for t in tag]
         get = index.get
         perm = array("q", [get((t, *sorted(map(move, row))), -1)
@@ -333,7 +334,7 @@ def _group_of_plain(
         if len(perm) != n or sorted(perm) != everyone:
             raise SymmetryError("a symmetry is not a permutation of the options")
         rows.setdefault(perm.tobytes(), perm)
-    _check_closed(rows, n, lambda g, x: array("q", map(g.__getitem__, x)))
+    _check_closed_plain([row.tolist() for row in rows.values()])
     group = list(rows.values())
     return group, _item_permutations_plain(problem, group)
 
@@ -367,6 +368,34 @@ def _check_closed(rows: dict[bytes, Any], n: int, compose: Callable[[Any, Any], 
                 queue.append(y)
 
 
+def _check_closed_plain(rows: list[list[int]]) -> None:
+    """:func:`_check_closed` on tuples: a composition is one ``itemgetter`` call (5 us for
+    the 688 options of the Soma cube, against 89 us for ``array('q', map(...))``)."""
+    if len(rows[0]) <= 1:
+        return  # one permutation of at most one option: the identity
+    everyone = {tuple(row) for row in rows}
+    generators: list[tuple[int, ...]] = []
+    reached = {tuple(rows[0])}
+    for row in rows:
+        perm = tuple(row)
+        if perm in reached:
+            continue
+        generators.append(perm)
+        queue = list(reached)
+        while queue:
+            x = queue.pop()
+            take = itemgetter(*x)  # y = g[x]: y[i] = g[x[i]]
+            for g in generators:
+                building(1 + len(x) // 64)  # a run's time limit holds here too (#28)
+                y = take(g)
+                if y in reached:
+                    continue
+                if y not in everyone:
+                    raise SymmetryError("the symmetries do not form a group")
+                reached.add(y)
+                queue.append(y)
+
+
 def _item_permutations_plain(
     problem: CoverProblem, perms: Sequence[array[int]]
 ) -> list[array[int]]:
@@ -375,9 +404,8 @@ def _item_permutations_plain(
     a = problem.arrays
     n_items, n, n_primary = problem.n_items, problem.n_options, problem.n_primary
     covering: list[list[int]] = [[] for _ in range(n_items)]
-    rows = [a.items[a.start[k] : a.start[k + 1]] for k in range(n)]
-    for k, row in enumerate(rows):
-        for i in row:
+    for k in range(n):
+        for i in a.items[a.start[k] : a.start[k + 1]]:
             covering[i].append(k)  # each in increasing order
     bounds = [(a.lo[i], a.hi[i]) if i < n_primary else (0, -1) for i in range(n_items)]
     twins: dict[tuple[int, ...], list[int]] = {}  # the items covered by these options
@@ -392,7 +420,7 @@ def _item_permutations_plain(
     out: list[array[int]] = []
     for g, perm in enumerate(perms):
         building(CHECK_EVERY)  # each map: a pass over every entry (#28: the time limit)
-        move = perm.__getitem__
+        move = perm.tolist().__getitem__
         image = array("q", bytes(8 * n_items))
         for i, options in enumerate(covering):
             there = twins.get(tuple(sorted(map(move, options))))
@@ -403,11 +431,10 @@ def _item_permutations_plain(
             raise SymmetryError(f"symmetry {g} does not permute the items")
         if any(bounds[j] != bounds[i] for i, j in enumerate(image)):
             raise SymmetryError(f"symmetry {g} does not keep the items' bounds")
-        if any(len(rows[perm[k]]) != len(row) for k, row in enumerate(rows)):
-            raise SymmetryError(f"symmetry {g} maps an option onto one of another size")
-        at = image.__getitem__
-        if any(sorted(map(at, row)) != sorted(rows[perm[k]]) for k, row in enumerate(rows)):
-            raise SymmetryError(f"symmetry {g} does not map options onto options")
+        # No incidence check is needed: each item's options go exactly onto its image's
+        # options (compared as tuples, not hashes), so an option k's items go into the items
+        # of perm[k]; image is one-to-one and perm a permutation (group_of checked), so the
+        # sizes add up to the same total and every option's items go onto exactly perm[k]'s
         out.append(image)
     return out
 
