@@ -609,6 +609,7 @@ class SymmetryBreaking:
         self._kept_mask: Any  # original option -> kept? (numpy bool array, or list of bool)
         if self.plain:
             self.P = [int64_array(row) for row in perms]
+            self._rows = [row.tolist() for row in self.P]  # lists: a faster getitem
             self._plain_tables()
         else:
             import numpy as np
@@ -745,14 +746,18 @@ class SymmetryBreaking:
         options would be weighed, and the choice (cut options, symmetric ones)."""
         options = self._cov[item]
         mine = set(options)
-        moves = [self.P[g] for g in group]
-        kept_by = [mine.issuperset(map(m.__getitem__, options)) for m in moves]
+        take = itemgetter(*options)
+        images = [take(self._rows[g]) for g in group]
+        if len(options) == 1:  # itemgetter of one index gives the element, not a tuple
+            images = [(image,) for image in images]
+        kept_by = [mine.issuperset(image) for image in images]
         keeps = [g for g, k in zip(group, kept_by, strict=True) if k]
-        kmoves = [m for m, k in zip(moves, kept_by, strict=True) if k]
-        smallest = [min(m[o] for m in kmoves) for o in options]
+        kept = [image for image, k in zip(images, kept_by, strict=True) if k]
+        smallest = list(map(min, *kept)) if len(kept) > 1 else list(kept[0])
         reps = [o for o, s in zip(options, smallest, strict=True) if s == o]
         weighed = reps if blocked is None else [o for o in reps if o not in blocked]
-        symmetric = [o for o in weighed if sum(1 for m in kmoves if m[o] == o) > 1]
+        at = {o: j for j, o in enumerate(options)}
+        symmetric = [o for o in weighed if sum(image[at[o]] == o for image in kept) > 1]
         cut = [o for o, s in zip(options, smallest, strict=True) if s != o]
         return keeps, len(weighed), _Choice(item, keeps, cut, symmetric)
 
@@ -797,7 +802,7 @@ class SymmetryBreaking:
             return [], {}
         level2: dict[int, _Choice] = {}
         for o in choice.symmetric:
-            stab = [g for g in everyone if self.P[g][o] == o]
+            stab = [g for g in everyone if self.P[g][o] == o]  # the maps that keep o
             # an item that o covers itself would cut nothing: o is its option in every case
             mine = set(self._option_items(o))
             second = self._choose(stab, [i for i in once if i not in mine], o)
@@ -894,7 +899,7 @@ class SymmetryBreaking:
             mine = tuple(chosen)
             fixed = 0
             leader = self._searched(mine)
-            for row in self.P:
+            for row in self._rows:
                 image = tuple(sorted(map(row.__getitem__, mine)))
                 if image == mine:
                     fixed += 1
