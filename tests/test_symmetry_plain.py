@@ -143,6 +143,27 @@ def test_symmetric_polyominoes_plain_and_numpy_agree(case: Any) -> None:
         _check_polyomino(case)  # the plain path's counts against brute force
 
 
+def test_weighing_counts_its_work_over_every_batch() -> None:
+    """A count weighs step after step: the plain path holds while the sum of the batches'
+    work is small, and once past the bound every later batch goes to numpy."""
+    puzzle = built(lambda: catalog.load("soma-cube"), True)
+    sb = puzzle.symmetry_breaking
+    every = solutions_and_images(sb, "bitboard", 5)
+    asked: list[int] = []
+
+    def choose(work: int) -> bool:
+        asked.append(work)
+        return work <= 3 * sb.order * 7  # three solutions of seven pieces
+
+    expected = sb.leader_weights(every)
+    with mock.patch.object(symmetry, "plain_path", choose):
+        weights = [w for s in every for w in sb.leader_weights([s])]
+    assert weights == expected
+    assert asked[:4] == [k * sb.order * 7 for k in (1, 2, 3, 4)]  # summed, then refused
+    assert sb._weighed == 3 * sb.order * 7  # only the plain batches counted
+    assert all(work > 3 * sb.order * 7 for work in asked[3:])
+
+
 # A count's symmetry steps in a fresh interpreter with numpy blocked: building the group,
 # the breaking and its parts, and weighing solutions need no numpy.
 PROBE = """

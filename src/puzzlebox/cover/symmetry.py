@@ -114,11 +114,21 @@ class Symmetric(Protocol):
 
 
 # -- which path: plain Python or numpy ------------------------------------------------------
-# Work (permutation entries touched: maps x entries of the problem, or maps x options of the
-# solutions weighed) up to which the plain path is taken when numpy is not loaded yet. numpy's
-# import costs 0.14-0.27 s of CPU (issue #23); PLAIN_WORK is where the plain path's extra
-# time over numpy's equals the import (measured: see :func:`plain_path`).
-PLAIN_WORK = 1_000_000
+# Work (permutation entries touched: maps x entries of the problem to build and break the
+# group, or maps x options of the solutions weighed) up to which the plain path is taken while
+# numpy is not loaded. numpy's import costs 0.14-0.27 s of CPU (issue #23). Measured at 00:43
+# UTC 2026-12-02 on the shared 2-core VM (load 0.8-1.2), numpy preloaded for both, best of 2,
+# the group built (options_by_items_all, group_of) and broken (SymmetryBreaking, its parts)
+# after the kind's board maps: the plain path costs 0.14-0.20
+# us more a unit than numpy's (pentomino-6x10: 4 maps x 12,336 entries, 19.7 against 10.1 ms;
+# soma-cube 48 x 3,296, 43.9 against 22.3 ms; bedlam-cube 24 x 24,804, 148 against 65 ms;
+# solid-pentominoes-3x4x5 8 x 14,640, 57 against 34 ms); weighing 0.035-0.08 us more (plain
+# 0.06-0.12 us a unit, numpy 0.02-0.04: 9,356 to 15,014 solutions of pentomino-6x10,
+# soma-cube and dominoes-8x8). At 700,000 units the plain path's extra time is at most 0.14 s
+# (0.2 us a unit), numpy's import at least that: past it numpy is the cheaper. A breaking
+# counts its weighing over all its batches (a count weighs step after step), so a count that
+# weighs millions of solutions moves to numpy once and stays there.
+PLAIN_WORK = 700_000
 
 
 def plain_path(work: int) -> bool:
@@ -603,6 +613,7 @@ class SymmetryBreaking:
         self.order = len(perms)
         n = problem.n_options
         self._numpy_forms: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._weighed = 0  # entries weighed on the plain path (see PLAIN_WORK)
         self.P: Any  # (order, n_options): a numpy array, or a list of array('q') rows
         self.kept: Any  # the kept options: a numpy array, or an array('q')
         self.search_index: Any  # original option -> restricted option (-1: cut)
@@ -884,7 +895,9 @@ class SymmetryBreaking:
         (:func:`plain_path`). "Smallest" is the order of sorted option tuples, as before, so
         the representatives shown do not change.
         """
-        if self.plain and plain_path(self.order * sum(map(len, solutions))):
+        work = self._weighed + self.order * sum(map(len, solutions))
+        if self.plain and plain_path(work):
+            self._weighed = work  # the plain path's work so far, over every batch
             return self._leader_weights_plain(solutions, restricted)
         return self._leader_weights_numpy(solutions, restricted)
 
