@@ -105,6 +105,16 @@ def test_catalog_puzzles_plain_and_numpy_agree(name: str) -> None:
     assert any(w == 0 for w in weights) and any(w > 0 for w in weights)
 
 
+# kinds that build their permutations label by label (options_by_labels, in_form)
+BY_LABELS = ["sudoku-4x4-empty", "cards-3x3", "queens-8",
+             "polysticks-123-4x4-clipped-corners-1"]  # fmt: skip
+
+
+@pytest.mark.parametrize("name", BY_LABELS)
+def test_kinds_by_labels_plain_and_numpy_agree(name: str) -> None:
+    check_equal(lambda: catalog.load(name), "compiled", 30)
+
+
 @pytest.mark.parametrize("name", ["pentomino-6x10", "soma-cube"])
 def test_catalog_counts_plain_and_numpy_agree(name: str) -> None:
     counts = []

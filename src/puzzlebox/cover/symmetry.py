@@ -288,17 +288,16 @@ def _distinct(sizes: np.ndarray) -> list[int]:
     return values
 
 
-def options_by_labels(problem: CoverProblem, move: Callable[[Any], Any]) -> np.ndarray:
+def options_by_labels(problem: CoverProblem, move: Callable[[Any], Any]) -> array[int]:
     """The option permutation that sends the option labelled ``x`` to the one labelled
-    ``move(x)`` (labels must be distinct and hashable); for kinds with few options."""
-    import numpy as np
-
+    ``move(x)`` (labels must be distinct and hashable); for kinds with few options. A row of
+    ``array('q')``: the kind hands its rows to :func:`in_form`."""
     index: dict[Any, int] = {}
     for k, label in enumerate(problem.labels):
         building()  # a run's time limit holds here too (#28)
         if index.setdefault(label, k) != k:
             raise SymmetryError(f"options {index[label]} and {k} have one label {label!r}")
-    perm = np.empty(problem.n_options, dtype=np.int64)
+    perm = array("q", bytes(8 * problem.n_options))
     for k, label in enumerate(problem.labels):
         building()
         image = index.get(move(label))
@@ -306,6 +305,16 @@ def options_by_labels(problem: CoverProblem, move: Callable[[Any], Any]) -> np.n
             raise SymmetryError(f"option {k} ({label!r}) is mapped to no option")
         perm[k] = image
     return perm
+
+
+def in_form(problem: CoverProblem, rows: Sequence[array[int]]) -> Perms:
+    """Option permutations built row by row (:func:`options_by_labels`) in the form that
+    :func:`plain_path` chooses for the group's work: kept as rows, or one numpy array."""
+    if plain_path(len(rows) * len(problem.arrays.items)):
+        return list(rows)
+    import numpy as np
+
+    return np.array(rows, dtype=np.int64).reshape(len(rows), problem.n_options)
 
 
 def group_of(problem: CoverProblem, perms: Iterable[Sequence[int]]) -> tuple[Perms, Perms]:
