@@ -19,7 +19,13 @@ from hypothesis import HealthCheck, given, settings
 
 from puzzlebox import catalog
 from puzzlebox.cover import symmetry
-from puzzlebox.cover.symmetry import SymmetryBreaking, is_plain, perm_lists
+from puzzlebox.cover.symmetry import (
+    SymmetryBreaking,
+    images_of,
+    is_plain,
+    perm_lists,
+    perms_bytes,
+)
 from puzzlebox.engine.registry import Job, start
 from puzzlebox.engine.search import each_solution
 from puzzlebox.puzzles import Puzzle
@@ -76,6 +82,10 @@ def check_equal(make: Callable[[], Puzzle], engine: str, limit: int) -> list[int
     plain, numpy = built(make, True), built(make, False)
     assert perm_lists(plain.symmetries) == perm_lists(numpy.symmetries)
     assert perm_lists(plain._group[1]) == perm_lists(numpy._group[1])  # the item maps
+    assert perms_bytes(plain.symmetries) == perms_bytes(numpy.symmetries)  # a task's hash
+    some = list(range(min(3, plain.problem.n_options)))
+    assert images_of(plain.symmetries, some) == images_of(numpy.symmetries, some)
+    assert plain._symmetry_pairs() == numpy._symmetry_pairs()  # a memo sweep's maps
     a, b = plain.symmetry_breaking, numpy.symmetry_breaking
     assert plan(a) == plan(b)
     every = solutions_and_images(b, engine, limit)
