@@ -32,6 +32,19 @@ solution and keeping the canonical one of each orbit searches |G| times too much
 The restricted problem only deletes options and adds secondary items, so its solutions are
 solutions of the puzzle, and the split work (``forced``/``excluded``) refers to its options.
 
+Two forms: plain Python and numpy
+---------------------------------
+numpy's import costs 0.14-0.27 s of CPU, more than a small puzzle's whole count (issue
+#23), so the group of a small problem is built, checked, broken and weighed in plain Python
+(rows of ``array('q')``, lists and tuples) while numpy is not loaded, and in numpy
+otherwise. :func:`plain_path` alone decides (numpy not loaded, the work under
+:data:`PLAIN_WORK`); the form of the permutations then carries the choice on: a kind builds
+them with :func:`options_by_items_all` or :func:`options_by_labels` and :func:`in_form`,
+:func:`group_of` keeps the form it is given, and :class:`SymmetryBreaking` plans in it.
+Consumers read either form through :func:`perm_lists`, :func:`images_of` and
+:func:`perms_bytes`. Both forms give the same group, plan, restricted problem and weights
+(tests/test_symmetry_plain.py). numpy is imported inside the numpy path's functions only.
+
 Weighing many solutions at once
 -------------------------------
 A puzzle whose pieces come in any number and whose board has no cell fixed by every
