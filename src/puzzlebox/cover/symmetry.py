@@ -651,44 +651,52 @@ class SymmetryBreaking:
             self._numpy_tables()
         self.anchor_item: int | None = None
         self.full = True  # the anchor's options are mapped onto themselves by all of G
-        removed = [False] * n
         n1: list[int] = []
         level2: dict[int, _Choice] = {}
+        cut: list[int] = []
         if self.order > 1:
-            n1, level2 = self._plan(removed)
-        kept = [k for k in range(n) if not removed[k]]
-        search_index = array("q", [-1]) * n
-        for new, k in enumerate(kept):
-            search_index[k] = new
+            n1, level2, cut = self._plan()
+        removed: Any  # option -> deleted? (a list of bool, or a numpy bool array)
         if self.plain:
-            self.kept = array("q", kept)
-            self.search_index = search_index
+            removed = [False] * n
+            for k in cut:
+                removed[k] = True
+            self.kept = array("q", [k for k in range(n) if not removed[k]])
+            self.search_index = array("q", [-1]) * n
+            for new, k in enumerate(self.kept):
+                self.search_index[k] = new
             self._kept_mask = [not r for r in removed]
         else:
             import numpy as np
 
-            self.kept = np.array(kept, dtype=np.int64)
-            self.search_index = np.frombuffer(search_index, dtype=np.int64).copy()
-            self._kept_mask = ~np.array(removed, dtype=bool)
+            removed = np.zeros(n, dtype=bool)
+            removed[np.array(cut, dtype=np.int64)] = True
+            self.kept = np.flatnonzero(~removed)
+            self._kept_mask = ~removed
+            self.search_index = np.full(n, -1, dtype=np.int64)
+            self.search_index[self.kept] = np.arange(len(self.kept))
+        search_index = self.search_index
         self._z: dict[int, list[int]] = {}  # original option -> its extra secondary items
         self._z_table: np.ndarray | None = None  # the same as a padded table, when weighed
         self.problem = self._restricted(level2)
         self._anchor_options: frozenset[int]
         if self.anchor_item is not None:
             anchors = self._covering(self.anchor_item)
-            self._anchor_options = frozenset(search_index[k] for k in anchors if not removed[k])
+            self._anchor_options = frozenset(int(search_index[k]) for k in anchors
+                                             if not removed[k])  # fmt: skip
         else:
             self._anchor_options = frozenset()
-        self.symmetric_anchors = tuple(search_index[o] for o in n1)
+        self.symmetric_anchors = tuple(int(search_index[o]) for o in n1)
         self.level2: dict[int, _Level2 | None] = {}
         for o in n1:
             choice = level2.get(o)
             if choice is None:
-                self.level2[search_index[o]] = None
+                self.level2[int(search_index[o])] = None
                 continue
-            self.level2[search_index[o]] = _Level2(
-                frozenset(search_index[k] for k in self._covering(choice.item) if not removed[k]),
-                tuple(search_index[k] for k in choice.symmetric),
+            options = self._covering(choice.item)
+            self.level2[int(search_index[o])] = _Level2(
+                frozenset(int(search_index[k]) for k in options if not removed[k]),
+                tuple(int(search_index[k]) for k in choice.symmetric),
             )
 
     @classmethod
@@ -756,69 +764,89 @@ class SymmetryBreaking:
         options compatible with the anchor are weighed.
         """
         blocked = self._conflicts(anchor) if anchor is not None else None
-        weigh = self._weigh_choice_plain if self.plain else self._weigh_choice_numpy
+        make = self._weigher_plain if self.plain else self._weigher_numpy
+        weigh = make(group, blocked, anchor is not None)
         best: tuple[tuple[int, int, int], _Choice] | None = None
         for item in candidates:
             if len(self._covering(item)) == 0:
                 continue
-            choice = weigh(group, item, blocked)
-            if choice is None:
+            found = weigh(item)
+            if found is None:
                 continue
-            keeps, weighed, make = choice
-            if len(keeps) == 1 or (anchor is not None and len(keeps) < len(group)):
-                continue
-            score = (-len(keeps), len(make.symmetric), weighed)
+            weighed, choice = found
+            score = (-len(choice.keeps), len(choice.symmetric), weighed)
             if best is None or score < best[0]:
-                best = (score, make)
+                best = (score, choice)
         return None if best is None else best[1]
 
-    def _weigh_choice_plain(
-        self, group: Sequence[int], item: int, blocked: set[int] | None
-    ) -> tuple[Sequence[int], int, _Choice]:
-        """For :meth:`_choose`: which of ``group`` keep the item's options, how many kept
-        options would be weighed, and the choice (cut options, symmetric ones)."""
-        options = self._cov[item]
-        mine = set(options)
-        take = itemgetter(*options)
-        images = [take(self._rows[g]) for g in group]
-        if len(options) == 1:  # itemgetter of one index gives the element, not a tuple
-            images = [(image,) for image in images]
-        kept_by = [mine.issuperset(image) for image in images]
-        keeps = [g for g, k in zip(group, kept_by, strict=True) if k]
-        kept = [image for image, k in zip(images, kept_by, strict=True) if k]
-        smallest = list(map(min, *kept)) if len(kept) > 1 else list(kept[0])
-        reps = [o for o, s in zip(options, smallest, strict=True) if s == o]
-        weighed = reps if blocked is None else [o for o in reps if o not in blocked]
-        at = {o: j for j, o in enumerate(options)}
-        symmetric = [o for o in weighed if sum(image[at[o]] == o for image in kept) > 1]
-        cut = [o for o, s in zip(options, smallest, strict=True) if s != o]
-        return keeps, len(weighed), _Choice(item, keeps, cut, symmetric)
+    def _weigher_plain(
+        self, group: Sequence[int], blocked: set[int] | None, whole: bool
+    ) -> Callable[[int], tuple[int, _Choice] | None]:
+        """For :meth:`_choose`: a function of an item that tells how many of its kept
+        options would be weighed, and the choice (the maps of ``group`` that keep its
+        options, those cut, the symmetric ones); None when only the identity keeps them, or
+        (``whole``) when some map of ``group`` does not."""
+        moves = [self._rows[g] for g in group]
 
-    def _weigh_choice_numpy(
-        self, group: Sequence[int], item: int, blocked: set[int] | None
-    ) -> tuple[Sequence[int], int, _Choice]:
-        """:meth:`_weigh_choice_plain` on whole arrays."""
+        def weigh(item: int) -> tuple[int, _Choice] | None:
+            options = self._cov[item]
+            mine = set(options)
+            take = itemgetter(*options)
+            images = [take(m) for m in moves]
+            if len(options) == 1:  # itemgetter of one index gives the element, not a tuple
+                images = [(image,) for image in images]
+            kept_by = [mine.issuperset(image) for image in images]
+            keeps = [g for g, k in zip(group, kept_by, strict=True) if k]
+            if len(keeps) == 1 or (whole and len(keeps) < len(group)):
+                return None
+            kept = [image for image, k in zip(images, kept_by, strict=True) if k]
+            smallest = list(map(min, *kept))
+            reps = [o for o, s in zip(options, smallest, strict=True) if s == o]
+            weighed = reps if blocked is None else [o for o in reps if o not in blocked]
+            at = {o: j for j, o in enumerate(options)}
+            symmetric = [o for o in weighed if sum(image[at[o]] == o for image in kept) > 1]
+            cut = [o for o, s in zip(options, smallest, strict=True) if s != o]
+            return len(weighed), _Choice(item, keeps, cut, symmetric)
+
+        return weigh
+
+    def _weigher_numpy(
+        self, group: Sequence[int], blocked: set[int] | None, whole: bool
+    ) -> Callable[[int], tuple[int, _Choice] | None]:
+        """:meth:`_weigher_plain` on whole arrays: the group's rows and the marks made once."""
         import numpy as np
 
         n = self.base.n_options
         group_a = np.asarray(group, dtype=np.int64)
         moves = self.P[group_a]
-        options: Any = self._covering(item)
         mark = np.zeros(n, dtype=bool)
-        mark[options] = True
-        kept_by = mark[moves[:, options]].all(axis=1)
-        keeps = group_a[kept_by]
-        images = moves[kept_by][:, options]
-        reps = options[images.min(axis=0) == options]
-        if blocked:
-            reps = reps[~np.isin(reps, np.fromiter(blocked, dtype=np.int64, count=len(blocked)))]
-        stab = (moves[kept_by][:, reps] == reps).sum(axis=0)
-        symmetric = reps[stab > 1]
-        cut = options[images.min(axis=0) != options]
-        return keeps.tolist(), len(reps), _Choice(item, keeps.tolist(), cut.tolist(),
-                                                   symmetric.tolist())  # fmt: skip
+        block = None
+        if blocked is not None:
+            block = np.zeros(n, dtype=bool)
+            block[np.fromiter(blocked, dtype=np.int64, count=len(blocked))] = True
 
-    def _plan(self, removed: list[bool]) -> tuple[list[int], dict[int, _Choice]]:
+        def weigh(item: int) -> tuple[int, _Choice] | None:
+            options: Any = self._covering(item)
+            mark[options] = True
+            kept_by = mark[moves[:, options]].all(axis=1)
+            mark[options] = False
+            keeps = group_a[kept_by]
+            if len(keeps) == 1 or (whole and len(keeps) < len(group_a)):
+                return None
+            images = moves[kept_by][:, options]
+            smallest = images.min(axis=0)
+            reps = options[smallest == options]
+            weighed = reps if block is None else reps[~block[reps]]
+            stab = (moves[kept_by][:, weighed] == weighed).sum(axis=0)
+            symmetric = weighed[stab > 1]
+            cut = options[smallest != options]
+            return len(weighed), _Choice(item, keeps.tolist(), cut.tolist(), symmetric.tolist())
+
+        return weigh
+
+    def _plan(self) -> tuple[list[int], dict[int, _Choice], list[int]]:
+        """The first anchor's symmetric options, the second anchor of each, and the first
+        anchor's options to delete (not the smallest of their orbit)."""
         p = self.base
         lo, hi = p.arrays.lo, p.arrays.hi
         everyone = list(range(self.order))
@@ -826,13 +854,12 @@ class SymmetryBreaking:
         choice = self._choose(everyone, once, None)
         if choice is None:
             self.full = False
-            return [], {}
+            return [], {}, []
         self.anchor_item = choice.item
         self.full = len(choice.keeps) == self.order
-        for k in choice.cut:
-            removed[k] = True
+        cut = list(choice.cut)
         if not self.full:
-            return [], {}
+            return [], {}, cut
         level2: dict[int, _Choice] = {}
         for o in choice.symmetric:
             stab = [g for g in everyone if self.P[g][o] == o]  # the maps that keep o
@@ -841,7 +868,7 @@ class SymmetryBreaking:
             second = self._choose(stab, [i for i in once if i not in mine], o)
             if second is not None:
                 level2[o] = second
-        return list(choice.symmetric), level2
+        return list(choice.symmetric), level2, cut
 
     def _restricted(self, level2: dict[int, _Choice]) -> CoverProblem:
         """The problem with the cut options deleted and one exclusion item per symmetric
@@ -856,6 +883,8 @@ class SymmetryBreaking:
                     self._z.setdefault(int(k), []).append(z)
         if len(self.kept) == p.n_options and not extra_names:
             return p
+        if not self.plain:
+            return self._restricted_numpy(extra_names)
         a = p.arrays
         start = [0]
         items: list[int] = []
@@ -872,6 +901,35 @@ class SymmetryBreaking:
             start=array("q", start),
             items=array("q", items),
             colors=array("q", colors),
+            labels=tuple(p.labels[k] for k in self.kept),
+        )
+
+    def _restricted_numpy(self, extra_names: list[Hashable]) -> CoverProblem:
+        """:meth:`_restricted`'s arrays built on whole arrays (a big problem's options)."""
+        import numpy as np
+
+        p = self.base
+        sizes = np.diff(p.start)[self.kept]
+        extra = np.zeros(len(self.kept), dtype=np.int64)
+        for k, zs in self._z.items():
+            extra[self.search_index[k]] = len(zs)
+        start = np.concatenate([[0], np.cumsum(sizes + extra)]).astype(np.int64)
+        items = np.empty(start[-1], dtype=np.int64)
+        colors = np.full(start[-1], NO_COLOR, dtype=np.int64)
+        # each kept option's own entries go first in its new block
+        src = np.flatnonzero(np.repeat(self._kept_mask, np.diff(p.start)))
+        block = np.repeat(np.arange(len(self.kept)), sizes)  # new option of each entry
+        dst = start[:-1][block] + np.arange(len(src)) - np.cumsum(sizes)[block] + sizes[block]
+        items[dst] = p.items[src]
+        colors[dst] = p.colors[src]
+        for k, zs in self._z.items():
+            i = self.search_index[k]
+            items[start[i] + sizes[i] : start[i + 1]] = zs
+        return p.replace(
+            item_names=p.item_names + tuple(extra_names),
+            start=start,
+            items=items,
+            colors=colors,
             labels=tuple(p.labels[k] for k in self.kept),
         )
 
