@@ -133,8 +133,6 @@ def test_a_queens_count_loads_no_numpy() -> None:
 
 @pytest.mark.skipif(kernel_choice.C not in kernel_choice.available(),
                     reason="the C kernels are not built here")
-@pytest.mark.xfail(strict=True, reason="the run layer (run/, cover/symmetry.py) still imports "
-                   "numpy: helper plainpath's part of #23; remove this mark once it is merged")
 def test_puzzle_count_of_queens_loads_no_numpy() -> None:
     """The library's own door, ``puzzle.count()``, through the run layer."""
     out = _numpy_after("""

@@ -84,7 +84,7 @@ class PartsCount:
         step = search.step(max_nodes)
         raw_before = self.raw
         if part.weighed:
-            if step.solutions:  # weighed together: one numpy pass per step (cover/symmetry.py)
+            if step.solutions:  # weighed together, per step (cover/symmetry.py)
                 weights = self.weigh(step.solutions)
                 self.raw += int(sum(weights))
                 self.distinct += sum(1 for w in weights if w > 0)
@@ -142,7 +142,7 @@ def count_parts(
         sb.problem,
         sb.parts(forced, excluded),
         sb.order,
-        lambda found: sb.leader_weights(found, restricted=True).tolist(),
+        lambda found: sb.leader_weights(found, restricted=True),
         engine,
         puzzle,
         max_memory,

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from puzzlebox.cover.problem import CoverProblem
+from puzzlebox.cover.symmetry import perms_bytes
 from puzzlebox.engine import SearchStats, registry
 from puzzlebox.engine.registry import EngineSpec
 from puzzlebox.engine.search import Capability, Job, Mode, count_all, each_solution
@@ -93,7 +94,7 @@ def problem_fingerprint(puzzle: Puzzle, kind: str = COUNT, spec: EngineSpec | No
         "board": getattr(puzzle, "board_name", None),
         "n_primary": problem.n_primary,
         "n_items": problem.n_items,
-        "symmetries": hashlib.sha256(puzzle.symmetries.astype("<i8").tobytes()).hexdigest(),
+        "symmetries": hashlib.sha256(perms_bytes(puzzle.symmetries)).hexdigest(),
     }
     h.update(json.dumps(head, sort_keys=True).encode())
     for array in (problem.lo, problem.hi, problem.start, problem.items, problem.colors):

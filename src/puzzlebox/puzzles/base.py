@@ -36,10 +36,8 @@ from puzzlebox.reports import CountResult
 # numpy, the cover problem and the engines are imported where a puzzle is compiled or
 # searched, not here: reading and showing a puzzle loads none of them (issue #23)
 if TYPE_CHECKING:
-    import numpy as np
-
     from puzzlebox.cover.problem import CoverProblem
-    from puzzlebox.cover.symmetry import SymmetryBreaking
+    from puzzlebox.cover.symmetry import Perms, SymmetryBreaking
     from puzzlebox.engine.memo import Progress, SweepPlan
     from puzzlebox.render.pictures import Panel
 
@@ -159,9 +157,11 @@ class Puzzle(ABC):
         of :meth:`decode`."""
 
     @abstractmethod
-    def build_symmetries(self) -> np.ndarray:
+    def build_symmetries(self) -> Perms:
         """The symmetry group of the whole puzzle as permutations of the options of
-        ``problem``, one row each, identity first (cover/symmetry.py helps build them)."""
+        ``problem``, one row each, identity first (cover/symmetry.py helps build them): a
+        numpy array, or rows of ``array('q')`` for the plain path (cover/symmetry.py's
+        ``Perms``)."""
 
     def proofs(self) -> Iterator[Proof]:
         """Every proof that there is no solution found without search, cheapest first."""
@@ -256,13 +256,15 @@ class Puzzle(ABC):
         return self.build_problem()
 
     @property
-    def symmetries(self) -> np.ndarray:
+    def symmetries(self) -> Perms:
         """The puzzle's symmetry group as distinct permutations of its options (int64, one
-        row each, identity first), checked to be a group that keeps the problem."""
+        row each, identity first), checked to be a group that keeps the problem: a numpy
+        array, or a list of ``array('q')`` rows when the kind built them on the plain path
+        (cover/symmetry.py: ``Perms``, ``plain_path``; ``perm_lists`` reads either)."""
         return self._group[0]
 
     @cached_property
-    def _group(self) -> tuple[np.ndarray, np.ndarray]:
+    def _group(self) -> tuple[Perms, Perms]:
         """The option permutations and the item permutations derived from them."""
         from puzzlebox.cover.symmetry import SymmetryError, group_of
 
@@ -274,8 +276,10 @@ class Puzzle(ABC):
     def _symmetry_pairs(self) -> list[tuple[list[int], list[int]]]:
         """The non-identity symmetries as (item permutation, option permutation) pairs:
         the item maps (board maps) are derived from the option permutations."""
+        from puzzlebox.cover.symmetry import perm_lists
+
         options, items = self._group
-        return list(zip(items[1:].tolist(), options[1:].tolist()))
+        return list(zip(perm_lists(items)[1:], perm_lists(options)[1:]))
 
     def encode(self, solution: Solution) -> tuple[int, ...]:
         """The sorted option numbers of a solution (the inverse of :meth:`decode`)."""
@@ -288,10 +292,9 @@ class Puzzle(ABC):
 
     def canonical_key(self, solution: Solution) -> tuple[Hashable, ...]:
         """The smallest key in the solution's orbit under the puzzle's symmetries."""
-        import numpy as np
+        from puzzlebox.cover.symmetry import images_of
 
-        chosen = list(self.encode(solution))
-        images = np.sort(self.symmetries[:, chosen], axis=1).tolist()
+        images = images_of(self.symmetries, self.encode(solution))
         return min(self.decode(tuple(row)).key() for row in images)
 
     @cached_property

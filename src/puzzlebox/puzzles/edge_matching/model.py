@@ -9,6 +9,7 @@ matches nothing.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
@@ -24,9 +25,8 @@ from puzzlebox.puzzles.proofs import Proof
 from puzzlebox.puzzles.reading import FileReader
 
 if TYPE_CHECKING:
-    import numpy as np
-
     from puzzlebox.cover.problem import CoverProblem
+    from puzzlebox.cover.symmetry import Perms
     from puzzlebox.render.pictures import Panel
 
 TOP, RIGHT, BOTTOM, LEFT = range(4)
@@ -181,16 +181,14 @@ class EdgeMatchingPuzzle(Puzzle):
         assert isinstance(solution, EdgeMatchingSolution)
         return [f"card-{p.row}-{p.col}" for p in solution.placements if p in labels]
 
-    def build_symmetries(self) -> np.ndarray:
+    def build_symmetries(self) -> Perms:
         """Turning the whole board turns every card (only when cards may turn): by half a
         turn, and on a square board by quarter turns too."""
-        import numpy as np
+        from puzzlebox.cover.symmetry import in_form, options_by_labels
 
-        from puzzlebox.cover.symmetry import options_by_labels
-
-        identity = np.arange(self.problem.n_options, dtype=np.int64)
+        identity = array("q", range(self.problem.n_options))
         if not self.rotate:
-            return identity[None, :]
+            return in_form(self.problem, [identity])
         R, C = self.rows, self.cols
 
         def mover(q: int) -> Callable[[CardPlacement], CardPlacement]:
@@ -206,10 +204,8 @@ class EdgeMatchingPuzzle(Puzzle):
             return move
 
         turns = [1, 2, 3] if R == C else [2]
-        return np.array(
-            [identity] + [options_by_labels(self.problem, mover(q)) for q in turns],
-            dtype=np.int64,
-        )
+        rows = [identity] + [options_by_labels(self.problem, mover(q)) for q in turns]
+        return in_form(self.problem, rows)
 
     def cover_entries_bound(self) -> int:
         """A card lies at most once per place and turn; each option lists its place, its

@@ -42,9 +42,8 @@ from puzzlebox.puzzles.proofs import Proof, polyomino_proofs, proof_without_plac
 from puzzlebox.puzzles.reading import FileReader
 
 if TYPE_CHECKING:
-    import numpy as np
-
     from puzzlebox.cover.problem import CoverProblem
+    from puzzlebox.cover.symmetry import Perms
     from puzzlebox.engine.memo import SweepPlan
     from puzzlebox.puzzles.labels import Labels
     from puzzlebox.render.pictures import Panel
@@ -357,21 +356,20 @@ class PolyominoPuzzle(Puzzle):
                     result.append((board_map, shift, goes))
         return keeping_givens(self, result)
 
-    def build_symmetries(self) -> np.ndarray:
-        """Each board symmetry moved onto placements as whole arrays: a placement is its
-        piece and its items, and its image is the placement of the image piece on the moved
-        cells (cover/symmetry.py: options_by_items_all)."""
-        import numpy as np
-
+    def build_symmetries(self) -> Perms:
+        """Each board symmetry moved onto placements: a placement is its piece and its
+        items, and its image is the placement of the image piece on the moved cells
+        (cover/symmetry.py: options_by_items_all, in plain Python or numpy as it chooses)."""
         from puzzlebox.cover.symmetry import options_by_items_all
 
         problem = self.problem
         index = {name: i for i, name in enumerate(problem.item_names)}
         number = {p.name: i for i, p in enumerate(self.pieces)}
-        tags = np.array([number[label[0]] for label in problem.labels], dtype=np.int64)
-        item_perms, tag_perms = [], []
+        tags = [number[label[0]] for label in problem.labels]
+        item_perms: list[list[int]] = []
+        tag_perms: list[list[int]] = []
         for turn, shift, goes in self.grid_symmetries():
-            item_perm = np.arange(problem.n_items)
+            item_perm = list(range(problem.n_items))
             for cell in self.board:
                 image = tuple(v + d for v, d in zip(turn(cell), shift, strict=True))
                 item_perm[index[("cell", *cell)]] = index[("cell", *image)]
@@ -381,9 +379,8 @@ class PolyominoPuzzle(Puzzle):
             item_perms.append(item_perm)
             tag_perms.append([number[goes[p.name]] for p in self.pieces])
         if not item_perms:
-            return np.zeros((0, problem.n_options), dtype=np.int64)
-        return options_by_items_all(problem, np.array(item_perms, dtype=np.int64),
-                                    tags, np.array(tag_perms, dtype=np.int64))
+            return []
+        return options_by_items_all(problem, item_perms, tags, tag_perms)
 
     def board_maps(self) -> list[dict[Cell, Cell]]:
         """The non-identity symmetries as maps of the board's cells, derived from the

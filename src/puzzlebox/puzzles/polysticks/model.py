@@ -31,9 +31,8 @@ from puzzlebox.puzzles.polysticks.geometry import Point, Stick, Sticks
 from puzzlebox.puzzles.proofs import Proof
 
 if TYPE_CHECKING:
-    import numpy as np
-
     from puzzlebox.cover.problem import CoverProblem
+    from puzzlebox.cover.symmetry import Perms
     from puzzlebox.render.pictures import Panel
 
 TOUCH_RULES = ("corners", "ends")
@@ -216,10 +215,8 @@ class PolysticksPuzzle(Puzzle):
             out[p.name] = others[0]
         return out
 
-    def build_symmetries(self) -> np.ndarray:
-        import numpy as np
-
-        from puzzlebox.cover.symmetry import options_by_labels
+    def build_symmetries(self) -> Perms:
+        from puzzlebox.cover.symmetry import in_form, options_by_labels
 
         rows = []
         for k, (dy, dx) in self.board_maps():
@@ -234,7 +231,7 @@ class PolysticksPuzzle(Puzzle):
                                                  for y, x in geometry.moved(sticks, k)))
 
             rows.append(options_by_labels(self.problem, move))
-        return np.array(rows)
+        return in_form(self.problem, rows)
 
     # -- proofs ----------------------------------------------------------------------------
     def proofs(self) -> Iterator[Proof]:

@@ -31,9 +31,8 @@ from puzzlebox.puzzles.queens.text import queens_lines
 from puzzlebox.puzzles.reading import COMMON_KEYS, FileReader
 
 if TYPE_CHECKING:
-    import numpy as np
-
     from puzzlebox.cover.problem import CoverProblem
+    from puzzlebox.cover.symmetry import Perms
     from puzzlebox.render.pictures import Panel
 
 
@@ -173,18 +172,16 @@ class QueensPuzzle(Puzzle):
         assert isinstance(solution, QueensSolution)
         return [f"queen-{i}" for i, q in enumerate(solution.queens) if q in labels]
 
-    def build_symmetries(self) -> np.ndarray:
+    def build_symmetries(self) -> Perms:
         """The board's maps that keep the squares a queen may take, as permutations of
         them: the eight symmetries of the square, and on a torus each composed with the
         n * n translations (identity first).
 
         A count of a board the bitmask engine takes never asks for them (it counts distinct
         solutions itself, by Burnside's lemma), so ``count queens-8`` loads no numpy; the
-        group's consumer (cover/symmetry.py: ``group_of``) works in numpy, so they stay numpy
-        for the counts that break symmetry (holes or givens that break it, the torus)."""
-        import numpy as np
-
-        from puzzlebox.cover.symmetry import options_by_labels
+        counts that break symmetry (holes or givens that break it, the torus) build them in
+        plain Python or numpy as cover/symmetry.py's ``in_form`` chooses."""
+        from puzzlebox.cover.symmetry import in_form, options_by_labels
 
         n = self.n
         shifts = [(a, b) for a in range(n) for b in range(n)] if self.torus else [(0, 0)]
@@ -195,7 +192,7 @@ class QueensPuzzle(Puzzle):
                 move = _mover(n, sym, a, b)
                 if all(move(square) in left for square in left):
                     maps.append(options_by_labels(self.problem, move))
-        return np.array(maps)
+        return in_form(self.problem, maps)
 
     # -- drawing ---------------------------------------------------------------------------
     def text_lines(self, solution: Solution, style: str = "text") -> list[str]:

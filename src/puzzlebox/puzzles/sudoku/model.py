@@ -27,9 +27,8 @@ from puzzlebox.puzzles.sudoku import reader
 from puzzlebox.puzzles.sudoku.text import describe, grid_lines
 
 if TYPE_CHECKING:
-    import numpy as np
-
     from puzzlebox.cover.problem import CoverProblem
+    from puzzlebox.cover.symmetry import Perms
     from puzzlebox.render.pictures import Panel
 
 Cell = tuple[int, int]
@@ -211,10 +210,8 @@ class SudokuPuzzle(Puzzle):
                 return False
         return all(self.givens.get(move(cell)) == d for cell, d in self.givens.items())
 
-    def build_symmetries(self) -> np.ndarray:
-        import numpy as np
-
-        from puzzlebox.cover.symmetry import options_by_labels
+    def build_symmetries(self) -> Perms:
+        from puzzlebox.cover.symmetry import in_form, options_by_labels
 
         def on_options(move: Callable[[Cell], Cell]) -> Callable[[Any], Any]:
             def option(label: Any) -> Any:
@@ -223,7 +220,7 @@ class SudokuPuzzle(Puzzle):
 
             return option
 
-        return np.array([
+        return in_form(self.problem, [
             options_by_labels(self.problem, on_options(move))
             for move in self.square_maps() if self.keeps(move)
         ])
