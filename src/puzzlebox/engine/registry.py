@@ -55,7 +55,7 @@ def _takes_any(job: Job) -> str | None:
 
 def entries(job: Job) -> int:
     """The entries of the job's cover problem: what every option lists, summed."""
-    return int(job.problem.start[-1]) if job.problem.n_options else 0
+    return len(job.problem.arrays.items)
 
 
 def footprint(per_entry: int, fixed: int = 0) -> Callable[[Job], int]:
