@@ -61,8 +61,8 @@ def test_every_engine_is_registered_without_loading_one() -> None:
 
 
 def test_a_search_still_loads_the_engines() -> None:
-    """The probe can see numpy: the same probe on a count finds it loaded (not queens-8's:
-    that count loads no numpy since the symmetry's plain path; the bitboard engine that
-    counts pentomino-6x10 still does, #23)."""
-    found = loaded("count", "pentomino-6x10")
+    """The probe can see numpy: the same probe on a count by the general (compiled) engine
+    finds it loaded (a small puzzle's count by the bitboard or queens engine with the C
+    kernels loads none since #23: tests/test_small_no_numpy.py)."""
+    found = loaded("count", "pentomino-6x10", "--engine", "compiled")
     assert found["numpy"] is True
