@@ -95,6 +95,18 @@ KNOWN_LAZY: set[tuple[str, str]] = {
     # a shuffle is made since #23; reading and showing a puzzle loads no engine's module, and
     # only a solve of the first few solutions (hedged) or a seeded one runs them
     ("puzzlebox.engine.registry", "puzzlebox.engine.restarts"),
+    # the standard library's modules that a search's start-up no longer loads (#23: count
+    # pentomino-6x10 --json within a twentieth of xcover's whole process): hashlib 2.6-4.1 ms,
+    # ctypes 1.8-2.4 ms, tempfile 1.1-1.6 ms, difflib 0.5-0.6 ms, each after `import
+    # puzzlebox.cli, puzzlebox.cli_search, puzzlebox.run, puzzlebox.catalog.files` (5 runs,
+    # load 0.6, compiled bytecode); each is loaded where it is used: a checkpoint, a split
+    # run's fingerprint, a file name too long, a stop that overruns, a misspelt name
+    ("puzzlebox.parallel.checkpoint", "hashlib"),
+    ("puzzlebox.parallel.checkpoint", "tempfile"),
+    ("puzzlebox.parallel.tasks", "hashlib"),
+    ("puzzlebox.safety", "hashlib"),
+    ("puzzlebox.run.run", "ctypes"),
+    ("puzzlebox.catalog", "difflib"),
     # the queens' engine: 1.3-1.9 ms (kernel_choice, the C kernels), 5 runs, load 2.6, loads
     # no numpy since #23; reading and showing a queens puzzle loads no engine's module
     # (tests/test_show_light.py): the kind imports it for its search and its problem

@@ -13,7 +13,6 @@ and the outside world:
 
 from __future__ import annotations
 
-import hashlib
 import unicodedata
 
 # Characters that change how a terminal shows the text around them without being control
@@ -80,6 +79,8 @@ def file_component(name: str) -> str:
         out.append(ch if kept else "".join(f"%{b:02X}" for b in ch.encode("utf-8", "replace")))
     safe = "".join(out) or "%"  # an empty name still names something (a lone % no other)
     if len(safe) > MAX_COMPONENT:
+        import hashlib  # here: 2.6-4.0 ms of every command's start-up, for a long name alone
+
         digest = hashlib.sha256(name.encode("utf-8", "replace")).hexdigest()[:16]
         safe = safe[: MAX_COMPONENT - 17] + "~" + digest
     return safe
