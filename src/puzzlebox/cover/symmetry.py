@@ -235,22 +235,28 @@ def _options_by_items_plain(
     tags: Sequence[int] | None,
     tag_perms: Sequence[Sequence[int]] | None,
 ) -> list[array[int]]:
-    """:func:`options_by_items_all` with a dict from (tag, sorted items) to option."""
+    """:func:`options_by_items_all` with a dict from each option's key to the option: its
+    items as the bits of one int, its tag above them (exact: an option's items are
+    distinct, so their bits sum to their union). An image's key is one ``sum`` over the
+    option's items of the map's bits instead of each image sorted into a tuple: soma-cube's
+    48 maps 18.4 -> 10.4 ms, pentomino-6x10's 4 maps 5.6 -> 4.7 ms (best of 7, load 2.5)."""
     a = problem.arrays
     n = problem.n_options
+    shift = problem.n_items
     tag = [0] * n if tags is None else [int(t) for t in tags]
     rows = [a.items[a.start[k] : a.start[k + 1]].tolist() for k in range(n)]
-    index: dict[tuple[int, ...], int] = {}
+    bit = [1 << i for i in range(shift)]
+    index: dict[int, int] = {}
     for k, row in enumerate(rows):
-        index.setdefault((tag[k], *sorted(row)), k)
+        index.setdefault(sum(map(bit.__getitem__, row)) | tag[k] << shift, k)
     out: list[array[int]] = []
     missing = n
     for g, item_perm in enumerate(item_perms):
         building(1 + n // 64)  # a run's time limit holds here too (#28)
-        move = [int(i) for i in item_perm].__getitem__
+        moved = [bit[int(i)] for i in item_perm].__getitem__
         image_tag = tag if tag_perms is None else [int(tag_perms[g][t]) for t in tag]
         get = index.get
-        perm = array("q", [get((t, *sorted(map(move, row))), -1)
+        perm = array("q", [get(sum(map(moved, row)) | t << shift, -1)
                            for t, row in zip(image_tag, rows)])  # fmt: skip
         if -1 in perm:
             missing = min(missing, perm.index(-1))
