@@ -1,16 +1,60 @@
 """The puzzle kinds, one package each. Each compiles itself to a cover problem, decodes
 solutions back, reads its part of a file and draws itself.
 
-Importing this package registers every kind (``KINDS``: kind name -> class): a new kind is
-one package here and one line below.
+Importing this package declares every kind (``KINDS``: kind name -> class) and the engines
+the kinds register, without importing a kind: a kind's package is imported when a puzzle of
+that kind is read (``KINDS[name]``), when one of its engines is used by name
+(engine/registry.py's ``declare``), or when one of its public names below is imported from
+here (PEP 562's module ``__getattr__``). A polyomino command thus loads no other kind
+(issue #23: the other four cost about 7 ms of CPU of ``count pentomino-6x10``'s budget).
+A new kind is one package here and one line below.
 """
 
+from __future__ import annotations
+
+import importlib
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from puzzlebox.engine import registry
 from puzzlebox.puzzles.base import KINDS, CountResult, Puzzle, Solution, register_kind
-from puzzlebox.puzzles.edge_matching import EdgeMatchingPuzzle, EdgeMatchingSolution
-from puzzlebox.puzzles.polyomino import Piece, Placement, PolyominoPuzzle, PolyominoSolution
-from puzzlebox.puzzles.polysticks import PolysticksPuzzle, PolysticksSolution
-from puzzlebox.puzzles.queens import QueensPuzzle, QueensSolution
-from puzzlebox.puzzles.sudoku import SudokuPuzzle, SudokuSolution
+
+if TYPE_CHECKING:  # what __getattr__ gives, for the type checker
+    from puzzlebox.puzzles.edge_matching import EdgeMatchingPuzzle, EdgeMatchingSolution
+    from puzzlebox.puzzles.polyomino import Piece, Placement, PolyominoPuzzle, PolyominoSolution
+    from puzzlebox.puzzles.polysticks import PolysticksPuzzle, PolysticksSolution
+    from puzzlebox.puzzles.queens import QueensPuzzle, QueensSolution
+    from puzzlebox.puzzles.sudoku import SudokuPuzzle, SudokuSolution
+
+# kind name: (its package here, the engines it registers, its names importable from here)
+_KIND_PACKAGES: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
+    "edge-matching": ("edge_matching", ("edges",), ("EdgeMatchingPuzzle", "EdgeMatchingSolution")),
+    "polyomino": ("polyomino", ("sink",), ("Piece", "Placement", "PolyominoPuzzle",
+                                           "PolyominoSolution")),
+    "polysticks": ("polysticks", (), ("PolysticksPuzzle", "PolysticksSolution")),
+    "queens": ("queens", ("queens-bitmask",), ("QueensPuzzle", "QueensSolution")),
+    "sudoku": ("sudoku", (), ("SudokuPuzzle", "SudokuSolution")),
+}  # fmt: skip
+
+_PUBLIC: dict[str, str] = {}  # public name -> the module of the package that defines it
+for _kind, (_package, _engines, _names) in _KIND_PACKAGES.items():
+    _module = f"{__name__}.{_package}"
+    KINDS.declare(_kind, _module)
+    for _engine in _engines:
+        registry.declare(_engine, partial(importlib.import_module, _module))
+    _PUBLIC.update(dict.fromkeys(_names, _module))
+
+
+def __getattr__(name: str) -> Any:
+    """A kind's public name (``from puzzlebox.puzzles import QueensPuzzle``), its package
+    imported on first use."""
+    module = _PUBLIC.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "KINDS",
