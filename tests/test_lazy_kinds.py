@@ -17,13 +17,13 @@ PACKAGES = {"edge-matching": "edge_matching", "polyomino": "polyomino",
             "polysticks": "polysticks", "queens": "queens", "sudoku": "sudoku"}  # fmt: skip
 
 # the kind packages loaded, as JSON on stderr's last line, after the code before it ran
-REPORT = """
+REPORT = f"""
 import json, sys
-print(json.dumps(sorted(name for name in {packages}
+print(json.dumps(sorted(name for name in {sorted(PACKAGES.values())}
                         if "puzzlebox.puzzles." + name in sys.modules)), file=sys.stderr)
-""".format(packages=sorted(PACKAGES.values()))
+"""
 
-# the command line's main() on argv[1:], then the report
+# the command line's main() on argv[1:]
 COMMAND = """
 import sys
 from puzzlebox.cli import main
@@ -31,7 +31,7 @@ try:
     main(sys.argv[1:])
 except SystemExit:
     pass
-""" + REPORT
+"""
 
 
 def loaded(code: str, *argv: str) -> list[str]:
