@@ -6,7 +6,7 @@ the kinds register, without importing a kind: a kind's package is imported when 
 that kind is read (``KINDS[name]``), when one of its engines is used by name
 (engine/registry.py's ``declare``), or when one of its public names below is imported from
 here (PEP 562's module ``__getattr__``). A polyomino command thus loads no other kind
-(issue #23: the other four cost about 7 ms of CPU of ``count pentomino-6x10``'s budget).
+(issue #23: the other four cost 6.6-10.2 ms of CPU, ``count pentomino-6x10``'s margin).
 A new kind is one package here and one line below.
 """
 
