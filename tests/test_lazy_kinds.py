@@ -137,3 +137,15 @@ def test_every_kind_is_one_class_once_loaded() -> None:
     assert classes["edge-matching"] is puzzles.EdgeMatchingPuzzle
     with pytest.raises(ValueError, match="declared twice"):
         KINDS.declare("queens", "puzzlebox.puzzles.queens")
+
+
+def test_auto_asks_a_kinds_engine_about_a_bare_problem() -> None:
+    """A job without a puzzle (a bare cover problem) loads the kinds' engines to ask them, as
+    before: auto counts the bare 8-queens problem with the queens engine."""
+    code = """
+from puzzlebox.engine import registry
+from puzzlebox.engine.queens_bitmask import whole_job
+import puzzlebox.puzzles
+assert registry.choose(whole_job(8)).name == "queens-bitmask"
+"""
+    assert loaded(code) == ["edge_matching", "queens"]

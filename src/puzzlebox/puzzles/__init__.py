@@ -36,13 +36,21 @@ _KIND_PACKAGES: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
     "sudoku": ("sudoku", (), ("SudokuPuzzle", "SudokuSolution")),
 }  # fmt: skip
 
-_PUBLIC: dict[str, str] = {}  # public name -> the module of the package that defines it
-for _kind, (_package, _engines, _names) in _KIND_PACKAGES.items():
-    _module = f"{__name__}.{_package}"
-    KINDS.declare(_kind, _module)
-    for _engine in _engines:
-        registry.declare(_engine, partial(importlib.import_module, _module))
-    _PUBLIC.update(dict.fromkeys(_names, _module))
+
+def _declare() -> dict[str, str]:
+    """Declare each kind to ``KINDS`` and its engines to the engine registry (each loaded by
+    importing the kind's package); return public name -> the module that defines it."""
+    public: dict[str, str] = {}
+    for kind, (package, engines, names) in _KIND_PACKAGES.items():
+        module = f"{__name__}.{package}"
+        KINDS.declare(kind, module)
+        for engine in engines:
+            registry.declare(engine, partial(importlib.import_module, module))
+        public.update(dict.fromkeys(names, module))
+    return public
+
+
+_PUBLIC = _declare()
 
 
 def __getattr__(name: str) -> Any:

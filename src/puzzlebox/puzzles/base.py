@@ -471,7 +471,7 @@ def _runner() -> Runner:
 K = TypeVar("K", bound=type[Puzzle])
 
 
-class Kinds(Mapping[str, "type[Puzzle]"]):
+class Kinds(Mapping[str, type[Puzzle]]):
     """Kind name -> class, each kind's package imported when its name is first looked up.
 
     A kind is declared by name with the module of its package (puzzles/__init__.py declares
