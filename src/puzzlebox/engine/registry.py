@@ -6,7 +6,11 @@ An engine is described once, by an :class:`EngineSpec`, and registered with
 package's ``__init__``, which Python runs before any of its modules: whoever imports this
 module has them, and the engine layer never imports the kinds above it); a puzzle
 kind registers the solvers that only make sense for it (edge-matching cards, n-queens
-bitmasks, the sink search of polyomino boards) from its own module. The command line's
+bitmasks, the sink search of polyomino boards) from its own module. Those are known by name
+before their kind is loaded: the kinds' package (puzzles/__init__.py) declares each with
+:func:`declare` and a loader that imports its kind, which :func:`get` and :func:`specs`
+call on first use, so that a polyomino command loads no other kind (issue #23) while every
+engine is listed, described and found by name as before. The command line's
 ``--engine`` choices and help, the error for an unknown engine, the ``engine`` field of
 ``--json`` and the README's table of engines are all read from here.
 
@@ -103,15 +107,31 @@ class EngineSpec:
 
 
 _REGISTRY: dict[str, EngineSpec] = {}
+# engines known by name whose spec is registered when their loader runs (a kind's engines:
+# the loader imports the kind), and the order of every name, declared or registered
+_DECLARED: dict[str, Callable[[], object]] = {}
+_ORDER: list[str] = []
+
+
+def declare(name: str, loader: Callable[[], object]) -> None:
+    """Name an engine that ``loader()`` registers (by importing the module that does), so
+    that it is listed and found by name without loading that module until it is used."""
+    if name == AUTO or name in _DECLARED or name in _REGISTRY:
+        raise ValueError(f"engine name {name!r} is taken")
+    _DECLARED[name] = loader
+    _ORDER.append(name)
 
 
 def register(spec: EngineSpec) -> EngineSpec:
-    """Add an engine; a name is registered once. The spec registered (and returned) starts
-    only a job whose declared memory fits the limit (:func:`guarded`)."""
+    """Add an engine (a declared name, or a new one); a name is registered once. The spec
+    registered (and returned) starts only a job whose declared memory fits the limit
+    (:func:`guarded`)."""
     if spec.name == AUTO or spec.name in _REGISTRY:
         raise ValueError(f"engine name {spec.name!r} is taken")
     spec = replace(spec, start=guarded(spec))
     _REGISTRY[spec.name] = spec
+    if spec.name not in _DECLARED:
+        _ORDER.append(spec.name)
     return spec
 
 
@@ -129,23 +149,32 @@ def guarded(spec: EngineSpec) -> Callable[[Job], Search]:
 
 
 def specs() -> list[EngineSpec]:
-    """Every registered engine, in registration order."""
-    return list(_REGISTRY.values())
+    """Every engine, in the order their names were declared or registered (declared ones
+    are loaded: the README's table, ``--help``'s descriptions)."""
+    return [get(name) for name in _ORDER]
 
 
 def names(capability: Capability | None = None) -> list[str]:
     """The engine names a user may type (``auto`` first), optionally only those that can
-    do ``capability``."""
-    return [AUTO] + [s.name for s in specs() if capability is None or s.does(capability)]
+    do ``capability``. The names alone load nothing; a capability loads the declared ones."""
+    if capability is None:
+        return [AUTO, *_ORDER]
+    return [AUTO] + [s.name for s in specs() if s.does(capability)]
 
 
 def get(name: str) -> EngineSpec:
-    """The engine called ``name``; :class:`UnknownEngine` names the known ones."""
-    try:
-        return _REGISTRY[name]
-    except KeyError:
+    """The engine called ``name``, a declared one loaded on first use; :class:`UnknownEngine`
+    names the known ones."""
+    spec = _REGISTRY.get(name)
+    if spec is not None:
+        return spec
+    if name not in _DECLARED:
         known = ", ".join(names())
-        raise UnknownEngine(f"unknown engine {name!r} (known: {known})") from None
+        raise UnknownEngine(f"unknown engine {name!r} (known: {known})")
+    _DECLARED[name]()
+    if name not in _REGISTRY:
+        raise RuntimeError(f"loading the {name} engine's module did not register it")
+    return _REGISTRY[name]
 
 
 # -- the choice of "auto" ----------------------------------------------------------------------
@@ -250,7 +279,14 @@ def backtracking_hopeless(job: Job) -> bool:
 
 
 def _takes(name: str, job: Job) -> EngineSpec | None:
+    """The engine ``name`` when it accepts ``job``. A declared engine not loaded yet is
+    passed over for a puzzle's job without loading it: its kind is not loaded, so the puzzle
+    is of another kind, and a kind's engine takes its own kind's puzzles only (edges and sink
+    by class, queens-bitmask by the n-queens problem's items, which no other kind builds).
+    A bare cover problem's job (no puzzle) loads it and asks, as before kinds loaded lazily."""
     spec = _REGISTRY.get(name)
+    if spec is None and name in _DECLARED and job.puzzle is None:
+        spec = get(name)
     return spec if spec is not None and spec.accepts(job) is None else None
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import importlib
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Iterator, Sequence
+from collections.abc import Hashable, Iterator, Mapping, Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
@@ -468,13 +468,68 @@ def _runner() -> Runner:
 
 
 # -- the registry of kinds ------------------------------------------------------------------
-KINDS: dict[str, type[Puzzle]] = {}
 K = TypeVar("K", bound=type[Puzzle])
+
+
+class Kinds(Mapping[str, type[Puzzle]]):
+    """Kind name -> class, each kind's package imported when its name is first looked up.
+
+    A kind is declared by name with the module of its package (puzzles/__init__.py declares
+    every kind), and its class is registered when that package is imported
+    (:func:`register_kind`, at the top of the kind's model). Asking whether a kind exists or
+    listing the names (the reader's error) imports nothing; ``KINDS[name]`` imports the
+    kind's package. A polyomino command thus loads no other kind: the four others cost 6.6-10.2
+    ms of CPU (measured: tests/test_layers.py, the end of KNOWN_LAZY), and ``count
+    pentomino-6x10`` must stay under 1/20 of xcover's process (issue #23).
+    """
+
+    def __init__(self) -> None:
+        self._packages: dict[str, str] = {}  # kind name -> its package's module, declared
+        self._classes: dict[str, type[Puzzle]] = {}  # kind name -> class, once registered
+
+    def declare(self, kind: str, package: str) -> None:
+        """Name a kind whose class ``package`` (a module name) registers when imported."""
+        if kind in self:
+            raise ValueError(f"puzzle kind {kind!r} is declared twice")
+        self._packages[kind] = package
+
+    def register(self, cls: type[Puzzle]) -> None:
+        """Register a kind's class: a declared kind once, or one never declared (a test's)."""
+        if cls.kind in self._classes:
+            raise ValueError(f"puzzle kind {cls.kind!r} is registered twice")
+        self._classes[cls.kind] = cls
+
+    def __getitem__(self, kind: str) -> type[Puzzle]:
+        if kind not in self._classes and kind in self._packages:
+            importlib.import_module(self._packages[kind])
+            if kind not in self._classes:
+                raise RuntimeError(f"{self._packages[kind]} did not register the kind {kind!r}")
+        return self._classes[kind]
+
+    def __delitem__(self, kind: str) -> None:
+        """Forget a kind (a test's own kind, registered for the test)."""
+        self._packages.pop(kind, None)
+        del self._classes[kind]
+
+    def __contains__(self, kind: object) -> bool:
+        return kind in self._packages or kind in self._classes
+
+    def __iter__(self) -> Iterator[str]:
+        """The names, declared ones first (in their order), loading nothing."""
+        return iter(dict.fromkeys([*self._packages, *self._classes]))
+
+    def __len__(self) -> int:
+        return len(self._packages.keys() | self._classes.keys())
+
+    def loaded(self) -> list[str]:
+        """The kinds whose class is registered (whose package has been imported)."""
+        return list(self._classes)
+
+
+KINDS = Kinds()
 
 
 def register_kind(cls: K) -> K:
     """Register a kind under its ``kind`` name, once (a class decorator)."""
-    if cls.kind in KINDS:
-        raise ValueError(f"puzzle kind {cls.kind!r} is registered twice")
-    KINDS[cls.kind] = cls
+    KINDS.register(cls)
     return cls
