@@ -42,10 +42,13 @@ from __future__ import annotations
 import sys
 import time
 from array import array
+from bisect import bisect_left
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from itertools import accumulate, chain
-from typing import TYPE_CHECKING, Any, NamedTuple
+from functools import reduce
+from itertools import accumulate, chain, repeat
+from operator import add, and_, lshift, mul, or_, rshift, sub
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from puzzlebox.cover.problem import CoverProblem
 from puzzlebox.engine import bitboard_fit, kernel_choice
@@ -191,22 +194,31 @@ def _all_connected(
     return bool(np.all(label == label[head]))
 
 
-def _all_connected_plain(rows: list[list[int]], adj: list[list[int]]) -> bool:
-    """:func:`_all_connected` for cells given as one list per option: a flood from each
-    option's first cell through its own cells must reach them all."""
-    for cells in rows:
-        if len(cells) == 1:
-            continue
-        todo = [cells[0]]
-        left = set(cells[1:])
-        while todo and left:
-            for y in adj[todo.pop()]:
-                if y in left:
-                    left.remove(y)
-                    todo.append(y)
-        if left:
-            return False
-    return True
+def _all_connected_plain(first: list[int], sets: list[int], adj: list[list[int]]) -> bool:
+    """:func:`_all_connected` for entries numbered by their first cell (``first``, ascending)
+    and each cell's entries as a bit set (``sets``): all the entries are flooded at once,
+    one big int per cell, so the loops run per edge, not per entry. ``reached[c]`` holds
+    the entries whose cells reach ``c`` from their first cell inside their own cells (a
+    subset of ``sets[c]``); sweeps up and down the fill order spread it along the edges
+    until nothing changes, and then every cell of every entry must be reached."""
+    m = len(adj)
+    bounds = [bisect_left(first, c) for c in range(m + 1)]
+    reached = [(1 << b) - (1 << a) for a, b in zip(bounds, bounds[1:])]
+    sweeps = [range(m), range(m - 1, -1, -1)]
+    changed, turn = True, 0
+    while changed:
+        changed = False
+        for x in sweeps[turn]:
+            r = reached[x]
+            if not r:
+                continue
+            for y in adj[x]:
+                grown = reached[y] | (r & sets[y])
+                if grown != reached[y]:
+                    reached[y] = grown
+                    changed = True
+        turn ^= 1
+    return reached == sets
 
 
 def _ranges(lengths: np.ndarray) -> np.ndarray:
@@ -266,11 +278,24 @@ def _q(values: Iterable[int]) -> array[int]:
     return array("q", values)
 
 
-def _words(sets: Iterable[tuple[int, int]]) -> array[int]:
-    """Bit sets (Python ints), each with its width in words, as uint64 words one after the
-    other: bit ``b`` of a set in bit ``b % 64`` of its word ``b // 64``."""
+_LITTLE: Literal["little"] = "little"
+
+
+def _words(sets: Iterable[int], width: int) -> array[int]:
+    """Bit sets (Python ints) of ``width`` words each as uint64 words one after the other:
+    bit ``b`` of a set in bit ``b % 64`` of its word ``b // 64``."""
     out = array("Q")
-    out.frombytes(b"".join(s.to_bytes(8 * width, "little") for s, width in sets))
+    out.frombytes(b"".join(map(int.to_bytes, sets, repeat(8 * width), repeat(_LITTLE))))
+    if sys.byteorder == "big":
+        out.byteswap()
+    return out
+
+
+def _words_each(sets: Iterable[int], widths: Iterable[int]) -> array[int]:
+    """:func:`_words` with a width for each set."""
+    out = array("Q")
+    out.frombytes(b"".join(map(int.to_bytes, sets, map(mul, widths, repeat(8)),
+                               repeat(_LITTLE))))  # fmt: skip
     if sys.byteorder == "big":
         out.byteswap()
     return out
@@ -298,7 +323,7 @@ def _bitset(indices: Iterable[int]) -> int:
 
 def _csr(rows: list[list[int]]) -> tuple[array[int], array[int]]:
     """Rows of ints in compressed-row form: ``(start, values)``."""
-    return _q(list(accumulate(map(len, rows), initial=0))), _q(list(chain.from_iterable(rows)))
+    return _q(accumulate(map(len, rows), initial=0)), _q(chain.from_iterable(rows))
 
 
 Buffer = Any  # an int64/uint64/uint8 buffer: a numpy array, an ``array`` or a memoryview
@@ -518,9 +543,12 @@ class _Tables:
         excluded: set[int],
         conflict_rows: bool,
     ) -> tuple[list[int], list[int], bool]:
-        """:meth:`_build_numpy` in plain Python, table for table."""
+        """:meth:`_build_numpy` in plain Python, table for table. The loops run per option
+        or per item, the work per entry in C (``map``, ``sorted``, ``bisect``, big ints):
+        per-entry Python loops made this build twice numpy's (bitboard_fit.PLAIN_MAX_ENTRIES)."""
         m = self.m
         arrays = problem.arrays
+        n_holders = problem.n_items
         position = [0] * max(m, 1)
         for i, x in enumerate(order):
             position[x] = i
@@ -532,20 +560,33 @@ class _Tables:
         ghi = arrays.hi[m:].tolist() + [1] * n_secondary
         self.ghi = _q(ghi)
 
+        # Each item as a *holder*: a cell by its fill position, a counter as m + its number.
+        # One sort of (option, holder) pairs, the option in the high bits, puts each option's
+        # holders in order: its cells (below m), then its counters.
         n_options = problem.n_options
-        start, items = arrays.start.tolist(), arrays.items.tolist()
-        cells: list[list[int]] = []
-        counters: list[list[int]] = []
-        for k in range(n_options):
-            its = items[start[k] : start[k + 1]]
-            cells.append(sorted([position[i] for i in its if i < m]))
-            counters.append(sorted([i - m for i in its if i >= m]))
-        self.cstart, self.cvals = _csr(cells)
-        self.gstart, self.gvals = _csr(counters)
-        group_of = [g[0] if g else -1 for g in counters]
+        start = arrays.start.tolist()
+        lengths = list(map(sub, start[1:], start[:-1]))
+        holder_of = position[:m] + list(range(m, n_holders))
+        high = max(n_holders - 1, 1).bit_length()
+        keys = list(map(add, chain.from_iterable(map(repeat, map(lshift, range(n_options),
+                                                                 repeat(high)), lengths)),
+                        map(holder_of.__getitem__, arrays.items)))  # fmt: skip
+        keys.sort()
+        flat = list(map(and_, keys, repeat((1 << high) - 1)))
+        is_cell = list(accumulate(map(m.__gt__, flat), initial=0))
+        at = list(map(is_cell.__getitem__, start))
+        n_cells = list(map(sub, at[1:], at[:-1]))
+        self.cstart, self.cvals = _q(accumulate(n_cells, initial=0)), _q(filter(m.__gt__, flat))
+        self.gstart = _q(accumulate(map(sub, lengths, n_cells), initial=0))
+        self.gvals = _q(map(sub, filter(m.__le__, flat), repeat(m)))
+        group_of = [flat[i] - m if i < end else -1
+                    for i, end in zip(map(add, start, n_cells), start[1:])]  # fmt: skip
         # by first cell, then group, then number (np.lexsort is stable, and so is sorted)
-        kept = sorted((k for k in range(n_options) if k not in excluded),
-                      key=lambda k: (cells[k][0], group_of[k]))  # fmt: skip
+        stride = n_holders + 1
+        key = [flat[i] * stride + g for i, g in zip(start[:-1], group_of, strict=True)]
+        candidates = [k for k in range(n_options) if k not in excluded] if excluded else None
+        kept = sorted(candidates if candidates is not None else range(n_options),
+                      key=key.__getitem__)  # fmt: skip
         n = len(kept)
         entry = [-1] * n_options
         for e, k in enumerate(kept):
@@ -553,43 +594,49 @@ class _Tables:
         self.entry = _q(entry)
         self.n_words = max((n + 63) // 64, 1)
         self.topt = _q(kept)
-        ecells = [cells[k] for k in kept]
-        tgl = [counters[k] for k in kept]
-        self.tgs, self.tgl = _csr(tgl)
-        self.ecstart, self.ecells = _csr(ecells)
-        self.tarea = _q(list(map(len, ecells)))
-        self.emask = _words((_bitset(c), self.words) for c in ecells)
+        kstart = list(map(start.__getitem__, kept))
+        eholders = list(map(flat.__getitem__, map(slice, kstart, map(start.__getitem__,
+                                                                    map(add, kept, repeat(1))))))
+        eflat = list(chain.from_iterable(eholders))
+        tarea = list(map(n_cells.__getitem__, kept))
+        self.tarea = _q(tarea)
+        self.ecstart, self.ecells = _q(accumulate(tarea, initial=0)), _q(filter(m.__gt__, eflat))
+        self.tgs = _q(accumulate(map(sub, map(lengths.__getitem__, kept), tarea), initial=0))
+        self.tgl = _q(map(sub, filter(m.__le__, eflat), repeat(m)))
+        cell_bit = [1 << c for c in range(m)] + [0] * (n_holders - m)
+        masks = [reduce(or_, map(cell_bit.__getitem__, hs), 0) for hs in eholders]
+        self.emask = array("Q", masks) if self.words == 1 else _words(masks, self.words)
 
-        # each item's options, ascending, and their bits over the words they span
-        n_holders = problem.n_items
-        held: list[list[int]] = [[] for _ in range(n_holders)]
-        for e in range(n):
-            for c in ecells[e]:
-                held[c].append(e)
-            for g in tgl[e]:
-                held[m + g].append(e)
-        self.hstart, self.hvals = _csr(held)
+        # each item's options, ascending, and their bits over the words they span: the
+        # pairs (holder, entry) sorted as one int each, holder in the high bits
+        shift = max(n - 1, 1).bit_length()
+        pairs = list(map(add, map(lshift, eflat, repeat(shift)),
+                         chain.from_iterable(map(repeat, range(n), map(len, eholders)))))
+        pairs.sort()
+        hvals = list(map(and_, pairs, repeat((1 << shift) - 1)))
+        hstart = [bisect_left(pairs, h << shift) for h in range(n_holders + 1)]
+        self.hstart, self.hvals = _q(hstart), _q(hvals)
+        held = list(map(hvals.__getitem__, map(slice, hstart, hstart[1:])))
         clo = [h[0] >> 6 if h else 0 for h in held]
         chi = [(h[-1] >> 6) + 1 if h else 0 for h in held]
         spans = [b - a for a, b in zip(clo, chi, strict=True)]
         self.clo, self.chi = _q(clo), _q(chi)
         self.cofs = _q(list(accumulate(spans[:-1], initial=0)))
-        sets = [_bitset(h) for h in held]
-        self.cw = _words((s >> (64 * a), w) for s, a, w in zip(sets, clo, spans, strict=True))
+        entry_bit = [1 << e for e in range(n)]
+        sets = [reduce(or_, map(entry_bit.__getitem__, h), 0) for h in held]
+        self.cw = _words_each(map(rshift, sets, map(mul, clo, repeat(64))), spans)
 
         self.conflicts = array("Q")
         if conflict_rows and 0 < n * self.n_words * 8 <= _MAX_CONFLICT_BYTES:
-            rows: list[int] = []
-            for e in range(n):
-                row = 0
-                for c in ecells[e]:
-                    row |= sets[c]
-                for g in tgl[e]:
-                    if ghi[g] == 1:  # a counter that allows one option
-                        row |= sets[m + g]
-                rows.append(row)
-            self.conflicts = _words((row, self.n_words) for row in rows)
-        return group_of, kept, _all_connected_plain(ecells, by_position)
+            # a counter that allows one option clashes like a cell; the others do not
+            apart = [h for h in range(m, n_holders) if ghi[h - m] != 1]
+            if apart:
+                free = set(apart)
+                eholders = [[h for h in hs if h not in free] for hs in eholders]
+            rows = [reduce(or_, map(sets.__getitem__, hs), 0) for hs in eholders]
+            self.conflicts = _words(rows, self.n_words)
+        first = list(map(flat.__getitem__, kstart))
+        return group_of, kept, _all_connected_plain(first, sets[:m], by_position)
 
     def reach_sizes(self, limit: int, gcount: Buffer, reach: Buffer) -> None:
         """``reach[s]`` for ``s <= limit``: can options still allowed fill ``s`` cells?"""
@@ -730,7 +777,7 @@ class _Search:
 
     def _bits(self, indices: Iterable[int], words: int) -> Buffer:
         """The bit set of ``indices`` as ``words`` uint64 words."""
-        return _words([(_bitset(indices), words)]) if self.plain else _bits(indices, words)
+        return _words([_bitset(indices)], words) if self.plain else _bits(indices, words)
 
     def _alive_numpy(self, covered: set[int], excluded: Iterable[int]) -> Buffer:
         """The entries that neither touch a covered cell, nor are excluded, nor need a
