@@ -45,9 +45,8 @@ from array import array
 from bisect import bisect_left
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from functools import reduce
 from itertools import accumulate, chain, repeat
-from operator import add, and_, lshift, mul, or_, rshift, sub
+from operator import mul, rshift
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from puzzlebox.cover.problem import CoverProblem
@@ -560,33 +559,27 @@ class _Tables:
         ghi = arrays.hi[m:].tolist() + [1] * n_secondary
         self.ghi = _q(ghi)
 
-        # Each item as a *holder*: a cell by its fill position, a counter as m + its number.
-        # One sort of (option, holder) pairs, the option in the high bits, puts each option's
-        # holders in order: its cells (below m), then its counters.
+        # Each item as a *holder*: a cell by its fill position, a counter as m + its number,
+        # so that an option's holders sorted are its cells, then its counters.
         n_options = problem.n_options
         start = arrays.start.tolist()
-        lengths = list(map(sub, start[1:], start[:-1]))
         holder_of = position[:m] + list(range(m, n_holders))
-        high = max(n_holders - 1, 1).bit_length()
-        keys = list(map(add, chain.from_iterable(map(repeat, map(lshift, range(n_options),
-                                                                 repeat(high)), lengths)),
-                        map(holder_of.__getitem__, arrays.items)))  # fmt: skip
-        keys.sort()
-        flat = list(map(and_, keys, repeat((1 << high) - 1)))
-        is_cell = list(accumulate(map(m.__gt__, flat), initial=0))
-        at = list(map(is_cell.__getitem__, start))
-        n_cells = list(map(sub, at[1:], at[:-1]))
-        self.cstart, self.cvals = _q(accumulate(n_cells, initial=0)), _q(filter(m.__gt__, flat))
-        self.gstart = _q(accumulate(map(sub, lengths, n_cells), initial=0))
-        self.gvals = _q(map(sub, filter(m.__le__, flat), repeat(m)))
-        group_of = [flat[i] - m if i < end else -1
-                    for i, end in zip(map(add, start, n_cells), start[1:])]  # fmt: skip
+        mapped = list(map(holder_of.__getitem__, arrays.items))
+        cells: list[list[int]] = []
+        counters: list[list[int]] = []
+        for s, e in zip(start, start[1:]):
+            hs = sorted(mapped[s:e])
+            j = bisect_left(hs, m)
+            cells.append(hs[:j])
+            counters.append([h - m for h in hs[j:]])
+        self.cstart, self.cvals = _csr(cells)
+        self.gstart, self.gvals = _csr(counters)
+        group_of = [g[0] if g else -1 for g in counters]
         # by first cell, then group, then number (np.lexsort is stable, and so is sorted)
         stride = n_holders + 1
-        key = [flat[i] * stride + g for i, g in zip(start[:-1], group_of, strict=True)]
-        candidates = [k for k in range(n_options) if k not in excluded] if excluded else None
-        kept = sorted(candidates if candidates is not None else range(n_options),
-                      key=key.__getitem__)  # fmt: skip
+        key = [c[0] * stride + g for c, g in zip(cells, group_of, strict=True)]
+        kept = sorted((k for k in range(n_options) if k not in excluded) if excluded
+                      else range(n_options), key=key.__getitem__)  # fmt: skip
         n = len(kept)
         entry = [-1] * n_options
         for e, k in enumerate(kept):
@@ -594,48 +587,43 @@ class _Tables:
         self.entry = _q(entry)
         self.n_words = max((n + 63) // 64, 1)
         self.topt = _q(kept)
-        kstart = list(map(start.__getitem__, kept))
-        eholders = list(map(flat.__getitem__, map(slice, kstart, map(start.__getitem__,
-                                                                    map(add, kept, repeat(1))))))
-        eflat = list(chain.from_iterable(eholders))
-        tarea = list(map(n_cells.__getitem__, kept))
-        self.tarea = _q(tarea)
-        self.ecstart, self.ecells = _q(accumulate(tarea, initial=0)), _q(filter(m.__gt__, eflat))
-        self.tgs = _q(accumulate(map(sub, map(lengths.__getitem__, kept), tarea), initial=0))
-        self.tgl = _q(map(sub, filter(m.__le__, eflat), repeat(m)))
-        cell_bit = [1 << c for c in range(m)] + [0] * (n_holders - m)
-        masks = [reduce(or_, map(cell_bit.__getitem__, hs), 0) for hs in eholders]
+        ecells = list(map(cells.__getitem__, kept))
+        tgl = list(map(counters.__getitem__, kept))
+        self.tgs, self.tgl = _csr(tgl)
+        self.ecstart, self.ecells = _csr(ecells)
+        self.tarea = _q(map(len, ecells))
+        masks = [_bitset(c) for c in ecells]
         self.emask = array("Q", masks) if self.words == 1 else _words(masks, self.words)
 
-        # each item's options, ascending, and their bits over the words they span: the
-        # pairs (holder, entry) sorted as one int each, holder in the high bits
-        shift = max(n - 1, 1).bit_length()
-        pairs = list(map(add, map(lshift, eflat, repeat(shift)),
-                         chain.from_iterable(map(repeat, range(n), map(len, eholders)))))
-        pairs.sort()
-        hvals = list(map(and_, pairs, repeat((1 << shift) - 1)))
-        hstart = [bisect_left(pairs, h << shift) for h in range(n_holders + 1)]
-        self.hstart, self.hvals = _q(hstart), _q(hvals)
-        held = list(map(hvals.__getitem__, map(slice, hstart, hstart[1:])))
+        # each item's options, ascending, and their bits over the words they span
+        held: list[list[int]] = [[] for _ in range(n_holders)]
+        for e in range(n):
+            for c in ecells[e]:
+                held[c].append(e)
+            for g in tgl[e]:
+                held[m + g].append(e)
+        self.hstart, self.hvals = _csr(held)
         clo = [h[0] >> 6 if h else 0 for h in held]
         chi = [(h[-1] >> 6) + 1 if h else 0 for h in held]
         spans = [b - a for a, b in zip(clo, chi, strict=True)]
         self.clo, self.chi = _q(clo), _q(chi)
         self.cofs = _q(list(accumulate(spans[:-1], initial=0)))
-        entry_bit = [1 << e for e in range(n)]
-        sets = [reduce(or_, map(entry_bit.__getitem__, h), 0) for h in held]
+        sets = [_bitset(h) for h in held]
         self.cw = _words_each(map(rshift, sets, map(mul, clo, repeat(64))), spans)
 
         self.conflicts = array("Q")
         if conflict_rows and 0 < n * self.n_words * 8 <= _MAX_CONFLICT_BYTES:
-            # a counter that allows one option clashes like a cell; the others do not
-            apart = [h for h in range(m, n_holders) if ghi[h - m] != 1]
-            if apart:
-                free = set(apart)
-                eholders = [[h for h in hs if h not in free] for hs in eholders]
-            rows = [reduce(or_, map(sets.__getitem__, hs), 0) for hs in eholders]
+            single = [sets[m + g] if ghi[g] == 1 else 0 for g in range(n_holders - m)]
+            rows: list[int] = []
+            for e in range(n):
+                row = 0
+                for c in ecells[e]:
+                    row |= sets[c]
+                for g in tgl[e]:
+                    row |= single[g]  # a counter that allows one option
+                rows.append(row)
             self.conflicts = _words(rows, self.n_words)
-        first = list(map(flat.__getitem__, kstart))
+        first = [c[0] for c in ecells]
         return group_of, kept, _all_connected_plain(first, sets[:m], by_position)
 
     def reach_sizes(self, limit: int, gcount: Buffer, reach: Buffer) -> None:
