@@ -273,8 +273,9 @@ def _gather(start: np.ndarray, values: np.ndarray, rows: np.ndarray) -> tuple[
 
 
 def _q(values: Iterable[int]) -> array[int]:
-    """``values`` as an ``array('q')`` (int64)."""
-    return array("q", values)
+    """``values`` as an ``array('q')`` (int64): from a list, which ``array`` reads faster
+    than an iterator (0.29 against 0.70 ms for 12,000 ints)."""
+    return array("q", values if isinstance(values, list) else list(values))
 
 
 _LITTLE: Literal["little"] = "little"
@@ -320,9 +321,12 @@ def _bitset(indices: Iterable[int]) -> int:
     return bits
 
 
-def _csr(rows: list[list[int]]) -> tuple[array[int], array[int]]:
-    """Rows of ints in compressed-row form: ``(start, values)``."""
-    return _q(accumulate(map(len, rows), initial=0)), _q(chain.from_iterable(rows))
+def _csr(rows: list[list[int]], less: int = 0) -> tuple[array[int], array[int]]:
+    """Rows of ints, ``less`` taken from each, in compressed-row form: ``(start, values)``."""
+    values = list(chain.from_iterable(rows))
+    if less:
+        values = [v - less for v in values]
+    return _q(list(accumulate(map(len, rows), initial=0))), _q(values)
 
 
 Buffer = Any  # an int64/uint64/uint8 buffer: a numpy array, an ``array`` or a memoryview
@@ -571,10 +575,10 @@ class _Tables:
             hs = sorted(mapped[s:e])
             j = bisect_left(hs, m)
             cells.append(hs[:j])
-            counters.append([h - m for h in hs[j:]])
+            counters.append(hs[j:])  # m + each counter's number, till the tables
         self.cstart, self.cvals = _csr(cells)
-        self.gstart, self.gvals = _csr(counters)
-        group_of = [g[0] if g else -1 for g in counters]
+        self.gstart, self.gvals = _csr(counters, m)
+        group_of = [g[0] - m if g else -1 for g in counters]
         # by first cell, then group, then number (np.lexsort is stable, and so is sorted)
         stride = n_holders + 1
         key = [c[0] * stride + g for c, g in zip(cells, group_of, strict=True)]
@@ -589,7 +593,7 @@ class _Tables:
         self.topt = _q(kept)
         ecells = list(map(cells.__getitem__, kept))
         tgl = list(map(counters.__getitem__, kept))
-        self.tgs, self.tgl = _csr(tgl)
+        self.tgs, self.tgl = _csr(tgl, m)
         self.ecstart, self.ecells = _csr(ecells)
         self.tarea = _q(map(len, ecells))
         masks = [_bitset(c) for c in ecells]
@@ -601,7 +605,7 @@ class _Tables:
             for c in ecells[e]:
                 held[c].append(e)
             for g in tgl[e]:
-                held[m + g].append(e)
+                held[g].append(e)
         self.hstart, self.hvals = _csr(held)
         clo = [h[0] >> 6 if h else 0 for h in held]
         chi = [(h[-1] >> 6) + 1 if h else 0 for h in held]
@@ -613,7 +617,7 @@ class _Tables:
 
         self.conflicts = array("Q")
         if conflict_rows and 0 < n * self.n_words * 8 <= _MAX_CONFLICT_BYTES:
-            single = [sets[m + g] if ghi[g] == 1 else 0 for g in range(n_holders - m)]
+            single = [0] * m + [sets[m + g] if ghi[g] == 1 else 0 for g in range(n_holders - m)]
             rows: list[int] = []
             for e in range(n):
                 row = 0
