@@ -783,7 +783,9 @@ class _Search:
 
     def _bits(self, indices: Iterable[int], words: int) -> Buffer:
         """The bit set of ``indices`` as ``words`` uint64 words."""
-        return _words([_bitset(indices)], words) if self.plain else _bits(indices, words)
+        if self.plain:
+            return _words(_bitsets([list(indices)], 64 * words), words)
+        return _bits(indices, words)
 
     def _alive_numpy(self, covered: set[int], excluded: Iterable[int]) -> Buffer:
         """The entries that neither touch a covered cell, nor are excluded, nor need a
@@ -808,16 +810,17 @@ class _Search:
         return alive
 
     def _alive_plain(self, covered: set[int], excluded: Iterable[int]) -> list[int]:
-        """:meth:`_alive_numpy` in plain Python."""
+        """:meth:`_alive_numpy` in plain Python: the entries blocked are read off each
+        covered cell's and full counter's list of entries, not tested entry by entry."""
         t = self.t
-        entry = t.entry
-        out = {entry[k] for k in excluded}
-        full = {g for g, (c, hi) in enumerate(zip(self.gcount, t.ghi, strict=True)) if c >= hi}
-        ecstart, ecells, tgs, tgl = t.ecstart, t.ecells, t.tgs, t.tgl
-        return [e for e in range(len(t.topt))
-                if e not in out
-                and not (covered and covered.intersection(ecells[ecstart[e] : ecstart[e + 1]]))
-                and not (full and full.intersection(tgl[tgs[e] : tgs[e + 1]]))]  # fmt: skip
+        entry, hstart, hvals = t.entry, t.hstart, t.hvals
+        blocked = {entry[k] for k in excluded}
+        full = [t.m + g for g, (c, hi) in enumerate(zip(self.gcount, t.ghi, strict=True))
+                if c >= hi]  # fmt: skip
+        for h in chain(covered, full):
+            blocked.update(hvals[hstart[h] : hstart[h + 1]])
+        n = len(t.topt)
+        return [e for e in range(n) if e not in blocked] if blocked else list(range(n))
 
     def _regions_fillable(self, covered: set[int]) -> bool:
         """Whether every empty region at the start has a size the options can make: the

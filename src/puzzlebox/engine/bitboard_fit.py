@@ -137,6 +137,9 @@ def _ineligible_plain(problem: CoverProblem) -> str | None:
     if any(x != 1 for x in a.lo[:m]) or any(x != 1 for x in a.hi[:m]):
         return "the graph's items are not all covered exactly once"
     start, items = a.start.tolist(), a.items.tolist()
-    if any(min(items[start[k] : start[k + 1]], default=m) >= m for k in range(len(start) - 1)):
+    # an option covers no cell when it is empty or its least item is not a cell: the loop
+    # is map's, not a generator's (6x10: 0.43 against 0.97 ms, load 1-2)
+    if len(set(start)) < len(start) or max(
+        map(min, map(items.__getitem__, map(slice, start, start[1:]))), default=0) >= m:
         return "an option covers no cell"
     return None
