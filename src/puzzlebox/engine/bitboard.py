@@ -560,9 +560,11 @@ class _Tables:
         excluded: set[int],
         conflict_rows: bool,
     ) -> tuple[list[int], list[int], bool]:
-        """:meth:`_build_numpy` in plain Python, table for table. The loops run per option
-        or per item, the work per entry in C (``map``, ``sorted``, ``bisect``, big ints):
-        per-entry Python loops made this build twice numpy's (bitboard_fit.PLAIN_MAX_ENTRIES)."""
+        """:meth:`_build_numpy` in plain Python, table for table. Measured choices (issue
+        #23 item 1, bitboard_fit.PLAIN_MAX_ENTRIES): one ``sorted`` per option of its items
+        renumbered by one ``map``; plain loops where ``map``/``reduce`` chains measured
+        slower (each item's options, the conflict rows); bit sets over the options from
+        strings of digits; the connectivity test per edge for all options at once."""
         m = self.m
         arrays = problem.arrays
         n_holders = problem.n_items
