@@ -1,7 +1,8 @@
 """The bitboard engine's plain build against numpy's (issue #23 item 1; engine/bitboard.py
 ``_Tables``, the bound in engine/bitboard_fit.py ``PLAIN_MAX_ENTRIES``).
 
-    python bench/bitboard_plain.py tables [NAME ...]  # build CPU, plain vs numpy, in process
+    python bench/bitboard_plain.py tables [NAME ...] [--builds 20]
+        # build CPU, plain vs numpy, in process: each round a loop of --builds builds
     python bench/bitboard_plain.py library [--before DIR] [--rounds 7]
         # whole process: a library solve of soma-cube and 6x10 and 6x10's count through
         # bitboard.start; DIR/src an older tree (git archive REV src | tar -x -C DIR, with the
@@ -42,13 +43,15 @@ else:
 CASES = [("soma-cube", "solve"), ("pentomino-6x10", "solve"), ("pentomino-6x10", "count")]
 
 
-def _ms(work: Callable[[], object]) -> float:
+def _ms(work: Callable[[], object], times: int = 1) -> float:
+    """CPU ms of one call of ``work``, the mean of a loop of ``times`` calls."""
     began = time.process_time()
-    work()
-    return (time.process_time() - began) * 1000
+    for _ in range(times):
+        work()
+    return (time.process_time() - began) * 1000 / times
 
 
-def tables(names: list[str], rounds: int) -> None:
+def tables(names: list[str], rounds: int, builds: int) -> None:
     """Build CPU of the tables, the search's start and the eligibility test, each way."""
     import numpy  # noqa: F401  (numpy's build needs it loaded: its import is not counted)
 
@@ -56,7 +59,8 @@ def tables(names: list[str], rounds: int) -> None:
     from puzzlebox.engine import bitboard, bitboard_fit, kernel_choice
 
     kernel_choice.use(kernel_choice.C)
-    print(f"load {os.getloadavg()[0]:.2f}; ms, median of {rounds}, plain / numpy")
+    print(f"load {os.getloadavg()[0]:.2f}; ms, median of {rounds} loops of {builds}, "
+          "plain / numpy")
     for name in names:
         p = catalog.load_file(name).puzzles[0].problem
         for view in ("lo", "hi", "start", "items", "colors"):
@@ -72,7 +76,7 @@ def tables(names: list[str], rounds: int) -> None:
                     ("start", partial(bitboard._Search, t, ())),
                     ("eligible", partial(test, p)),
                 ):
-                    times.setdefault(f"{what} {way}", []).append(_ms(work))
+                    times.setdefault(f"{what} {way}", []).append(_ms(work, builds))
         m = {k: statistics.median(v) for k, v in times.items()}
         print(f"{name:26s} {len(p.arrays.items):8d} entries | "
               + " | ".join(f"{w} {m[w + ' plain']:.2f} / {m[w + ' numpy']:.2f}"
@@ -112,9 +116,10 @@ def main() -> None:
     parser.add_argument("names", nargs="*", default=["soma-cube", "pentomino-6x10"])
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--before", type=Path)
+    parser.add_argument("--builds", type=int, default=20, help="calls per round (tables)")
     args = parser.parse_intermixed_args()
     if args.what == "tables":
-        tables(args.names, args.rounds)
+        tables(args.names, args.rounds, args.builds)
     else:
         library(args.before, args.rounds)
 

@@ -178,8 +178,10 @@ def test_both_forms_of_ineligible_agree() -> None:
                              items=tiling.arrays.items.tolist() + [70],
                              colors=tiling.arrays.colors.tolist() + [0],
                              labels=tiling.labels + (None,))  # fmt: skip
+    empty = tiling.replace(start=tiling.arrays.start.tolist() + [len(tiling.arrays.items)],
+                           labels=tiling.labels + (None,))  # an option of no item (fmt: skip)
     queens = catalog.load_file("queens-8").puzzles[0].problem
-    for problem in (tiling, coloured.build(), bounds, no_cell, queens):
+    for problem in (tiling, coloured.build(), bounds, no_cell, empty, queens):
         if problem.n_graph:
             plain = bitboard_fit._ineligible_plain(problem)
             assert plain == bitboard_fit._ineligible_numpy(problem)

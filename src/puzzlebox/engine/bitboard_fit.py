@@ -75,21 +75,26 @@ def ineligible(problem: CoverProblem) -> str | None:
 
 
 # The largest problem (entries: the items of all its options) whose tables are built in
-# plain Python while numpy is not loaded. `python bench/bitboard_plain.py tables` (ms of
-# CPU, plain / numpy, tables | the search's start | this module's test, median of 7 rounds,
-# interleaved, 2-core machine shared with other sessions, load 0.8-1.1):
-#   soma-cube                3,296 entries   4.7 / 2.4 | 0.21 / 0.26 | 0.6 / 0.1
-#   pentomino-6x10          12,336 entries  14.6 / 7.1 | 0.48 / 0.39 | 1.7 / 0.1
-#   bedlam-cube             24,804 entries  29.6 / 19  | 0.53 / 0.43 | 2.5 / 0.2
-#   parallelogram-6         58,220 entries    89 / 82  | 1.3 / 1.1   | 6.7 / 0.4
-#   parallelogram-6-rotate 202,072 entries   332 / 69  | 9.2 / 2.8   |  24 / 1.0 (3 rounds)
-# and `import numpy` 0.14-0.22 s (5 runs). The plain build costs about 2 us an entry more
-# than numpy's, so it passes numpy's import and build near 130,000 entries; 100,000 leaves
-# room for the import's cheaper runs and the load. A library solve through the engine
+# plain Python while numpy is not loaded. `python bench/bitboard_plain.py tables NAME ...`
+# (ms of CPU per call, plain / numpy, tables | the search's start | this module's test,
+# median of 7 rounds of a loop of 20 calls, the two builds interleaved, 2-core machine
+# shared with other sessions, load 2.8-3.4; issue #23 item 1 made the plain build work per
+# option and per cell, not per entry):
+#   soma-cube                 3,296 entries  1.8 / 1.4 | 0.04 / 0.07 | 0.18 / 0.03
+#   pentomino-6x10           12,336 entries  9.2 / 5.6 | 0.10 / 0.15 | 0.59 / 0.05
+#   solid-pentominoes-2x3x10  9,168 entries  6.9 / 4.2 | 0.12 / 0.16 | 0.70 / 0.05
+#   bedlam-cube              24,804 entries   25 / 18  | 0.16 / 0.30 | 1.2 / 0.12
+#   parallelogram-6          58,220 entries   74 / 72  | 0.37 / 0.68 | 2.7 / 0.24
+#   parallelogram-6-rotate  202,072 entries  188 / 63  | 1.1 / 1.7   |  10 / 0.6 (3 of 3)
+# (before it, at load 0.8-1.1 and one call a round: 6x10 14.6 / 7.1, the rotated
+# parallelogram 332 / 69), and `import numpy` 0.11-0.16 s (5 runs, load 2.3-3.0). The plain
+# build costs 0.3-0.6 us an entry more than numpy's (was 0.6-1.3), so it passes numpy's
+# import and build near 190,000 entries; 150,000 leaves room for the import's cheaper runs
+# and the load. Before, a library solve through the engine
 # (`python bench/bitboard_plain.py library --before DIR`, whole process, s of CPU, median of
-# 7, load 1.1-1.3, against the tree before this build): soma-cube 0.22 -> 0.10, 6x10
+# 7, load 1.1-1.3, against the tree before the plain build): soma-cube 0.22 -> 0.10, 6x10
 # 0.24 -> 0.13 and 6x10's count 0.74 -> 0.61, none of them loading numpy now.
-PLAIN_MAX_ENTRIES = 100_000
+PLAIN_MAX_ENTRIES = 150_000
 
 
 def plain_path(problem: CoverProblem) -> bool:
@@ -137,6 +142,9 @@ def _ineligible_plain(problem: CoverProblem) -> str | None:
     if any(x != 1 for x in a.lo[:m]) or any(x != 1 for x in a.hi[:m]):
         return "the graph's items are not all covered exactly once"
     start, items = a.start.tolist(), a.items.tolist()
-    if any(min(items[start[k] : start[k + 1]], default=m) >= m for k in range(len(start) - 1)):
+    # an option covers no cell when it is empty or its least item is not a cell: the loop
+    # is map's, not a generator's (6x10: 0.43 against 0.97 ms, load 1-2)
+    if len(set(start)) < len(start) or max(
+        map(min, map(items.__getitem__, map(slice, start, start[1:]))), default=0) >= m:
         return "an option covers no cell"
     return None
