@@ -959,8 +959,8 @@ class BitboardEngine:
         self._tables = tables(problem, prune, conflict_rows)
 
     def _start(self) -> _Search:
+        search = _Search(self._tables, self.forced, self.excluded)  # (refuses before compiling)
         self.stats.compile_seconds += _warm_up()
-        search = _Search(self._tables, self.forced, self.excluded)
         self.stats.nodes = 0
         self.stats.solutions = 0
         self.stats.search_seconds = 0.0
