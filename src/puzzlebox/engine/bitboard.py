@@ -28,7 +28,7 @@ Why it is faster than the general engine on such problems:
   ends the branch at once instead of after exhausting it. The fill starts from all the
   empty neighbours of the option at once and stops when a single region is still growing,
   so a small closed region costs about its own size. It is done before the search and while
-  at least half the cells are empty; deeper down, the fewest-options rule finds such a
+  at least 60% of the cells are empty; deeper down, the fewest-options rule finds such a
   region one level later anyway and the subtrees are small (measurements in
   ``bench/RESULTS.md``).
 
@@ -423,10 +423,13 @@ class _Tables:
         # the region test is sound only when an option touching a closed region lies in it
         self.prune = PRUNE_REGIONS if (prune & PRUNE_REGIONS and connected) else 0
         # Near the leaves the fewest-options rule finds a dead region one level later
-        # anyway and subtrees are small, so the test only runs while half the cells are
-        # empty: measured on pentomino boards, that keeps most of the nodes it saves and
-        # none of its cost (bench/RESULTS.md).
-        self.prune_from = (m + 1) // 2
+        # anyway and subtrees are small, so the test only runs while at least 60% of the
+        # cells are empty. Half (the rule before, measured with numba's kernel) costs the C
+        # kernel more than the nodes it saves: counts of the restricted problems, median of 9
+        # (3 for 3x4x5), 2026-12-02, load 0.6-1.0, half -> 60%: pentomino-6x10 139 -> 128 ms,
+        # solid pentominoes 2x3x10 24 -> 18 ms, 2x5x6 200 -> 149 ms, 3x4x5 2188 -> 1934 ms
+        # (65%: the same within noise; bench/RESULTS.md).
+        self.prune_from = (3 * m + 4) // 5
         # sets, not np.unique: numpy 2.4's unique imports numpy.ma (12 ms of every small
         # search's start, issue #23)
         tarea = self.tarea.tolist()
