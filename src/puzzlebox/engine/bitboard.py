@@ -284,11 +284,7 @@ _LITTLE: Literal["little"] = "little"
 def _words(sets: Iterable[int], width: int) -> array[int]:
     """Bit sets (Python ints) of ``width`` words each as uint64 words one after the other:
     bit ``b`` of a set in bit ``b % 64`` of its word ``b // 64``."""
-    out = array("Q")
-    out.frombytes(b"".join(map(int.to_bytes, sets, repeat(8 * width), repeat(_LITTLE))))
-    if sys.byteorder == "big":
-        out.byteswap()
-    return out
+    return _words_each(sets, repeat(width))
 
 
 def _words_each(sets: Iterable[int], widths: Iterable[int]) -> array[int]:
@@ -784,12 +780,12 @@ class _Search:
         return np.zeros(n, dtype={"q": np.int64, "Q": np.uint64, "B": np.uint8}[typecode])
 
     def _ints(self, values: list[int]) -> Buffer:
-        return _q(values) if self.plain else self.t._ints(values)
+        return self.t._ints(values)
 
     def _bits(self, indices: Iterable[int], words: int) -> Buffer:
         """The bit set of ``indices`` as ``words`` uint64 words."""
         if self.plain:
-            return _words(_bitsets([list(indices)], 64 * words), words)
+            return _words([_bitset(indices)], words)
         return _bits(indices, words)
 
     def _alive_numpy(self, covered: set[int], excluded: Iterable[int]) -> Buffer:
