@@ -51,6 +51,7 @@ HELP: dict[str, str] = {
     "import": "convert a BurrTools puzzle (.xmpuzzle) to a puzzlebox TOML file",
     "export": "write the pieces at real size: a sheet (SVG, PDF) or STL solids",
     "serve": "the web page: design a puzzle, solve it, watch the search",
+    "design": "try every design of a space: which puzzle is worth making",
 }
 DESCRIPTION = ("Solve placement puzzles (polyominoes, coloured strips, edge-matching cards, "
                "n-queens) by exact cover.")
@@ -253,6 +254,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "generate": _tool("cmd_generate"), "sweep": _tool("cmd_sweep"),
     "order": _tool("cmd_order"), "import": _tool("cmd_import"),
     "export": _tool("cmd_export"), "serve": _tool("cmd_serve"), "moves": _tool("cmd_moves"),
+    "design": _tool("cmd_design"),
 }
 
 

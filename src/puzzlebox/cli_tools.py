@@ -25,6 +25,7 @@ from puzzlebox.cli import (
     showing,
     write,
 )
+from puzzlebox.cli_design import add_design_parser
 from puzzlebox.cli_search import (
     add_count_parser,
     add_puzzle_arg,
@@ -339,7 +340,7 @@ ADDERS: dict[str, Adder] = {
     "count": add_count_parser, "moves": disassembly_command.add_moves_parser,
     "estimate": add_estimate_parser, "generate": add_generate_parser,
     "sweep": add_sweep_parser, "order": add_order_parser, "import": add_import_parser,
-    "export": add_export_parser, "serve": add_serve_parser,
+    "export": add_export_parser, "serve": add_serve_parser, "design": add_design_parser,
 }
 
 

@@ -35,6 +35,20 @@ def path_of(name: str) -> Path:
     return catalog_dir() / f"{name}.toml"
 
 
+def design_dir() -> Path:
+    """The catalog's design spaces (puzzle files with a ``[design]`` table), which
+    ``puzzlebox design`` reads: kept apart, since no other command reads them."""
+    return Path(__file__).resolve().parent / "designs"
+
+
+def design_names() -> list[str]:
+    return sorted(p.stem for p in design_dir().glob("*.toml"))
+
+
+def design_path_of(name: str) -> Path:
+    return design_dir() / f"{name}.toml"
+
+
 def titles() -> dict[str, str]:
     """Every catalog puzzle's title by name, in name order: the file's top-level ``title``
     (what :func:`load_file` gives as ``PuzzleFile.title``), read without building a puzzle."""

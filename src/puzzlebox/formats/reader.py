@@ -23,7 +23,7 @@ from puzzlebox.formats.guard import nesting_problem
 from puzzlebox.formats.locate import key_line
 from puzzlebox.geometry.lattice import Cell, GridError, Lattice
 from puzzlebox.puzzles import KINDS, Puzzle
-from puzzlebox.puzzles.reading import SHOWN, shown
+from puzzlebox.puzzles.reading import SHOWN, FileReader, shown
 
 __all__ = ["PuzzleFile", "read_bytes", "read_file", "read_text", "shown"]
 
@@ -145,8 +145,13 @@ def _cell_count(text: str) -> int:
     return len(text) - text.count(rows) - text.count(".") - text.count(" ")
 
 
-def read_text(text: str, source: str, name: str) -> PuzzleFile:
-    """Parse and check puzzle TOML text; ``source`` names it in errors."""
+def read_text(text: str, source: str, name: str, *, design: bool = False) -> PuzzleFile:
+    """Parse and check puzzle TOML text; ``source`` names it in errors.
+
+    A file with a ``[design]`` table describes a space of puzzles, not one puzzle: it is
+    refused in one line that names the command that reads it, unless ``design`` (the design
+    search reads the rest of the file as its base puzzle, lines and all, so its errors name
+    the user's lines)."""
     if len(text) > limits.MAX_FILE_BYTES:
         raise PuzzleFileError(
             source, None, f"the file has {len(text)} characters; the limit is "
@@ -178,6 +183,11 @@ def read_text(text: str, source: str, name: str) -> PuzzleFile:
         message = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", message)
         raise PuzzleFileError(source, place, f"not valid TOML: {message}") from None
     reader = _Reader(source, text)
+    if "design" in doc:
+        if not design:
+            raise reader.fail(("design",), "this file is a space of designs: 'puzzlebox design "
+                              "FILE' tries them (each design it keeps is a puzzle file)")
+        doc = {key: value for key, value in doc.items() if key != "design"}
     kind = doc.get("kind", "polyomino")
     if not isinstance(kind, str):
         raise reader.fail(("kind",), f"must be a string ({', '.join(KINDS)}), not {shown(kind)}")
@@ -190,8 +200,8 @@ def read_text(text: str, source: str, name: str) -> PuzzleFile:
     return PuzzleFile(name, title, puzzles, batch=batch, source=source)
 
 
-def read_file(path: str | Path, name: str | None = None) -> PuzzleFile:
-    """Read a puzzle file from disk."""
+def file_text(path: str | Path) -> str:
+    """A puzzle file's text, held to the file limits (size, UTF-8) before it is parsed."""
     path = Path(path)
     try:
         with path.open("rb") as handle:
@@ -200,22 +210,38 @@ def read_file(path: str | Path, name: str | None = None) -> PuzzleFile:
         raise PuzzleFileError(
             str(path), None, f"cannot read: {error.strerror or error}"
         ) from None
-    return read_bytes(raw, str(path), name or path.stem)
+    return decode_bytes(raw, str(path))
 
 
-def read_bytes(raw: bytes, source: str, name: str) -> PuzzleFile:
-    """Check and decode a file's bytes (size, UTF-8), then read them as :func:`read_text`."""
+def read_file(path: str | Path, name: str | None = None) -> PuzzleFile:
+    """Read a puzzle file from disk."""
+    path = Path(path)
+    return read_text(file_text(path), str(path), name or path.stem)
+
+
+def decode_bytes(raw: bytes, source: str) -> str:
+    """A file's bytes as text, its size and UTF-8 checked (errors name the line)."""
     if len(raw) > limits.MAX_FILE_BYTES:
         raise PuzzleFileError(
             source, None, f"the file is larger than {limits.MAX_FILE_BYTES} bytes, the "
             "limit for a puzzle file (no line: about the whole file)"
         )
     try:
-        text = raw.decode("utf-8")
+        return raw.decode("utf-8")
     except UnicodeDecodeError as error:
         line = raw.count(b"\n", 0, error.start) + 1
         column = error.start - (raw.rfind(b"\n", 0, error.start) + 1) + 1
         raise PuzzleFileError(
             source, f"{line}:{column}", f"not UTF-8 text (byte {raw[error.start]:#04x})"
         ) from None
-    return read_text(text, source, name)
+
+
+def read_bytes(raw: bytes, source: str, name: str, *, design: bool = False) -> PuzzleFile:
+    """Check and decode a file's bytes (size, UTF-8), then read them as :func:`read_text`."""
+    return read_text(decode_bytes(raw, source), source, name, design=design)
+
+
+def table_reader(source: str, text: str) -> FileReader:
+    """The checks a kind's reader uses (typed getters, errors at the key's line in ``text``),
+    for a part of the file that no kind reads (the design search's ``[design]``)."""
+    return _Reader(source, text)

@@ -11,48 +11,22 @@ n-queens, batches of boards) are edited as text.
 
 from __future__ import annotations
 
-import re
 from typing import Any, cast
 
 from puzzlebox.errors import PuzzleboxError
 from puzzlebox.formats import PuzzleFile
+from puzzlebox.formats.toml_out import toml_key, toml_string
 from puzzlebox.geometry.lattice import DEFAULT_LATTICE, Lattice, lattice_named, lattice_names
 from puzzlebox.geometry.square import SQUARE
 from puzzlebox.limits import MAX_CELLS, MAX_PIECES
 from puzzlebox.puzzles import PolyominoPuzzle
 from puzzlebox.puzzles.polyomino import Piece
 
-BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 ROW_LIMIT = 200  # rows or columns of one grid in the editor's model
 
 
 class ModelError(PuzzleboxError):
     """The page sent a model that cannot be written as a puzzle file (one line says why)."""
-
-
-def toml_string(text: str) -> str:
-    """``text`` as a TOML basic string: every character TOML forbids there escaped."""
-    out = ['"']
-    for ch in text:
-        code = ord(ch)
-        if ch == '"':
-            out.append('\\"')
-        elif ch == "\\":
-            out.append("\\\\")
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\t":
-            out.append("\\t")
-        elif code < 0x20 or code == 0x7F:
-            out.append(f"\\u{code:04X}")
-        else:
-            out.append(ch)
-    out.append('"')
-    return "".join(out)
-
-
-def toml_key(name: str) -> str:
-    return name if BARE_KEY.fullmatch(name) else toml_string(name)
 
 
 def _cells(value: Any, what: str, dims: int = 2) -> dict[tuple[int, ...], str]:

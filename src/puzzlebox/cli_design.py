@@ -1,0 +1,243 @@
+"""The command line's ``puzzlebox design FILE``: try every design of a space, stream the
+kept ones, end with the ranked table (issue #34). Everything it prints comes from
+:class:`puzzlebox.design.DesignRun`; this module parses, prints and writes files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from puzzlebox import catalog
+from puzzlebox.design import DesignRun, describe, load_space
+from puzzlebox.design.space import RANKS
+from puzzlebox.errors import PuzzleboxError
+from puzzlebox.run.limits import Limits
+from puzzlebox.safety import file_component, printable
+
+EXAMPLE = """example:
+  puzzlebox design calendar-sets --jobs 2 --out kept/   # A-Puzzle-A-Day's 792 piece sets
+"""
+
+
+class DesignCommandError(PuzzleboxError):
+    """Options that do not go together, or an output folder that cannot be written."""
+
+
+def add_design_parser(sub: Any) -> argparse.ArgumentParser:
+    design = sub.add_parser(
+        "design", help="try every design of a space: which puzzle is worth making",
+        description="Try every design of a design file (a puzzle file with a [design] table: "
+        "the pieces taken from a pool, the holes or optional cells, the board; what is "
+        "wanted and how to rank it), cheapest test first. Each kept design is printed as "
+        "it is found; a ranked table ends the run.",
+        epilog=EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter)
+    design.add_argument("space", help="a design file, or a catalog design ('--list' names "
+                        "them)", nargs="?")
+    design.add_argument("--list", action="store_true", help="list the catalog's designs")
+    design.add_argument("--json", action="store_true",
+                        help="one JSON object per kept design as found, then a summary object")
+    design.add_argument("--every", action="store_true",
+                        help="print every design tried, kept or not (with the reason)")
+    design.add_argument("--out", metavar="DIR",
+                        help="write each kept design as a puzzle file of its own in DIR")
+    design.add_argument("--jobs", type=int, default=1, metavar="N",
+                        help="try designs on N local processes (default 1)")
+    design.add_argument("--cluster", metavar="ADDRESS",
+                        help="try designs on a Dask cluster (tcp://host:8786)")
+    design.add_argument("--checkpoint", metavar="FILE",
+                        help="record each design tried in FILE; run again to resume")
+    design.add_argument("--no-limit", action="store_true",
+                        help="try a space of more than a million designs anyway")
+    design.add_argument("--max-time", type=float, metavar="SECONDS",
+                        help="stop after SECONDS (exit status 3; what was kept is printed)")
+    design.add_argument("--progress", choices=["auto", "json", "none"], default="auto",
+                        help="a live line on a terminal (auto), JSON lines on standard "
+                        "error, or nothing")
+    design.add_argument("--quiet", action="store_true", help="no progress display")
+    return design
+
+
+def _check(args: argparse.Namespace) -> None:
+    for flag, value in (("--out", args.out), ("--checkpoint", args.checkpoint),
+                        ("--cluster", args.cluster)):
+        if value is not None and not value.strip():
+            raise DesignCommandError(f"{flag} needs a non-empty value")
+    if args.jobs < 1:
+        raise DesignCommandError(f"--jobs {args.jobs}: at least 1")
+    if args.cluster is not None and args.jobs != 1:
+        raise DesignCommandError("--jobs and --cluster: choose one")
+    if args.max_time is not None and not args.max_time > 0:
+        raise DesignCommandError(f"--max-time {args.max_time:g}: a time above 0")
+    if args.space is None and not args.list:
+        raise DesignCommandError("design needs a design file or a catalog design (--list "
+                                 "names them)")
+
+
+class _Progress:
+    """The live line (a terminal) or JSON lines on standard error."""
+
+    def __init__(self, mode: str) -> None:
+        self.mode = mode
+        self.shown = False
+
+    def __call__(self, event: Any) -> None:
+        if self.mode == "json":
+            data = {"elapsed": round(event.elapsed, 3), "tried": event.tried,
+                    "total": event.total, "kept": event.kept, "undecided": event.undecided,
+                    "rate": round(event.rate, 3), "share": event.share,
+                    "eta": None if event.eta is None else round(event.eta, 1),
+                    "done": event.done}
+            print(json.dumps(data), file=sys.stderr, flush=True)
+            return
+        if event.done:
+            self.clear()
+            return
+        left = f", about {event.eta:.0f} s left" if event.eta is not None else ""
+        line = (f"designs {event.tried:,}/{event.total:,} tried, {event.kept:,} kept, "
+                f"{event.rate:.1f} a second, {event.elapsed:.0f} s{left}")
+        print("\r" + line[:120].ljust(80), end="", file=sys.stderr, flush=True)
+        self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            print("\r" + " " * 80 + "\r", end="", file=sys.stderr, flush=True)
+            self.shown = False
+
+
+def _write_design(space: Any, result: Any, folder: Path) -> str:
+    """Write a kept design into ``folder`` (atomically: a failed write leaves nothing)."""
+    name = file_component(space.design_name(result.design)) + ".toml"
+    target = folder / name
+    text = space.design_text(result.design)
+    handle, temporary = tempfile.mkstemp(prefix=".design-", suffix=".toml", dir=folder)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(temporary, target)
+    except OSError as error:
+        Path(temporary).unlink(missing_ok=True)
+        raise DesignCommandError(f"cannot write {target}: {error.strerror or error}") from None
+    return str(target)
+
+
+def _measures(result: Any) -> str:
+    parts = []
+    if result.labels_total is not None:
+        parts.append(f"{result.labels_solvable} of {result.labels_total} label combinations "
+                     "solvable")
+        if result.hardest is not None:
+            parts.append(f"hardest {' '.join(result.hardest.values())}: "
+                         f"{result.hardest_solutions} solutions")
+    if result.assemblies is not None:
+        parts.append(f"{result.assemblies} assemblies, {result.come_apart} come"
+                     f"{'s' if result.come_apart == 1 else ''} apart")
+        if result.level is not None:
+            parts.append(f"level {result.level} ({result.moves} moves)")
+    elif result.solutions is not None:
+        parts.append(f"{result.solutions} solution{'s' if result.solutions != 1 else ''} "
+                     "up to symmetry")
+    return "; ".join(parts)
+
+
+def _line(space: Any, result: Any) -> str:
+    head = f"{space.name}: design {result.design.index}: {describe(space, result.design)}"
+    if result.kept:
+        text = f"{head}: kept; {_measures(result)}" if _measures(result) else f"{head}: kept"
+    else:
+        word = "undecided" if not result.decided else "dropped"
+        text = f"{head}: {word}: {result.reason}"
+    return printable(text + f" ({result.seconds:.2f} s)")
+
+
+def _table(space: Any, ranked: list[Any]) -> list[str]:
+    columns: list[tuple[str, Any]] = [("rank", None), ("design", None)]
+    probes = [("level", lambda r: r.level), ("moves", lambda r: r.moves),
+              ("assemblies", lambda r: r.assemblies), ("apart", lambda r: r.come_apart),
+              ("solutions", lambda r: r.solutions if r.assemblies is None else None),
+              ("hardest", lambda r: " ".join(r.hardest.values()) if r.hardest else None),
+              ("there", lambda r: r.hardest_solutions)]
+    shown = [(name, get) for name, get in probes if any(get(r) is not None for r in ranked)]
+    columns += shown
+    rows = [[str(k), str(r.design.index)] + ["" if get(r) is None else str(get(r))
+                                             for _, get in shown]
+            + [describe(space, r.design)] for k, r in enumerate(ranked, 1)]
+    header = [name for name, _ in columns] + ["what"]
+    widths = [max(len(header[i]), *(len(row[i]) for row in rows)) for i in range(len(header))]
+    lines = ["  ".join(h.rjust(w) if i < len(header) - 1 else h
+                       for i, (h, w) in enumerate(zip(header, widths)))]
+    for row in rows:
+        lines.append("  ".join(v.rjust(w) if i < len(row) - 1 else v
+                               for i, (v, w) in enumerate(zip(row, widths))))
+    return [printable(line) for line in lines]
+
+
+def cmd_design(args: argparse.Namespace) -> int:
+    _check(args)
+    if args.list:
+        for name in catalog.design_names():
+            print(name)
+        return 0
+    space = load_space(args.space)
+    folder = None
+    if args.out is not None:
+        folder = Path(args.out)
+        try:
+            folder.mkdir(exist_ok=True)
+        except OSError as error:
+            raise DesignCommandError(f"cannot make {args.out}: {error.strerror or error}"
+                                     ) from None
+        if not folder.is_dir():
+            raise DesignCommandError(f"--out {args.out}: not a folder")
+    limits = Limits(time=args.max_time, refuse=not args.no_limit)
+    mode = "none" if args.quiet else args.progress
+    if mode == "auto":
+        mode = "line" if sys.stderr.isatty() else "none"
+    display = _Progress(mode) if mode != "none" else None
+    run = DesignRun(space, limits, jobs=args.jobs, cluster=args.cluster,
+                    checkpoint=args.checkpoint, on_progress=display)
+    try:
+        for result in run.results():
+            if not (result.kept or args.every):
+                continue
+            if result.kept and folder is not None:
+                result.file = _write_design(space, result, folder)
+            if display is not None:
+                display.clear()
+            if args.json:
+                print(json.dumps({"puzzle": space.name, **result.to_json()}), flush=True)
+            else:
+                print(_line(space, result) + (f" -> {result.file}" if result.file else ""),
+                      flush=True)
+    finally:
+        if display is not None:
+            display.clear()
+    summary = run.summary
+    assert summary is not None
+    ranked = run.ranked()
+    if args.json:
+        print(json.dumps({"puzzle": space.name, "summary": summary.to_json(),
+                          "ranked": [r.design.index for r in ranked]}), flush=True)
+        return 0
+    same = f", {summary.symmetric:,} the same as another up to symmetry" if summary.symmetric \
+        else ""
+    resumed = f", {summary.resumed:,} from the checkpoint" if summary.resumed else ""
+    undecided = f", {summary.undecided:,} undecided" if summary.undecided else ""
+    workers = f"{summary.workers} worker{'s' if summary.workers != 1 else ''}"
+    print(printable(f"{space.name}: {summary.designs:,} designs{same}; {summary.tried:,} "
+                    f"tried{resumed}, {summary.kept:,} kept{undecided} ({workers}, "
+                    f"{summary.seconds:.1f} s)"))
+    if ranked:
+        order = ("; then ".join(RANKS[name] for name in space.wanted.rank)
+                 if space.wanted.rank else "in the space's order")
+        print(printable(f"ranked ({order}):"))
+        for line in _table(space, ranked):
+            print(line)
+    for result in run.undecided[:5]:
+        print(_line(space, result))
+    return 0

@@ -1,0 +1,210 @@
+"""Trying one design: the wanted rules in order of cost, each test only for designs that
+passed the cheaper ones.
+
+1. the proofs that place nothing or little (area, colouring, placement, regions): a design
+   they refute costs milliseconds;
+2. the labels (``every_label``): the file's sweep, every combination counted in one search
+   (puzzles/labels.py), kept only when each has a solution;
+3. uniqueness (``unique``): at most two solutions up to symmetry are asked for;
+4. taking apart (``comes_apart``, ``level``, or a ranking by level, moves or assemblies):
+   only for designs still in the running, each assembly (solution up to symmetry) slid apart
+   under the file's ``[disassembly]`` rules;
+5. a count up to symmetry only where the ranking needs it (``rank = "solutions"``).
+
+With no rule at all, a design is kept when it has a solution. A design whose search is
+refused (too big, hopeless, a take-apart past its state limit) is *undecided*: neither kept
+nor dropped silently, the run's summary counts it and says why.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from puzzlebox.design.space import Design, DesignSpace
+from puzzlebox.disassembly.assemblies import Rules, disassemble_solution, level_key
+from puzzlebox.disassembly.search import DEFAULT_MAX_STATES
+from puzzlebox.errors import PuzzleboxError
+from puzzlebox.puzzles import Puzzle
+from puzzlebox.puzzles.labels import label_sweep_report
+from puzzlebox.run.limits import Limits, OutOfTime
+
+DEFAULTS = Limits()  # the run layer's rules: refuse the hopeless, no time limit
+
+
+@dataclass
+class DesignResult:
+    """What trying one design found. ``kept``: it has everything wanted; otherwise
+    ``reason`` says what it lacks, or (``decided`` false) why it could not be told."""
+
+    design: Design
+    kept: bool
+    reason: str | None = None
+    decided: bool = True
+    solutions: int | None = None  # up to symmetry, where counted (1 when unique)
+    assemblies: int | None = None
+    come_apart: int | None = None
+    level: str | None = None  # the highest level among the assemblies that come apart
+    moves: int | None = None  # the moves of that assembly's disassembly
+    labels_solvable: int | None = None
+    labels_total: int | None = None
+    hardest: dict[str, str] | None = None  # the combination with the fewest solutions
+    hardest_solutions: int | None = None
+    seconds: float = 0.0
+    file: str | None = field(default=None, compare=False)  # where --out wrote it
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON the command line prints and the checkpoint keeps (docs/puzzle-format.md,
+        "Design spaces")."""
+        data = self.design.to_json()
+        for f in fields(self):
+            if f.name != "design":
+                data[f.name] = getattr(self, f.name)
+        data["seconds"] = round(self.seconds, 4)
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> DesignResult:
+        names = {f.name for f in fields(cls)} - {"design"}
+        return cls(Design.from_json(data), **{k: data[k] for k in names if k in data})
+
+
+def _rules(puzzle: Puzzle, limits: Limits | None) -> Rules:
+    declared = getattr(puzzle, "disassembly", None)
+    return Rules(fixed=frozenset(declared.fixed) if declared else frozenset(),
+                 groups=tuple(frozenset(g) for g in declared.groups) if declared else (),
+                 max_states=DEFAULT_MAX_STATES,
+                 max_seconds=limits.time if limits is not None else None)
+
+
+def evaluate(space: DesignSpace, design: Design, limits: Limits | None = DEFAULTS
+             ) -> DesignResult:
+    """Try ``design`` against the space's wanted rules (see the module's docstring).
+
+    ``limits`` hold each search (the run layer's rules); :class:`OutOfTime` is raised, not
+    recorded: the run that set the time ends there."""
+    began = time.perf_counter()
+    result = DesignResult(design, kept=False)
+    try:
+        _try(space, design, limits, result)
+    except OutOfTime:
+        raise
+    except PuzzleboxError as error:  # refused: too big, hopeless, past the state limit
+        result.kept, result.decided, result.reason = False, False, str(error)
+    result.seconds = time.perf_counter() - began
+    return result
+
+
+def _try(space: DesignSpace, design: Design, limits: Limits | None,
+         result: DesignResult) -> None:
+    wanted = space.wanted
+    puzzle = space.puzzle_file(design).puzzles[0]
+    proof = None if wanted.every_label else puzzle.impossibility()  # a sweep proves its own
+    if proof is not None:
+        result.solutions, result.reason = 0, f"no solution: {proof}"
+        return
+    if wanted.every_label:
+        report = label_sweep_report(puzzle)
+        answers = report.results
+        result.labels_total = len(answers)
+        unsolvable = [a for a in answers if not a.result.solvable]
+        result.labels_solvable = len(answers) - len(unsolvable)
+        if unsolvable:
+            first = " ".join(unsolvable[0].labels.values())
+            result.reason = (f"{len(unsolvable)} of {len(answers)} label combinations have no "
+                             f"solution (the first: {first})")
+            return
+        if answers:
+            hardest = min(answers, key=lambda a: a.result.solutions or 0)
+            result.hardest = dict(hardest.labels)
+            result.hardest_solutions = hardest.result.solutions
+    found = None
+    if wanted.unique:
+        found = list(puzzle.distinct_solutions(limit=2, limits=limits))
+        if len(found) != 1:
+            result.solutions = len(found)
+            result.reason = ("no solution" if not found
+                             else "more than one solution up to symmetry")
+            return
+        result.solutions = 1
+    if wanted.takes_apart:
+        assemblies = found if found is not None else list(
+            puzzle.distinct_solutions(limits=limits))
+        rules = _rules(puzzle, limits)
+        best: tuple[tuple[int, ...], int, str] | None = None
+        apart = 0
+        for number, solution in enumerate(assemblies, 1):
+            done = disassemble_solution(puzzle, solution, rules,  # type: ignore[arg-type]
+                                        f"{puzzle.name}: assembly {number}")
+            if done.separation is None or done.level is None:
+                continue
+            apart += 1
+            key = (level_key(done.level), done.separation.total_moves, done.level)
+            if best is None or key[:2] > best[:2]:
+                best = key
+        result.assemblies, result.come_apart = len(assemblies), apart
+        if best is not None:
+            result.level, result.moves = best[2], best[1]
+        if not assemblies:
+            result.solutions, result.reason = 0, "no solution"
+            return
+        if wanted.comes_apart and not apart:
+            result.reason = f"none of its {len(assemblies)} assemblies comes apart"
+            return
+        if wanted.level is not None and (best is None or best[0] < wanted.level):
+            target = ".".join(map(str, wanted.level))
+            result.reason = (f"no assembly comes apart at level {target} or higher"
+                             + (f" (the highest: {best[2]})" if best else ""))
+            return
+        if result.solutions is None:
+            result.solutions = len(assemblies)
+    if "solutions" in wanted.rank and result.solutions is None:
+        result.solutions = puzzle.count(limits=limits).distinct
+    if (result.solutions is None and result.labels_total is None
+            and puzzle.solve(limits=limits) is None):
+        result.solutions, result.reason = 0, "no solution"
+        return
+    if result.solutions == 0:
+        result.reason = "no solution"
+        return
+    result.kept = True
+
+
+def _order(name: str, result: DesignResult) -> tuple[int, Any]:
+    """One ranking's value, to sort ascending: (0, value) known, (1, None) unknown."""
+    value: Any
+    if name == "level":
+        value = None if result.level is None else _Descending(level_key(result.level))
+    elif name == "moves":
+        value = None if result.moves is None else -result.moves
+    elif name == "hardest-label":
+        value = result.hardest_solutions
+    elif name == "solutions":
+        value = result.solutions
+    else:
+        value = result.assemblies
+    return (1, None) if value is None else (0, value)
+
+
+class _Descending:
+    """A level that sorts highest first (levels compare number by number, and 5.2 is
+    higher than 5, so negating the numbers would not do)."""
+
+    def __init__(self, key: tuple[int, ...]) -> None:
+        self.key = key
+
+    def __lt__(self, other: _Descending) -> bool:
+        return self.key > other.key
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Descending) and self.key == other.key
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+
+def rank_key(wanted_rank: tuple[str, ...], result: DesignResult) -> tuple[Any, ...]:
+    """How kept designs are ordered: each ranking of ``wanted_rank`` in turn (unknown values
+    last), then the design's index."""
+    return (*(_order(name, result) for name in wanted_rank), result.design.index)

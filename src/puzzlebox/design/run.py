@@ -1,0 +1,270 @@
+"""One design search: every design of a space tried, here or on other processes or a
+Dask cluster, with a checkpoint, progress, limits and Stop.
+
+:class:`DesignRun` is the design search's counterpart of :class:`puzzlebox.run.Run`: one
+object, one parameters record (:class:`puzzlebox.run.Limits`), one callback. The command
+line, the library (``puzzlebox.design``) and their tests all go through it, so they try the
+same designs in the same order and keep the same ones.
+
+* **Order.** Designs are enumerated in the space's fixed order; those that a symmetry maps
+  onto an earlier one are set aside before anything is built (counted in ``symmetric``).
+* **Limits.** The number of designs is known before the search: more than
+  :data:`MOST_DESIGNS` is refused at once (:class:`TooManyDesigns`, exit status 3), unless
+  ``Limits(refuse=False)`` (``--no-limit``) or a time limit (``--max-time``), which ends the
+  search (:class:`OutOfTime`) with what it kept so far already given out. Every search of a
+  design is held to the same limits (a hopeless count is *undecided*, not a hang).
+* **Splitting.** Designs are independent: batches of them go to local worker processes
+  (``jobs``) or a Dask scheduler (``cluster``) through parallel/backends.py, which replaces
+  a worker that dies and runs its batch again. A worker keeps the space it read (the parsed
+  file, the base puzzle's symmetries) for its next batch.
+* **Checkpoint.** Each design's result is appended to the checkpoint as it comes back
+  (design/checkpoint.py); a resumed search gives back what the file holds and tries only
+  the rest.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from puzzlebox.design.checkpoint import DesignCheckpoint, space_fingerprint
+from puzzlebox.design.evaluate import DEFAULTS, DesignResult, evaluate, rank_key
+from puzzlebox.design.space import Design, DesignSpace
+from puzzlebox.parallel.backends import DaskBackend, ProcessBackend
+from puzzlebox.run.limits import Limits, OutOfTime, TooBig
+
+# Designs a search tries without being told to go on: at the quickest a design was measured
+# (1 ms: a proof refutes it) this is a quarter of an hour; at a calendar set's 0.5 s, six days
+MOST_DESIGNS = 1_000_000
+BATCH_SECONDS = 2.0  # a split search sends each worker about this much work at a time
+FIRST_BATCH = 4  # designs per batch before the first ones are timed
+
+
+class TooManyDesigns(TooBig):
+    """A design space larger than a search tries without being told to go on."""
+
+
+@dataclass(frozen=True)
+class DesignProgress:
+    """One update of a design search (what the terminal line, ``--progress json`` and the
+    page show). ``eta`` (seconds left) is given only once a tenth of the designs is tried:
+    the designs of one space cost alike, measured within a factor of two from there
+    (docs/design.md)."""
+
+    elapsed: float
+    tried: int  # designs tried so far, resumed ones included
+    total: int  # designs to try: the space less its symmetric copies found so far
+    kept: int
+    undecided: int
+    rate: float  # designs a second in this run
+    share: float | None
+    eta: float | None
+    done: bool = False
+
+
+@dataclass(frozen=True)
+class DesignSummary:
+    """What a finished (or stopped) design search did."""
+
+    designs: int  # the whole space, symmetric copies included
+    symmetric: int  # set aside: the same design turned or mirrored
+    tried: int
+    kept: int
+    undecided: int
+    resumed: int  # results taken from the checkpoint
+    workers: int
+    seconds: float
+    complete: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"designs": self.designs, "symmetric": self.symmetric, "tried": self.tried,
+                "kept": self.kept, "undecided": self.undecided, "resumed": self.resumed,
+                "workers": self.workers, "seconds": round(self.seconds, 3),
+                "complete": self.complete}
+
+
+_SPACES: dict[str, DesignSpace] = {}  # a worker's spaces, by their text's hash
+
+
+def _space(text: str, source: str, name: str) -> DesignSpace:
+    key = hashlib.sha256(f"{source}\0{name}\0{text}".encode()).hexdigest()
+    if key not in _SPACES:
+        _SPACES.clear()  # one space at a time: a worker serves one search
+        _SPACES[key] = DesignSpace(text, source, name)
+    return _SPACES[key]
+
+
+def try_batch(task: tuple[str, str, str, float | None, bool, list[dict[str, Any]]]
+              ) -> list[dict[str, Any]]:
+    """A worker's part: try each design of the batch (its results as JSON, so that they
+    travel to the client as plain data)."""
+    text, source, name, seconds, refuse, designs = task
+    space = _space(text, source, name)
+    limits = Limits(time=seconds, refuse=refuse)
+    return [evaluate(space, Design.from_json(d), limits).to_json() for d in designs]
+
+
+class DesignRun:
+    """Try every design of ``space`` (see the module's docstring).
+
+    ``results()`` yields each design's result as it is tried (kept or not; in the order
+    they end when split), ``kept`` and ``ranked()`` give the kept ones, ``summary`` the
+    totals once it has ended, ``stop()`` ends it from another thread within a design."""
+
+    def __init__(self, space: DesignSpace, limits: Limits | None = DEFAULTS, *,
+                 jobs: int = 1, cluster: str | None = None, checkpoint: str | None = None,
+                 on_progress: Callable[[DesignProgress], None] | None = None) -> None:
+        self.space = space
+        self.limits = limits if limits is not None else Limits(refuse=False)
+        self.jobs = jobs
+        self.cluster = cluster
+        self.checkpoint_path = checkpoint
+        self.on_progress = on_progress
+        self.kept: list[DesignResult] = []
+        self.undecided: list[DesignResult] = []
+        self.summary: DesignSummary | None = None
+        self._stop = threading.Event()
+        self._designs = space.size()
+        self._symmetric = 0
+        self._tried = 0
+        self._resumed = 0
+        self._workers = 1
+        self._began = 0.0
+        self._last_progress = 0.0
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def ranked(self) -> list[DesignResult]:
+        """The kept designs, best first by the space's ranking (else in their order)."""
+        return sorted(self.kept, key=lambda r: rank_key(self.space.wanted.rank, r))
+
+    def check(self) -> None:
+        """Refuse a space too large to try unless told to go on (before anything runs)."""
+        if self._designs > MOST_DESIGNS and not self.limits.go_on:
+            raise TooManyDesigns(
+                f"{self.space.name}: {self._designs:,} designs, more than a search tries "
+                f"without being told ({MOST_DESIGNS:,}): refused")
+
+    # -- the search ------------------------------------------------------------------------
+    def results(self) -> Iterator[DesignResult]:
+        self.check()
+        self._began = time.perf_counter()
+        checkpoint = None
+        if self.checkpoint_path is not None:
+            checkpoint = DesignCheckpoint(self.checkpoint_path, space_fingerprint(
+                self.space.text, self.space.wanted.to_json()))
+        done = dict(checkpoint.results) if checkpoint is not None else {}
+        complete = False
+        try:
+            for result in done.values():
+                self._resumed += 1
+                yield self._account(result)
+            todo = self._todo(done)
+            if self.jobs > 1 or self.cluster is not None:
+                yield from self._split(todo, checkpoint)
+            else:
+                yield from self._here(todo, checkpoint)
+            complete = not self._stop.is_set()
+        finally:
+            if checkpoint is not None:
+                checkpoint.close()
+            self._finish(complete)
+
+    def _todo(self, done: dict[int, DesignResult]) -> Iterator[Design]:
+        for design in self.space.designs():
+            if not self.space.canonical(design):
+                self._symmetric += 1
+                continue
+            if design.index not in done:
+                yield design
+
+    def _deadline_left(self) -> float | None:
+        if self.limits.time is None:
+            return None
+        left = self.limits.time - (time.perf_counter() - self._began)
+        if left <= 0:
+            raise OutOfTime(f"{self.space.name}: the design search stopped at its time limit "
+                            f"({self.limits.time:g} s) after {self._tried:,} designs")
+        return left
+
+    def _here(self, todo: Iterator[Design], checkpoint: DesignCheckpoint | None
+              ) -> Iterator[DesignResult]:
+        for design in todo:
+            if self._stop.is_set():
+                return
+            left = self._deadline_left()
+            limits = Limits(time=left, memory=self.limits.memory, refuse=self.limits.refuse)
+            result = evaluate(self.space, design, limits)
+            if checkpoint is not None:
+                checkpoint.record(result)
+            yield self._account(result)
+
+    def _split(self, todo: Iterator[Design], checkpoint: DesignCheckpoint | None
+               ) -> Iterator[DesignResult]:
+        backend: Any
+        if self.cluster is not None:
+            backend = DaskBackend(self.cluster, try_batch)
+        else:
+            backend = ProcessBackend(self.jobs, try_batch, share=False)
+        self._workers = backend.workers
+        designs = list(todo)
+        # batches small enough to balance the workers, large enough to cost little to send:
+        # about four rounds of batches for each worker
+        size = max(1, min(64, len(designs) // (4 * max(1, self._workers)) or 1))
+        seconds = self.limits.time
+        tasks = []
+        for k in range(0, len(designs), size):
+            batch = [d.to_json() for d in designs[k:k + size]]
+            tasks.append((k // size, (self.space.text, self.space.source, self.space.name,
+                                      seconds, self.limits.refuse, batch)))
+        try:
+            for _, answers in backend.run(tasks):
+                for data in answers:
+                    result = DesignResult.from_json(data)
+                    if checkpoint is not None:
+                        checkpoint.record(result)
+                    yield self._account(result)
+                if self._stop.is_set():
+                    return
+                self._deadline_left()
+        finally:
+            backend.close()
+
+    def _account(self, result: DesignResult) -> DesignResult:
+        self._tried += 1
+        if result.kept:
+            self.kept.append(result)
+        elif not result.decided:
+            self.undecided.append(result)
+        self._progress(False)
+        return result
+
+    def _progress(self, done: bool) -> None:
+        if self.on_progress is None:
+            return
+        now = time.perf_counter()
+        if not done and now - self._last_progress < 0.25:
+            return
+        self._last_progress = now
+        elapsed = now - self._began
+        total = self._designs - self._symmetric
+        fresh = self._tried - self._resumed
+        rate = fresh / elapsed if elapsed > 0 else 0.0
+        share = 1.0 if done else (min(0.9, self._tried / total) if total else None)
+        eta = None
+        if not done and total and self._tried >= total / 10 and rate > 0:
+            eta = (total - self._tried) / rate
+        self.on_progress(DesignProgress(elapsed, self._tried, total, len(self.kept),
+                                        len(self.undecided), rate, share, eta, done))
+
+    def _finish(self, complete: bool) -> None:
+        self.summary = DesignSummary(
+            self._designs, self._symmetric, self._tried, len(self.kept), len(self.undecided),
+            self._resumed, self._workers, time.perf_counter() - self._began, complete)
+        if complete:
+            self._progress(True)
