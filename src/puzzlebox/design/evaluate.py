@@ -19,16 +19,21 @@ nor dropped silently, the run's summary counts it and says why.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from puzzlebox.design.space import Design, DesignSpace
+from puzzlebox.design.space import Design, DesignSpace, Wanted
 from puzzlebox.disassembly.assemblies import Rules, disassemble_solution, level_key
 from puzzlebox.disassembly.search import DEFAULT_MAX_STATES
 from puzzlebox.errors import PuzzleboxError
-from puzzlebox.puzzles import Puzzle
+from puzzlebox.geometry.lattice import Cell
+from puzzlebox.puzzles import Puzzle, Solution
 from puzzlebox.puzzles.labels import label_sweep_report
 from puzzlebox.run.limits import Limits, OutOfTime
+
+# a map that mirrors a design: cells, and pieces to the pieces they become
+Improper = tuple[Callable[[Cell], Cell], dict[str, str]]
 
 DEFAULTS = Limits()  # the run layer's rules: refuse the hopeless, no time limit
 
@@ -45,6 +50,7 @@ class DesignResult:
     solutions: int | None = None  # up to symmetry, where counted (1 when unique)
     assemblies: int | None = None
     come_apart: int | None = None
+    come_apart_mirrors: int | None = None  # a mirror image counted apart from its original
     level: str | None = None  # the highest level among the assemblies that come apart
     moves: int | None = None  # the moves of that assembly's disassembly
     labels_solvable: int | None = None
@@ -131,34 +137,8 @@ def _try(space: DesignSpace, design: Design, limits: Limits | None,
     if wanted.takes_apart:
         assemblies = found if found is not None else list(
             puzzle.distinct_solutions(limits=limits))
-        rules = _rules(puzzle, limits)
-        best: tuple[tuple[int, ...], int, str] | None = None
-        apart = 0
-        for number, solution in enumerate(assemblies, 1):
-            done = disassemble_solution(puzzle, solution, rules,  # type: ignore[arg-type]
-                                        f"{puzzle.name}: assembly {number}")
-            if done.separation is None or done.level is None:
-                continue
-            apart += 1
-            key = (level_key(done.level), done.separation.total_moves, done.level)
-            if best is None or key[:2] > best[:2]:
-                best = key
-        result.assemblies, result.come_apart = len(assemblies), apart
-        if best is not None:
-            result.level, result.moves = best[2], best[1]
-        if not assemblies:
-            result.solutions, result.reason = 0, "no solution"
+        if not judge_assemblies(puzzle, assemblies, wanted, result, limits):
             return
-        if wanted.comes_apart and not apart:
-            result.reason = f"none of its {len(assemblies)} assemblies comes apart"
-            return
-        if wanted.level is not None and (best is None or best[0] < wanted.level):
-            target = ".".join(map(str, wanted.level))
-            result.reason = (f"no assembly comes apart at level {target} or higher"
-                             + (f" (the highest: {best[2]})" if best else ""))
-            return
-        if result.solutions is None:
-            result.solutions = len(assemblies)
     if "solutions" in wanted.rank and result.solutions is None:
         result.solutions = puzzle.count(limits=limits).distinct
     if (result.solutions is None and result.labels_total is None
@@ -202,6 +182,79 @@ class _Descending:
 
     def __hash__(self) -> int:
         return hash(self.key)
+
+
+def judge_assemblies(puzzle: Puzzle, assemblies: Sequence[Solution], wanted: Wanted,
+                     result: DesignResult, limits: Limits | None,
+                     mirrors: Callable[[Solution], list[Improper]] | None = None) -> bool:
+    """Take each assembly apart and record what came of it in ``result``: how many come
+    apart (and how many with a mirror image counted apart: ``mirrors(assembly)`` gives the
+    maps that mirror its own design, by default the puzzle's), the highest level and its
+    moves. False (with the reason) where the wanted rules drop the design."""
+    rules = _rules(puzzle, limits)
+    best: tuple[tuple[int, ...], int, str] | None = None
+    apart = mirrored = 0
+    own = improper_maps(puzzle) if mirrors is None else []
+    for number, solution in enumerate(assemblies, 1):
+        improper = own if mirrors is None else mirrors(solution)
+        done = disassemble_solution(puzzle, solution, rules,  # type: ignore[arg-type]
+                                    f"{puzzle.name}: assembly {number}")
+        if done.separation is None or done.level is None:
+            continue
+        apart += 1
+        mirrored += 1 if any(_fixes(m, solution) for m in improper) else 2
+        key = (level_key(done.level), done.separation.total_moves, done.level)
+        if best is None or key[:2] > best[:2]:
+            best = key
+    result.assemblies, result.come_apart = len(assemblies), apart
+    result.come_apart_mirrors = mirrored
+    if best is not None:
+        result.level, result.moves = best[2], best[1]
+    if not assemblies:
+        result.solutions, result.reason = 0, "no solution"
+        return False
+    if wanted.comes_apart and not apart:
+        result.reason = f"none of its {len(assemblies)} assemblies comes apart"
+        return False
+    if wanted.level is not None and (best is None or best[0] < wanted.level):
+        target = ".".join(map(str, wanted.level))
+        result.reason = (f"no assembly comes apart at level {target} or higher"
+                         + (f" (the highest: {best[2]})" if best else ""))
+        return False
+    if wanted.unique and len(assemblies) != 1:
+        result.solutions = len(assemblies)
+        result.reason = "more than one solution up to symmetry"
+        return False
+    if result.solutions is None:
+        result.solutions = len(assemblies)
+    return True
+
+
+def improper_maps(puzzle: Puzzle) -> list[Improper]:
+    """The puzzle's symmetries that turn it into its mirror image, as maps of placements:
+    an assembly that one of them maps onto itself is its own mirror image (counted once
+    where mirror images are counted apart; any other twice: it and its mirror)."""
+    found = getattr(puzzle, "grid_symmetries", None)
+    if found is None:
+        return []
+    maps: list[Improper] = []
+    for turn, shift, goes in found():
+        if turn.proper:
+            continue
+
+        def cell_map(cell: Cell, turn: Any = turn, shift: Cell = shift) -> Cell:
+            return tuple(v + d for v, d in zip(turn(cell), shift, strict=True))
+
+        maps.append((cell_map, goes))
+    return maps
+
+
+def _fixes(improper: Improper, solution: Solution) -> bool:
+    cell_map, goes = improper
+    placed = getattr(solution, "placements", ())
+    here = {(p.piece, frozenset(p.cells)) for p in placed}
+    return all((goes.get(p.piece, p.piece), frozenset(map(cell_map, p.cells))) in here
+               for p in placed)
 
 
 def rank_key(wanted_rank: tuple[str, ...], result: DesignResult) -> tuple[Any, ...]:

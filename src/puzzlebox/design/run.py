@@ -34,6 +34,7 @@ from typing import Any
 from puzzlebox.design.checkpoint import DesignCheckpoint, space_fingerprint
 from puzzlebox.design.evaluate import DEFAULTS, DesignResult, evaluate, rank_key
 from puzzlebox.design.space import Design, DesignSpace
+from puzzlebox.design.together import together
 from puzzlebox.parallel.backends import DaskBackend, ProcessBackend
 from puzzlebox.run.limits import Limits, OutOfTime, TooBig
 
@@ -79,12 +80,13 @@ class DesignSummary:
     workers: int
     seconds: float
     complete: bool
+    together: bool = False  # every design's assemblies came from one search of the pool
 
     def to_json(self) -> dict[str, Any]:
         return {"designs": self.designs, "symmetric": self.symmetric, "tried": self.tried,
                 "kept": self.kept, "undecided": self.undecided, "resumed": self.resumed,
                 "workers": self.workers, "seconds": round(self.seconds, 3),
-                "complete": self.complete}
+                "complete": self.complete, "together": self.together}
 
 
 _SPACES: dict[str, DesignSpace] = {}  # a worker's spaces, by their text's hash
@@ -135,6 +137,7 @@ class DesignRun:
         self._workers = 1
         self._began = 0.0
         self._last_progress = 0.0
+        self.together_search = False  # the designs were found together in one search
 
     def stop(self) -> None:
         self._stop.set()
@@ -164,11 +167,13 @@ class DesignRun:
             for result in done.values():
                 self._resumed += 1
                 yield self._account(result)
-            todo = self._todo(done)
-            if self.jobs > 1 or self.cluster is not None:
+            if self.space.together():
+                yield from self._together(done, checkpoint)
+            elif self.jobs > 1 or self.cluster is not None:
+                todo = self._todo(done)
                 yield from self._split(todo, checkpoint)
             else:
-                yield from self._here(todo, checkpoint)
+                yield from self._here(self._todo(done), checkpoint)
             complete = not self._stop.is_set()
         finally:
             if checkpoint is not None:
@@ -182,6 +187,27 @@ class DesignRun:
                 continue
             if design.index not in done:
                 yield design
+
+    def _together(self, done: dict[int, DesignResult], checkpoint: DesignCheckpoint | None
+                  ) -> Iterator[DesignResult]:
+        """Every design's assemblies from one search of the pool (design/together.py): the
+        search runs here (its split is a count's, not a design search's), each design that
+        has an assembly is judged as it would be alone. Designs that hold no assembly count
+        as tried; a resumed run searches again (about a second for the six-piece burrs) but
+        judges only designs its checkpoint does not hold."""
+        self.together_search = True
+        left = self._deadline_left()
+        limits = Limits(time=left, memory=self.limits.memory, refuse=self.limits.refuse)
+        for result in together(self.space, limits):
+            if result.design.index in done:
+                continue
+            if checkpoint is not None:
+                checkpoint.record(result)
+            yield self._account(result)
+            if self._stop.is_set():
+                return
+        self._tried = self._designs  # one search tried them all
+        self._symmetric = 0
 
     def _deadline_left(self) -> float | None:
         if self.limits.time is None:
@@ -265,6 +291,7 @@ class DesignRun:
     def _finish(self, complete: bool) -> None:
         self.summary = DesignSummary(
             self._designs, self._symmetric, self._tried, len(self.kept), len(self.undecided),
-            self._resumed, self._workers, time.perf_counter() - self._began, complete)
+            self._resumed, self._workers, time.perf_counter() - self._began, complete,
+            self.together_search)
         if complete:
             self._progress(True)

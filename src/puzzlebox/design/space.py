@@ -47,7 +47,14 @@ RANKS = {
     "assemblies": "the fewest assemblies first",
 }
 DESIGN_KEYS = {"pool", "take", "holes", "hole_cells", "optional", "optional_cells", "unique",
-               "comes_apart", "level", "every_label", "rank"}
+               "comes_apart", "level", "every_label", "rank", "strategy"}
+# How the designs are tried: one search each, or all together in one search of the pool
+STRATEGIES = ("each", "together")
+# Designs above which a pool is searched together by default: one search per design costs a
+# few milliseconds at the least (reading it, building its problem), so 600,000 six-piece
+# burrs would take an hour one by one, where their assemblies are all found in about a
+# second together (docs/design.md); below it, one search each stops early where it can
+TOGETHER_FROM = 1000
 MOST_CHOICES = 10_000  # cells a hole or an optional cell may be chosen among (a board's limit)
 
 
@@ -115,6 +122,20 @@ def _choose(n: int, k: int) -> int:
     return math.comb(n, k) if 0 <= k <= n else 0
 
 
+def _combination_rank(items: Sequence[Cell], chosen: Sequence[Cell]) -> int:
+    """The combinations of ``len(chosen)`` of ``items`` that ``itertools.combinations``
+    lists before ``chosen``."""
+    where = {cell: k for k, cell in enumerate(items)}
+    picks = sorted(where[c] for c in chosen)
+    n, k = len(items), len(picks)
+    rank, start = 0, 0
+    for slot, pick in enumerate(picks):
+        for skipped in range(start, pick):
+            rank += _choose(n - skipped - 1, k - slot - 1)
+        start = pick + 1
+    return rank
+
+
 def _combinations(items: Sequence[Cell], k: int) -> Iterator[tuple[Cell, ...]]:
     return combinations(items, k)
 
@@ -149,8 +170,12 @@ class DesignSpace:
         if self.wanted.every_label and not self._declares_sweep():
             raise r.fail(("design", "every_label"),
                          "needs the sweep the file declares ([sweep] uncover = [...])")
+        self.strategy = self._read_strategy(r, table)
         self.boards = [self._read_board(r, table, k, puzzle)
                        for k, puzzle in enumerate(base.puzzles)]
+        if self.strategy == "together" and self.together_possible() is not None:
+            raise r.fail(("design", "strategy"), f"\"together\" searches a pool of pieces "
+                         f"only: here {self.together_possible()}")
         if not self.pool and not self.holes and not self.optional and len(self.boards) < 2:
             raise r.fail(("design",), "varies nothing: give a pool of pieces (pool = [...]), "
                          "holes, optional cells, or several boards ([[boards]])")
@@ -255,6 +280,36 @@ class DesignSpace:
                     raise r.fail(path, str(error)) from None
         return wanted
 
+    def _read_strategy(self, r: FileReader, table: dict[str, Any]) -> str | None:
+        value = table.get("strategy")
+        if value is None:
+            return None
+        if value not in STRATEGIES:
+            raise r.fail(("design", "strategy"), f"must be one of {', '.join(STRATEGIES)}, "
+                         f"not {shown(value)}")
+        return str(value)
+
+    def together_possible(self) -> str | None:
+        """Why the designs cannot be found together in one search (None: they can): only
+        the pieces may vary, and no label sweep may be wanted."""
+        if self.holes or self.optional or len(self.boards) > 1:
+            return "holes, optional cells or several boards vary"
+        if self.wanted.every_label:
+            return "every label is wanted (a sweep for each design)"
+        if not self.pool:
+            return "no pool of pieces"
+        return None
+
+    def together(self) -> bool:
+        """Whether a search finds all designs' assemblies in one search of the pool (see
+        design/together.py): where the file says so, else where it is possible and the
+        space has more than :data:`TOGETHER_FROM` designs (below that, one search per
+        design stops each at its second solution where uniqueness is wanted)."""
+        why_not = self.together_possible()
+        if self.strategy is not None:
+            return self.strategy == "together"
+        return why_not is None and self.size() > TOGETHER_FROM
+
     def _declares_sweep(self) -> bool:
         labels = getattr(self.base.puzzles[0], "labels", None)
         return bool(labels is not None and labels.uncover)
@@ -304,24 +359,56 @@ class DesignSpace:
 
     def _symmetries(self, puzzle: Puzzle, labelled: bool
                     ) -> tuple[tuple[Callable[[Cell], Cell], dict[str, str]], ...]:
-        """The base puzzle's symmetries that map the design space onto itself: pool pieces
-        onto pool pieces of the same range, every other piece onto itself or another that is
-        in every design. A labelled board keeps only the identity (a map that moves labels
-        would relate designs whose sweeps differ)."""
-        found = getattr(puzzle, "grid_symmetries", None)
-        if labelled or found is None:
+        """The maps of the lattice that map the board onto itself (its colours where they
+        must match, its optional cells) and every piece outside the pool onto itself or
+        another of the same count, each with where it sends the pool's pieces: a pool piece
+        whose image (the set of its allowed orientations, moved) is no pool piece of the same
+        range is left out of the map, and a design that uses it is not moved by it. A
+        labelled board, a board with givens or one that wraps keeps only the identity (a
+        map that moves labels would relate designs whose sweeps differ)."""
+        lattice: Lattice | None = getattr(puzzle, "lattice", None)
+        board: dict[Cell, str] | None = getattr(puzzle, "board", None)
+        orientations = getattr(puzzle, "piece_orientations", None)
+        givens: tuple[Any, ...] = tuple(getattr(puzzle, "givens", ()))
+        if (labelled or lattice is None or board is None or orientations is None
+                or givens or getattr(puzzle, "wrap", None) is not None):
             return ()
+        colored = board if getattr(puzzle, "match_colors", False) else dict.fromkeys(board, "#")
+        optional = getattr(puzzle, "optional", ()) or ()
+        colored = {c: ("?" if c in optional else "") + v for c, v in colored.items()}
+        home, back = lattice.normalize(colored), lattice.normalize_offset(colored)
+        pieces = list(getattr(puzzle, "pieces", ()))
+        sets = {p.name: frozenset(orientations(p)) for p in pieces}
+        counts = {p.name: (p.lo, p.hi) for p in pieces}
         result = []
-        for turn, shift, goes in found()[1:]:  # the identity first
-            if any((name in self.ranges) != (image in self.ranges)
-                   or self.ranges.get(name) != self.ranges.get(image)
-                   for name, image in goes.items()):
+        for turn in lattice.group()[1:]:  # the identity first
+            moved = {turn(cell): colour for cell, colour in colored.items()}
+            if lattice.normalize(moved) != home:
                 continue
+            there = lattice.normalize_offset(moved)
+            shift = tuple(t - h for t, h in zip(there, back, strict=True))
+            goes: dict[str, str] = {}
+            fits = True
+            for name, orients in sets.items():
+                image = frozenset(lattice.transformed(o, turn) for o in orients)
+                if image == orients:
+                    goes[name] = name
+                    continue
+                same = ([q for q in self.pool if sets[q] == image
+                         and self.ranges[q] == self.ranges[name]] if name in self.ranges
+                        else [q for q in sets if q not in self.ranges and sets[q] == image
+                              and counts[q] == counts[name]])
+                if len(same) == 1:
+                    goes[name] = same[0]
+                elif name not in self.ranges:
+                    fits = False  # a piece of every design would not be kept
+                    break
+            if fits:
 
-            def cell_map(cell: Cell, turn: Any = turn, shift: Cell = shift) -> Cell:
-                return tuple(v + d for v, d in zip(turn(cell), shift, strict=True))
+                def cell_map(cell: Cell, turn: Any = turn, shift: Cell = shift) -> Cell:
+                    return tuple(v + d for v, d in zip(turn(cell), shift, strict=True))
 
-            result.append((cell_map, dict(goes)))
+                result.append((cell_map, goes))
         return tuple(result)
 
     # -- enumerating -----------------------------------------------------------------------
@@ -391,13 +478,71 @@ class DesignSpace:
         return (tuple(sorted((rank[n], m) for n, m in pieces.items())),
                 tuple(sorted(holes)), tuple(sorted(optional)))
 
+    def canonical_form(self, design: Design) -> Design:
+        """The first design of ``design``'s class (the one a search tries)."""
+        pieces = dict(design.pieces)
+        best = (self._key(pieces, design.holes, design.optional), design)
+        for cell_map, goes in self.boards[design.board].symmetries:
+            if any(n not in goes for n in pieces):
+                continue  # a piece this map does not keep in the pool
+            moved = {goes[n]: m for n, m in pieces.items()}
+            holes = tuple(sorted(cell_map(c) for c in design.holes))
+            optional = tuple(sorted(cell_map(c) for c in design.optional))
+            key = self._key(moved, holes, optional)
+            if key < best[0]:
+                ordered = tuple((n, moved[n]) for n in self.pool if n in moved)
+                best = (key, Design(-1, design.board, ordered, holes, optional))
+        found = best[1]
+        return found if found.index >= 0 else self.index_of(found)
+
+    def index_of(self, design: Design) -> Design:
+        """``design`` with its index in the space's order, reckoned without listing the
+        space: the designs before it, counted (the order is board, pieces, holes, optional
+        cells, as :meth:`designs` walks them)."""
+        board = self.boards[design.board]
+        holes = _choose(len(board.hole_choices), self.holes)
+        optional = _choose(len(board.optional_choices), self.optional)
+        per_set = holes * optional
+        index = sum(self.piece_sets() * _choose(len(b.hole_choices), self.holes)
+                    * _choose(len(b.optional_choices), self.optional)
+                    for b in self.boards[:design.board])
+        index += self._set_rank(dict(design.pieces)) * per_set
+        index += _combination_rank(board.hole_choices, design.holes) * optional
+        index += _combination_rank(board.optional_choices, design.optional)
+        return Design(index, design.board, design.pieces, design.holes, design.optional)
+
+    def _set_rank(self, pieces: Mapping[str, int]) -> int:
+        """The piece sets listed before ``pieces`` (copies from the most down, pool order)."""
+        bounds = self._bounds()
+        low, high = self.take
+        ways: dict[tuple[int, int], int] = {}
+
+        def completions(k: int, used: int) -> int:
+            if k == len(bounds):
+                return 1 if low <= used <= high else 0
+            if (k, used) not in ways:
+                _, lo, hi = bounds[k]
+                ways[(k, used)] = sum(completions(k + 1, used + c) for c in range(lo, hi + 1)
+                                      if used + c <= high)
+            return ways[(k, used)]
+
+        rank = used = 0
+        for k, (name, _, hi) in enumerate(bounds):
+            mine = pieces.get(name, 0)
+            rank += sum(completions(k + 1, used + c) for c in range(hi, mine, -1)
+                        if used + c <= high)
+            used += mine
+        return rank
+
     def canonical(self, design: Design) -> bool:
         """Whether ``design`` is the first of its class under the base puzzle's symmetries
         (the one tried; the others are the same puzzle, turned or mirrored)."""
         pieces = dict(design.pieces)
         key = self._key(pieces, design.holes, design.optional)
         for cell_map, goes in self.boards[design.board].symmetries:
-            image = self._key({goes.get(n, n): m for n, m in pieces.items()},
+            if any(n not in goes for n in pieces):
+                continue  # a piece this map does not keep in the pool
+            image = self._key({goes[n]: m for n, m in pieces.items()},
                               [cell_map(c) for c in design.holes],
                               [cell_map(c) for c in design.optional])
             if image < key:
