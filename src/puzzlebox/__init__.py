@@ -22,6 +22,7 @@ from __future__ import annotations
 
 TYPE_CHECKING = False  # not typing's: importing the package imports nothing at all
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from pathlib import Path
     from typing import Any
 
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
     from puzzlebox.puzzles import CountResult, Puzzle, Solution
 
 __version__ = "0.1.0"
+_DEFAULT = object()  # design()'s limits when none are given: the run layer's defaults
 
 # Imported on first use (PEP 562), so that importing the package runs nothing (no numpy, no
 # numba) and the command line's entry point (puzzlebox._start) can catch Ctrl-C during every
@@ -83,6 +85,19 @@ def load_file(name_or_path: str | Path) -> PuzzleFile:
     return catalog.load_file(name_or_path)
 
 
+def design(space: Any, limits: Any = _DEFAULT, **options: Any) -> Iterator[Any]:
+    """Each kept design of a design space (a design file, a catalog design such as
+    ``"calendar-sets"``, or a ``puzzlebox.designs.DesignSpace``) as it is found: the
+    ``DesignResult`` of :class:`puzzlebox.designs.DesignRun`, with its limits
+    (``limits=None`` for no limit), ``jobs``, ``cluster``, ``checkpoint`` and
+    ``on_progress``."""
+    from puzzlebox import designs
+
+    if limits is _DEFAULT:
+        return designs.design(space, **options)
+    return designs.design(space, limits, **options)
+
+
 __all__ = [
     "CountResult",
     "Puzzle",
@@ -91,6 +106,7 @@ __all__ = [
     "PuzzleboxError",
     "Solution",
     "catalog",
+    "design",
     "load",
     "load_file",
     "loads",

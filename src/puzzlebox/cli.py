@@ -33,6 +33,8 @@ HINTS: dict[str, str] = {
     "puzzlebox.disassembly.search.DisassemblyTooBig": "--max-states N, --max-time SECONDS",
     "puzzlebox.formats.burrtools.ProblemNeeded": "--problem NAME|N",
     "puzzlebox.render.sheet.SolidPieces": "export them with --stl DIR",
+    "puzzlebox.designs.run.TooManyDesigns": "--no-limit tries them anyway, --max-time "
+    "SECONDS tries them until then",
     "puzzlebox.render.sheet.PieceTooLarge": "a smaller --cell-mm or a larger --page",
 }
 SOLVE_LINE_AFTER = 2.0  # seconds before a search of the first solutions shows a live line

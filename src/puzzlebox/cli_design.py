@@ -1,6 +1,6 @@
 """The command line's ``puzzlebox design FILE``: try every design of a space, stream the
 kept ones, end with the ranked table (issue #34). Everything it prints comes from
-:class:`puzzlebox.design.DesignRun`; this module parses, prints and writes files.
+:class:`puzzlebox.designs.DesignRun`; this module parses, prints and writes files.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from puzzlebox import catalog
-from puzzlebox.design import DesignRun, describe, load_space
-from puzzlebox.design.space import RANKS
+from puzzlebox.designs import DesignRun, describe, load_space
+from puzzlebox.designs.space import RANKS
 from puzzlebox.errors import PuzzleboxError
 from puzzlebox.run.limits import Limits
 from puzzlebox.safety import file_component, printable

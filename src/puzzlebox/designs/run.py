@@ -31,10 +31,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from puzzlebox.design.checkpoint import DesignCheckpoint, space_fingerprint
-from puzzlebox.design.evaluate import DEFAULTS, DesignResult, evaluate, rank_key
-from puzzlebox.design.space import Design, DesignSpace
-from puzzlebox.design.together import together
+from puzzlebox.designs.checkpoint import DesignCheckpoint, space_fingerprint
+from puzzlebox.designs.evaluate import DEFAULTS, DesignResult, evaluate, rank_key
+from puzzlebox.designs.space import Design, DesignSpace
+from puzzlebox.designs.together import together
 from puzzlebox.parallel.backends import DaskBackend, ProcessBackend
 from puzzlebox.run.limits import Limits, OutOfTime, TooBig
 

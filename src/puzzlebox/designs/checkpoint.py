@@ -21,7 +21,7 @@ import os
 from pathlib import Path
 from typing import IO, Any
 
-from puzzlebox.design.evaluate import DesignResult
+from puzzlebox.designs.evaluate import DesignResult
 from puzzlebox.errors import PuzzleboxError
 
 MAGIC = "puzzlebox design checkpoint"

@@ -23,10 +23,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from puzzlebox.design.space import Design, DesignSpace, Wanted
+from puzzlebox.designs.space import Design, DesignSpace, Wanted
 from puzzlebox.disassembly.assemblies import Rules, disassemble_solution, level_key
 from puzzlebox.disassembly.search import DEFAULT_MAX_STATES
 from puzzlebox.errors import PuzzleboxError
+from puzzlebox.formats.errors import PuzzleFileError
 from puzzlebox.geometry.lattice import Cell
 from puzzlebox.puzzles import Puzzle, Solution
 from puzzlebox.puzzles.labels import label_sweep_report
@@ -96,6 +97,8 @@ def evaluate(space: DesignSpace, design: Design, limits: Limits | None = DEFAULT
         _try(space, design, limits, result)
     except OutOfTime:
         raise
+    except PuzzleFileError as error:  # a design that is no puzzle (no piece at all)
+        result.reason = f"not a puzzle: {error.message}"
     except PuzzleboxError as error:  # refused: too big, hopeless, past the state limit
         result.kept, result.decided, result.reason = False, False, str(error)
     result.seconds = time.perf_counter() - began

@@ -19,8 +19,8 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
-from puzzlebox.design.evaluate import DesignResult, Improper, improper_maps, judge_assemblies
-from puzzlebox.design.space import Design, DesignSpace
+from puzzlebox.designs.evaluate import DesignResult, Improper, improper_maps, judge_assemblies
+from puzzlebox.designs.space import Design, DesignSpace
 from puzzlebox.formats.reader import read_text
 from puzzlebox.formats.toml_out import dumps
 from puzzlebox.puzzles import Puzzle, Solution

@@ -20,9 +20,9 @@ from pathlib import Path
 
 from puzzlebox.catalog import design_names, design_path_of
 from puzzlebox.catalog.files import UnknownPuzzle
-from puzzlebox.design.evaluate import DEFAULTS, DesignResult
-from puzzlebox.design.run import DesignProgress, DesignRun, DesignSummary, TooManyDesigns
-from puzzlebox.design.space import Design, DesignSpace, describe
+from puzzlebox.designs.evaluate import DEFAULTS, DesignResult
+from puzzlebox.designs.run import DesignProgress, DesignRun, DesignSummary, TooManyDesigns
+from puzzlebox.designs.space import Design, DesignSpace, describe
 from puzzlebox.formats import PuzzleFileError
 from puzzlebox.formats.reader import file_text
 from puzzlebox.run.limits import Limits
