@@ -107,6 +107,27 @@ class Wanted:
 
 
 @dataclass(frozen=True)
+class Symmetry:
+    """A map of the lattice that keeps a board and every piece outside the pool: where it
+    sends cells, where it sends the pool pieces it keeps in the pool (a pool piece whose
+    moved orientations are no pool piece's is missing), and whether it mirrors."""
+
+    cells: Callable[[Cell], Cell]
+    pieces: dict[str, str]
+    proper: bool
+
+    def moves(self, pieces: Mapping[str, int], ranges: Mapping[str, Any]) -> bool:
+        """Whether it maps a design of ``pieces`` onto a design of the space (every piece
+        kept in the pool, onto a piece of the same range)."""
+        return all(n in self.pieces and ranges[self.pieces[n]] == ranges[n] for n in pieces)
+
+    def fixes(self, pieces: Mapping[str, int]) -> bool:
+        """Whether it maps the design of ``pieces`` onto itself (a symmetry of that puzzle)."""
+        return (all(n in self.pieces for n in pieces)
+                and {self.pieces[n]: m for n, m in pieces.items()} == dict(pieces))
+
+
+@dataclass(frozen=True)
 class _Board:
     """One board of the base file: its cells, where holes and optional cells may go, and
     the symmetries of the base puzzle on it as (cell map, piece map)."""
@@ -115,7 +136,7 @@ class _Board:
     cells: frozenset[Cell]
     hole_choices: tuple[Cell, ...]
     optional_choices: tuple[Cell, ...]
-    symmetries: tuple[tuple[Callable[[Cell], Cell], dict[str, str]], ...]
+    symmetries: tuple[Symmetry, ...]
 
 
 def _choose(n: int, k: int) -> int:
@@ -171,6 +192,7 @@ class DesignSpace:
             raise r.fail(("design", "every_label"),
                          "needs the sweep the file declares ([sweep] uncover = [...])")
         self.strategy = self._read_strategy(r, table)
+        self._completions: dict[tuple[int, int], int] = {}  # _set_rank's counts, kept
         self.boards = [self._read_board(r, table, k, puzzle)
                        for k, puzzle in enumerate(base.puzzles)]
         if self.strategy == "together" and self.together_possible() is not None:
@@ -357,13 +379,12 @@ class DesignSpace:
                              "optional")
         return tuple(sorted(marked))
 
-    def _symmetries(self, puzzle: Puzzle, labelled: bool
-                    ) -> tuple[tuple[Callable[[Cell], Cell], dict[str, str]], ...]:
+    def _symmetries(self, puzzle: Puzzle, labelled: bool) -> tuple[Symmetry, ...]:
         """The maps of the lattice that map the board onto itself (its colours where they
         must match, its optional cells) and every piece outside the pool onto itself or
         another of the same count, each with where it sends the pool's pieces: a pool piece
-        whose image (the set of its allowed orientations, moved) is no pool piece of the same
-        range is left out of the map, and a design that uses it is not moved by it. A
+        whose image (the set of its allowed orientations, moved) is no pool piece is left
+        out of the map, and a design that uses it is not moved by it. A
         labelled board, a board with givens or one that wraps keeps only the identity (a
         map that moves labels would relate designs whose sweeps differ)."""
         lattice: Lattice | None = getattr(puzzle, "lattice", None)
@@ -394,8 +415,7 @@ class DesignSpace:
                 if image == orients:
                     goes[name] = name
                     continue
-                same = ([q for q in self.pool if sets[q] == image
-                         and self.ranges[q] == self.ranges[name]] if name in self.ranges
+                same = ([q for q in self.pool if sets[q] == image] if name in self.ranges
                         else [q for q in sets if q not in self.ranges and sets[q] == image
                               and counts[q] == counts[name]])
                 if len(same) == 1:
@@ -408,7 +428,7 @@ class DesignSpace:
                 def cell_map(cell: Cell, turn: Any = turn, shift: Cell = shift) -> Cell:
                     return tuple(v + d for v, d in zip(turn(cell), shift, strict=True))
 
-                result.append((cell_map, goes))
+                result.append(Symmetry(cell_map, goes, turn.proper))
         return tuple(result)
 
     # -- enumerating -----------------------------------------------------------------------
@@ -482,12 +502,12 @@ class DesignSpace:
         """The first design of ``design``'s class (the one a search tries)."""
         pieces = dict(design.pieces)
         best = (self._key(pieces, design.holes, design.optional), design)
-        for cell_map, goes in self.boards[design.board].symmetries:
-            if any(n not in goes for n in pieces):
+        for symmetry in self.boards[design.board].symmetries:
+            if not symmetry.moves(pieces, self.ranges):
                 continue  # a piece this map does not keep in the pool
-            moved = {goes[n]: m for n, m in pieces.items()}
-            holes = tuple(sorted(cell_map(c) for c in design.holes))
-            optional = tuple(sorted(cell_map(c) for c in design.optional))
+            moved = {symmetry.pieces[n]: m for n, m in pieces.items()}
+            holes = tuple(sorted(map(symmetry.cells, design.holes)))
+            optional = tuple(sorted(map(symmetry.cells, design.optional)))
             key = self._key(moved, holes, optional)
             if key < best[0]:
                 ordered = tuple((n, moved[n]) for n in self.pool if n in moved)
@@ -515,7 +535,7 @@ class DesignSpace:
         """The piece sets listed before ``pieces`` (copies from the most down, pool order)."""
         bounds = self._bounds()
         low, high = self.take
-        ways: dict[tuple[int, int], int] = {}
+        ways = self._completions
 
         def completions(k: int, used: int) -> int:
             if k == len(bounds):
@@ -539,12 +559,12 @@ class DesignSpace:
         (the one tried; the others are the same puzzle, turned or mirrored)."""
         pieces = dict(design.pieces)
         key = self._key(pieces, design.holes, design.optional)
-        for cell_map, goes in self.boards[design.board].symmetries:
-            if any(n not in goes for n in pieces):
+        for symmetry in self.boards[design.board].symmetries:
+            if not symmetry.moves(pieces, self.ranges):
                 continue  # a piece this map does not keep in the pool
-            image = self._key({goes[n]: m for n, m in pieces.items()},
-                              [cell_map(c) for c in design.holes],
-                              [cell_map(c) for c in design.optional])
+            image = self._key({symmetry.pieces[n]: m for n, m in pieces.items()},
+                              [symmetry.cells(c) for c in design.holes],
+                              [symmetry.cells(c) for c in design.optional])
             if image < key:
                 return False
         return True

@@ -19,7 +19,7 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
-from puzzlebox.designs.evaluate import DesignResult, Improper, improper_maps, judge_assemblies
+from puzzlebox.designs.evaluate import DesignResult, Improper, judge_assemblies
 from puzzlebox.designs.space import Design, DesignSpace
 from puzzlebox.formats.reader import read_text
 from puzzlebox.formats.toml_out import dumps
@@ -61,17 +61,13 @@ def together(space: DesignSpace, limits: Limits | None,
         if on_found is not None:
             on_found(n)
     search = time.perf_counter() - began
-    mirror_maps: dict[tuple[tuple[str, int], ...], list[Improper]] = {}
+    symmetries = space.boards[0].symmetries
 
     def mirrors(solution: Solution) -> list[Improper]:
-        """The maps that mirror the assembly's own design (it or its mirror set)."""
-        used = Counter(p.piece for p in getattr(solution, "placements", ())
-                       if p.piece in pool)
-        pieces = tuple((name, used[name]) for name in space.pool if used[name])
-        if pieces not in mirror_maps:
-            design = space.puzzle_file(space.index_of(Design(-1, 0, pieces))).puzzles[0]
-            mirror_maps[pieces] = improper_maps(design)
-        return mirror_maps[pieces]
+        """The maps that mirror the assembly's own design onto itself."""
+        used = Counter(p.piece for p in getattr(solution, "placements", ()))
+        return [(s.cells, s.pieces) for s in symmetries
+                if not s.proper and s.fixes({n: m for n, m in used.items() if n in pool})]
 
     total = sum(len(s) for _, s in found.values()) or 1
     for index in sorted(found):
