@@ -4,20 +4,21 @@ reports.py), formatted in render/.
 Each report is a dataclass that a command line, a notebook or a web page can format as it
 likes; render/report_text.py and render/json_out.py hold one text and one JSON formatter for
 each. Nothing here prints, runs a search or knows a command-line flag: this module sits
-below the kinds (which return a :class:`CountResult`) and above the engines.
+below render/ (which formats it) and the kinds (which return a :class:`CountResult`), and
+above the engines; what it asks of a puzzle or a solution it names itself (:class:`Named`,
+:class:`Placed`, :class:`Board`, :class:`TiledBoard`), so it imports nothing from render/.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from puzzlebox.engine.stats import SearchStats
 from puzzlebox.geometry.lattice import Cell, Lattice, Shape
 from puzzlebox.geometry.regions import Region, region_noun
 from puzzlebox.geometry.square import SQUARE
-from puzzlebox.render.drawable import Drawable, Placed
 from puzzlebox.safety import printable
 
 if TYPE_CHECKING:  # the modules that make these answers load when a command needs them
@@ -34,7 +35,21 @@ __all__ = [
 ]
 
 
-def label(puzzle: Drawable) -> str:
+class Named(Protocol):
+    """What a report asks of a puzzle to name it: its label (a kind's puzzle, which this
+    module sits below)."""
+
+    @property
+    def label(self) -> str: ...
+
+
+class Placed(Protocol):
+    """A solution, as the ``--json`` contract writes it (render/'s protocols name this one)."""
+
+    def placements_json(self) -> list[dict[str, Any]]: ...
+
+
+def label(puzzle: Named) -> str:
     """How reports name one board (the kind's label), safe to print."""
     return printable(puzzle.label)
 
@@ -182,15 +197,17 @@ class SweepReport:
         return sum(1 for r in self.results if r.same_as is None)
 
 
-class TiledBoard(Drawable, Protocol):
-    """The board an order was found on, as its report shows it: a drawable puzzle with its
-    cells and lattice (render/json_out.py measures the board)."""
+class TiledBoard(Named, Protocol):
+    """The board an order was found on, as its report shows it: a puzzle with its cells and
+    lattice (render/json_out.py measures the board) that draws a solution as text."""
 
     @property
     def board(self) -> Mapping[Cell, object]: ...
 
     @property
     def lattice(self) -> Lattice: ...
+
+    def text_lines(self, solution: Any, style: str = "text") -> list[str]: ...
 
 
 @dataclass
