@@ -236,3 +236,64 @@ def test_list_json_names_every_catalog_puzzle(capsys):
     objects = [json.loads(line) for line in out.splitlines()]
     assert [o["puzzle"] for o in objects] == catalog.names()
     assert all(o["title"] == catalog.load_file(o["puzzle"]).title for o in objects)
+
+
+# -- issue #38, item 7: a limit that finds nothing, limits of the wrong type, a stray option
+
+@pytest.mark.parametrize("limit", ["0", "-1"])
+def test_a_limit_that_finds_nothing_is_refused(capsys, limit):
+    """``solve --limit 0`` printed "no solution" and exited 0: now a usage error."""
+    with pytest.raises(SystemExit) as stop:
+        main(["solve", "queens-8", "--limit", limit])
+    assert stop.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "no solution" not in err
+    assert err.splitlines()[-1] == ("puzzlebox solve: error: argument --limit: must be at "
+                                    f"least 1, not {limit}")
+
+
+@pytest.mark.parametrize("limit", [0, -1, 1.5, True])
+def test_the_library_refuses_a_limit_that_finds_nothing(limit):
+    from puzzlebox import PuzzleboxError
+
+    puzzle = catalog.load("queens-8")
+    with pytest.raises(ValueError, match="whole number from 1") as refused:
+        puzzle.solutions(limit=limit)
+    assert isinstance(refused.value, PuzzleboxError)
+    assert len(list(puzzle.solutions(limit=2))) == 2
+
+
+@pytest.mark.parametrize("limits", [5, "60", {"time": 60}])
+def test_the_library_refuses_limits_that_are_not_limits(limits):
+    """``count(limits=5)`` raised AttributeError from inside the run: now a TypeError that
+    is a PuzzleboxError and says what ``limits`` takes."""
+    from puzzlebox import PuzzleboxError
+
+    puzzle = catalog.load("queens-8")
+    for call in (lambda: puzzle.count(limits=limits), lambda: puzzle.solve(limits=limits),
+                 lambda: puzzle.solutions(limits=limits)):
+        with pytest.raises(TypeError, match=r"limits takes a puzzlebox\.run\.Limits .* or "
+                           "None") as refused:
+            call()
+        assert isinstance(refused.value, PuzzleboxError)
+    assert puzzle.count(limits=None).solutions == 92
+
+
+@pytest.mark.parametrize("argv", [["--foo"], ["-V"], ["--foo", "list"]], ids=" ".join)
+def test_an_option_of_no_command_is_refused(capsys, argv):
+    """``puzzlebox --foo`` and ``puzzlebox -V`` printed the help and exited 0."""
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.splitlines()[-1].endswith(f"error: unrecognized arguments: {argv[0]}")
+
+
+def test_bare_puzzlebox_still_prints_the_help_and_version_works(capsys):
+    assert main([]) == 0
+    assert capsys.readouterr().out.startswith("usage: puzzlebox")
+    with pytest.raises(SystemExit) as stop:
+        main(["--version"])
+    assert stop.value.code == 0
+    assert capsys.readouterr().out.startswith("puzzlebox ")
