@@ -297,3 +297,36 @@ def test_bare_puzzlebox_still_prints_the_help_and_version_works(capsys):
         main(["--version"])
     assert stop.value.code == 0
     assert capsys.readouterr().out.startswith("puzzlebox ")
+
+
+# -- issue #38, item 8: an empty path is refused, on every option that takes one ------------
+
+@pytest.mark.parametrize("argv", [
+    ["export", "soma-cube", "--stl", ""],
+    ["export", "pentomino-6x10", "--sheet", ""],
+    ["count", "pentomino-3x20", "--checkpoint", ""],
+    ["solve", "queens-8", "--all", "--checkpoint", ""],
+    ["solve", "queens-8", "--format", "svg", "--out", ""],
+    ["show", "queens-8", "--format", "svg", "--out", ""],
+    ["generate", "edge-matching", "--out", ""],
+    ["import", "", "-o", "x.toml"],
+    ["import", "tests/data/pentominoes-6x10.xmpuzzle", "-o", ""],
+    ["import", "tests/data/pentominoes-6x10.xmpuzzle", "--out="],
+    ["moves", "burr-bills-baffling", "--format", "svg", "--out", ""],
+    ["count", ""], ["show", ""], ["solve", "", "--all"], ["estimate", ""], ["moves", ""],
+    ["export", "", "--stl", "pieces"], ["sweep", "", "--uncover", "1"],
+], ids=" ".join)
+def test_an_empty_path_is_refused(capsys, tmp_path, monkeypatch, argv):
+    """``--stl ''`` wrote into the current folder, ``--checkpoint ''`` ran without one and
+    ``--out ''`` was ignored, each silently: now one line, exit 2, and nothing written."""
+    from pathlib import Path
+
+    argv = [str(Path.cwd() / a) if a.startswith("tests/") else a for a in argv]
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.splitlines()[-1].endswith(": an empty path names no file: give one"), err
+    assert list(tmp_path.iterdir()) == []

@@ -235,7 +235,7 @@ def add_moves(moves: argparse.ArgumentParser) -> None:
         "sliding pieces along the axes and print the moves of the N-th one that comes "
         "apart: its level (BurrTools' notation) and each move (pieces, axis: x columns, "
         "y rows, z layers, and distance; 'out' takes them away).")
-    moves.add_argument("puzzle", help="a catalog name or a .toml file")
+    moves.add_argument("puzzle", type=path, help="a catalog name or a .toml file")
     moves.add_argument("--solution", type=int, default=1, metavar="N",
                        help="the N-th assembly that comes apart (default 1)")
     moves.add_argument("--json", action="store_true",

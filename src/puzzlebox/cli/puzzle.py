@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 
 from puzzlebox import catalog
+from puzzlebox.cli.common import path
 from puzzlebox.engine.memory import check_cover_size
 from puzzlebox.engine.registry import names
 from puzzlebox.formats import PuzzleFile
@@ -28,7 +29,8 @@ def engine_help() -> str:
 
 
 def add_puzzle_arg(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("puzzle", help="a catalog name (see 'puzzlebox list') or a .toml file")
+    parser.add_argument("puzzle", type=path,
+                        help="a catalog name (see 'puzzlebox list') or a .toml file")
     parser.add_argument(
         "--engine",
         default="auto",

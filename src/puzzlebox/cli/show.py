@@ -24,7 +24,7 @@ def add_list(parser: argparse.ArgumentParser) -> None:
 def add_show(parser: argparse.ArgumentParser) -> None:
     parser.description = ("Show a puzzle's board and pieces, as text or as a picture (svg, "
                           "png: the 'pictures' extra).")
-    parser.add_argument("puzzle", help="a catalog name or a .toml file")
+    parser.add_argument("puzzle", type=path, help="a catalog name or a .toml file")
     parser.add_argument("--format", choices=["text", "svg", "png"], default="text",
                         help="text, or a picture of the board(s) and every piece (needs --out)")
     parser.add_argument("--out", type=path, metavar="FILE", help="where to write a picture")

@@ -238,7 +238,7 @@ def add_export(exp: argparse.ArgumentParser) -> None:
     exp.description = (
         "Write every piece at real size: outlines on a sheet for printing or "
         "laser cutting (--sheet), or one STL solid per piece for 3-D printing (--stl).")
-    exp.add_argument("puzzle", help="a catalog name or a .toml file")
+    exp.add_argument("puzzle", type=path, help="a catalog name or a .toml file")
     what = exp.add_mutually_exclusive_group(required=True)
     what.add_argument("--sheet", type=path, metavar="OUT.svg|OUT.pdf",
                       help="piece outlines, packed in rows, in a .svg or .pdf file")
@@ -300,7 +300,7 @@ def add_estimate(estimate: argparse.ArgumentParser) -> None:
     estimate.description = (
         "Estimate, from random root-to-leaf probes (Knuth 1975), how many nodes "
         "the compiled engine's search tree for a count has, and how long searching it takes.")
-    estimate.add_argument("puzzle", help="a catalog name or a .toml file")
+    estimate.add_argument("puzzle", type=path, help="a catalog name or a .toml file")
     estimate.add_argument("--probes", type=at_least(1), default=1000, metavar="N",
                           help="random probes (default 1000)")
     estimate.add_argument("--seed", type=int, default=0, metavar="SEED",
