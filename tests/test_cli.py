@@ -330,3 +330,88 @@ def test_an_empty_path_is_refused(capsys, tmp_path, monkeypatch, argv):
     assert out == ""
     assert err.splitlines()[-1].endswith(": an empty path names no file: give one"), err
     assert list(tmp_path.iterdir()) == []
+
+
+# -- issue #38, item 11: python -m puzzlebox, help, a misspelt command, examples, --seed ----
+
+def test_python_m_puzzlebox_runs_the_command_line():
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "puzzlebox", "list"], capture_output=True,
+                          text=True, timeout=120, check=False)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split()[0] == catalog.names()[0]
+    bad = subprocess.run([sys.executable, "-m", "puzzlebox", "slove"], capture_output=True,
+                         text=True, timeout=120, check=False)  # fmt: skip
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr
+
+
+@pytest.mark.parametrize("word, meant", [("slove", "solve"), ("cuont", "count"),
+                                         ("lsit", "list"), ("expor", "export")])
+def test_a_misspelt_command_gets_a_did_you_mean(capsys, word, meant):
+    assert main([word, "queens-8"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.splitlines()[-1] == (f"puzzlebox: no command '{word}' (did you mean "
+                                    f"'{meant}'?); 'puzzlebox --help' lists them")
+
+
+def test_a_command_like_no_other_gets_no_guess(capsys):
+    assert main(["xyzzy"]) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == ("puzzlebox: no command 'xyzzy'; "
+                                                        "'puzzlebox --help' lists them")
+
+
+@pytest.mark.parametrize("argv, start", [(["help"], "usage: puzzlebox [-h]"),
+                                         (["help", "solve"], "usage: puzzlebox solve "),
+                                         (["help", "generate"], "usage: puzzlebox generate ")],
+                         ids=["help", "help solve", "help generate"])
+def test_help_is_the_help(capsys, argv, start):
+    """``puzzlebox help`` was an invalid choice: it prints the help (of a command named)."""
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 0
+    assert capsys.readouterr().out.startswith(start)
+
+
+def test_every_commands_help_shows_an_example_that_parses(capsys):
+    """Each command's ``--help`` ends with one example, and the example is a command line
+    the parser takes (its puzzle, where a catalog name, one of the catalog)."""
+    import shlex
+
+    from puzzlebox.cli.dispatch import COMMANDS, build_parser
+
+    for name, row in COMMANDS.items():
+        with pytest.raises(SystemExit):
+            main([name, "--help"])
+        out = capsys.readouterr().out
+        assert out.rstrip().endswith(f"example: {row.example}"), name
+        words = shlex.split(row.example)
+        assert words[:2] == ["puzzlebox", name]
+        args = build_parser(words[1:]).parse_args(words[1:])
+        puzzle = getattr(args, "puzzle", None)
+        if puzzle is not None and "." not in puzzle:
+            assert puzzle in catalog.names(), row.example
+    with pytest.raises(SystemExit):
+        main(["generate", "edge-matching", "--help"])
+    assert "example: puzzlebox generate edge-matching" in capsys.readouterr().out
+
+
+def test_every_seed_option_has_one_metavar():
+    """``--seed S`` in solve's help and ``--seed SEED`` in estimate's: one name now."""
+    import argparse
+
+    from puzzlebox.cli.dispatch import build_parser
+
+    def parsers(parser: argparse.ArgumentParser):
+        yield parser
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for sub in action.choices.values():
+                    yield from parsers(sub)
+
+    seeds = [action for parser in parsers(build_parser(everything=True))
+             for action in parser._actions if "--seed" in action.option_strings]  # fmt: skip
+    assert len(seeds) == 3  # solve, estimate, generate edge-matching
+    assert {action.metavar for action in seeds} == {"SEED"}

@@ -72,6 +72,26 @@ class CountResult:
         how = f"{self.stats.engine} engine, " if self.stats.engine else ""
         return f"{_solutions(self.solutions)}, {self.distinct} distinct ({how}{self.seconds:.1f} s)"
 
+    def _rows(self) -> list[tuple[str, object]]:
+        """What a notebook's table shows: the numbers, and how they were obtained."""
+        if self.reason is not None:
+            return [("solutions", self.solutions)]  # the caption says why there are none
+        rows: list[tuple[str, object]] = [("solutions", self.solutions),
+                                          ("distinct", self.distinct)]
+        if self.stats.engine:
+            rows.append(("engine", self.stats.engine))
+        if self.stats.nodes:
+            rows.append(("nodes", self.stats.nodes))
+        return [*rows, ("seconds", f"{self.seconds:.3g}")]
+
+    def _repr_html_(self) -> str:
+        """In Jupyter: a small table whose caption is the sentence of ``str()``."""
+        return _html_table(str(self), self._rows())
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        """In IPython: the sentence of ``str()``, not the dataclass's fields."""
+        printer.text(str(self))
+
 
 @dataclass
 class SplitCountResult(CountResult):
@@ -85,6 +105,14 @@ class SplitCountResult(CountResult):
     def partial(self) -> bool:
         return self.done < self.total
 
+    # IPython looks for it in each class's own namespace before the dataclass's __repr__
+    _repr_pretty_ = CountResult._repr_pretty_
+
+    def _rows(self) -> list[tuple[str, object]]:
+        rows = super()._rows()
+        return [*rows, ("subproblems", f"{self.done} of {self.total} done")] if self.total \
+            else rows
+
     def __str__(self) -> str:
         """As a count's sentence; one stopped early says so, and how far it got."""
         if not self.partial:
@@ -95,6 +123,20 @@ class SplitCountResult(CountResult):
 
 def _solutions(n: int) -> str:
     return f"{n} solution{'' if n == 1 else 's'}"
+
+
+_HTML_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"})
+
+
+def _html_table(caption: str, rows: list[tuple[str, object]]) -> str:
+    """A small HTML table (for a notebook), every text escaped."""
+    def cell(value: object) -> str:
+        return printable(str(value)).translate(_HTML_ESCAPES)
+
+    body = "".join(f"<tr><th style=\"text-align: left\">{cell(name)}</th>"
+                   f"<td style=\"text-align: left\">{cell(value)}</td></tr>"
+                   for name, value in rows)
+    return f"<table><caption>{cell(caption)}</caption>{body}</table>"
 
 
 @dataclass(frozen=True)
