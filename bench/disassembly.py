@@ -147,7 +147,7 @@ def lap(t=[time.process_time()]):
     spent, t[0] = now - t[0], now
     return spent
 out = {}
-import puzzlebox.cli, puzzlebox.cli_search, puzzlebox.cli_disassembly
+import puzzlebox.cli, puzzlebox.cli.search, puzzlebox.cli.disassembly
 out["imports"] = lap()
 from pathlib import Path
 from puzzlebox.formats import burrtools

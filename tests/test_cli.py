@@ -236,3 +236,182 @@ def test_list_json_names_every_catalog_puzzle(capsys):
     objects = [json.loads(line) for line in out.splitlines()]
     assert [o["puzzle"] for o in objects] == catalog.names()
     assert all(o["title"] == catalog.load_file(o["puzzle"]).title for o in objects)
+
+
+# -- issue #38, item 7: a limit that finds nothing, limits of the wrong type, a stray option
+
+@pytest.mark.parametrize("limit", ["0", "-1"])
+def test_a_limit_that_finds_nothing_is_refused(capsys, limit):
+    """``solve --limit 0`` printed "no solution" and exited 0: now a usage error."""
+    with pytest.raises(SystemExit) as stop:
+        main(["solve", "queens-8", "--limit", limit])
+    assert stop.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "no solution" not in err
+    assert err.splitlines()[-1] == ("puzzlebox solve: error: argument --limit: must be at "
+                                    f"least 1, not {limit}")
+
+
+@pytest.mark.parametrize("limit", [0, -1, 1.5, True])
+def test_the_library_refuses_a_limit_that_finds_nothing(limit):
+    from puzzlebox import PuzzleboxError
+
+    puzzle = catalog.load("queens-8")
+    with pytest.raises(ValueError, match="whole number from 1") as refused:
+        puzzle.solutions(limit=limit)
+    assert isinstance(refused.value, PuzzleboxError)
+    assert len(list(puzzle.solutions(limit=2))) == 2
+
+
+@pytest.mark.parametrize("limits", [5, "60", {"time": 60}])
+def test_the_library_refuses_limits_that_are_not_limits(limits):
+    """``count(limits=5)`` raised AttributeError from inside the run: now a TypeError that
+    is a PuzzleboxError and says what ``limits`` takes."""
+    from puzzlebox import PuzzleboxError
+
+    puzzle = catalog.load("queens-8")
+    for call in (lambda: puzzle.count(limits=limits), lambda: puzzle.solve(limits=limits),
+                 lambda: puzzle.solutions(limits=limits)):
+        with pytest.raises(TypeError, match=r"limits takes a puzzlebox\.run\.Limits .* or "
+                           "None") as refused:
+            call()
+        assert isinstance(refused.value, PuzzleboxError)
+    assert puzzle.count(limits=None).solutions == 92
+
+
+@pytest.mark.parametrize("argv", [["--foo"], ["-V"], ["--foo", "list"]], ids=" ".join)
+def test_an_option_of_no_command_is_refused(capsys, argv):
+    """``puzzlebox --foo`` and ``puzzlebox -V`` printed the help and exited 0."""
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.splitlines()[-1].endswith(f"error: unrecognized arguments: {argv[0]}")
+
+
+def test_bare_puzzlebox_still_prints_the_help_and_version_works(capsys):
+    assert main([]) == 0
+    assert capsys.readouterr().out.startswith("usage: puzzlebox")
+    with pytest.raises(SystemExit) as stop:
+        main(["--version"])
+    assert stop.value.code == 0
+    assert capsys.readouterr().out.startswith("puzzlebox ")
+
+
+# -- issue #38, item 8: an empty path is refused, on every option that takes one ------------
+
+@pytest.mark.parametrize("argv", [
+    ["export", "soma-cube", "--stl", ""],
+    ["export", "pentomino-6x10", "--sheet", ""],
+    ["count", "pentomino-3x20", "--checkpoint", ""],
+    ["solve", "queens-8", "--all", "--checkpoint", ""],
+    ["solve", "queens-8", "--format", "svg", "--out", ""],
+    ["show", "queens-8", "--format", "svg", "--out", ""],
+    ["generate", "edge-matching", "--out", ""],
+    ["import", "", "-o", "x.toml"],
+    ["import", "tests/data/pentominoes-6x10.xmpuzzle", "-o", ""],
+    ["import", "tests/data/pentominoes-6x10.xmpuzzle", "--out="],
+    ["moves", "burr-bills-baffling", "--format", "svg", "--out", ""],
+    ["count", ""], ["show", ""], ["solve", "", "--all"], ["estimate", ""], ["moves", ""],
+    ["export", "", "--stl", "pieces"], ["sweep", "", "--uncover", "1"],
+], ids=" ".join)
+def test_an_empty_path_is_refused(capsys, tmp_path, monkeypatch, argv):
+    """``--stl ''`` wrote into the current folder, ``--checkpoint ''`` ran without one and
+    ``--out ''`` was ignored, each silently: now one line, exit 2, and nothing written."""
+    from pathlib import Path
+
+    argv = [str(Path.cwd() / a) if a.startswith("tests/") else a for a in argv]
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.splitlines()[-1].endswith(": an empty path names no file: give one"), err
+    assert list(tmp_path.iterdir()) == []
+
+
+# -- issue #38, item 11: python -m puzzlebox, help, a misspelt command, examples, --seed ----
+
+def test_python_m_puzzlebox_runs_the_command_line():
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "puzzlebox", "list"], capture_output=True,
+                          text=True, timeout=120, check=False)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split()[0] == catalog.names()[0]
+    bad = subprocess.run([sys.executable, "-m", "puzzlebox", "slove"], capture_output=True,
+                         text=True, timeout=120, check=False)  # fmt: skip
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr
+
+
+@pytest.mark.parametrize("word, meant", [("slove", "solve"), ("cuont", "count"),
+                                         ("lsit", "list"), ("expor", "export")])
+def test_a_misspelt_command_gets_a_did_you_mean(capsys, word, meant):
+    assert main([word, "queens-8"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.splitlines()[-1] == (f"puzzlebox: no command '{word}' (did you mean "
+                                    f"'{meant}'?); 'puzzlebox --help' lists them")
+
+
+def test_a_command_like_no_other_gets_no_guess(capsys):
+    assert main(["xyzzy"]) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == ("puzzlebox: no command 'xyzzy'; "
+                                                        "'puzzlebox --help' lists them")
+
+
+@pytest.mark.parametrize("argv, start", [(["help"], "usage: puzzlebox [-h]"),
+                                         (["help", "solve"], "usage: puzzlebox solve "),
+                                         (["help", "generate"], "usage: puzzlebox generate ")],
+                         ids=["help", "help solve", "help generate"])
+def test_help_is_the_help(capsys, argv, start):
+    """``puzzlebox help`` was an invalid choice: it prints the help (of a command named)."""
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 0
+    assert capsys.readouterr().out.startswith(start)
+
+
+def test_every_commands_help_shows_an_example_that_parses(capsys):
+    """Each command's ``--help`` ends with one example, and the example is a command line
+    the parser takes (its puzzle, where a catalog name, one of the catalog)."""
+    import shlex
+
+    from puzzlebox.cli.dispatch import COMMANDS, build_parser
+
+    for name, row in COMMANDS.items():
+        with pytest.raises(SystemExit):
+            main([name, "--help"])
+        out = capsys.readouterr().out
+        assert out.rstrip().endswith(f"example: {row.example}"), name
+        words = shlex.split(row.example)
+        assert words[:2] == ["puzzlebox", name]
+        args = build_parser(words[1:]).parse_args(words[1:])
+        puzzle = getattr(args, "puzzle", None)
+        if puzzle is not None and "." not in puzzle:
+            assert puzzle in catalog.names(), row.example
+    with pytest.raises(SystemExit):
+        main(["generate", "edge-matching", "--help"])
+    assert "example: puzzlebox generate edge-matching" in capsys.readouterr().out
+
+
+def test_every_seed_option_has_one_metavar():
+    """``--seed S`` in solve's help and ``--seed SEED`` in estimate's: one name now."""
+    import argparse
+
+    from puzzlebox.cli.dispatch import build_parser
+
+    def parsers(parser: argparse.ArgumentParser):
+        yield parser
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for sub in action.choices.values():
+                    yield from parsers(sub)
+
+    seeds = [action for parser in parsers(build_parser(everything=True))
+             for action in parser._actions if "--seed" in action.option_strings]  # fmt: skip
+    assert len(seeds) == 3  # solve, estimate, generate edge-matching
+    assert {action.metavar for action in seeds} == {"SEED"}

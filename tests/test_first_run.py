@@ -130,32 +130,35 @@ def _modules_after(args: list[str], first: str = "") -> set[str]:
 @pytest.mark.parametrize("args", [["list"], ["list", "--json"], ["--help"], ["--version"], [],
                                   ["bogus-command"]], ids=lambda a: " ".join(a) or "bare")
 def test_listing_and_help_load_no_numpy_nor_any_kind(args):
-    """Issue #23: ``list`` and ``--help`` are answered by cli.py's light parser and the
-    catalog's files, without numpy, a kind, an engine or the run layer."""
+    """Issue #23: ``list`` and ``--help`` are answered by the command line's light parser and
+    the catalog's files, without numpy, a kind, an engine or the run layer."""
     loaded = _modules_after(args)
     assert "puzzlebox.cli" in loaded  # the check can fail: it sees the command line's modules
     heavy = {"numpy", "numba", "puzzlebox.puzzles", "puzzlebox.engine", "puzzlebox.run",
-             "puzzlebox.formats", "puzzlebox.cli_tools", "puzzlebox.cli_search"}
+             "puzzlebox.formats", "puzzlebox.cli.tools", "puzzlebox.cli.search",
+             "puzzlebox.cli.puzzle",
+             "inspect"}  # (dataclasses loads it, with ast and dis: 10-20 ms; cli/ uses none)
     assert not heavy & loaded
 
 
 def test_show_loads_no_search_nor_other_tool():
-    """``show`` is answered by cli.py's light parser: the puzzle is read and drawn, and
-    nothing of a search (the run layer, its processes) nor of another tool is loaded."""
+    """``show`` is answered by the light parser and cli/show.py: the puzzle is read and
+    drawn, and nothing of a search (the run layer, its processes) nor of another tool is
+    loaded."""
     loaded = _modules_after(["show", "soma-cube"])
     assert "puzzlebox.render.text" in loaded  # the check can fail: it sees the drawing's
-    assert not {"puzzlebox.cli_tools", "puzzlebox.cli_search", "puzzlebox.cli_disassembly",
+    assert not {"puzzlebox.cli.tools", "puzzlebox.cli.search", "puzzlebox.cli.disassembly",
                 "puzzlebox.run", "puzzlebox.parallel", "puzzlebox.disassembly"} & loaded
 
 
 @pytest.mark.parametrize("args", [["solve", "soma-cube"], ["count", "queens-8", "--json"]],
                          ids=" ".join)
 def test_a_search_loads_no_disassembly_unless_asked(args):
-    """``solve`` and ``count`` build their own parsers (cli_search.py): the disassembly's
+    """``solve`` and ``count`` add their options from cli/search.py: the disassembly's
     options and modules are loaded only for a command line that asks for them."""
     loaded = _modules_after(args)
-    assert "puzzlebox.cli_search" in loaded
-    assert not {"puzzlebox.cli_tools", "puzzlebox.cli_disassembly",
+    assert "puzzlebox.cli.search" in loaded
+    assert not {"puzzlebox.cli.tools", "puzzlebox.cli.disassembly",
                 "puzzlebox.disassembly"} & loaded
 
 
@@ -164,16 +167,16 @@ def test_a_search_loads_no_disassembly_unless_asked(args):
 def test_the_disassembly_options_are_there_when_asked(words):
     """A word the parser without the disassembly does not know exactly (its options, an
     abbreviation of one, help) gets the parser with them: the same parse as the full one."""
-    from puzzlebox import cli_search, cli_tools
+    from puzzlebox.cli.dispatch import build_parser
 
-    parser = cli_search.build_parser(["count", "queens-8", *words])
+    parser = build_parser(["count", "queens-8", *words])
     count = next(a for a in parser._actions if a.dest == "command").choices["count"]
     assert "--disassemble" in count._option_string_actions
     if "--help" not in words:
         mine, full = (p.parse_known_args(["count", "queens-8", *words])[0]
-                      for p in (parser, cli_tools.build_parser()))
+                      for p in (parser, build_parser(everything=True)))
         assert vars(mine) | {"command_parser": None} == vars(full) | {"command_parser": None}
-    plain = cli_search.build_parser(["count", "queens-8", "--json"])
+    plain = build_parser(["count", "queens-8", "--json"])
     count = next(a for a in plain._actions if a.dest == "command").choices["count"]
     assert "--disassemble" not in count._option_string_actions
     assert plain.parse_args(["count", "queens-8", "--json"]).disassemble is False
@@ -189,32 +192,39 @@ def test_a_count_by_symmetry_loads_no_random_generator():
 
 
 def test_a_search_loads_the_search_commands():
-    """The check above can fail: ``solve`` loads cli_search.py (and, a small puzzle with the
+    """The check above can fail: ``solve`` loads cli/search.py (and, a small puzzle with the
     C kernels, still no numpy: tests/test_small_no_numpy.py)."""
-    assert "puzzlebox.cli_search" in _modules_after(["solve", "queens-8"])
+    assert "puzzlebox.cli.search" in _modules_after(["solve", "queens-8"])
 
 
-def test_the_light_parser_names_every_command_with_the_full_parsers_line():
-    """``--help`` lists the commands from cli.HELP; the full parser (cli_tools.py) must
-    offer the same commands with the same lines, so the two cannot drift apart."""
+def test_every_command_is_one_row_of_the_table():
+    """``--help`` lists the commands of cli/dispatch.py's COMMANDS, each with its line; each
+    row's module has the command's options and its run, and the parser that fills in every
+    command offers the same commands with the same lines, so none can drift apart."""
     import argparse
 
-    from puzzlebox import cli, cli_tools
+    from puzzlebox.cli.dispatch import COMMANDS, build_parser, module_of
 
     def lines(parser: argparse.ArgumentParser) -> dict[str, str | None]:
         (sub,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
         return {action.dest: action.help for action in sub._choices_actions}
 
-    assert lines(cli.build_parser(["--help"])) == lines(cli_tools.build_parser()) == cli.HELP
-    assert cli.build_parser(["list"]).description == cli_tools.build_parser().description
+    full = build_parser(everything=True)
+    helps = {name: row.help for name, row in COMMANDS.items()}
+    assert lines(build_parser(["--help"])) == lines(full) == helps
+    assert build_parser(["list"]).description == full.description
+    for name in COMMANDS:
+        module = module_of(name)
+        assert callable(getattr(module, f"add_{name}")), name
+        assert callable(getattr(module, f"cmd_{name}")), name
 
 
 def test_every_hint_names_an_error_class():
-    """cli.HINTS names error classes as module.Class (so that no command imports a module
-    for its hint): each name must be a PuzzleboxError, and an error gets its hint."""
+    """cli/common.py's HINTS names error classes as module.Class (so that no command imports
+    a module for its hint): each name must be a PuzzleboxError, and an error gets its hint."""
     import importlib
 
-    from puzzlebox.cli import HINTS, error_line
+    from puzzlebox.cli.common import HINTS, error_line
     from puzzlebox.errors import PuzzleboxError
 
     for name in HINTS:

@@ -66,21 +66,23 @@ KNOWN_LAZY: set[tuple[str, str]] = {
     # since #23's show change, 5 runs, load 5.4), not for listing the catalog
     ("puzzlebox.catalog", "puzzlebox.catalog.files"),
     # the BurrTools reader: 15-25 ms (xml.parsers.expat, gzip), for `import` and its errors
-    ("puzzlebox.cli_tools", "puzzlebox.formats.burrtools"),
+    ("puzzlebox.cli.tools", "puzzlebox.formats.burrtools"),
     # piece sheets: 6.5 ms, for `sheet` and its errors
-    ("puzzlebox.cli_tools", "puzzlebox.render.sheet"),
+    ("puzzlebox.cli.tools", "puzzlebox.render.sheet"),
     # STL files: 18 ms (render.sheet, xml.sax), for `export --stl`
-    ("puzzlebox.cli_tools", "puzzlebox.render.stl"),
+    ("puzzlebox.cli.tools", "puzzlebox.render.stl"),
     # the page's package: 2 ms (webbrowser), for `serve`
-    ("puzzlebox.cli_tools", "puzzlebox.web"),
+    ("puzzlebox.cli.tools", "puzzlebox.web"),
     # importlib.metadata: 12-15 ms (email, zipfile, csv), for a missing extra's hint only;
     # extras.py is loaded at start-up (engine/sat.py names the SAT extra)
     ("puzzlebox.extras", "importlib"),
     # the text drawings: 15-17 ms (the lattices), for `show` (not `list`, `--help`)
-    ("puzzlebox.cli", "puzzlebox.render"),
+    ("puzzlebox.cli.show", "puzzlebox.render"),
     # pictures' door: 22-33 ms alone (extras: json, shlex, urllib), 4 ms after render, for
-    # `show --format svg|png` and its errors
-    ("puzzlebox.cli", "puzzlebox.render.drawing"),
+    # `show --format svg|png` and its errors (common.py's check of --size and --dpi, which
+    # show and solve share)
+    ("puzzlebox.cli.show", "puzzlebox.render.drawing"),
+    ("puzzlebox.cli.common", "puzzlebox.render.drawing"),
     # the reference engine: 0.3 ms, but reading and showing a puzzle loads no engine's module
     # (tests/test_show_light.py), and every other engine's module is loaded by its start
     ("puzzlebox.engine", "puzzlebox.engine.reference"),
@@ -98,7 +100,7 @@ KNOWN_LAZY: set[tuple[str, str]] = {
     # the standard library's modules that a search's start-up no longer loads (#23: count
     # pentomino-6x10 --json within a twentieth of xcover's whole process): hashlib 2.6-4.1 ms,
     # ctypes 1.8-2.4 ms, tempfile 1.1-1.6 ms, difflib 0.5-0.6 ms, each after `import
-    # puzzlebox.cli, puzzlebox.cli_search, puzzlebox.run, puzzlebox.catalog.files` (5 runs,
+    # puzzlebox.cli, puzzlebox.cli.search, puzzlebox.run, puzzlebox.catalog.files` (5 runs,
     # load 0.6, compiled bytecode); each is loaded where it is used: a checkpoint, a split
     # run's fingerprint, a file name too long, a stop that overruns, a misspelt name
     ("puzzlebox.parallel.checkpoint", "hashlib"),
@@ -107,6 +109,7 @@ KNOWN_LAZY: set[tuple[str, str]] = {
     ("puzzlebox.safety", "hashlib"),
     ("puzzlebox.run.run", "ctypes"),
     ("puzzlebox.catalog", "difflib"),
+    ("puzzlebox.cli.dispatch", "difflib"),
     # the queens' engine: 1.3-1.9 ms (kernel_choice, the C kernels), 5 runs, load 2.6, loads
     # no numpy since #23; reading and showing a queens puzzle loads no engine's module
     # (tests/test_show_light.py): the kind imports it for its search and its problem
@@ -126,13 +129,13 @@ KNOWN_LAZY: set[tuple[str, str]] = {
     ("puzzlebox.engine", "puzzlebox.engine.bitboard"),
     ("puzzlebox.engine", "puzzlebox.engine.bitboard_fit"),
     # cover/symmetry.py loads no numpy at its top since #23's plain path (plainsym), so these
-    # imports of it, and of engine/parts.py and cli_search.py above it, count as light now.
-    # Measured after `import puzzlebox.cli, puzzlebox.catalog.files` (3 runs, load 1.4-1.8,
-    # compiled bytecode): cover.symmetry 1.7-2.6 ms, engine.parts 2.2-2.9 ms (0.2-0.4 ms
-    # after cover.symmetry), cli_search 74-100 ms after cli. The group is built, and a count
-    # cut down by it, only when a puzzle is searched: reading and showing one loads none of
-    # them (tests/test_show_light.py: no engine module), and `list`/`--help` no cli_search
-    ("puzzlebox.cli", "puzzlebox.cli_search"),
+    # imports of it and of engine/parts.py count as light now. Measured after `import
+    # puzzlebox.cli, puzzlebox.catalog.files` (3 runs, load 1.4-1.8, compiled bytecode):
+    # cover.symmetry 1.7-2.6 ms, engine.parts 2.2-2.9 ms (0.2-0.4 ms after cover.symmetry).
+    # The group is built, and a count cut down by it, only when a puzzle is searched: reading
+    # and showing one loads none of them (tests/test_show_light.py: no engine module). (The
+    # command line's modules, cli/search.py 74-100 ms, need no entry: cli/dispatch.py imports
+    # a command's module by name from its table when the command runs.)
     ("puzzlebox.engine.registry", "puzzlebox.engine.parts"),
     ("puzzlebox.puzzles.base", "puzzlebox.engine.parts"),
     ("puzzlebox.puzzles.sweep", "puzzlebox.engine.parts"),
@@ -250,6 +253,32 @@ def layers() -> dict[str, int]:
     return table
 
 
+@cache
+def cli_layers() -> dict[str, int]:
+    """The order of the command line's own modules, read from docs/DESIGN.md's second table
+    (between ``<!-- cli layers -->`` and ``<!-- /cli layers -->``): rows ``| 2 | `show.py` |
+    ... |``, each module of src/puzzlebox/cli/ named as `name.py`."""
+    text = DESIGN.read_text(encoding="utf-8")
+    block = re.search(r"<!-- cli layers -->(.*?)<!-- /cli layers -->", text, re.S)
+    assert block, "docs/DESIGN.md has no <!-- cli layers --> table"
+    table: dict[str, int] = {}
+    for row in block.group(1).splitlines():
+        cells = [cell.strip() for cell in row.strip().strip("|").split("|")]
+        if len(cells) < 2 or not cells[0].isdigit():
+            continue
+        for name in re.findall(r"`(\w+)\.py`", cells[1]):
+            assert name not in table, f"DESIGN.md names cli/{name}.py in two rows"
+            table[name] = int(cells[0])
+    return table
+
+
+def cli_layer_of(module: str) -> int:
+    """The row of a module of the command line (``__init__`` for the package itself)."""
+    name = "__init__" if module == "puzzlebox.cli" else module.split(".")[2]
+    assert name in cli_layers(), f"{module}: docs/DESIGN.md's cli layers do not name it"
+    return cli_layers()[name]
+
+
 def layer_of(module: str) -> int:
     top = _top(module)
     assert top in layers(), f"{module}: docs/DESIGN.md's layer table does not name {top}"
@@ -317,6 +346,26 @@ def test_the_table_names_every_part_of_puzzlebox() -> None:
     missing = sorted(parts - set(layers()))
     assert not missing, f"docs/DESIGN.md's layer table does not name: {missing}"
     assert layers()["errors"] < layers()["engine"] < layers()["puzzles"] < layers()["cli"]
+    # render/ formats the reports: reports.py names what it asks of a puzzle itself (#38)
+    assert layers()["reports"] < layers()["render"]
+
+
+def _in_cli(module: str) -> bool:
+    return module == "puzzlebox.cli" or module.startswith("puzzlebox.cli.")
+
+
+def test_the_command_lines_modules_import_one_way() -> None:
+    """Inside cli/, a module imports only modules on a row below its own (issue #38: cli.py,
+    cli_search.py and cli_tools.py imported each other in a circle): every module is named
+    in DESIGN.md's table of them, and no import, at any level, runs sideways or up."""
+    named = {module for module in all_modules() if _in_cli(module)}
+    assert len(named) > 5
+    for module in named:
+        cli_layer_of(module)
+    found = [imp for imp in puzzlebox_imports()
+             if _in_cli(imp.module) and _in_cli(imp.target)
+             and cli_layer_of(imp.target) >= cli_layer_of(imp.module)]  # fmt: skip
+    assert not found, _report(found, "imports in cli/ that do not run down (docs/DESIGN.md)")
 
 
 def test_no_import_runs_up_a_layer() -> None:

@@ -290,9 +290,38 @@ def test_example_notebook_runs_and_shows_pictures():
     outputs = [o for cell in notebook.cells if cell.cell_type == "code" for o in cell.outputs]
     assert not [o for o in outputs if o.output_type == "error"]
     pictures_shown = [o for o in outputs if "image/svg+xml" in o.get("data", {})]
-    assert len(pictures_shown) == 5  # puzzle, solution, own puzzle, its solution, queens sheet
+    assert len(pictures_shown) == 4  # puzzle, solution, own puzzle, its solution
+    html = [o["data"]["text/html"] for o in outputs if "text/html" in o.get("data", {})]
+    assert len(html) == 2  # the count's table, the four queens side by side
+    assert html[0].startswith("<table><caption>92 solutions, 12 distinct (")
+    assert html[1].count("<svg") == 4
     text = "".join(o.get("text", "") for o in outputs)
     assert "92 solutions, 12 distinct" in text and "16 solutions, 4 distinct" in text
+
+
+def test_example_notebook_uses_only_the_public_api():
+    """Issue #38: the notebook imported puzzlebox.formats and puzzlebox.render.pictures. It
+    imports only ``puzzlebox`` itself, and every name it reads of it is in dir(puzzlebox)."""
+    import ast
+    import json
+
+    import puzzlebox
+
+    docs = Path(__file__).resolve().parent.parent / "docs"
+    cells = json.loads((docs / "example.ipynb").read_text(encoding="utf-8"))["cells"]
+    code = "\n".join("".join(cell["source"]) for cell in cells if cell["cell_type"] == "code")
+    tree = ast.parse(code)
+    imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import)
+                for alias in node.names}  # fmt: skip
+    imported |= {node.module or "" for node in ast.walk(tree)
+                 if isinstance(node, ast.ImportFrom)}  # fmt: skip
+    assert {name for name in imported if name.startswith("puzzlebox")} == {"puzzlebox"}
+    read = {node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name) and node.value.id == "puzzlebox"}  # fmt: skip
+    assert read and read <= set(dir(puzzlebox)), read - set(dir(puzzlebox))
+    private = [node.attr for node in ast.walk(tree)
+               if isinstance(node, ast.Attribute) and node.attr.startswith("_")]  # fmt: skip
+    assert private == []
 
 
 def _png_size(path):

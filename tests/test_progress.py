@@ -412,7 +412,7 @@ def test_a_search_that_is_not_a_count_names_its_solutions():
 def test_the_first_solutions_get_a_live_line_after_two_seconds():
     """solve (the first solution) shows a line of nodes, rate and time once it has run
     two seconds: the line is drawn from the events, none before."""
-    from puzzlebox.cli import SOLVE_LINE_AFTER
+    from puzzlebox.cli.search import SOLVE_LINE_AFTER
     from puzzlebox.render.progress import ProgressLine, progress_text
     from puzzlebox.run import Progress
 

@@ -4,20 +4,21 @@ reports.py), formatted in render/.
 Each report is a dataclass that a command line, a notebook or a web page can format as it
 likes; render/report_text.py and render/json_out.py hold one text and one JSON formatter for
 each. Nothing here prints, runs a search or knows a command-line flag: this module sits
-below the kinds (which return a :class:`CountResult`) and above the engines.
+below render/ (which formats it) and the kinds (which return a :class:`CountResult`), and
+above the engines; what it asks of a puzzle or a solution it names itself (:class:`Named`,
+:class:`Placed`, :class:`Board`, :class:`TiledBoard`), so it imports nothing from render/.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from puzzlebox.engine.stats import SearchStats
 from puzzlebox.geometry.lattice import Cell, Lattice, Shape
 from puzzlebox.geometry.regions import Region, region_noun
 from puzzlebox.geometry.square import SQUARE
-from puzzlebox.render.drawable import Drawable, Placed
 from puzzlebox.safety import printable
 
 if TYPE_CHECKING:  # the modules that make these answers load when a command needs them
@@ -34,7 +35,21 @@ __all__ = [
 ]
 
 
-def label(puzzle: Drawable) -> str:
+class Named(Protocol):
+    """What a report asks of a puzzle to name it: its label (a kind's puzzle, which this
+    module sits below)."""
+
+    @property
+    def label(self) -> str: ...
+
+
+class Placed(Protocol):
+    """A solution, as the ``--json`` contract writes it (render/'s protocols name this one)."""
+
+    def placements_json(self) -> list[dict[str, Any]]: ...
+
+
+def label(puzzle: Named) -> str:
     """How reports name one board (the kind's label), safe to print."""
     return printable(puzzle.label)
 
@@ -57,6 +72,26 @@ class CountResult:
         how = f"{self.stats.engine} engine, " if self.stats.engine else ""
         return f"{_solutions(self.solutions)}, {self.distinct} distinct ({how}{self.seconds:.1f} s)"
 
+    def _rows(self) -> list[tuple[str, object]]:
+        """What a notebook's table shows: the numbers, and how they were obtained."""
+        if self.reason is not None:
+            return [("solutions", self.solutions)]  # the caption says why there are none
+        rows: list[tuple[str, object]] = [("solutions", self.solutions),
+                                          ("distinct", self.distinct)]
+        if self.stats.engine:
+            rows.append(("engine", self.stats.engine))
+        if self.stats.nodes:
+            rows.append(("nodes", self.stats.nodes))
+        return [*rows, ("seconds", f"{self.seconds:.3g}")]
+
+    def _repr_html_(self) -> str:
+        """In Jupyter: a small table whose caption is the sentence of ``str()``."""
+        return _html_table(str(self), self._rows())
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        """In IPython: the sentence of ``str()``, not the dataclass's fields."""
+        printer.text(str(self))
+
 
 @dataclass
 class SplitCountResult(CountResult):
@@ -70,6 +105,14 @@ class SplitCountResult(CountResult):
     def partial(self) -> bool:
         return self.done < self.total
 
+    # IPython looks for it in each class's own namespace before the dataclass's __repr__
+    _repr_pretty_ = CountResult._repr_pretty_
+
+    def _rows(self) -> list[tuple[str, object]]:
+        rows = super()._rows()
+        return [*rows, ("subproblems", f"{self.done} of {self.total} done")] if self.total \
+            else rows
+
     def __str__(self) -> str:
         """As a count's sentence; one stopped early says so, and how far it got."""
         if not self.partial:
@@ -80,6 +123,20 @@ class SplitCountResult(CountResult):
 
 def _solutions(n: int) -> str:
     return f"{n} solution{'' if n == 1 else 's'}"
+
+
+_HTML_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"})
+
+
+def _html_table(caption: str, rows: list[tuple[str, object]]) -> str:
+    """A small HTML table (for a notebook), every text escaped."""
+    def cell(value: object) -> str:
+        return printable(str(value)).translate(_HTML_ESCAPES)
+
+    body = "".join(f"<tr><th style=\"text-align: left\">{cell(name)}</th>"
+                   f"<td style=\"text-align: left\">{cell(value)}</td></tr>"
+                   for name, value in rows)
+    return f"<table><caption>{cell(caption)}</caption>{body}</table>"
 
 
 @dataclass(frozen=True)
@@ -182,15 +239,17 @@ class SweepReport:
         return sum(1 for r in self.results if r.same_as is None)
 
 
-class TiledBoard(Drawable, Protocol):
-    """The board an order was found on, as its report shows it: a drawable puzzle with its
-    cells and lattice (render/json_out.py measures the board)."""
+class TiledBoard(Named, Protocol):
+    """The board an order was found on, as its report shows it: a puzzle with its cells and
+    lattice (render/json_out.py measures the board) that draws a solution as text."""
 
     @property
     def board(self) -> Mapping[Cell, object]: ...
 
     @property
     def lattice(self) -> Lattice: ...
+
+    def text_lines(self, solution: Any, style: str = "text") -> list[str]: ...
 
 
 @dataclass

@@ -10,15 +10,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Protocol
 
+from puzzlebox.reports import Placed
+
 if TYPE_CHECKING:
     from puzzlebox.render.pictures import Panel
 
-
-class Placed(Protocol):
-    """A solution, as the ``--json`` contract writes it."""
-
-    def placements_json(self) -> list[dict[str, Any]]: ...
-
+__all__ = ["Drawable", "Placed"]  # Placed: a solution as the --json contract writes it
 
 class Drawable(Protocol):
     """A puzzle, as render/ draws it: its names and its own drawings."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from puzzlebox.render.text import offset_note, solution_lines
+from puzzlebox.render.text import offset_note
 from puzzlebox.words import duration_text, noun_for, plural
 
 if TYPE_CHECKING:
@@ -112,7 +112,7 @@ def order_text(report: OrderReport) -> list[str]:
             lines.append(f"  {a.size} ({plural(a.copies, 'copy')}): {verdict} ({a.how}: "
                          f"{a.detail})")
     if result.puzzle is not None and result.solution is not None:
-        lines += solution_lines(result.puzzle, result.solution, "outline")
+        lines += result.puzzle.text_lines(result.solution, "outline")
     return lines
 
 

@@ -53,6 +53,27 @@ class RunError(PuzzleboxError):
     """Options of a run that do not go together (a time limit on a split run...)."""
 
 
+class BadLimit(RunError, ValueError):
+    """A number of solutions to stop after that is not a positive whole number."""
+
+
+class BadLimits(RunError, TypeError):
+    """``limits`` that are not a :class:`Limits` (nor None)."""
+
+
+def _checked(limit: int | None, limits: Limits | None) -> None:
+    """Refuse, in one line, a ``limit`` that would find nothing (0, -1) and ``limits`` of
+    another type (``count(limits=5)``), before any work."""
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)
+                              or limit < 1):
+        raise BadLimit(f"limit={limit!r}: the number of solutions to stop after is a whole "
+                       "number from 1 (None: every solution)")
+    if limits is not None and not isinstance(limits, Limits):
+        raise BadLimits(f"limits={limits!r}: limits takes a puzzlebox.run.Limits (such as "
+                        "Limits(time=60)) or None (no time rule), not "
+                        f"{type(limits).__name__}")
+
+
 class Stopped(PuzzleboxError):
     """The run was stopped (:meth:`Run.stop`: the page's Stop, a closed tab) before it ended;
     ``result`` is what a count had so far (None for a search of solutions)."""
@@ -139,6 +160,7 @@ class Run:
     ) -> None:
         if mode not in ("count", "solutions"):
             raise ValueError(f"unknown mode {mode!r}: 'count' or 'solutions'")
+        _checked(limit, limits)
         self.puzzle = puzzle
         self.mode = mode
         self.limit = limit
@@ -486,6 +508,7 @@ def _following(run: Run, stats: SearchStats | None) -> Iterator[Solution]:
 
 
 def _with_memory(limits: Limits | None, max_memory: int | None) -> Limits:
+    _checked(None, limits)
     limits = NO_LIMIT if limits is None else limits
     return limits if max_memory is None else replace(limits, memory=max_memory)
 
@@ -503,5 +526,5 @@ def _walked(progress: Callable[[int, int], None], on_step: OnStep | None) -> OnS
     return step
 
 
-__all__ = ["COUNT", "SOLUTIONS", "Doors", "Interrupted", "Run", "RunError", "Split",
-           "SplitCountResult", "Steps", "Stopped", "split_run"]
+__all__ = ["COUNT", "SOLUTIONS", "BadLimit", "BadLimits", "Doors", "Interrupted", "Run",
+           "RunError", "Split", "SplitCountResult", "Steps", "Stopped", "split_run"]

@@ -1,5 +1,5 @@
 """The command line's part of disassembly (#24): ``count --disassemble``, ``solve
---disassemble`` and ``moves``. cli.py only adds the arguments and calls these; everything
+--disassemble`` and ``moves``. search.py only adds the arguments and calls these; everything
 else (which assemblies, levels, text and JSON) is here.
 
 Assemblies are the puzzle's solutions up to symmetry (BurrTools counts them so), each taken
@@ -18,6 +18,8 @@ from collections.abc import Callable, Iterator
 from functools import partial
 from typing import Any, TypeVar, cast
 
+from puzzlebox.cli.common import path
+from puzzlebox.cli.puzzle import load
 from puzzlebox.disassembly.assemblies import (
     Disassembled,
     Rules,
@@ -227,14 +229,13 @@ def run_solve(args: argparse.Namespace, pf: PuzzleFile,
 
 # -- moves ---------------------------------------------------------------------------------
 
-def add_moves_parser(sub: Any) -> argparse.ArgumentParser:
-    moves = sub.add_parser(
-        "moves", help="how an assembly comes apart, move by move",
-        description="Take the puzzle's assemblies (solutions up to symmetry) apart by "
+def add_moves(moves: argparse.ArgumentParser) -> None:
+    moves.description = (
+        "Take the puzzle's assemblies (solutions up to symmetry) apart by "
         "sliding pieces along the axes and print the moves of the N-th one that comes "
         "apart: its level (BurrTools' notation) and each move (pieces, axis: x columns, "
         "y rows, z layers, and distance; 'out' takes them away).")
-    moves.add_argument("puzzle", help="a catalog name or a .toml file")
+    moves.add_argument("puzzle", type=path, help="a catalog name or a .toml file")
     moves.add_argument("--solution", type=int, default=1, metavar="N",
                        help="the N-th assembly that comes apart (default 1)")
     moves.add_argument("--json", action="store_true",
@@ -243,9 +244,13 @@ def add_moves_parser(sub: Any) -> argparse.ArgumentParser:
     moves.add_argument("--format", choices=["text", "json", "svg", "png"], default="text",
                        help="text, json, or svg, png: a strip of the positions, drawn "
                        "isometrically (needs --out)")
-    moves.add_argument("--out", metavar="FILE", help="where to write the picture")
+    moves.add_argument("--out", type=path, metavar="FILE", help="where to write the picture")
     add_arguments(moves, flag=False)
-    return moves
+
+
+def cmd_moves(args: argparse.Namespace) -> int:
+    """``puzzlebox moves FILE``: how an assembly comes apart (#24)."""
+    return run_moves(args, load(args.puzzle))
 
 
 def run_moves(args: argparse.Namespace, pf: PuzzleFile) -> int:

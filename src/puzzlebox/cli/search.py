@@ -2,35 +2,32 @@
 :class:`puzzlebox.run.Run` (its engine, limits, progress and Stop decided there, as for the
 library and the page), their answers printed by render/'s formatters.
 
-cli.py imports this module only for these commands (their parsers are built here) and to
-check an ``--engine`` option, so that ``list``, ``show`` and ``--help`` load no engine
-(issue #23). The disassembly's part (cli_disassembly.py) is loaded only when the command line
-asks for it.
+The dispatcher (dispatch.py) imports this module only for these commands, so that ``list``,
+``show`` and ``--help`` load no engine (issue #23). The disassembly's part (disassembly.py:
+``--disassemble`` and its options) is loaded only when the command line asks for it.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
-from puzzlebox import catalog
-from puzzlebox.cli import (
-    HELP,
-    SOLVE_LINE_AFTER,
+from puzzlebox.cli.common import (
     CommandError,
     add_resolution_args,
     at_least,
-    parser_with,
+    number,
+    path,
     resolution,
     say,
     showing,
     write,
 )
-from puzzlebox.engine.memory import check_cover_size, parse_memory
-from puzzlebox.engine.registry import names
+from puzzlebox.cli.puzzle import add_puzzle_arg, check_engine, load
+from puzzlebox.engine.memory import parse_memory
 from puzzlebox.formats import PuzzleFile
 from puzzlebox.parallel import Interrupted, SplitRun
 from puzzlebox.puzzles import Puzzle, Solution
@@ -42,21 +39,12 @@ from puzzlebox.render.progress import JsonLines, ProgressLine
 from puzzlebox.render.report_text import count_text, no_solution_text
 from puzzlebox.reports import label
 from puzzlebox.run import Limits, Run, Split, choice, split_run
-from puzzlebox.run.choice import EngineRefused
 from puzzlebox.run.reports import count_report, why
 from puzzlebox.safety import printable
 
+SOLVE_LINE_AFTER = 2.0  # seconds before a search of the first solutions shows a live line
 WHY_HELP = ("say what settled it: a proof before search (area, checkerboard, placement, "
             "region) or the search itself, with its nodes")
-
-
-def load(name: str) -> PuzzleFile:
-    """A puzzle file, refused at once when a board's cover problem would not fit."""
-
-    pf = catalog.load_file(name)
-    for puzzle in pf.puzzles:
-        check_cover_size(puzzle.cover_entries_bound(), printable(puzzle.label))
-    return pf
 
 
 def _load(args: argparse.Namespace) -> PuzzleFile:
@@ -118,11 +106,12 @@ class _Runs:
 
 
 def cmd_count(args: argparse.Namespace) -> int:
+    check_options(args)
     pf = _load(args)
     if args.disassemble:  # #24: the disassembly package counts and takes apart
-        from puzzlebox import cli_disassembly
+        from puzzlebox.cli import disassembly
 
-        return cli_disassembly.run_count(args, pf)
+        return disassembly.run_count(args, pf)
     runs = _Runs(args, pf, "count")
     for board, puzzle in enumerate(pf.puzzles):
         run, display = runs.run(board, puzzle)
@@ -147,6 +136,7 @@ def cmd_count(args: argparse.Namespace) -> int:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
+    check_options(args)
     if args.json:
         if args.format not in ("text", "json"):
             raise CommandError(f"--json and --format {args.format} ask for different outputs")
@@ -155,11 +145,11 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if pictured or args.size is not None or args.dpi is not None:
         resolution(args)
     pf = _load(args)
-    limit = None if args.all else max(args.limit, 0)
+    limit = None if args.all else args.limit
     if args.disassemble:  # #24: the assemblies that come apart, with their levels
-        from puzzlebox import cli_disassembly
+        from puzzlebox.cli import disassembly
 
-        return cli_disassembly.run_solve(args, pf, lambda puzzle, solution: print(
+        return disassembly.run_solve(args, pf, lambda puzzle, solution: print(
             "\n".join(map(printable, solution_lines(puzzle, solution, args.format)))))
     split = args.jobs > 1 or args.cluster or args.checkpoint or args.split_depth is not None
     if split and not args.all:
@@ -260,65 +250,26 @@ def _print_all(args: argparse.Namespace, found: Iterator[tuple[Puzzle, Solution 
         print()
 
 
-def check_engine(parser: argparse.ArgumentParser, args: argparse.Namespace) -> str | None:
-    """An engine that cannot do what the command asks, refused with its usage (exit 2), or
-    the line that refuses options it does not go with."""
-
-    counting = args.command == "count"
-    try:
-        choice.check(args.engine, counting)
-    except EngineRefused as error:
-        other = {True: "count", False: "solve", None: None}[error.counts]
-        parser.error(f"{error}: use 'puzzlebox {other} --engine {args.engine}'" if other
-                     else str(error))
-    if args.command not in ("count", "solve"):
-        return None
+def check_options(args: argparse.Namespace) -> None:
+    """An engine that cannot do what the command asks, refused with its usage (exit 2), and
+    options it does not go with, refused in one line."""
+    check_engine(args)
+    parser: argparse.ArgumentParser = args.command_parser
     split = args.jobs != 1 or args.cluster or args.checkpoint or args.split_depth is not None
     drop = "--jobs, --cluster, --checkpoint and --split-depth"
     if choice.local_search(args.engine) and (split or args.all or args.limit != 1 or
                                              args.distinct):
-        return (f"--engine {args.engine} finds one tiling: drop --all, --limit, --distinct, "
-                f"{drop}")
-    refused = choice.splits(args.engine, counting) if split else None
+        raise CommandError(f"--engine {args.engine} finds one tiling: drop --all, --limit, "
+                           f"--distinct, {drop}")
+    refused = choice.splits(args.engine, args.command == "count") if split else None
     if refused is not None:
         parser.error(f"--engine {args.engine} counts in one process: drop {drop}")
     if split and args.max_time is not None:
-        return f"--max-time works in one process: drop {drop} (--no-limit goes on past the " \
-            "estimate there)"
-    return None
+        raise CommandError(f"--max-time works in one process: drop {drop} (--no-limit goes on "
+                           "past the estimate there)")
 
 
 # -- the parsers of solve and count -------------------------------------------------------
-
-def engine_help() -> str:
-    return ", ".join(names())
-
-
-def add_puzzle_arg(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("puzzle", help="a catalog name (see 'puzzlebox list') or a .toml file")
-    parser.add_argument(
-        "--engine",
-        default="auto",
-        help=f"search engine: {engine_help()} (default: auto, the choice measured for each "
-        "puzzle; the README's table says what each engine is for)",
-    )
-    parser.add_argument("--quiet", action="store_true",
-                        help="no progress display on standard error")
-
-
-def number(kind: Callable[[str], Any], what: str) -> Callable[[str], Any]:
-    def parse(text: str) -> Any:
-        try:
-            value = kind(text)
-        except ValueError as error:
-            raise argparse.ArgumentTypeError(str(error) if what == "size" else
-                                             f"{text!r} is not a number of seconds") from None
-        if what == "seconds" and (not value > 0 or value == float("inf")):
-            raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text}")
-        return value
-
-    return parse
-
 
 def add_run_args(parser: argparse.ArgumentParser, doing: str) -> None:
     """The options of a run (puzzlebox.run: Limits, Split, progress)."""
@@ -346,7 +297,7 @@ def add_run_args(parser: argparse.ArgumentParser, doing: str) -> None:
     where.add_argument("--cluster", metavar="ADDRESS",
                        help="split the search over a running Dask scheduler, e.g. "
                        "tcp://127.0.0.1:8786 (extra 'cluster')")
-    parser.add_argument("--checkpoint", metavar="FILE",
+    parser.add_argument("--checkpoint", type=path, metavar="FILE",
                         help="record finished subproblems in FILE (JSON); run the same "
                         "command again to resume")
     parser.add_argument("--split-depth", type=at_least(0), metavar="D",
@@ -354,22 +305,11 @@ def add_run_args(parser: argparse.ArgumentParser, doing: str) -> None:
                         "subproblems per worker)")
 
 
-def _disassembly_args(parser: argparse.ArgumentParser, disassembly: bool) -> None:
-    """``--disassemble`` and its limits (#24; their logic is in cli_disassembly.py), or,
-    for the parser that leaves them out, ``disassemble`` false."""
-    if not disassembly:
-        parser.set_defaults(disassemble=False)
-        return
-    from puzzlebox import cli_disassembly
-
-    cli_disassembly.add_arguments(parser)
-
-
-def add_solve_parser(sub: Any, disassembly: bool = True) -> None:
-    solve = sub.add_parser("solve", help=HELP["solve"], description="Find solutions.")
+def add_solve(solve: argparse.ArgumentParser) -> None:
+    solve.description = "Find solutions."
     add_puzzle_arg(solve)
     how_many = solve.add_mutually_exclusive_group()
-    how_many.add_argument("--limit", type=int, default=1, metavar="N",
+    how_many.add_argument("--limit", type=at_least(1), default=1, metavar="N",
                           help="stop after N solutions (default 1)")
     how_many.add_argument("--all", action="store_true", help="every solution")
     solve.add_argument("--format", choices=["text", "outline", "json", "svg", "png"],
@@ -380,10 +320,10 @@ def add_solve_parser(sub: Any, disassembly: bool = True) -> None:
                        "svg, png: pictures (need --out)")
     solve.add_argument("--json", action="store_true",
                        help="the same as --format json, as with count, estimate, sweep and order")
-    solve.add_argument("--out", metavar="FILE|DIR/",
+    solve.add_argument("--out", type=path, metavar="FILE|DIR/",
                        help="pictures: one sheet in FILE, or one file per solution in DIR/")
     add_resolution_args(solve)
-    solve.add_argument("--seed", type=int, metavar="S",
+    solve.add_argument("--seed", type=int, metavar="SEED",
                        help="randomise the search (shuffled order, restarts with growing "
                        "node budgets): different seeds find different first solutions")
     solve.add_argument("--distinct", action="store_true",
@@ -391,37 +331,25 @@ def add_solve_parser(sub: Any, disassembly: bool = True) -> None:
                        "down by the puzzle's symmetries)")
     solve.add_argument("--why", action="store_true", help=WHY_HELP)
     add_run_args(solve, "with --all: enumerate")
-    _disassembly_args(solve, disassembly)
+    solve.set_defaults(disassemble=False)
 
 
-def add_count_parser(sub: Any, disassembly: bool = True) -> None:
-    count = sub.add_parser("count", help=HELP["count"],
-                           description="Count every solution, as placed and up to symmetry.")
+def add_count(count: argparse.ArgumentParser) -> None:
+    count.description = "Count every solution, as placed and up to symmetry."
     add_puzzle_arg(count)
     count.add_argument("--json", action="store_true", help="print one JSON object per board")
     count.add_argument("--why", action="store_true", help=WHY_HELP)
     add_run_args(count, "count")
-    _disassembly_args(count, disassembly)
+    count.set_defaults(disassemble=False)
 
 
-def _parser(disassembly: bool) -> argparse.ArgumentParser:
-    return parser_with({"solve": lambda sub: add_solve_parser(sub, disassembly),
-                        "count": lambda sub: add_count_parser(sub, disassembly)})
+def more_solve(parser: argparse.ArgumentParser) -> None:
+    """``--disassemble`` and its limits (#24; their logic is in disassembly.py), added only
+    when the command line has a word the parser without them does not know exactly (one of
+    them, an abbreviation, a mistake) or asks for help (dispatch.py)."""
+    from puzzlebox.cli import disassembly
+
+    disassembly.add_arguments(parser)
 
 
-def build_parser(words: list[str]) -> argparse.ArgumentParser:
-    """The parser of ``solve`` and ``count``: with the disassembly's options (which load
-    cli_disassembly.py) only when the command line has a word the parser without them does
-    not know exactly (``--disassemble`` and its options, an abbreviation, a mistake: each
-    then parsed, or refused, as by the full parser), or asks for the help that lists them."""
-    parser = _parser(disassembly=False)
-    known = {option for action in parser._actions
-             if isinstance(action, argparse._SubParsersAction)
-             for command in action.choices.values()
-             for option in command._option_string_actions}  # fmt: skip
-    for word in words:
-        if word == "--":
-            break
-        if word.startswith("-") and word.split("=", 1)[0] not in known - {"-h", "--help"}:
-            return _parser(disassembly=True)
-    return parser
+more_count = more_solve

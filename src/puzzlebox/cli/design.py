@@ -10,47 +10,44 @@ import json
 import os
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from puzzlebox import catalog
-from puzzlebox.designs import DesignRun, describe, load_space
+from puzzlebox.cli.common import path
+from puzzlebox.designs import DesignResult, DesignRun, DesignSpace, describe, load_space
 from puzzlebox.designs.space import RANKS
 from puzzlebox.errors import PuzzleboxError
 from puzzlebox.run.limits import Limits
 from puzzlebox.safety import file_component, printable
-
-EXAMPLE = """example:
-  puzzlebox design calendar-sets --jobs 2 --out kept/   # A-Puzzle-A-Day's 792 piece sets
-"""
 
 
 class DesignCommandError(PuzzleboxError):
     """Options that do not go together, or an output folder that cannot be written."""
 
 
-def add_design_parser(sub: Any) -> argparse.ArgumentParser:
-    design = sub.add_parser(
-        "design", help="try every design of a space: which puzzle is worth making",
-        description="Try every design of a design file (a puzzle file with a [design] table: "
-        "the pieces taken from a pool, the holes or optional cells, the board; what is "
-        "wanted and how to rank it), cheapest test first. Each kept design is printed as "
-        "it is found; a ranked table ends the run.",
-        epilog=EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter)
-    design.add_argument("space", help="a design file, or a catalog design ('--list' names "
-                        "them)", nargs="?")
+def add_design(design: argparse.ArgumentParser) -> None:
+    """``design``'s options."""
+    design.description = (
+        "Try every design of a design file (a puzzle file with a [design] table: the pieces "
+        "taken from a pool, the holes or optional cells, the board; what is wanted and how "
+        "to rank it), cheapest test first. Each kept design is printed as it is found; a "
+        "ranked table ends the run.")
+    design.add_argument("space", type=path, nargs="?",
+                        help="a design file, or a catalog design ('--list' names them)")
     design.add_argument("--list", action="store_true", help="list the catalog's designs")
     design.add_argument("--json", action="store_true",
                         help="one JSON object per kept design as found, then a summary object")
     design.add_argument("--every", action="store_true",
                         help="print every design tried, kept or not (with the reason)")
-    design.add_argument("--out", metavar="DIR",
+    design.add_argument("--out", metavar="DIR", type=path,
                         help="write each kept design as a puzzle file of its own in DIR")
     design.add_argument("--jobs", type=int, default=1, metavar="N",
                         help="try designs on N local processes (default 1)")
     design.add_argument("--cluster", metavar="ADDRESS",
                         help="try designs on a Dask cluster (tcp://host:8786)")
-    design.add_argument("--checkpoint", metavar="FILE",
+    design.add_argument("--checkpoint", metavar="FILE", type=path,
                         help="record each design tried in FILE; run again to resume")
     design.add_argument("--no-limit", action="store_true",
                         help="try a space of more than a million designs anyway")
@@ -60,14 +57,11 @@ def add_design_parser(sub: Any) -> argparse.ArgumentParser:
                         help="a live line on a terminal (auto), JSON lines on standard "
                         "error, or nothing")
     design.add_argument("--quiet", action="store_true", help="no progress display")
-    return design
 
 
 def _check(args: argparse.Namespace) -> None:
-    for flag, value in (("--out", args.out), ("--checkpoint", args.checkpoint),
-                        ("--cluster", args.cluster)):
-        if value is not None and not value.strip():
-            raise DesignCommandError(f"{flag} needs a non-empty value")
+    if args.cluster is not None and not args.cluster.strip():
+        raise DesignCommandError("--cluster needs an address (tcp://host:8786)")
     if args.jobs < 1:
         raise DesignCommandError(f"--jobs {args.jobs}: at least 1")
     if args.cluster is not None and args.jobs != 1:
@@ -110,7 +104,7 @@ class _Progress:
             self.shown = False
 
 
-def _write_design(space: Any, result: Any, folder: Path) -> str:
+def _write_design(space: DesignSpace, result: DesignResult, folder: Path) -> str:
     """Write a kept design into ``folder`` (atomically: a failed write leaves nothing)."""
     name = file_component(space.design_name(result.design)) + ".toml"
     target = folder / name
@@ -126,7 +120,7 @@ def _write_design(space: Any, result: Any, folder: Path) -> str:
     return str(target)
 
 
-def _measures(result: Any) -> str:
+def _measures(result: DesignResult) -> str:
     parts = []
     if result.labels_total is not None:
         parts.append(f"{result.labels_solvable} of {result.labels_total} label combinations "
@@ -145,7 +139,7 @@ def _measures(result: Any) -> str:
     return "; ".join(parts)
 
 
-def _line(space: Any, result: Any) -> str:
+def _line(space: DesignSpace, result: DesignResult) -> str:
     head = f"{space.name}: design {result.design.index}: {describe(space, result.design)}"
     if result.kept:
         text = f"{head}: kept; {_measures(result)}" if _measures(result) else f"{head}: kept"
@@ -155,9 +149,10 @@ def _line(space: Any, result: Any) -> str:
     return printable(text + f" ({result.seconds:.2f} s)")
 
 
-def _table(space: Any, ranked: list[Any]) -> list[str]:
-    columns: list[tuple[str, Any]] = [("rank", None), ("design", None)]
-    probes = [("level", lambda r: r.level), ("moves", lambda r: r.moves),
+def _table(space: DesignSpace, ranked: list[DesignResult]) -> list[str]:
+    columns: list[tuple[str, object]] = [("rank", None), ("design", None)]
+    probes: list[tuple[str, Callable[[DesignResult], object]]] = [
+              ("level", lambda r: r.level), ("moves", lambda r: r.moves),
               ("assemblies", lambda r: r.assemblies), ("apart", lambda r: r.come_apart),
               ("solutions", lambda r: r.solutions if r.assemblies is None else None),
               ("hardest", lambda r: " ".join(r.hardest.values()) if r.hardest else None),

@@ -1,8 +1,7 @@
-"""The command line's full parser and its tools beside showing, solving and counting:
-estimate, generate, sweep, order, import, export, serve and moves. Each parses its options,
-calls the library and prints, as cli_search.py does for the searches (split out so that each
-module stays one screenful of purpose; cli.py imports this one only for a command that needs
-it)."""
+"""The command line's tools beside showing, solving and counting: estimate, generate,
+sweep, order, import, export and serve. Each adds its options, calls the library and prints,
+as search.py does for the searches; the dispatcher (dispatch.py) imports this module only for
+one of these commands."""
 
 from __future__ import annotations
 
@@ -12,27 +11,8 @@ import sys
 from typing import Any
 
 from puzzlebox import catalog
-from puzzlebox import cli_disassembly as disassembly_command
-from puzzlebox.cli import (
-    HELP,
-    Adder,
-    CommandError,
-    add_list_parser,
-    add_show_parser,
-    at_least,
-    parser_with,
-    say,
-    showing,
-    write,
-)
-from puzzlebox.cli_design import add_design_parser
-from puzzlebox.cli_search import (
-    add_count_parser,
-    add_puzzle_arg,
-    add_solve_parser,
-    engine_help,
-    load,
-)
+from puzzlebox.cli.common import CommandError, at_least, path, say, showing, write
+from puzzlebox.cli.puzzle import add_puzzle_arg, check_engine, engine_help, load
 from puzzlebox.puzzles.generate import edge_matching_toml, random_edge_matching
 from puzzlebox.puzzles.labels import label_sweep_report
 from puzzlebox.puzzles.order import (
@@ -51,10 +31,9 @@ from puzzlebox.run.reports import estimate_report, sweep_report
 from puzzlebox.safety import printable
 
 
-def add_serve_parser(sub: Any) -> None:
-    serve = sub.add_parser(
-        "serve", help=HELP["serve"],
-        description="Serve the web page (extra 'web'): an editor of puzzle files, searches "
+def add_serve(serve: argparse.ArgumentParser) -> None:
+    serve.description = (
+        "Serve the web page (extra 'web'): an editor of puzzle files, searches "
         "with live progress and a Stop button, and the search animated step by step. Binds "
         "to 127.0.0.1 (this machine only) unless --host says otherwise; Ctrl-C stops it.")
     serve.add_argument("--host", default="127.0.0.1",
@@ -73,20 +52,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_moves(args: argparse.Namespace) -> int:
-    """``puzzlebox moves FILE``: how an assembly comes apart (#24)."""
-    return disassembly_command.run_moves(args, load(args.puzzle))
-
-
-def add_generate_parser(sub: Any) -> None:
+def add_generate(generate: argparse.ArgumentParser) -> None:
     """``generate edge-matching``: a random puzzle that has a solution by construction."""
-    generate = sub.add_parser("generate", help=HELP["generate"],
-                              description="Write a random puzzle (TOML) that is solvable by "
-                              "construction.")
+    generate.description = "Write a random puzzle (TOML) that is solvable by construction."
     kinds = generate.add_subparsers(dest="kind", required=True, metavar="KIND")
     em = kinds.add_parser("edge-matching", help="random edge-matching cards",
                           description="Random labels on a grid's edges, cut into cards, "
-                          "shuffled and turned.")
+                          "shuffled and turned.",
+                          epilog="example: puzzlebox generate edge-matching --size 5 --border "
+                          "--seed 7 --out cards.toml")
     em.add_argument("--size", type=at_least(1), default=4, metavar="N",
                     help="an N x N board (default 4)")
     em.add_argument("--rows", type=at_least(1), metavar="R", help="rows (default: --size)")
@@ -98,8 +72,10 @@ def add_generate_parser(sub: Any) -> None:
     em.add_argument("--border-colors", type=at_least(1), metavar="B",
                     help="labels between frame cards (default: half of --colors)")
     em.add_argument("--no-rotate", action="store_true", help="cards may not turn")
-    em.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    em.add_argument("--out", metavar="FILE", help="write the TOML here instead of stdout")
+    em.add_argument("--seed", type=int, default=0, metavar="SEED",
+                    help="random seed (default 0)")
+    em.add_argument("--out", type=path, metavar="FILE",
+                    help="write the TOML here instead of stdout")
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
@@ -135,10 +111,9 @@ def _generate_command(args: argparse.Namespace, rows: int, cols: int) -> str:
     return " ".join(parts)
 
 
-def add_sweep_parser(sub: Any) -> None:
-    sweep = sub.add_parser(
-        "sweep", help=HELP["sweep"],
-        description="Solve the board with every choice of K of its cells left uncovered "
+def add_sweep(sweep: argparse.ArgumentParser) -> None:
+    sweep.description = (
+        "Solve the board with every choice of K of its cells left uncovered "
         "(where may the hole of a one-hole puzzle go?). Choices that a symmetry of the "
         "puzzle maps onto each other are solved once.")
     add_puzzle_arg(sweep)
@@ -158,10 +133,9 @@ def add_sweep_parser(sub: Any) -> None:
                        "[[row, col], ...]")
 
 
-def add_order_parser(sub: Any) -> None:
-    order = sub.add_parser(
-        "order", help=HELP["order"],
-        description="Find the order of a polyomino: the fewest copies (turned and flipped "
+def add_order(order: argparse.ArgumentParser) -> None:
+    order.description = (
+        "Find the order of a polyomino: the fewest copies (turned and flipped "
         "freely) that tile some rectangle, trying rectangles by increasing area, and show "
         "one tiling.")
     order.add_argument("shape", help="a grid such as '####/.#..' (rows split by '/', '#' a "
@@ -184,6 +158,7 @@ def add_order_parser(sub: Any) -> None:
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
+    check_engine(args)
     if args.uncover is None:
         return _label_sweep(args)
     if args.uncover_groups is not None:
@@ -224,6 +199,7 @@ def _label_sweep(args: argparse.Namespace) -> int:
 
 
 def cmd_order(args: argparse.Namespace) -> int:
+    check_engine(args)
     lattice = read_lattice(args.lattice)
     shape = parse_shape(args.shape, lattice)
     total = sum(1 for _ in blocks(shape, args.max_area, lattice, not args.no_reflect))
@@ -244,30 +220,29 @@ def cmd_order(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_import_parser(sub: Any) -> None:
+def add_import(imp: argparse.ArgumentParser) -> None:
     """``import``: BurrTools files to TOML (issue #17)."""
-    imp = sub.add_parser(
-        "import", help=HELP["import"],
-        description="Read a BurrTools file (gzip or plain XML) and write one of its problems "
+    imp.description = (
+        "Read a BurrTools file (gzip or plain XML) and write one of its problems "
         "as puzzlebox TOML (docs/import-export.md says what maps and what is refused).")
-    imp.add_argument("file", help="a BurrTools .xmpuzzle file")
-    imp.add_argument("-o", "--out", metavar="OUT.toml", help="write here instead of stdout")
+    imp.add_argument("file", type=path, help="a BurrTools .xmpuzzle file")
+    imp.add_argument("-o", "--out", type=path, metavar="OUT.toml",
+                     help="write here instead of stdout")
     imp.add_argument("--problem", metavar="NAME|N",
                      help="which problem, by name or number from 1 (needed when there are "
                      "several)")
 
 
-def add_export_parser(sub: Any) -> None:
+def add_export(exp: argparse.ArgumentParser) -> None:
     """``export``: piece sheets and STL solids (issue #17)."""
-    exp = sub.add_parser(
-        "export", help=HELP["export"],
-        description="Write every piece at real size: outlines on a sheet for printing or "
+    exp.description = (
+        "Write every piece at real size: outlines on a sheet for printing or "
         "laser cutting (--sheet), or one STL solid per piece for 3-D printing (--stl).")
-    exp.add_argument("puzzle", help="a catalog name or a .toml file")
+    exp.add_argument("puzzle", type=path, help="a catalog name or a .toml file")
     what = exp.add_mutually_exclusive_group(required=True)
-    what.add_argument("--sheet", metavar="OUT.svg|OUT.pdf",
+    what.add_argument("--sheet", type=path, metavar="OUT.svg|OUT.pdf",
                       help="piece outlines, packed in rows, in a .svg or .pdf file")
-    what.add_argument("--stl", metavar="DIR", help="one binary STL per piece in DIR")
+    what.add_argument("--stl", type=path, metavar="DIR", help="one binary STL per piece in DIR")
     exp.add_argument("--cell-mm", type=float, default=20.0, metavar="MM",
                      help="the width of one cell in millimetres (default 20)")
     exp.add_argument("--margin-mm", type=float, default=5.0, metavar="MM",
@@ -321,29 +296,13 @@ def cmd_estimate(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_estimate_parser(sub: Any) -> None:
-    estimate = sub.add_parser(
-        "estimate", help=HELP["estimate"],
-        description="Estimate, from random root-to-leaf probes (Knuth 1975), how many nodes "
+def add_estimate(estimate: argparse.ArgumentParser) -> None:
+    estimate.description = (
+        "Estimate, from random root-to-leaf probes (Knuth 1975), how many nodes "
         "the compiled engine's search tree for a count has, and how long searching it takes.")
-    estimate.add_argument("puzzle", help="a catalog name or a .toml file")
+    estimate.add_argument("puzzle", type=path, help="a catalog name or a .toml file")
     estimate.add_argument("--probes", type=at_least(1), default=1000, metavar="N",
                           help="random probes (default 1000)")
-    estimate.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    estimate.add_argument("--seed", type=int, default=0, metavar="SEED",
+                          help="random seed (default 0)")
     estimate.add_argument("--json", action="store_true", help="print one JSON object per board")
-
-
-# Every command's parser, with all its options (cli.py and cli_search.py build those of
-# list, show, solve and count, which are cheaper to start without this module).
-ADDERS: dict[str, Adder] = {
-    "list": add_list_parser, "show": add_show_parser, "solve": add_solve_parser,
-    "count": add_count_parser, "moves": disassembly_command.add_moves_parser,
-    "estimate": add_estimate_parser, "generate": add_generate_parser,
-    "sweep": add_sweep_parser, "order": add_order_parser, "import": add_import_parser,
-    "export": add_export_parser, "serve": add_serve_parser, "design": add_design_parser,
-}
-
-
-def build_parser() -> argparse.ArgumentParser:
-    """Every command with all its options."""
-    return parser_with(ADDERS)
