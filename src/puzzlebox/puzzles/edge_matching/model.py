@@ -244,8 +244,14 @@ class EdgeMatchingPuzzle(Puzzle):
 
 
 def _edges_accepts(job: Job) -> str | None:
-    if not isinstance(job.puzzle, EdgeMatchingPuzzle) or job.problem is not job.puzzle.problem:
+    if not isinstance(job.puzzle, EdgeMatchingPuzzle):
         return "the edges solver solves edge-matching puzzles only"
+    if job.problem is not job.puzzle.problem:
+        # #38 item 9: a count runs the parts of the symmetry breaking (engine/parts.py), each
+        # a cut-down cover problem, where the solver fills the puzzle's own cards
+        return ("the edges solver fills the cards of the whole puzzle, and a count of distinct "
+                "solutions searches the parts of its symmetry breaking: count with "
+                "--engine auto or compiled")
     if job.forced or job.excluded:
         return "the edges solver searches whole puzzles, not subproblems"
     return None
