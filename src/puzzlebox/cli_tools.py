@@ -32,6 +32,7 @@ from puzzlebox.cli_search import (
     engine_help,
     load,
 )
+from puzzlebox.outfile import write_text
 from puzzlebox.puzzles.generate import edge_matching_toml, random_edge_matching
 from puzzlebox.puzzles.labels import label_sweep_report
 from puzzlebox.puzzles.order import (
@@ -111,11 +112,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
         print(text, end="")
         return 0
 
-    def write_text() -> None:
-        with open(args.out, "w") as handle:
-            handle.write(text)
-
-    write(args.out, write_text)
+    write(args.out, lambda: write_text(args.out, text))  # whole or not at all (#38 item 5)
     print(args.out)
     return 0
 
@@ -283,11 +280,7 @@ def cmd_import(args: argparse.Namespace) -> int:
         print(text, end="")
         return 0
 
-    def write_text() -> None:
-        with open(args.out, "w", encoding="utf-8") as handle:
-            handle.write(text)
-
-    write(args.out, write_text)
+    write(args.out, lambda: write_text(args.out, text))  # whole or not at all (#38 item 5)
     print(printable(args.out))
     return 0
 
