@@ -217,7 +217,7 @@ def test_a_tampered_checkpoint_is_refused_naming_what_changed(case, tmp_path, ca
     (lambda d: d.pop("checksums"), "its fields must be exactly"),
     (lambda d: d["checksums"][0].__setitem__("plan", "0" * 64), "do not match their checksum"),
     (lambda d: d["checksums"].__setitem__(0, []), "its checksums must be"),
-    (lambda d: d.__setitem__("version", 1), "checkpoint version 1 is not 2"),
+    (lambda d: d.__setitem__("version", 1), "checkpoint version 1 is not 3"),
     (lambda d: d["checksums"][0]["done"].pop("2"), "subproblem 2 is marked done by hand"),
 ])
 def test_checksums_themselves_are_checked(change, fragment, tmp_path, capsys):
