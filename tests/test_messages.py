@@ -24,3 +24,22 @@ def test_the_memo_engine_names_optional_cells_not_colours(capsys):
     assert "colour" not in err
     assert ("memo: it sweeps items that are covered exactly once, and this problem has 9 "
             "that may stay uncovered (cell 1,1, cell 1,2, cell 1,3, ...)") in err
+
+
+def test_a_sweep_tells_a_long_shared_reason_once(tmp_path, capsys):
+    """366 dates that share one proof printed it 366 times; now once, each line refers."""
+    from puzzlebox.catalog import catalog_dir
+
+    text = (catalog_dir() / "calendar.toml").read_text()
+    path = tmp_path / "calendar-plus-one.toml"
+    path.write_text(text.replace('L = "####/#..."', 'L = "####/#..."\nM = "#"'))
+    code, out, err = run(capsys, "sweep", path)
+    assert code == 0, err
+    lines = out.splitlines()
+    proof = "the board has 41 cells, which is not a sum of the pieces' areas"
+    assert out.count(proof) == 1 and lines[1].startswith(
+        f"  [1] for 366 combinations, area: {proof}"), lines[:2]
+    assert len(lines) == 2 + 366 and all(
+        line.endswith("0 solutions, 0 distinct (area: see [1])") for line in lines[2:])
+    code, out, _ = run(capsys, "sweep", path, "--json")  # the contract: each in full
+    assert code == 0 and out.count(proof) == 366 and "see [" not in out
