@@ -43,3 +43,23 @@ def test_a_sweep_tells_a_long_shared_reason_once(tmp_path, capsys):
         line.endswith("0 solutions, 0 distinct (area: see [1])") for line in lines[2:])
     code, out, _ = run(capsys, "sweep", path, "--json")  # the contract: each in full
     assert code == 0 and out.count(proof) == 366 and "see [" not in out
+
+
+def test_a_grid_error_names_the_row_from_0_at_its_own_line(tmp_path, capsys):
+    """The row as the contract counts it (from 0, blank lines above the grid not counted),
+    at the file's line of that row; at the key's line where the string's escapes make the
+    file's lines and the grid's differ."""
+    cases = {
+        'grid = """\n\n####\n#\t##\n"""': ":6: board.grid: a tab (U+0009) at row 1, column 1",
+        "grid = '''\n####\n##\t#\n'''": ":5: board.grid: a tab (U+0009) at row 1, column 2",
+        'grid = """####\n\t###\n"""': ":4: board.grid: a tab (U+0009) at row 1, column 0",
+        'grid = "####\\n#\\t##"': ":3: board.grid: a tab (U+0009) at row 1, column 1",
+        'grid = """\\\n####\n#\t##\n"""': ":3: board.grid: a tab (U+0009) at row 1, column 1",
+    }
+    for grid, expected in cases.items():
+        path = tmp_path / "grid.toml"
+        path.write_text(f'kind = "polyomino"\n[board]\n{grid}\n[pieces]\nO = "##/##"\n')
+        code, out, err = run(capsys, "show", path)
+        assert code == 2 and out == "" and err.count("\n") == 1, err
+        assert err.startswith(f"puzzlebox: {path}{expected} of the grid (counted from 0)"), \
+            (grid, err)

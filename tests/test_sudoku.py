@@ -254,9 +254,9 @@ BAD = {
     "no-grid": ('kind = "sudoku"\n', "grid: is missing"),
     "grid-number": ('kind = "sudoku"\ngrid = 5\n', ":2: grid: must be a string"),
     "short-row": ('kind = "sudoku"\ngrid = """\n1234\n123\n1234\n1234\n"""\n',
-                  "row 2 has 3 cells"),
+                  ":4: grid: row 1 has 3 cells"),  # from 0, at the row's line (#38)
     "bad-symbol": ('kind = "sudoku"\ngrid = """\n12.4\n....\n..X.\n....\n"""\n',
-                   "row 3, column 3: 'X' is not a symbol"),
+                   ":5: grid: row 2, column 2: 'X' is not a symbol"),
     "not-square": ('kind = "sudoku"\ngrid = """\n' + "......\n" * 6 + '"""\n',
                    "has no square boxes"),
     "box-wrong": ('kind = "sudoku"\nbox = [2, 2]\ngrid = """\n' + "......\n" * 6 + '"""\n',
