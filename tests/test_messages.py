@@ -15,7 +15,11 @@ def test_the_edges_engine_says_why_it_does_not_count_an_edge_matching_puzzle(cap
     code, out, err = run(capsys, "count", "cards-3x3", "--engine", "edges")
     assert code == 2 and out == "" and err.count("\n") == 1, err
     assert "edge-matching puzzles only" not in err  # cards-3x3 is one
-    assert "the parts of its symmetry breaking" in err and "--engine auto" in err
+    assert "cut down by its symmetry breaking" in err and "--engine auto" in err
+    code, out, err = run(capsys, "solve", "cards-3x3-corrected", "--engine", "edges",
+                         "--distinct", "--all")  # the same search of a cut-down problem
+    assert code == 2 and out == "" and err.count("\n") == 1, err
+    assert "edge-matching puzzles only" not in err and "cut down by" in err
 
 
 def test_the_memo_engine_names_optional_cells_not_colours(capsys):
