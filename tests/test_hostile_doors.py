@@ -365,4 +365,5 @@ def test_a_sweep_whose_every_combination_fails_by_area_searches_nothing(tmp_path
     assert main(["sweep", str(path), "--quiet"]) == 0
     out = capsys.readouterr().out
     assert "366 combinations of month, day, 0 solvable, 0 solutions" in out
-    assert out.count("area: the board has 41 cells") == 366
+    # the shared proof told once, each date referring to it (#38 item 9)
+    assert out.count("area: the board has 41 cells") == 1 and out.count("(area: see [1])") == 366

@@ -34,10 +34,13 @@ def _temporary(path: Path) -> tuple[int, Path]:
 
 
 @contextlib.contextmanager
-def replacing(path: str | os.PathLike[str], binary: bool = True) -> Iterator[IO[Any]]:
+def replacing(path: str | os.PathLike[str], binary: bool = True,
+              durable: bool = False) -> Iterator[IO[Any]]:
     """A file object whose contents replace ``path`` when the block ends without an error;
     on any error (an ``OSError`` of the write, or an exception of the caller) the temporary
-    is removed, ``path`` is left as it was and the error goes on."""
+    is removed, ``path`` is left as it was and the error goes on. ``durable`` (a checkpoint)
+    also syncs the file to disk before the rename, and the folder after it, so that a power
+    cut leaves the old file or the new one."""
     target = Path(path)
     fd, temp = _temporary(target)
     try:
@@ -50,11 +53,21 @@ def replacing(path: str | os.PathLike[str], binary: bool = True) -> Iterator[IO[
     try:
         with handle:
             yield handle
+            if durable:
+                handle.flush()
+                os.fsync(handle.fileno())
         os.replace(temp, target)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(temp)
         raise
+    if durable:
+        with contextlib.suppress(OSError):  # make the rename itself durable where we can
+            folder = os.open(target.parent, os.O_RDONLY)
+            try:
+                os.fsync(folder)
+            finally:
+                os.close(folder)
 
 
 def write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
