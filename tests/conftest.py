@@ -6,6 +6,7 @@ while others took seconds. The examples still cover what the strategies describe
 a strategy changes them.
 """
 
+import os
 from collections.abc import Iterator
 
 import pytest
@@ -15,6 +16,21 @@ from puzzlebox.engine import kernel_choice
 
 settings.register_profile("puzzlebox", derandomize=True, deadline=None)
 settings.load_profile("puzzlebox")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def config_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The user's configuration folder, where a checkpoint's signing key is made on first
+    use (parallel/checkpoint.py), is a folder of the session's own: no test writes into
+    the real home. Set in the environment, so the commands a test starts inherit it."""
+    folder = str(tmp_path_factory.mktemp("config"))
+    before = os.environ.get("XDG_CONFIG_HOME")
+    os.environ["XDG_CONFIG_HOME"] = folder
+    yield folder
+    if before is None:
+        os.environ.pop("XDG_CONFIG_HOME", None)
+    else:
+        os.environ["XDG_CONFIG_HOME"] = before
 
 
 @pytest.fixture(scope="module", params=kernel_choice.available())

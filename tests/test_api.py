@@ -199,14 +199,15 @@ def test_an_invisible_character_in_a_grid_is_refused_at_its_line_and_column(char
     with pytest.raises(PuzzleFileError) as caught:
         puzzlebox.loads(text, "tabs")
     message = str(caught.value)
-    assert message.startswith("<string>:3: board.grid: " + name), message
-    assert "line 2, column 2 of the grid" in message
+    # the file's line of that row, and the row and column as the contract counts them (#38)
+    assert message.startswith("<string>:5: board.grid: " + name), message
+    assert "at row 1, column 1 of the grid (counted from 0)" in message
     assert "\n" not in message and char not in message  # one line, the character escaped
 
 
 def test_tabs_in_a_piece_and_in_a_one_line_grid_are_refused_too():
     text = 'kind = "polyomino"\n[board]\ngrid = "####/####"\n[pieces]\nO = "##/\t##"\n'
-    with pytest.raises(PuzzleFileError, match=r":5: pieces.O: a tab .* line 2, column 1"):
+    with pytest.raises(PuzzleFileError, match=r":5: pieces.O: a tab .* row 1, column 0 "):
         puzzlebox.loads(text)
     cube = 'kind = "polyomino"\nlattice = "cube"\n[board]\ngrid = ["##", "#\t"]\n[pieces]\n'
     with pytest.raises(PuzzleFileError, match="a tab"):

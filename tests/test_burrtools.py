@@ -566,6 +566,19 @@ def test_malformed_files_are_one_line_and_exit_2(tmp_path, capsys, xml, words):
         assert err.count("\n") == 1 and "Traceback" not in err
 
 
+def test_a_huge_number_is_too_large_not_a_fraction(tmp_path, capsys):
+    """#38 item 9: a piece count of 25 digits was called "not a whole number"."""
+    for count, shown in (("9" * 25, "99999999999999999999... (25 digits)"),
+                         ("3000000000", "3000000000")):
+        xml = ('<puzzle version="2"><shapes><voxel x="1" y="1" z="1" type="0">#</voxel>'
+               f'</shapes><problems><problem><shapes><shape id="0" count="{count}"/></shapes>'
+               '<result id="0"/></problem></problems></puzzle>')
+        code, out, err = run(capsys, "import", write(tmp_path, xml))
+        assert code == 2 and out == ""
+        assert f"<shape> count={shown} is too large: the limit is 2147483648" in err, err
+        assert "whole number" not in err and err.count("\n") == 1
+
+
 def test_a_gzip_bomb_stops_at_the_cap(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(bt, "MAX_XML_BYTES", 1 << 20)
     path = tmp_path / "bomb.xmpuzzle"

@@ -11,6 +11,7 @@ is wrong, and ``count_subproblem`` is made to fail the test if any search starts
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 from pathlib import Path
@@ -21,7 +22,7 @@ import pytest
 from puzzlebox import catalog
 from puzzlebox.cli import main
 from puzzlebox.engine.registry import AUTO
-from puzzlebox.parallel import Interrupted
+from puzzlebox.parallel import Interrupted, checkpoint
 from puzzlebox.parallel import tasks as parallel_tasks
 from puzzlebox.run import Limits
 from puzzlebox.run.run import Split, split_run
@@ -155,3 +156,46 @@ def test_another_puzzles_checkpoint_is_refused(bedlam_checkpoint, tmp_path, caps
     assert main(["count", "soma-cube", "--checkpoint", str(path)]) == 2
     err = capsys.readouterr().err
     assert "made for another puzzle" in err and len(err.splitlines()) == 1, err
+
+
+def _plain_sha256(*parts: Any) -> str:
+    """The checksum as version 2 took it: SHA-256 of the parts, which anyone can recompute."""
+    blob = json.dumps(parts, separators=(",", ":"), sort_keys=True)
+    return hashlib.sha256(blob.encode()).hexdigest()
+
+
+def test_an_edit_with_its_plain_sha256_recomputed_is_refused(
+        bedlam_checkpoint, tmp_path, capsys, no_search):
+    """#38 item 12: a count raised by one, its checksum recomputed as plain SHA-256 (what the
+    file's version 2 was), resumed into a wrong total; the checksums are signed now."""
+    path = tmp_path / "run.json"
+    data = json.loads(bedlam_checkpoint.read_text())
+    board = data["boards"][0]
+    board["done"]["0"][0] += 1
+    data["checksums"][0]["done"]["0"] = _plain_sha256(
+        "result", data["fingerprint"], 0, 0, board["subproblems"][0], board["done"]["0"])
+    path.write_text(json.dumps(data))
+    code = main(["count", "bedlam-cube", "--checkpoint", str(path)])
+    lines = capsys.readouterr().err.splitlines()
+    assert code == 2 and len(lines) == 1, lines
+    assert lines[0] == (f"puzzlebox: {path}: not a usable checkpoint: board 0: the result of "
+                        f"subproblem 0 ({board['done']['0']}) does not match its checksum "
+                        "(changed after puzzlebox wrote it)")
+
+
+def test_the_key_is_made_once_0600_in_the_users_config(bedlam_checkpoint, config_home):
+    key = Path(config_home) / "puzzlebox" / checkpoint.KEY_FILE
+    assert checkpoint.key_path() == key and key.exists()  # the fixture's run made it
+    assert key.stat().st_mode & 0o777 == 0o600 and key.parent.stat().st_mode & 0o077 == 0
+    assert len(bytes.fromhex(key.read_text())) == 32
+
+
+def test_a_checkpoint_signed_with_another_key_is_refused(
+        bedlam_checkpoint, tmp_path, capsys, no_search, monkeypatch):
+    path = tmp_path / "run.json"
+    shutil.copy(bedlam_checkpoint, path)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "another-user"))
+    assert main(["count", "bedlam-cube", "--checkpoint", str(path)]) == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 1 and "it was signed with another key than " in lines[0], lines
+    assert str(tmp_path / "another-user" / "puzzlebox" / "checkpoint.key") in lines[0]

@@ -217,7 +217,7 @@ def test_a_tampered_checkpoint_is_refused_naming_what_changed(case, tmp_path, ca
     (lambda d: d.pop("checksums"), "its fields must be exactly"),
     (lambda d: d["checksums"][0].__setitem__("plan", "0" * 64), "do not match their checksum"),
     (lambda d: d["checksums"].__setitem__(0, []), "its checksums must be"),
-    (lambda d: d.__setitem__("version", 1), "checkpoint version 1 is not 2"),
+    (lambda d: d.__setitem__("version", 1), "checkpoint version 1 is not 3"),
     (lambda d: d["checksums"][0]["done"].pop("2"), "subproblem 2 is marked done by hand"),
 ])
 def test_checksums_themselves_are_checked(change, fragment, tmp_path, capsys):
@@ -365,4 +365,5 @@ def test_a_sweep_whose_every_combination_fails_by_area_searches_nothing(tmp_path
     assert main(["sweep", str(path), "--quiet"]) == 0
     out = capsys.readouterr().out
     assert "366 combinations of month, day, 0 solvable, 0 solutions" in out
-    assert out.count("area: the board has 41 cells") == 366
+    # the shared proof told once, each date referring to it (#38 item 9)
+    assert out.count("area: the board has 41 cells") == 1 and out.count("(area: see [1])") == 366

@@ -543,9 +543,10 @@ def test_regions_are_split_by_the_lattices_neighbours():
      "layers are for lattice"),
     ('lattice = "triangle"\n[board]\ngrid = ["####"]\n[pieces]\nA = "##"\n', 3,
      "layers are for lattice"),
-    ('lattice = "cube"\n[board]\ngrid = ["##/##", "##"]\n[pieces]\nA = "##"\n', 3, "layer 2"),
-    ('lattice = "cube"\n[board]\ngrid = ["##/##", 3]\n[pieces]\nA = "##"\n', 3, "layer 2"),
-    ('lattice = "cube"\n[board]\ngrid = "####"\n[pieces]\nA = ["#/#", "#"]\n', 5, "layer 2"),
+    # layers from 0, as [layer, row, col] counts them (#38 item 9)
+    ('lattice = "cube"\n[board]\ngrid = ["##/##", "##"]\n[pieces]\nA = "##"\n', 3, "layer 1"),
+    ('lattice = "cube"\n[board]\ngrid = ["##/##", 3]\n[pieces]\nA = "##"\n', 3, "layer 1"),
+    ('lattice = "cube"\n[board]\ngrid = "####"\n[pieces]\nA = ["#/#", "#"]\n', 5, "layer 1"),
     ('lattice = "triangle"\n[board]\ngrid = "####"\n[pieces]\nA = "#.#"\n', 5, "not connected"),
     ('lattice = "triangle"\n[board]\ngrid = "####/####"\n[pieces]\nA = "#./.#"\n', 5,
      "not connected"),

@@ -321,10 +321,10 @@ def test_parse_cube() -> None:
     box = CUBE.parse(["###/###/###"] * 3)
     assert len(box) == 27 and CUBE.is_connected(box)
     with pytest.raises(
-        GridError, match="^layer 3 has 2 rows, layer 1 has 3; write empty rows with dots$"
+        GridError, match="^layer 2 has 2 rows, layer 0 has 3; write empty rows with dots$"
     ):
         CUBE.parse(["###/###/###", "###/###/###", "###/###"])
-    with pytest.raises(GridError, match="layer 2 .* not int"):
+    with pytest.raises(GridError, match="layer 1 .* not int"):  # layers from 0 (#38)
         CUBE.parse(["#", 5])
     with pytest.raises(GridError, match="not dict"):
         CUBE.parse({"a": 1})

@@ -99,12 +99,15 @@ KNOWN_LAZY: set[tuple[str, str]] = {
     ("puzzlebox.engine.registry", "puzzlebox.engine.restarts"),
     # the standard library's modules that a search's start-up no longer loads (#23: count
     # pentomino-6x10 --json within a twentieth of xcover's whole process): hashlib 2.6-4.1 ms,
-    # ctypes 1.8-2.4 ms, tempfile 1.1-1.6 ms, difflib 0.5-0.6 ms, each after `import
+    # ctypes 1.8-2.4 ms, difflib 0.5-0.6 ms (tempfile 1.1-1.6 ms, no longer: outfile.py
+    # writes a checkpoint, with os.open), each after `import
     # puzzlebox.cli, puzzlebox.cli.search, puzzlebox.run, puzzlebox.catalog.files` (5 runs,
     # load 0.6, compiled bytecode); each is loaded where it is used: a checkpoint, a split
     # run's fingerprint, a file name too long, a stop that overruns, a misspelt name
     ("puzzlebox.parallel.checkpoint", "hashlib"),
-    ("puzzlebox.parallel.checkpoint", "tempfile"),
+    # hmac: 0.3-0.4 ms after hashlib (3 runs, load 1.9), and it imports hashlib at its top:
+    # a checkpoint's signatures (#38 item 12) alone need it
+    ("puzzlebox.parallel.checkpoint", "hmac"),
     ("puzzlebox.parallel.tasks", "hashlib"),
     ("puzzlebox.safety", "hashlib"),
     ("puzzlebox.run.run", "ctypes"),

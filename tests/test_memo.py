@@ -254,7 +254,7 @@ def test_declines_with_a_reason() -> None:
             return SweepPlan((0,))
 
     coloured = Coloured()
-    with pytest.raises(MemoDeclined, match="secondary"):
+    with pytest.raises(MemoDeclined, match="may stay uncovered"):
         memo.MemoSearch(Job(coloured.problem, Mode.COUNT, puzzle=coloured))
 
 

@@ -379,15 +379,23 @@ def test_balance_proof_on_a_board_of_even_balance():
 
 
 @pytest.mark.parametrize("grid, message", [
-    ("+|+", r"row 1, column 2: '\|' where a horizontal stick goes"),
-    ("+-+/|x|/+-+", r"row 2, column 2: 'x' stands inside a square"),
-    ("+-x", r"row 1, column 3: 'x' stands on a grid point"),
+    # rows and columns from 0, as the contract's stick notation counts them (#38 item 9)
+    ("+|+", r"row 0, column 1: '\|' where a horizontal stick goes"),
+    ("+-+/|x|/+-+", r"row 1, column 1: 'x' stands inside a square"),
+    ("+-x", r"row 0, column 2: 'x' stands on a grid point"),
     ("+ +", r"draws no stick"),
 ])
 def test_a_bad_grid_is_one_error_naming_the_place(grid, message):
     with pytest.raises(PuzzleFileError, match=message):
         read_text(f'kind = "polysticks"\n[board]\ngrid = "{grid}"\n[pieces]\na = "+-+"\n',
                   "g.toml", "g")
+
+
+def test_a_bad_row_of_a_multi_line_grid_is_refused_at_its_own_line():
+    text = 'kind = "polysticks"\n[board]\ngrid = """\n\n+-+-+\n| ? |\n+-+-+\n"""\n[pieces]\n' \
+        'a = "+-+"\n'
+    with pytest.raises(PuzzleFileError, match=r"^g\.toml:6: board\.grid: row 1, column 2: "):
+        read_text(text, "g.toml", "g")
 
 
 def test_bad_pieces_and_rules_are_refused_at_their_line(tmp_path, capsys):

@@ -9,6 +9,7 @@ it shares nothing with puzzlebox (no cover problem, no engine).
 from __future__ import annotations
 
 import itertools
+import json
 import random
 
 import pytest
@@ -127,6 +128,25 @@ def test_published_puzzles_have_exactly_one_solution():
     assert len(list(inkala.solutions(limit=2))) == 1
 
 
+def test_a_solutions_digits_and_placements_are_the_symbols_shown():
+    """#38 item 10: ``digits`` held indices (4, 2, 3 for a row shown as 5 3 4) and
+    ``placements``, listed by ``dir()``, raised AttributeError."""
+    solution = catalog.load_file("sudoku-classic").puzzles[0].solve()
+    assert solution is not None
+    assert solution.digits[0] == tuple(CLASSIC_SOLUTION[0]) == ("5", "3", "4", "6", "7", "8",
+                                                                "9", "1", "2")
+    assert str(solution).splitlines()[0].startswith("5 3 4 |")
+    assert "placements" in dir(solution) and len(solution.placements) == 81
+    first = solution.placements[0]
+    assert (first.row, first.col, first.digit) == (0, 0, "5") == tuple(first)
+    assert [{"row": r, "col": c, "digit": d} for r, c, d in solution.placements] == \
+        json.loads(solution.to_json())["placements"]  # the --json contract, unchanged
+    for name in dir(solution):  # every name dir() lists is there
+        getattr(solution, name)
+    big = sudoku(toml(["." * 16] * 16)).solve()  # 16 x 16: symbols 1-9, A-G
+    assert big is not None and "G" in {d for row in big.digits for d in row}
+
+
 def test_catalog_jigsaw_is_unique_for_the_brute_force_too():
     puzzle = catalog.load_file("sudoku-jigsaw").puzzles[0]
     assert isinstance(puzzle, SudokuPuzzle) and puzzle.box is None
@@ -234,9 +254,9 @@ BAD = {
     "no-grid": ('kind = "sudoku"\n', "grid: is missing"),
     "grid-number": ('kind = "sudoku"\ngrid = 5\n', ":2: grid: must be a string"),
     "short-row": ('kind = "sudoku"\ngrid = """\n1234\n123\n1234\n1234\n"""\n',
-                  "row 2 has 3 cells"),
+                  ":4: grid: row 1 has 3 cells"),  # from 0, at the row's line (#38)
     "bad-symbol": ('kind = "sudoku"\ngrid = """\n12.4\n....\n..X.\n....\n"""\n',
-                   "row 3, column 3: 'X' is not a symbol"),
+                   ":5: grid: row 2, column 2: 'X' is not a symbol"),
     "not-square": ('kind = "sudoku"\ngrid = """\n' + "......\n" * 6 + '"""\n',
                    "has no square boxes"),
     "box-wrong": ('kind = "sudoku"\nbox = [2, 2]\ngrid = """\n' + "......\n" * 6 + '"""\n',

@@ -182,6 +182,15 @@ def test_bad_models_and_requests_get_one_line(client):
     assert client.post("/api/check", content=b"[1, 2]").status_code == 400
     huge = b'{"toml": "' + b"#" * (MAX_BODY + 10) + b'"}'
     assert client.post("/api/check", content=huge).status_code == 413
+    for action in ("set", "import", "transform"):  # the designer's routes too (#38 item 9)
+        too_large = client.post(f"/api/design/{action}", content=huge)
+        assert too_large.status_code == 413, (action, too_large.text)
+        assert too_large.json()["error"] == f"the request is larger than {MAX_BODY} bytes"
+    from puzzlebox.web.design import MAX_UPLOAD
+
+    upload = client.post("/api/design/import", json={"data": "A" * (MAX_UPLOAD * 4 // 3 + 8)})
+    assert upload.status_code == 413, upload.text
+    assert upload.json()["error"] == f"the file is larger than {MAX_UPLOAD} bytes"
     bad_tab = client.post("/api/solve", json={"tab": "../x", "toml": QUEENS.format(n=4)})
     assert bad_tab.status_code == 400
 

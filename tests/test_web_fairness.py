@@ -200,11 +200,13 @@ def test_many_half_open_connections_are_all_closed():
                 sock.close()
 
 
-def test_a_body_that_never_arrives_is_answered_408(monkeypatch):
+@pytest.mark.parametrize("route", [b"/api/check", b"/api/design/set"])
+def test_a_body_that_never_arrives_is_answered_408(monkeypatch, route):
+    """On every route, the designer's too (#38 item 9: they answered 400)."""
     monkeypatch.setattr(web_app, "BODY_SECONDS", 0.3)
     with Server() as server, socket.create_connection(("127.0.0.1", server.port)) as sock:
-        sock.sendall(b"POST /api/check HTTP/1.1\r\nHost: x\r\nContent-Type: application/json"
-                     b"\r\nContent-Length: 100\r\n\r\n{\"toml\":")
+        sock.sendall(b"POST " + route + b" HTTP/1.1\r\nHost: x\r\nContent-Type: "
+                     b"application/json\r\nContent-Length: 100\r\n\r\n{\"toml\":")
         sock.settimeout(WAIT)
         head = sock.recv(4096)
     assert head.startswith(b"HTTP/1.1 408"), head

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 from puzzlebox.catalog import catalog_dir
+from puzzlebox.outfile import write_text
 from puzzlebox.puzzles.families import (
     catalan,
     family_board_side,
@@ -93,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
             continue
         stale.append(path)
         if not args.check:
-            path.write_text(text)
+            write_text(path, text)  # whole or not at all (outfile.py)
             print(f"wrote {path}")
     if args.check and stale:
         for path in stale:

@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -19,6 +17,7 @@ from puzzlebox.cli.common import path
 from puzzlebox.designs import DesignResult, DesignRun, DesignSpace, describe, load_space
 from puzzlebox.designs.space import RANKS
 from puzzlebox.errors import PuzzleboxError
+from puzzlebox.outfile import write_text
 from puzzlebox.run.limits import Limits
 from puzzlebox.safety import file_component, printable
 
@@ -105,17 +104,11 @@ class _Progress:
 
 
 def _write_design(space: DesignSpace, result: DesignResult, folder: Path) -> str:
-    """Write a kept design into ``folder`` (atomically: a failed write leaves nothing)."""
-    name = file_component(space.design_name(result.design)) + ".toml"
-    target = folder / name
-    text = space.design_text(result.design)
-    handle, temporary = tempfile.mkstemp(prefix=".design-", suffix=".toml", dir=folder)
+    """Write a kept design into ``folder`` (whole or not at all: outfile.py)."""
+    target = folder / (file_component(space.design_name(result.design)) + ".toml")
     try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(temporary, target)
+        write_text(target, space.design_text(result.design))
     except OSError as error:
-        Path(temporary).unlink(missing_ok=True)
         raise DesignCommandError(f"cannot write {target}: {error.strerror or error}") from None
     return str(target)
 

@@ -13,6 +13,7 @@ from typing import Any
 from puzzlebox import catalog
 from puzzlebox.cli.common import CommandError, at_least, path, say, showing, write
 from puzzlebox.cli.puzzle import add_puzzle_arg, check_engine, engine_help, load
+from puzzlebox.outfile import write_text
 from puzzlebox.puzzles.generate import edge_matching_toml, random_edge_matching
 from puzzlebox.puzzles.labels import label_sweep_report
 from puzzlebox.puzzles.order import (
@@ -88,11 +89,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
         print(text, end="")
         return 0
 
-    def write_text() -> None:
-        with open(args.out, "w") as handle:
-            handle.write(text)
-
-    write(args.out, write_text)
+    write(args.out, lambda: write_text(args.out, text))  # whole or not at all (#38 item 5)
     print(args.out)
     return 0
 
@@ -259,11 +256,7 @@ def cmd_import(args: argparse.Namespace) -> int:
         print(text, end="")
         return 0
 
-    def write_text() -> None:
-        with open(args.out, "w", encoding="utf-8") as handle:
-            handle.write(text)
-
-    write(args.out, write_text)
+    write(args.out, lambda: write_text(args.out, text))  # whole or not at all (#38 item 5)
     print(printable(args.out))
     return 0
 

@@ -1,14 +1,18 @@
 """A design search's checkpoint: every design tried, one JSON line each, appended as it ends.
 
-The file's first line names the space it belongs to (a SHA-256 of the design file's text and
-of the wanted rules); each further line is one design's result with a SHA-256 of that
-result's JSON. A run appends and flushes a line per design, so a kill loses at most the
+The file's first line names the space it belongs to (a digest of the design file's text and
+of the wanted rules); each further line is one design's result with an HMAC-SHA256 of that
+result's JSON under the user's checkpoint key (the key a count's checkpoint is signed with,
+parallel/checkpoint.py: ``$XDG_CONFIG_HOME/puzzlebox/checkpoint.key``). A run appends and
+flushes a line per design, so a kill loses at most the
 designs being tried at that moment; a resumed run reads the lines, skips the designs they
 hold and tries the rest, so nothing is lost and nothing is counted twice (a design whose
 line appears twice, as after a resume of a resume that raced, counts once).
 
-What the checksums protect against: accidents (a line cut short by a kill or a full disk,
-a bit flipped, a file from another space), not a forger, who can recompute a SHA-256.
+What the signatures protect against: accidents (a line cut short by a kill or a full disk,
+a bit flipped, a file from another space) and an edit by anyone who cannot read the key
+file (a result changed and its SHA-256 recomputed is refused); not the user's own account,
+which holds the key.
 A line cut short at the very end is what a kill leaves: it is dropped and its design tried
 again; a damaged line anywhere else is refused in one line.
 """
@@ -16,6 +20,7 @@ again; a damaged line anywhere else is refused in one line.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import os
 from pathlib import Path
@@ -23,6 +28,7 @@ from typing import IO, Any
 
 from puzzlebox.designs.evaluate import DesignResult
 from puzzlebox.errors import PuzzleboxError
+from puzzlebox.parallel.checkpoint import signing_key
 
 MAGIC = "puzzlebox design checkpoint"
 VERSION = 1
@@ -33,11 +39,12 @@ class DesignCheckpointError(PuzzleboxError):
 
 
 def _check(payload: str) -> str:
-    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+    return hmac.new(signing_key(), payload.encode("utf-8"), hashlib.sha256).hexdigest()
 
 
 def space_fingerprint(text: str, wanted: dict[str, Any]) -> str:
-    return _check(text + "\0" + json.dumps(wanted, sort_keys=True))
+    blob = text + "\0" + json.dumps(wanted, sort_keys=True)
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
 
 class DesignCheckpoint:
@@ -77,7 +84,7 @@ class DesignCheckpoint:
             if entry is None:
                 if number - 1 == last:  # cut short by a kill: tried again
                     continue
-                raise DesignCheckpointError(f"{name}:{number}: a damaged line (its checksum "
+                raise DesignCheckpointError(f"{name}:{number}: a damaged line (its signature "
                                             "does not match): the checkpoint cannot be used")
             result = DesignResult.from_json(entry)
             self.results.setdefault(result.design.index, result)

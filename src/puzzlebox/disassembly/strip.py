@@ -9,11 +9,12 @@ parts apart.
 
 from __future__ import annotations
 
-from pathlib import Path
+from typing import Any
 from xml.sax.saxutils import escape
 
 from puzzlebox.disassembly.assemblies import Disassembled
 from puzzlebox.disassembly.search import Move
+from puzzlebox.outfile import replacing, write_text
 from puzzlebox.render.drawing import pictures
 from puzzlebox.render.isometric import visible_faces
 from puzzlebox.render.palette import piece_color, shade
@@ -109,7 +110,7 @@ def strip_svg(done: Disassembled, dims: int) -> str:
             "</title>" + "".join(parts) + "</svg>\n")
 
 
-def strip_png(done: Disassembled, dims: int, out: str) -> None:
+def strip_png(done: Disassembled, dims: int, out: Any) -> None:
     """The same strip as a PNG (matplotlib, the ``pictures`` extra)."""
 
     pictures()  # a one-line refusal when matplotlib is missing
@@ -137,7 +138,8 @@ def strip_png(done: Disassembled, dims: int, out: str) -> None:
 
 
 def write_strip(done: Disassembled, dims: int, out: str, fmt: str = "svg") -> None:
-    if fmt == "png":
-        strip_png(done, dims, out)
+    if fmt == "png":  # whole or not at all (#38 item 5)
+        with replacing(out) as handle:
+            strip_png(done, dims, handle)
     else:
-        Path(out).write_text(strip_svg(done, dims), encoding="utf-8")
+        write_text(out, strip_svg(done, dims))

@@ -23,7 +23,7 @@ by orbits of options (those whose members do not overlap): the same sweep counts
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -338,10 +338,21 @@ class SweepRun:
         self.done = True
 
 
+def secondary_reason(problem: CoverProblem, words: Callable[[Hashable], str] = str) -> str:
+    """Why the sweep refuses ``problem``'s secondary items (#38 item 9: they were called
+    colours): items that may stay uncovered (optional cells, a queen's diagonals), the first
+    few named in the puzzle's ``words``."""
+    secondary = range(problem.n_primary, problem.n_items)
+    named = ", ".join(words(problem.item_names[i]) for i in secondary[:3])
+    more = ", ..." if len(secondary) > 3 else ""
+    return (f"memo: it sweeps items that are covered exactly once, and this problem has "
+            f"{len(secondary)} that may stay uncovered ({named}{more})")
+
+
 def _check(problem: CoverProblem, order: Sequence[int]) -> list[int]:
     """The counters (primary items not swept); raise MemoDeclined where the sweep cannot go."""
     if problem.n_items > problem.n_primary:
-        raise MemoDeclined("memo: the problem has secondary items (colours), which it cannot sweep")
+        raise MemoDeclined(secondary_reason(problem))
     if len(set(order)) != len(order) or not all(0 <= i < problem.n_primary for i in order):
         raise ProblemError("the sweep order must list distinct primary items")
     lo, hi = problem.arrays.lo, problem.arrays.hi
@@ -578,6 +589,8 @@ def accepts(job: Job) -> str | None:
     plan = plan_of(job)
     if plan is None:
         return "memo: this kind of puzzle gives no sweep order"
+    if job.problem.n_items > job.problem.n_primary:
+        return secondary_reason(job.problem, getattr(job.puzzle, "item_words", str))
     try:
         _check(job.problem, plan.order)
     except MemoDeclined as declined:

@@ -255,10 +255,14 @@ class _Parser:
         value = attrs.get(key, "").strip()
         if not value:
             raise self.fail(f"<{element}> needs a {key!r} attribute")
-        if not (value.isascii() and value.isdigit()) or len(value) > 12:  # "²".isdigit()
+        if not (value.isascii() and value.isdigit()):  # "²".isdigit()
             raise self.fail(f"<{element}> {key}={value[:20]!r} is not a whole number")
-        number = int(value)
-        if not least <= number <= most:
+        digits = value.lstrip("0") or "0"
+        if len(digits) > len(str(most)) or int(digits) > most:  # a long one is never int()
+            shown = digits if len(digits) <= 20 else f"{digits[:20]}... ({len(digits)} digits)"
+            raise self.fail(f"<{element}> {key}={shown} is too large: the limit is {most}")
+        number = int(digits)
+        if number < least:
             raise self.fail(f"<{element}> {key}={number} is outside {least}..{most}")
         return number
 

@@ -82,3 +82,30 @@ def _exact_line(text: str, names: tuple[str, ...]) -> int | None:
         if key and _within(table + tuple(_unquote(p) for p in key.group(1).split(".")), names):
             return number
     return None
+
+
+_OPENING = re.compile(r"=\s*(\"\"\"|\'\'\')")
+
+
+def value_line(text: str, line: int, offset: int) -> int | None:
+    """The 1-based line of the file that holds line ``offset`` (from 0) of the multi-line
+    string whose key is written on ``line``; None where that cannot be told from the text
+    (the value is not a multi-line string opened on that line, it ends before, or a line
+    ending in a backslash joins lines of a basic string), so the caller keeps ``line``."""
+    lines = text.splitlines()
+    if not 1 <= line <= len(lines):
+        return None
+    opening = _OPENING.search(lines[line - 1])
+    if opening is None:
+        return None
+    delimiter = opening.group(1)
+    rest = lines[line - 1][opening.end():]
+    start = line + 1 if rest == "" else line  # a newline right after the delimiter is trimmed
+    target = start + offset
+    if target > len(lines):
+        return None
+    for number in range(start, target):  # the string is still open on each line before,
+        here = rest if number == line else lines[number - 1]
+        if delimiter in here or (delimiter == '"""' and "\\" in here):  # and no escape
+            return None  # ("\n" or a backslash at the end) makes or joins lines
+    return target

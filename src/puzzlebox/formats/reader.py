@@ -20,7 +20,7 @@ from typing import Any
 from puzzlebox import limits
 from puzzlebox.formats.errors import PuzzleFileError
 from puzzlebox.formats.guard import nesting_problem
-from puzzlebox.formats.locate import key_line
+from puzzlebox.formats.locate import key_line, value_line
 from puzzlebox.geometry.lattice import Cell, GridError, Lattice
 from puzzlebox.puzzles import KINDS, Puzzle
 from puzzlebox.puzzles.reading import SHOWN, FileReader, shown
@@ -51,12 +51,17 @@ class _Reader:
         self.source = source
         self.text = text
 
-    def fail(self, path: tuple[Any, ...], message: str) -> PuzzleFileError:
-        """The error for ``path``, placed at its line (or its table's, when it is missing).
+    def fail(self, path: tuple[Any, ...], message: str,
+             text_line: int | None = None) -> PuzzleFileError:
+        """The error for ``path``, placed at its line (or its table's, when it is missing);
+        with ``text_line`` (a line of the value's text, from 0: a grid's row) at the line of
+        the file that shows it, where the value is a multi-line string (#38 item 9).
 
         An error with no line says why: the whole file is at fault, or the key is missing
         from a file that has no table to point at."""
         line = key_line(self.text, tuple(str(p) for p in path)) if path else None
+        if line is not None and text_line is not None:
+            line = value_line(self.text, line, text_line) or line
         dotted = ".".join(_part(p) for p in path)
         if line is None:
             message += " (no line: " + (
@@ -132,7 +137,7 @@ class _Reader:
         try:
             cells = lattice.parse(value)
         except GridError as error:
-            raise self.fail(path, str(error)) from None
+            raise self.fail(path, str(error), error.text_line) from None
         if not cells:
             raise self.fail(path, "the grid has no cells (only '.', spaces or nothing)")
         return cells

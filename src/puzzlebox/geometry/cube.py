@@ -112,15 +112,18 @@ class CubeLattice(Lattice):
         for layer, text in enumerate(value):
             if not isinstance(text, str):
                 raise GridError(
-                    f"layer {layer + 1} of a cube grid must be a string of rows, "
+                    f"layer {layer} of a cube grid must be a string of rows, "
                     f"not {type(text).__name__}"
                 )
-            layer_cells, rows = parse_grid(text)
+            try:
+                layer_cells, rows = parse_grid(text)
+            except GridError as error:  # layers count from 0, as [layer, row, col] (#38)
+                raise GridError(f"layer {layer}: {error}") from None
             if first_rows is None:
                 first_rows = len(rows)
             elif len(rows) != first_rows:
                 raise GridError(
-                    f"layer {layer + 1} has {len(rows)} rows, layer 1 has {first_rows}; "
+                    f"layer {layer} has {len(rows)} rows, layer 0 has {first_rows}; "
                     "write empty rows with dots"
                 )
             for (r, c), ch in layer_cells.items():

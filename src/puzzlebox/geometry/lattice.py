@@ -208,7 +208,13 @@ class Lattice(ABC):
 
 
 class GridError(ValueError):
-    """A grid value that cannot be read on this lattice; the message is one line."""
+    """A grid value that cannot be read on this lattice; the message is one line.
+    ``text_line``: the line of the grid's text it is about (from 0, as the string splits at
+    newlines), so that a reader can point at that line of the file; None when none is."""
+
+    def __init__(self, message: str, text_line: int | None = None) -> None:
+        super().__init__(message)
+        self.text_line = text_line
 
 
 @dataclass(frozen=True)
@@ -314,7 +320,7 @@ def parse_grid(text: str) -> tuple[dict[Cell, str], list[str]]:
     """
     problem = invisible_character(text)
     if problem is not None:
-        raise GridError(problem)
+        raise GridError(*problem)
     rows = grid_rows(text)
     cells: dict[Cell, str] = {
         (r, c): ch

@@ -14,7 +14,12 @@ or a wrong total. What is well-formed but changed (#28: a count raised by one, a
 changed, a subproblem deleted, the plan replaced) is caught by checksums: one over each
 board's subproblems and one over each recorded result, each taken with the run's fingerprint,
 the board and the subproblem, so a result cannot be moved to another subproblem, board or
-run either. They guard against edits and damage, not against a forger who recomputes them.
+run either. Since version 3 (#38 item 12) each checksum is an HMAC-SHA256 under a key kept
+beside the user's configuration (:func:`key_path`: ``$XDG_CONFIG_HOME/puzzlebox/
+checkpoint.key``, made 0600 on first use), so an edit whose plain SHA-256 is recomputed
+does not match either: only someone who can read that key can make a checkpoint that
+resumes. A checkpoint records which key signed it (``key``: a digest of the key, not the
+key), so one written under another user's or machine's key is refused as such.
 """
 
 from __future__ import annotations
@@ -26,11 +31,14 @@ import os
 from pathlib import Path
 from typing import Any
 
+from puzzlebox.outfile import replacing
 from puzzlebox.parallel.errors import CheckpointError
 from puzzlebox.parallel.split import Subproblem
 
 FORMAT = "puzzlebox-checkpoint"
-VERSION = 2  # 2: with checksums (#28); a version 1 file is refused, never trusted
+VERSION = 3  # 2: with checksums (#28); 3: signed (#38); an older file is refused, never trusted
+KEY_FILE = "checkpoint.key"
+_KEYS: dict[Path, bytes] = {}  # each key file read once a process
 ENTRY_FIELDS = {  # a finished subproblem's recorded result, by command
     "count": ("raw", "distinct", "nodes", "seconds"),
     "solve": ("raw", "nodes", "seconds"),
@@ -105,11 +113,75 @@ def check_boards(boards: Any, count: int, command: str) -> str | None:
     return None
 
 
+def key_path() -> Path:
+    """Where the signing key is kept: ``$XDG_CONFIG_HOME/puzzlebox/checkpoint.key``, or
+    ``~/.config/puzzlebox/checkpoint.key`` when that is unset, empty or not absolute (the
+    XDG rule)."""
+    base = os.environ.get("XDG_CONFIG_HOME", "")
+    if not os.path.isabs(base):
+        try:
+            base = str(Path.home() / ".config")
+        except RuntimeError:  # no home to find
+            raise CheckpointError("a checkpoint is signed with a key kept in "
+                                  "$XDG_CONFIG_HOME/puzzlebox/, and neither it nor a home "
+                                  "folder is set") from None
+    return Path(base) / "puzzlebox" / KEY_FILE
+
+
+def _read_key(path: Path) -> bytes:
+    try:
+        text = path.read_text(encoding="ascii").strip()
+        return bytes.fromhex(text) if len(text) == 64 else b""
+    except (UnicodeDecodeError, ValueError):
+        return b""
+
+
+def _new_key(path: Path) -> None:
+    """Make ``path`` a new key, 0600, in a folder made 0700; a key another process made
+    first is kept (the new one is written aside and linked in, never half-written)."""
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    temp = path.with_name(f".{KEY_FILE}.{os.getpid()}.{os.urandom(4).hex()}")
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(fd, "w", encoding="ascii") as handle:
+            handle.write(os.urandom(32).hex() + "\n")
+        with contextlib.suppress(FileExistsError):
+            os.link(temp, path)
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+
+
+def signing_key() -> bytes:
+    """The user's checkpoint key (32 random bytes), made on first use."""
+    path = key_path()
+    if path in _KEYS:
+        return _KEYS[path]
+    try:
+        if not path.exists():
+            _new_key(path)
+        key = _read_key(path)
+    except OSError as error:
+        raise CheckpointError(f"{path}: the checkpoint key cannot be read or made: "
+                              f"{error.strerror or error}") from None
+    if not key:
+        raise CheckpointError(f"{path}: not a checkpoint key (64 hex digits); delete it to "
+                              "make a new one (the checkpoints it signed are then refused)")
+    _KEYS[path] = key
+    return key
+
+
+def key_id() -> str:
+    """Which key signs (a digest of the key, which says nothing of the key itself)."""
+    return _digest("key")[:16]
+
+
 def _digest(*parts: Any) -> str:
     import hashlib  # here: 2.6-4.0 ms of every search's start-up, for a checkpoint alone
+    import hmac  # (as hashlib)
 
     blob = json.dumps(parts, separators=(",", ":"), sort_keys=True)
-    return hashlib.sha256(blob.encode()).hexdigest()
+    return hmac.new(signing_key(), blob.encode(), hashlib.sha256).hexdigest()
 
 
 def plan_sum(fingerprint: str, board: int, subproblems: Any) -> str:
@@ -197,6 +269,7 @@ class Checkpoint:
                 "fingerprint": fingerprint,
                 "boards": [{"subproblems": None, "done": {}} for _ in range(boards)],
                 "checksums": [{"plan": None, "done": {}} for _ in range(boards)],
+                "key": key_id(),
             }
             checkpoint = cls(path, data)
             checkpoint.save()
@@ -212,8 +285,11 @@ class Checkpoint:
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise CheckpointError(f"{path}: not a puzzlebox checkpoint")
         if data.get("version") != VERSION:
+            version = data.get("version")
+            shown = repr(version) if isinstance(version, int) else repr(str(version)[:20])
             raise CheckpointError(
-                f"{path}: checkpoint version {data.get('version')!r} is not {VERSION}"
+                f"{path}: checkpoint version {shown} is not {VERSION} (made by another "
+                "puzzlebox: delete it to count again)"
             )
         if data.get("fingerprint") != fingerprint:
             made = f"'{data.get('command')} {data.get('puzzle')}' with split {data.get('split')}"
@@ -222,12 +298,16 @@ class Checkpoint:
                 f"({made}); use another file or delete it"
             )
         fields = {"format", "version", "puzzle", "command", "split", "fingerprint", "boards",
-                  "checksums"}
+                  "checksums", "key"}
         if set(data) != fields:
             extra = sorted(set(data) ^ fields)
             what = f"its fields must be exactly {', '.join(sorted(fields))} " \
                 f"({', '.join(repr(k[:20]) for k in extra[:3])} differs)"
             raise CheckpointError(f"{path}: not a usable checkpoint: {what}")
+        if data["key"] != key_id():
+            raise CheckpointError(
+                f"{path}: not a usable checkpoint: it was signed with another key than "
+                f"{key_path()} (another user's or machine's; copy that key here to resume)")
         wrong = check_boards(data.get("boards"), boards, command) or check_sums(data)
         if wrong is not None:
             raise CheckpointError(f"{path}: not a usable checkpoint: {wrong}")
@@ -269,29 +349,10 @@ class Checkpoint:
         self.save()
 
     def save(self) -> None:
-        """Replace the file atomically: a crash leaves either the old or the new state."""
-        folder = self.path.parent
-        import tempfile  # here: 1.1-1.6 ms of every search's start-up
-
+        """Replace the file atomically: a crash leaves either the old or the new state
+        (outfile.py, as every file puzzlebox writes, synced to disk)."""
         try:
-            fd, temp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=folder)
+            with replacing(self.path, binary=False, durable=True) as handle:
+                json.dump(self.data, handle, separators=(",", ":"))
         except OSError as error:
             raise CheckpointError(f"{self.path}: cannot write: {error.strerror}") from None
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump(self.data, handle, separators=(",", ":"))
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(temp, self.path)
-        except BaseException as error:
-            with contextlib.suppress(OSError):
-                os.unlink(temp)
-            if isinstance(error, OSError):
-                raise CheckpointError(f"{self.path}: cannot write: {error.strerror}") from None
-            raise
-        with contextlib.suppress(OSError):  # make the rename itself durable where we can
-            dir_fd = os.open(folder, os.O_RDONLY)
-            try:
-                os.fsync(dir_fd)
-            finally:
-                os.close(dir_fd)

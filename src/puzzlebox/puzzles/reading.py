@@ -35,8 +35,11 @@ class FileReader(Protocol):
 
     source: str  # the file's name, as errors give it
 
-    def fail(self, path: tuple[Any, ...], message: str) -> Exception:
-        """The error to raise for the value at ``path``, placed at its line."""
+    def fail(self, path: tuple[Any, ...], message: str,
+             text_line: int | None = None) -> Exception:
+        """The error to raise for the value at ``path``, placed at its line; with
+        ``text_line`` (a line of the value's text, from 0: a grid's row) at the line of the
+        file that shows it, where the value is a multi-line string."""
         ...
 
     def check_keys(self, table: dict[str, Any], allowed: set[str], path: tuple[Any, ...]

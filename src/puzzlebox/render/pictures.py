@@ -31,6 +31,7 @@ from matplotlib.patches import PathPatch, Polygon, Rectangle
 from matplotlib.path import Path as MplPath
 from matplotlib.textpath import TextPath, text_to_path
 
+from puzzlebox.outfile import replacing
 from puzzlebox.render.drawable import Drawable
 from puzzlebox.render.outline import (
     FPoint,
@@ -354,7 +355,7 @@ def write_figure(figure: Figure, path: str | Path, fmt: str,
                  resolution: Resolution = NATURAL) -> None:
     """Save as ``fmt`` (svg or png) at ``path``, making its folder if need be."""
     Path(path).parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "wb") as out:
+    with replacing(path) as out:  # whole or not at all (#38 item 5)
         _save(figure, out, fmt, resolution)
 
 

@@ -56,6 +56,37 @@ def estimate_text(report: EstimateReport) -> list[str]:
     return lines
 
 
+LONG_REASON = 60  # characters of "proof: reason" past which a reason shared is told once
+
+
+def _shared_reasons(pairs: list[tuple[str | None, str | None]]) -> dict[tuple[str, str], int]:
+    """The long reasons (proof, text) that several lines of a sweep share, numbered in the
+    order they first occur (#38 item 9: a sweep of 366 dates printed one proof 366 times)."""
+    seen: dict[tuple[str, str], int] = {}
+    for proof, reason in pairs:
+        if reason and len(f"{proof}: {reason}") > LONG_REASON:
+            seen[(proof or "", reason)] = seen.get((proof or "", reason), 0) + 1
+    shared = [key for key, times in seen.items() if times > 1]
+    return {key: number for number, key in enumerate(shared, start=1)}
+
+
+def _reason_notes(shared: dict[tuple[str, str], int],
+                  pairs: list[tuple[str | None, str | None]], what: str) -> list[str]:
+    """One line for each shared reason, told once: ``[1] for 366 dates, area: ...``."""
+    times = {key: sum(1 for p, r in pairs if (p or "", r) == key) for key in shared}
+    return [f"  [{number}] for {plural(times[key], what)}, {key[0]}: {key[1]}"
+            for key, number in shared.items()]
+
+
+def _reason(shared: dict[tuple[str, str], int], proof: str | None, reason: str | None) -> str:
+    """What a line says of its reason: `` (proof: reason)``, or `` (proof: see [1])`` for
+    one told once above; nothing without one."""
+    if not reason:
+        return ""
+    number = shared.get((proof or "", reason))
+    return f" ({proof}: see [{number}])" if number else f" ({proof}: {reason})"
+
+
 def sweep_text(report: SweepReport) -> list[str]:
     """A summary line, one line per choice and, for single cells, a map of the answers."""
     how = "each solved" if report.searched == report.choices else (
@@ -64,14 +95,16 @@ def sweep_text(report: SweepReport) -> list[str]:
     lines = [f"{report.label}: {plural(report.choices, 'choice')} of {report.uncover} uncovered "
              f"{cells}, "
              f"{report.solvable} solvable ({how})"]
+    pairs = [(r.proof, r.reason) for r in report.results]
+    shared = _shared_reasons(pairs)
+    lines += _reason_notes(shared, pairs, "choice")
     for r in report.results:
         where = " ".join(f"({','.join(map(str, cell))})" for cell in r.uncovered) or "(none)"
         if report.counted:
             answer = f"{plural(r.solutions or 0, 'solution')}, {r.distinct} distinct"
         else:
             answer = "solvable" if r.solvable else "no solution"
-        if r.reason:
-            answer += f" ({r.proof}: {r.reason})"
+        answer += _reason(shared, r.proof, r.reason)
         lines.append(f"  {where:16} {answer}")
     if report.uncover == 1:
         lines.append("")
@@ -93,11 +126,13 @@ def label_sweep_text(report: LabelSweepReport) -> list[str]:
              f"{', '.join(report.groups)}, {report.solvable} solvable, "
              f"{plural(report.solutions, 'solution')} in all ({how})"]
     width = max((len(" ".join(one.labels.values())) for one in report.results), default=0)
+    pairs = [(one.result.proof, one.result.reason) for one in report.results]
+    shared = _shared_reasons(pairs)
+    lines += _reason_notes(shared, pairs, "combination")
     for one in report.results:
         r = one.result
         answer = f"{plural(r.solutions or 0, 'solution')}, {r.distinct} distinct"
-        if r.reason:
-            answer += f" ({r.proof}: {r.reason})"
+        answer += _reason(shared, r.proof, r.reason)
         lines.append(f"  {' '.join(one.labels.values()):{width}}  {answer}")
     return lines
 

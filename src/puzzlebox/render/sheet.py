@@ -27,6 +27,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from puzzlebox.errors import PuzzleboxError
 from puzzlebox.geometry.lattice import Cell
+from puzzlebox.outfile import write_bytes, write_text
 from puzzlebox.safety import printable
 
 PointF = tuple[float, float]
@@ -364,8 +365,8 @@ def write_sheet(puzzles: Sequence[Any], out: str | Path, cell_mm: float,
         raise ExportError(f"{printable(str(out))}: a sheet's file name must end in .svg or "
                           ".pdf")
     sheet = sheet_for(puzzles, cell_mm, page, margin)
-    if suffix == ".svg":
-        Path(out).write_text(svg_text(sheet, title), encoding="utf-8")
+    if suffix == ".svg":  # whole or not at all (#38 item 5)
+        write_text(out, svg_text(sheet, title))
     else:
-        Path(out).write_bytes(pdf_bytes(sheet))
+        write_bytes(out, pdf_bytes(sheet))
     return sheet

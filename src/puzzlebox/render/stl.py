@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from puzzlebox.geometry.lattice import Cell
+from puzzlebox.outfile import write_bytes
 from puzzlebox.render.sheet import DIGITS, ExportError, ExportTooLarge, cell_polygon
 from puzzlebox.safety import file_component, printable
 
@@ -188,6 +189,6 @@ def write_stls(puzzles: Sequence[Any], folder: str | Path, cell_mm: float) -> li
     written = []
     for piece in puzzle.pieces_to_make():
         path = folder / (file_component(piece.name) + ".stl")
-        path.write_bytes(stl_bytes(piece_surface(puzzle, piece, cell_mm), piece.name))
+        write_bytes(path, stl_bytes(piece_surface(puzzle, piece, cell_mm), piece.name))
         written.append(path)
     return written

@@ -71,7 +71,12 @@ STEPS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1),
 
 
 class DesignError(PuzzleboxError):
-    """A designer's request that cannot be done (one line says why)."""
+    """A designer's request that cannot be done (one line says why), answered with
+    ``status``: 400, or 413 for a file too large (as the page's other routes: #38 item 9)."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 def _lattice(name: Any) -> Lattice:
@@ -336,7 +341,7 @@ def handle(action: str, body: dict[str, Any]) -> dict[str, Any] | tuple[bytes, s
         if not isinstance(data, str) or not isinstance(name, str):
             raise DesignError("give the file as base64 text and its name")
         if len(data) > MAX_UPLOAD * 4 // 3 + 4:
-            raise DesignError(f"the file is larger than {MAX_UPLOAD} bytes")
+            raise DesignError(f"the file is larger than {MAX_UPLOAD} bytes", 413)
         try:
             raw = base64.b64decode(data, validate=True)
         except (binascii.Error, ValueError):
@@ -393,7 +398,8 @@ def _in_process(pool: CheckPool, action: str, body: dict[str, Any]) -> dict[str,
 async def design_route(request: Request) -> Response:
     """``POST /api/design/{action}`` (and GET for ``lattices``): :func:`handle` in a thread
     (a take-apart in a process of the page's pool), its errors one line with status 400
-    (a limit passed: 422; stopped or replaced: 409; too many running: 429)."""
+    (a body too large: 413, too slow: 408; a limit passed: 422; stopped or replaced: 409;
+    too many running: 429)."""
     from starlette.concurrency import run_in_threadpool
     from starlette.responses import JSONResponse
     from starlette.responses import Response as Plain
@@ -413,7 +419,9 @@ async def design_route(request: Request) -> Response:
             answer = await run_in_threadpool(handle, action, body)
     except Refused as failure:
         return error(str(failure), failure.status)
-    except (PuzzleboxError, ModelError, BadRequest) as failure:
+    except (BadRequest, DesignError) as failure:  # 413 too large, 408 too slow (#38)
+        return error(str(failure), failure.status)
+    except (PuzzleboxError, ModelError) as failure:
         return error(str(failure), 400)
     if isinstance(answer, tuple):
         data, media, filename = answer

@@ -243,9 +243,19 @@ class EdgeMatchingPuzzle(Puzzle):
 # -- the kind's own solver, in the engine registry ----------------------------------------------
 
 
+CUT_DOWN = ("the edges solver fills the cards of the whole puzzle, and distinct solutions "
+            "are searched in the cover problem cut down by its symmetry breaking: use "
+            "--engine auto or compiled")
+
+
 def _edges_accepts(job: Job) -> str | None:
-    if not isinstance(job.puzzle, EdgeMatchingPuzzle) or job.problem is not job.puzzle.problem:
+    if job.puzzle is not None and not isinstance(job.puzzle, EdgeMatchingPuzzle):
         return "the edges solver solves edge-matching puzzles only"
+    if job.puzzle is None or job.problem is not job.puzzle.problem:
+        # #38 item 9: a count (engine/parts.py) or a list of distinct solutions searches
+        # the cover problem cut down by the symmetry breaking, with no puzzle or not its
+        # own problem; the solver fills the puzzle's own cards
+        return CUT_DOWN
     if job.forced or job.excluded:
         return "the edges solver searches whole puzzles, not subproblems"
     return None

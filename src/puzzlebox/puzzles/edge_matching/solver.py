@@ -31,7 +31,7 @@ from puzzlebox.engine.restarts import luby
 from puzzlebox.engine.search import Job, Mode, Step
 from puzzlebox.engine.stats import SearchStats
 from puzzlebox.puzzles.edge_matching.cards import turned
-from puzzlebox.puzzles.edge_matching.model import EdgeMatchingPuzzle
+from puzzlebox.puzzles.edge_matching.model import CUT_DOWN, EdgeMatchingPuzzle
 
 # registers
 R_DEPTH = 0
@@ -258,8 +258,9 @@ class EdgeSearch:
 
     def __init__(self, job: Job, base_budget: int = DEFAULT_BASE_BUDGET) -> None:
         puzzle = job.puzzle
-        if not isinstance(puzzle, EdgeMatchingPuzzle):
-            raise EngineError("the edges solver solves edge-matching puzzles only")
+        if not isinstance(puzzle, EdgeMatchingPuzzle):  # the registry's reason (#38 item 9)
+            raise EngineError(CUT_DOWN if puzzle is None else
+                              "the edges solver solves edge-matching puzzles only")
         self.puzzle = puzzle
         self.base_budget = base_budget
         self.restarts = 0

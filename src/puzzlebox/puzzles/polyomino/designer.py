@@ -12,7 +12,7 @@ import dataclasses
 from typing import TYPE_CHECKING, Any
 
 from puzzlebox import limits
-from puzzlebox.geometry.grid_text import grid_rows
+from puzzlebox.geometry.grid_text import grid_rows, row_line
 from puzzlebox.geometry.lattice import Cell, Lattice
 from puzzlebox.puzzles.givens import Given, GivenError, check_givens, oriented_cells, turns_in
 from puzzlebox.puzzles.labels import Combination, Labels
@@ -161,7 +161,7 @@ def _label_grid(
             label = _label_text(r, word, path)
             if (row, col) not in board:
                 raise r.fail(path, f"label {label!r} is at [{row}, {col}], which is not a "
-                             "board cell")
+                             "board cell", row_line(text, row))  # at its row's line (#38)
             found.setdefault(label, []).append((row, col))
     if not found:
         raise r.fail(path, "names no cell (every place is '.')")

@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from puzzlebox import limits
-from puzzlebox.geometry.grid_text import grid_rows
+from puzzlebox.geometry.grid_text import grid_rows, row_line
 from puzzlebox.puzzles.polysticks import geometry, model, text  # model: at call time
 from puzzlebox.puzzles.reading import COMMON_KEYS, FileReader, shown
 
@@ -48,23 +48,24 @@ def read_grid(r: FileReader, value: Any, path: tuple[Any, ...]) -> geometry.Stic
         for x, ch in enumerate(line.rstrip()):
             if ch in text.BLANKS:
                 continue
-            where = f"row {y + 1}, column {x + 1}"
+            # as the contract counts them, from 0, at the file's line of the row (#38)
+            where, at = f"row {y}, column {x}", row_line(value, y)
             if y % 2 == 0 and x % 2 == 0:
                 if ch != text.POINT:
                     raise r.fail(path, f"{where}: {ch!r} stands on a grid point (even row "
-                                 "and column from 0), where only '+', '.' or a space may")
+                                 "and column from 0), where only '+', '.' or a space may", at)
                 continue
             if y % 2 == 1 and x % 2 == 1:
                 raise r.fail(path, f"{where}: {ch!r} stands inside a square (odd row and "
                              "column from 0), where only '.' or a space may; sticks are "
-                             "one character: '+-+', with '|' under a '+'")
+                             "one character: '+-+', with '|' under a '+'", at)
             horizontal = y % 2 == 0
             if ch == (text.VERTICAL if horizontal else text.HORIZONTAL) or ch == text.POINT \
                     or not (ch.isalnum() or ch in "-|"):
                 want = "'-'" if horizontal else "'|'"
                 raise r.fail(path, f"{where}: {ch!r} where a "
                              f"{'horizontal' if horizontal else 'vertical'} stick goes "
-                             f"(write {want}, or leave a space)")
+                             f"(write {want}, or leave a space)", at)
             sticks.add((y, x))
     if not sticks:
         raise r.fail(path, "draws no stick ('-' between two '+' in a row, '|' between two "

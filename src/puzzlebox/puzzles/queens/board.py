@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from puzzlebox import limits
 from puzzlebox.cover.problem import CoverBuilder
+from puzzlebox.geometry.grid_text import row_line
 from puzzlebox.geometry.square import SQUARE
 from puzzlebox.puzzles.reading import FileReader, shown
 
@@ -61,9 +62,10 @@ def read_board(r: FileReader, doc: dict[str, Any]) -> tuple[int, frozenset[Squar
     cells = r.grid(doc["board"], ("board",), SQUARE)
     outside = sorted(cell for cell in cells if not (0 <= cell[0] < n and 0 <= cell[1] < n))
     if outside:
-        row, col = outside[0]
-        raise r.fail(("board",), f"row {row + 1}, column {col + 1} lies outside the "
-                     f"{n} x {n} board that n gives")
+        row, col = outside[0]  # from 0, as givens count them, at the row's line (#38)
+        raise r.fail(("board",), f"row {row}, column {col} lies outside the {n} x {n} board "
+                     f"that n gives (rows and columns 0 to {n - 1})",
+                     row_line(doc["board"], row))
     holes = frozenset((i, j) for i in range(n) for j in range(n) if (i, j) not in cells)
     return n, holes
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from puzzlebox.cover.problem import CoverBuilder
 from puzzlebox.puzzles.base import Puzzle, Solution, register_kind
@@ -50,26 +50,44 @@ def box_regions(n: int, box_rows: int, box_cols: int) -> tuple[tuple[int, ...], 
     )
 
 
+class SudokuCell(NamedTuple):
+    """One cell of a completed grid: its row and column (from 0) and its symbol as shown."""
+
+    row: int
+    col: int
+    digit: str
+
+
 @dataclass(frozen=True)
 class SudokuSolution(Solution):
-    """The completed grid: ``digits[r][c]`` is the symbol index (0 to n-1) of each cell."""
+    """The completed grid: ``digits[r][c]`` is the symbol of each cell as the grid shows it
+    (``"5"``, or ``"G"`` on 16 x 16; #38 item 10: it held the symbol's index, 4 for a 5);
+    ``symbols`` the puzzle's symbols in order."""
 
-    digits: tuple[tuple[int, ...], ...]
+    digits: tuple[tuple[str, ...], ...]
     symbols: str
 
+    @property
+    def placements(self) -> tuple[SudokuCell, ...]:
+        """Every cell in reading order, givens included, as ``--json`` lists them: the data
+        under the name every kind gives it."""
+        return tuple(SudokuCell(r, c, d) for r, row in enumerate(self.digits)
+                     for c, d in enumerate(row))
+
     def placements_json(self) -> list[dict[str, Any]]:
-        return [
-            {"row": r, "col": c, "digit": self.symbols[d]}
-            for r, row in enumerate(self.digits)
-            for c, d in enumerate(row)
-        ]
+        return [{"row": r, "col": c, "digit": d} for r, c, d in self.placements]
 
     def key(self) -> tuple[Hashable, ...]:
         return self.digits
 
     def rows(self) -> list[str]:
         """Each row as a string of symbols."""
-        return ["".join(self.symbols[d] for d in row) for row in self.digits]
+        return ["".join(row) for row in self.digits]
+
+    def indices(self) -> tuple[tuple[int, ...], ...]:
+        """Each cell's symbol as its index in ``symbols`` (0 to n-1): the cover problem's
+        numbering, which text, pictures and labels are drawn from."""
+        return tuple(tuple(self.symbols.index(d) for d in row) for row in self.digits)
 
 
 @register_kind
@@ -165,11 +183,12 @@ class SudokuPuzzle(Puzzle):
         for k in chosen:
             r, c, d = self.problem.labels[k]
             grid[r][c] = d
-        return SudokuSolution(tuple(tuple(row) for row in grid), self.symbols)
+        return SudokuSolution(tuple(tuple(self.symbols[d] for d in row) for row in grid),
+                              self.symbols)
 
     def option_labels(self, solution: Solution) -> list[Hashable]:
         assert isinstance(solution, SudokuSolution)
-        return [(r, c, d) for r, row in enumerate(solution.digits) for c, d in enumerate(row)]
+        return [(r, c, d) for r, row in enumerate(solution.indices()) for c, d in enumerate(row)]
 
     def move_words(self, label: Hashable) -> str:
         r, c, d = cast(Any, label)
@@ -267,7 +286,7 @@ class SudokuPuzzle(Puzzle):
     # -- drawing ---------------------------------------------------------------------------
     def text_lines(self, solution: Solution, style: str = "text") -> list[str]:
         assert isinstance(solution, SudokuSolution)
-        return grid_lines(self, solution.digits)
+        return grid_lines(self, solution.indices())
 
     def describe_lines(self) -> list[str]:
         return describe(self)
@@ -276,7 +295,7 @@ class SudokuPuzzle(Puzzle):
         from puzzlebox.puzzles.sudoku.pictures import grid_panel
 
         assert isinstance(solution, SudokuSolution)
-        return grid_panel(self, solution.digits, title, "solution")
+        return grid_panel(self, solution.indices(), title, "solution")
 
     def puzzle_panels(self, title: str) -> tuple[Panel, list[Panel]]:
         from puzzlebox.puzzles.sudoku.pictures import grid_panel

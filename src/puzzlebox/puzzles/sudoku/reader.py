@@ -39,7 +39,8 @@ class FileReader(Protocol):
 
     source: str
 
-    def fail(self, path: tuple[Any, ...], message: str) -> Exception: ...
+    def fail(self, path: tuple[Any, ...], message: str,
+             text_line: int | None = None) -> Exception: ...
 
     def check_keys(self, table: dict[str, Any], allowed: set[str], path: tuple[Any, ...]
                    ) -> None: ...
@@ -73,7 +74,18 @@ def _rows(r: FileReader, value: Any, key: str) -> list[str]:
     return rows
 
 
-def _square(r: FileReader, rows: list[str], key: str, n: int | None = None) -> int:
+def _row_lines(value: str) -> list[int | None]:
+    """The line of ``value`` (from 0) that holds each row :func:`_rows` keeps, so an error
+    points at the file's line of its row (#38 item 9); None each for a grid on one line."""
+    text = value.replace("\r\n", "\n")
+    one_line = "\n" not in text
+    lines = text.split("/") if one_line else text.split("\n")
+    return [None if one_line else k for k, line in enumerate(lines)
+            if not set(line) <= RULE_CHARACTERS]
+
+
+def _square(r: FileReader, rows: list[str], key: str, n: int | None = None,
+            lines: list[int | None] | None = None) -> int:
     """Check that ``rows`` make an n x n square (n: the number of rows, unless given)."""
     size = len(rows) if n is None else n
     if size > model.MAX_SIZE:
@@ -85,10 +97,10 @@ def _square(r: FileReader, rows: list[str], key: str, n: int | None = None) -> i
         rows_word = "row" if size == 1 else "rows"
         raise r.fail((key,), f"has {size} {rows_word} of {len(rows[0])} cells; a sudoku "
                      "grid is square (n rows of n cells)")
-    for i, row in enumerate(rows):
+    for i, row in enumerate(rows):  # rows and columns from 0, as the contract counts them
         if len(row) != size:
-            raise r.fail((key,), f"row {i + 1} has {len(row)} cells; a {size} x {size} grid "
-                         f"needs {size} in every row")
+            raise r.fail((key,), f"row {i} has {len(row)} cells; a {size} x {size} grid "
+                         f"needs {size} in every row", None if lines is None else lines[i])
     return size
 
 
@@ -99,7 +111,8 @@ def read_sudoku(r: FileReader, doc: dict[str, Any], name: str, title: str, notes
     if "grid" not in doc:
         raise r.fail(("grid",), "is missing")
     rows = _rows(r, doc["grid"], "grid")
-    n = _square(r, rows, "grid")
+    lines = _row_lines(doc["grid"])
+    n = _square(r, rows, "grid", lines=lines)
 
     symbols = doc.get("symbols")
     if symbols is None:
@@ -126,8 +139,8 @@ def read_sudoku(r: FileReader, doc: dict[str, Any], name: str, title: str, notes
                 continue
             d = symbols.find(ch)
             if d < 0:
-                raise r.fail(("grid",), f"row {i + 1}, column {j + 1}: {ch!r} is not a "
-                             f"symbol of this grid ({symbols}; '.' for an empty cell)")
+                raise r.fail(("grid",), f"row {i}, column {j}: {ch!r} is not a symbol of "
+                             f"this grid ({symbols}; '.' for an empty cell)", lines[i])
             givens[i, j] = d
 
     if "regions" in doc and "box" in doc:
@@ -166,13 +179,14 @@ def _regions(r: FileReader, value: Any, n: int) -> tuple[tuple[tuple[int, ...], 
     """A grid of region letters: n regions of n cells each, numbered in reading order, and
     the letter of each number."""
     rows = _rows(r, value, "regions")
-    _square(r, rows, "regions", n)
+    lines = _row_lines(value)
+    _square(r, rows, "regions", n, lines)
     number: dict[str, int] = {}
     for i, row in enumerate(rows):
         for j, ch in enumerate(row):
             if ch == EMPTY:
-                raise r.fail(("regions",), f"row {i + 1}, column {j + 1}: every cell needs "
-                             "a region letter, not '.'")
+                raise r.fail(("regions",), f"row {i}, column {j}: every cell needs a "
+                             "region letter, not '.'", lines[i])
             number.setdefault(ch, len(number))
     if len(number) != n:
         raise r.fail(("regions",), f"has {len(number)} regions; a {n} x {n} grid needs {n}")
