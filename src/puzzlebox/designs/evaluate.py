@@ -30,7 +30,7 @@ from puzzlebox.errors import PuzzleboxError
 from puzzlebox.formats.errors import PuzzleFileError
 from puzzlebox.geometry.lattice import Cell
 from puzzlebox.puzzles import Puzzle, Solution
-from puzzlebox.puzzles.labels import label_sweep_report
+from puzzlebox.puzzles.labels import label_counts, label_sweep_report
 from puzzlebox.run.limits import Limits, OutOfTime
 
 # a map that mirrors a design: cells, and pieces to the pieces they become
@@ -113,21 +113,8 @@ def _try(space: DesignSpace, design: Design, limits: Limits | None,
     if proof is not None:
         result.solutions, result.reason = 0, f"no solution: {proof}"
         return
-    if wanted.every_label:
-        report = label_sweep_report(puzzle)
-        answers = report.results
-        result.labels_total = len(answers)
-        unsolvable = [a for a in answers if not a.result.solvable]
-        result.labels_solvable = len(answers) - len(unsolvable)
-        if unsolvable:
-            first = " ".join(unsolvable[0].labels.values())
-            result.reason = (f"{len(unsolvable)} of {len(answers)} label combinations have no "
-                             f"solution (the first: {first})")
-            return
-        if answers:
-            hardest = min(answers, key=lambda a: a.result.solutions or 0)
-            result.hardest = dict(hardest.labels)
-            result.hardest_solutions = hardest.result.solutions
+    if wanted.every_label and not _judge_labels(puzzle, result):
+        return
     found = None
     if wanted.unique:
         found = list(puzzle.distinct_solutions(limit=2, limits=limits))
@@ -185,6 +172,28 @@ class _Descending:
 
     def __hash__(self) -> int:
         return hash(self.key)
+
+
+def _judge_labels(puzzle: Puzzle, result: DesignResult) -> bool:
+    """Every combination of the declared sweep counted in one search (its solutions as
+    placed; the full sweep, with a proof for each combination that has none, where the one
+    search does not apply); False, with the first combination that has no solution, where
+    one has none."""
+    counts = label_counts(puzzle)
+    if counts is None:
+        counts = [(answer.labels, answer.result.solutions or 0)
+                  for answer in label_sweep_report(puzzle).results]
+    result.labels_total = len(counts)
+    unsolvable = [labels for labels, n in counts if n == 0]
+    result.labels_solvable = len(counts) - len(unsolvable)
+    if unsolvable:
+        result.reason = (f"{len(unsolvable)} of {len(counts)} label combinations have no "
+                         f"solution (the first: {' '.join(unsolvable[0].values())})")
+        return False
+    if counts:
+        hardest, fewest = min(counts, key=lambda entry: entry[1])
+        result.hardest, result.hardest_solutions = dict(hardest), fewest
+    return True
 
 
 def judge_assemblies(puzzle: Puzzle, assemblies: Sequence[Solution], wanted: Wanted,

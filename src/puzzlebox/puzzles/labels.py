@@ -146,6 +146,30 @@ def label_sweep(
             progress(done, len(combos))
 
 
+def label_counts(puzzle: Puzzle) -> list[tuple[dict[str, str], int]] | None:
+    """Each combination of the file's declared sweep with its number of solutions (as
+    placed), from the one search of :func:`_tally`: what a design search asks of a
+    calendar (is every date solvable, and which has the fewest), without a proof or a
+    symmetry group for each combination. None where the one search does not apply
+    (givens, too many solutions): :func:`label_sweep_report` answers then."""
+    board = sweepable(puzzle)
+    labels = labels_of(board)
+    groups = labels.uncover
+    if not groups:
+        raise NoDeclaredSweep(f"{board.label}: the file declares no sweep ([sweep] uncover "
+                              "= [...]): name the groups to leave open")
+    tally = _tally(board, groups, AUTO)
+    if tally is None:
+        return None
+    counts = []
+    for combo in labels.combinations(groups):
+        cells = labels.cells_of(groups, combo)
+        named = sum(len(labels.groups[g][label]) for g, label in zip(groups, combo))
+        if len(cells) == named:  # groups that overlap: left out, as by the sweep
+            counts.append((dict(zip(groups, combo)), tally.get(cells, 0)))
+    return counts
+
+
 def _tally(
     puzzle: PolyominoPuzzle, groups: tuple[str, ...], engine: str
 ) -> dict[tuple[Cell, ...], int] | None:
