@@ -59,6 +59,7 @@ class DesignResult:
     hardest: dict[str, str] | None = None  # the combination with the fewest solutions
     hardest_solutions: int | None = None
     seconds: float = 0.0
+    cpu: float = 0.0  # CPU seconds of the thread that tried it (wherever it ran)
     file: str | None = field(default=None, compare=False)  # where --out wrote it
 
     def to_json(self) -> dict[str, Any]:
@@ -69,6 +70,7 @@ class DesignResult:
             if f.name != "design":
                 data[f.name] = getattr(self, f.name)
         data["seconds"] = round(self.seconds, 4)
+        data["cpu"] = round(self.cpu, 4)
         return data
 
     @classmethod
@@ -91,7 +93,7 @@ def evaluate(space: DesignSpace, design: Design, limits: Limits | None = DEFAULT
 
     ``limits`` hold each search (the run layer's rules); :class:`OutOfTime` is raised, not
     recorded: the run that set the time ends there."""
-    began = time.perf_counter()
+    began, cpu = time.perf_counter(), time.thread_time()
     result = DesignResult(design, kept=False)
     try:
         _try(space, design, limits, result)
@@ -102,6 +104,7 @@ def evaluate(space: DesignSpace, design: Design, limits: Limits | None = DEFAULT
     except PuzzleboxError as error:  # refused: too big, hopeless, past the state limit
         result.kept, result.decided, result.reason = False, False, str(error)
     result.seconds = time.perf_counter() - began
+    result.cpu = time.thread_time() - cpu
     return result
 
 

@@ -46,7 +46,7 @@ def together(space: DesignSpace, limits: Limits | None,
     """Each design that has an assembly, in the space's order, judged by the wanted rules
     (``on_found(n)`` hears of the assemblies found so far while the search runs)."""
     puzzle = pool_puzzle(space)
-    began = time.perf_counter()
+    began, cpu = time.perf_counter(), time.thread_time()
     pool = set(space.pool)
     low, high = space.take
     found: dict[int, tuple[Design, list[Solution]]] = {}
@@ -60,7 +60,7 @@ def together(space: DesignSpace, limits: Limits | None,
         found.setdefault(design.index, (design, []))[1].append(solution)
         if on_found is not None:
             on_found(n)
-    search = time.perf_counter() - began
+    search, search_cpu = time.perf_counter() - began, time.thread_time() - cpu
     symmetries = space.boards[0].symmetries
 
     def mirrors(solution: Solution) -> list[Improper]:
@@ -72,10 +72,11 @@ def together(space: DesignSpace, limits: Limits | None,
     total = sum(len(s) for _, s in found.values()) or 1
     for index in sorted(found):
         design, assemblies = found[index]
-        began = time.perf_counter()
+        began, cpu = time.perf_counter(), time.thread_time()
         result = DesignResult(design, kept=False)
         if judge_assemblies(puzzle, assemblies, space.wanted, result, limits, mirrors):
             result.kept = True
         # the search's time shared out by assemblies, and the design's own take-apart
         result.seconds = search * len(assemblies) / total + time.perf_counter() - began
+        result.cpu = search_cpu * len(assemblies) / total + time.thread_time() - cpu
         yield result
