@@ -370,3 +370,14 @@ def read_toml(text: str) -> dict[str, object]:
     import tomllib
 
     return tomllib.loads(text)
+
+
+def test_a_dask_cluster_gives_what_one_process_gives() -> None:
+    """The designs shared out over a Dask scheduler (a cluster of threads in this process)
+    come back as one process finds them."""
+    from dask.distributed import LocalCluster
+
+    with LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                      dashboard_address=None) as cluster:
+        split = every_result(DesignRun(small_space(), cluster=cluster.scheduler_address))
+    assert split == every_result(DesignRun(small_space()))
