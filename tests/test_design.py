@@ -381,3 +381,67 @@ def test_a_dask_cluster_gives_what_one_process_gives() -> None:
                       dashboard_address=None) as cluster:
         split = every_result(DesignRun(small_space(), cluster=cluster.scheduler_address))
     assert split == every_result(DesignRun(small_space()))
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(spots=st.lists(st.tuples(st.integers(0, 2), st.integers(0, 3)), min_size=2, max_size=4,
+                      unique=True))
+def test_every_label_against_the_brute_force(spots: list[tuple[int, int]]) -> None:
+    """A 3x4 board with a few labelled cells, one of which a solution leaves open: a set of
+    pieces is kept when every label has a solution, and its hardest label is the one with
+    the fewest (solutions as placed), as the oracle counts them."""
+    names = [f"s{k}" for k in range(len(spots))]
+    row = {r: ["."] * 4 for r in range(3)}
+    for name, (r, c) in zip(names, spots):
+        row[r][c] = name
+    labels = "\n".join(" ".join(row[r]) for r in range(3))
+    pool = {"b": 3, "c": 2, "d": 2, "e": 1}
+    text = ("[design]\npool = [\"b\", \"c\", \"d\", \"e\"]\nevery_label = true\n"
+            "rank = \"hardest-label\"\n\n[board]\ngrid = \"####/####/####\"\n\n"
+            f"[board.labels]\nspot = \"\"\"\n{labels}\n\"\"\"\n\n[sweep]\nuncover = [\"spot\"]\n\n"
+            "[pieces]\n" + "".join(f'{n} = {{ shape = "{SHAPES[n]}", count = {k} }}\n'
+                                   for n, k in pool.items()))
+    space = DesignSpace(text, "labels.toml", "labels")
+    got = {r.design.pieces: (r.hardest_solutions, r.hardest) for r in DesignRun(space).results()
+           if r.kept}
+    expected = {}
+    for copies in itertools.product(*(range(k + 1) for k in pool.values())):
+        chosen = {n: (SHAPES[n], k) for n, k in zip(pool, copies) if k}
+        if sum(len(oracle_cells(s)) * k for s, k in chosen.values()) != 11:
+            continue
+        counts = {}
+        for name, spot in zip(names, spots):
+            board = {(r, c): "#" for r in range(3) for c in range(4) if (r, c) != spot}
+            spec = [(n, oracle_cells(s), k, k) for n, (s, k) in chosen.items()]
+            counts[name] = len(oracle.polyomino_solutions(board, spec, True, True, False))
+        if min(counts.values()) > 0:
+            expected[tuple((n, k) for n, (_, k) in chosen.items())] = min(counts.values())
+    assert {p: n for p, (n, _) in got.items()} == expected
+
+
+def test_taking_apart_agrees_with_count_disassemble(tmp_path: Path) -> None:
+    """Small solid designs (a pool of polycubes in a 2x2x3 box): each kept design's
+    assemblies, those that come apart and the highest level are what `count
+    --disassemble` says of its own file, and both strategies keep the same designs."""
+    pool = {"P": ("##/#.", 2), "L": ("###/#..", 2), "I": ("###", 2), "D": ("##", 2),
+            "O": ("##/##", 1)}
+    pieces = "".join(f'{n} = {{ shape = "{s}", count = {k} }}\n' for n, (s, k) in pool.items())
+    texts = {strategy: (f"lattice = \"cube\"\n\n[design]\npool = {json.dumps(list(pool))}\n"
+                        f"comes_apart = true\nrank = \"level\"\nstrategy = \"{strategy}\"\n\n"
+                        "[board]\ngrid = [\"###/###\", \"###/###\"]\n\n[pieces]\n" + pieces)
+             for strategy in ("each", "together")}
+    runs = {s: {r.design.pieces: r for r in DesignRun(DesignSpace(t, f"{s}.toml", s)).results()
+                if r.kept} for s, t in texts.items()}
+    assert set(runs["each"]) == set(runs["together"]) and runs["each"]
+    space = DesignSpace(texts["each"], "each.toml", "each")
+    for pieces, result in list(runs["each"].items())[:6]:
+        other = runs["together"][pieces]
+        assert (result.assemblies, result.come_apart, result.level) == \
+            (other.assemblies, other.come_apart, other.level)
+        path = tmp_path / "one.toml"
+        path.write_text(space.design_text(result.design))
+        done = run_cli("count", str(path), "--disassemble", "--json")
+        counted = json.loads(done.stdout)
+        assert counted["assemblies"] == result.assemblies
+        assert counted["come_apart"] == result.come_apart
+        assert counted["levels"][0]["level"] == result.level
