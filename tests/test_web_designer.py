@@ -454,6 +454,13 @@ def test_design_search_runs_stops_and_opens_a_kept_design(server, browser):
     wait(driver, lambda d: "design.take: must be a number of copies" in text(d, "designs-error"),
          timeout=120)
     assert text(driver, "designs-error") == error_line(caught.value).removeprefix("puzzlebox: ")
+    # a design file opened with the header's Open file… goes to the design search
+    driver.find_element(By.CSS_SELECTOR, '.tabs button[data-pane="puzzle"]').click()
+    driver.find_element(By.ID, "file").send_keys(str(path))
+    wait(driver, lambda d: text(d, "designs-name") == "tetromino-sets"
+         and d.find_element(By.ID, "pane-designs").is_displayed())
+    assert driver.find_element(By.ID, "designs-toml").get_attribute("value") == \
+        path.read_text("utf-8")
 
 
 # -- the routes at the HTTP level (no browser) -----------------------------------------------

@@ -33,6 +33,12 @@ function designsOpen(text, name) {
   designsError("");
 }
 
+function openDesignFile(text, name) {
+  // a design file opened with the header's Open file…: shown in the design search's pane
+  designsOpen(text, name);
+  document.querySelector('.tabs button[data-pane="designs"]').click();
+}
+
 $("designs-catalog").addEventListener("change", async () => {
   const name = $("designs-catalog").value;
   if (!name) return;
