@@ -754,3 +754,16 @@ def test_a_design_search_stops_and_is_one_per_tab(client):
     assert not client.web.runs.get(key).running
     assert client.get(f"/api/designs/table/{tab}").status_code == 200
     assert client.get("/api/designs/table/nosuchtab1").status_code == 404
+
+
+def test_a_design_search_counts_among_the_searches_running_at_once():
+    app = create_app(Runs(max_running=1))
+    with TestClient(app) as client:
+        tab = new_tab()
+        assert client.post("/api/count", json={"tab": tab, "toml": QUEENS.format(n=18)}
+                           ).status_code == 200
+        text = (DATA / "tetromino-sets.toml").read_text("utf-8")
+        refused = client.post("/api/designs/run", json={"tab": new_tab(), "toml": text,
+                                                        "name": "tetromino-sets"})
+        assert refused.status_code == 429 and "at once" in refused.json()["error"]
+        client.post("/api/stop", json={"tab": tab})
