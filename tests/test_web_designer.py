@@ -418,7 +418,7 @@ def test_design_search_runs_stops_and_opens_a_kept_design(server, browser):
 
     wait(driver, lambda d: text(d, "designs-result").startswith("tetromino-sets: 266 designs"),
          timeout=300)
-    wait(driver, lambda d: rows(d) == ranked)
+    wait(driver, lambda d: rows(d) == ranked, timeout=120)
     header = [th.text for th in driver.find_elements(By.CSS_SELECTOR, "#designs-table th")]
     assert header == ["rank", "design", "solutions", "what"]
     assert "done: designs 146/146 tried, 15 kept" in text(driver, "designs-progress")
@@ -426,9 +426,9 @@ def test_design_search_runs_stops_and_opens_a_kept_design(server, browser):
     best = library.ranked()[2]
     driver.find_element(By.CSS_SELECTOR,
                         f'#designs-table tbody tr[data-design="{best.design.index}"]').click()
-    wait(driver, lambda d: text(d, "name") == space.design_name(best.design))
-    wait(driver, lambda d: toml(d) == space.design_text(best.design))
-    wait(driver, lambda d: "board: 20 cells; pieces: 20 cells" in text(d, "area"))
+    wait(driver, lambda d: text(d, "name") == space.design_name(best.design), timeout=120)
+    wait(driver, lambda d: toml(d) == space.design_text(best.design), timeout=120)
+    wait(driver, lambda d: "board: 20 cells; pieces: 20 cells" in text(d, "area"), timeout=120)
     assert "opened" in driver.find_element(
         By.CSS_SELECTOR, f'#designs-table tbody tr[data-design="{best.design.index}"]'
     ).get_attribute("class")
