@@ -24,6 +24,10 @@ The limits, each answered with a line the page shows:
 * a tab runs one search at a time, the server :data:`MAX_RUNNING`; :data:`MAX_TABS` tabs
   are remembered, and a tab idle for :data:`IDLE_SECONDS` is forgotten (its processes end).
 
+A tab's design search (web/design_search.py) is a tab of its own here, opened with no puzzle
+(its key: the page's tab and ``-design``): the same process, limits, stream and Stop, its
+file sent with each run, its kept designs kept in ``Tab.designs``.
+
 Solutions are found lazily: "next" runs the search until one more solution is found and
 keeps those found so far, so that "previous" needs no search and nothing is enumerated
 ahead of what the page shows. The watch mode drives the reference engine (plain Python,
