@@ -607,3 +607,163 @@ def test_the_favicon_is_served(client):
     icon = client.get("/favicon.ico")
     assert icon.status_code == 200 and icon.headers["content-type"].startswith("image/svg+xml")
     assert "<svg" in icon.text and 'rel="icon"' in client.get("/").text
+
+
+# -- the design search (issue #34 item 6) -----------------------------------------------------
+
+DATA = Path(__file__).parent / "data"
+BAD_SPACE = ('[design]\n{body}\n\n[board]\ngrid = "##/##"\n\n[pieces]\n'
+             'b = {{ shape = "##", count = 2 }}\n')
+
+
+def design_run(client, tab: str, text: str, name: str) -> tuple[int, list[dict]]:
+    """Start a design search of ``text`` in ``tab``; its number and its progress events, to
+    its end."""
+    started = client.post("/api/designs/run", json={"tab": tab, "toml": text, "name": name})
+    assert started.status_code == 200, started.text
+    run = started.json()["run"]
+    events = []
+    with client.stream("GET", f"/api/designs/events/{tab}?run={run}") as stream:
+        for line in stream.iter_lines():
+            if line.startswith("data: ") and line != "data: {}":
+                events.append(json.loads(line[6:]))
+    return run, events
+
+
+def cli_design(capsys, *args: str) -> tuple[int, str, str]:
+    from puzzlebox.cli import main
+
+    status = main(["design", *args])
+    out = capsys.readouterr()
+    return status, out.out, out.err
+
+
+def test_the_pages_kept_designs_are_the_librarys_and_the_command_lines(client, capsys,
+                                                                       monkeypatch):
+    """The same question through every door: the page's design search of
+    tests/data/tetromino-sets.toml keeps the designs the library's DesignRun keeps, ranks
+    them the same, shows the command line's table cell for cell, and a row opens the design
+    as the puzzle file that --out writes."""
+    from puzzlebox.designs import DesignRun, load_space
+
+    path = DATA / "tetromino-sets.toml"
+    space = load_space(path)
+    library = DesignRun(space)
+    tried = list(library.results())
+    tab = new_tab()
+    run, events = design_run(client, tab, path.read_text("utf-8"), "tetromino-sets")
+    last = events[-1]
+    assert last["state"] == "done", last
+    assert last["design"]["tried"] == len(tried) and last["design"]["kept"] == len(library.kept)
+    assert last["message"].startswith("tetromino-sets: 266 designs, 120 the same as another")
+    kept = [e["design"]["kept"] for e in events if e["design"]]
+    assert kept == sorted(kept)  # the count of kept designs only grows
+    table = client.get(f"/api/designs/table/{tab}?run={run}").json()
+    assert [int(row[1]) for row in table["rows"]] == [r.design.index for r in library.ranked()]
+    assert len(table["rows"]) == 15
+    # the command line's table, cell for cell (its "what" column has spaces: compared as words)
+    monkeypatch.chdir(DATA)
+    status, out, _ = cli_design(capsys, "tetromino-sets.toml")
+    assert status == 0
+    lines = out.splitlines()
+    start = next(k for k, line in enumerate(lines) if line.startswith("ranked ("))
+    assert lines[start] == f"ranked ({table['order']}):"
+    assert lines[start + 1].split() == table["header"]
+    printed = lines[start + 2:start + 2 + len(table["rows"])]
+    assert [line.split() for line in printed] == [" ".join(row).split()
+                                                  for row in table["rows"]]
+    # a row opens the design as the file --out writes
+    best = library.ranked()[0]
+    opened = client.post("/api/designs/open", json={"tab": tab, "design": best.design.index})
+    assert opened.status_code == 200, opened.text
+    assert opened.json()["toml"] == space.design_text(best.design)
+    assert opened.json()["name"] == space.design_name(best.design)
+    missing = client.post("/api/designs/open", json={"tab": tab, "design": 1})  # not kept
+    assert missing.status_code == 400 and "not among the kept" in missing.json()["error"]
+    stale = client.get(f"/api/designs/table/{tab}?run={run + 1000}")
+    assert stale.status_code == 409
+
+
+def test_a_bad_design_file_gets_the_command_lines_one_line(client, capsys, tmp_path,
+                                                           monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    cases = ['pool = ["Q"]', 'pool = ["b"]\ntake = "six"', "unique = true",
+             'pool = ["b"]\nrank = "prettiest"']
+    tab = new_tab()
+    for body in cases:
+        text = BAD_SPACE.format(body=body)
+        (tmp_path / "bad.toml").write_text(text)
+        status, _, err = cli_design(capsys, "bad.toml")
+        assert status == 2
+        (line,) = err.splitlines()
+        _, events = design_run(client, tab, text, "bad")
+        assert events[-1]["state"] == "error"
+        assert events[-1]["message"] == line.removeprefix("puzzlebox: "), body
+        assert "\n" not in events[-1]["message"]
+
+
+def test_a_design_space_too_large_is_refused_in_the_command_lines_line(client, capsys,
+                                                                         tmp_path, monkeypatch):
+    """The number of designs is known before the search: a space past a million is refused
+    at once, by the page in the command line's words (the number, --no-limit, --max-time)."""
+    pieces = "\n".join(f'p{k} = {{ shape = "{"#" * (k % 3 + 1)}", count = 9 }}'
+                       for k in range(12))
+    pool = ", ".join(f'"p{k}"' for k in range(12))
+    text = f'[design]\npool = [{pool}]\n\n[board]\ngrid = "######/######"\n\n[pieces]\n{pieces}\n'
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "big.toml").write_text(text)
+    status, _, err = cli_design(capsys, "big.toml")
+    assert status == 3
+    (line,) = err.splitlines()
+    assert "designs, more than" in line and "--no-limit" in line
+    tab = new_tab()
+    _, events = design_run(client, tab, text, "big")
+    assert events[-1]["state"] == "error"
+    assert events[-1]["message"] == line.removeprefix("puzzlebox: ")
+    assert not [e for e in events if e["design"]]  # refused before any design was tried
+
+
+def test_a_design_search_stops_and_is_one_per_tab(client):
+    """calendar-sets (792 designs, about half a second each) runs in the tab's process with
+    progress, a second run of the same tab is refused while it runs, Stop ends it; the
+    catalog's designs are listed and read by name only."""
+    names = [entry["name"] for entry in client.get("/api/designs").json()]
+    assert "calendar-sets" in names
+    text = client.get("/api/designs/file/calendar-sets").json()["toml"]
+    assert text == catalog.design_path_of("calendar-sets").read_text("utf-8")
+    for sneaky in ("..%2Fcalendar", "calendar-sets.toml", "queens-8"):
+        assert client.get(f"/api/designs/file/{sneaky}").status_code == 404
+    tab = new_tab()
+    started = client.post("/api/designs/run", json={"tab": tab, "toml": text,
+                                                     "name": "calendar-sets"})
+    assert started.status_code == 200
+    again = client.post("/api/designs/run", json={"tab": tab, "toml": text,
+                                                  "name": "calendar-sets"})
+    assert again.status_code == 429 and "already runs a design search" in again.json()["error"]
+    key = f"{tab}-design"
+    deadline = time.time() + 300  # a hang guard: generous on a loaded machine
+    while not client.web.runs.get(key).snapshot()[1]["design"]:
+        assert time.time() < deadline, "no design was tried"
+        time.sleep(0.1)
+    # the tab's puzzle has a search of its own beside it
+    assert client.post("/api/count", json={"tab": tab, "toml": QUEENS.format(n=6)}
+                       ).status_code == 200
+    assert client.post("/api/designs/stop", json={"tab": tab}).json() == {"stopped": True}
+    state = client.web.runs.get(key).snapshot()[1]
+    assert state["state"] == "stopped" and state["message"].startswith("stopped after")
+    assert not client.web.runs.get(key).running
+    assert client.get(f"/api/designs/table/{tab}").status_code == 200
+    assert client.get("/api/designs/table/nosuchtab1").status_code == 404
+
+
+def test_a_design_search_counts_among_the_searches_running_at_once():
+    app = create_app(Runs(max_running=1))
+    with TestClient(app) as client:
+        tab = new_tab()
+        assert client.post("/api/count", json={"tab": tab, "toml": QUEENS.format(n=18)}
+                           ).status_code == 200
+        text = (DATA / "tetromino-sets.toml").read_text("utf-8")
+        refused = client.post("/api/designs/run", json={"tab": new_tab(), "toml": text,
+                                                        "name": "tetromino-sets"})
+        assert refused.status_code == 429 and "at once" in refused.json()["error"]
+        client.post("/api/stop", json={"tab": tab})

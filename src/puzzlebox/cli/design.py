@@ -8,14 +8,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from puzzlebox import catalog
 from puzzlebox.cli.common import path
 from puzzlebox.designs import DesignResult, DesignRun, DesignSpace, describe, load_space
-from puzzlebox.designs.space import RANKS
+from puzzlebox.designs.table import ranking, summary_line, table
 from puzzlebox.errors import PuzzleboxError
 from puzzlebox.outfile import write_text
 from puzzlebox.run.limits import Limits
@@ -143,19 +142,7 @@ def _line(space: DesignSpace, result: DesignResult) -> str:
 
 
 def _table(space: DesignSpace, ranked: list[DesignResult]) -> list[str]:
-    columns: list[tuple[str, object]] = [("rank", None), ("design", None)]
-    probes: list[tuple[str, Callable[[DesignResult], object]]] = [
-              ("level", lambda r: r.level), ("moves", lambda r: r.moves),
-              ("assemblies", lambda r: r.assemblies), ("apart", lambda r: r.come_apart),
-              ("solutions", lambda r: r.solutions if r.assemblies is None else None),
-              ("hardest", lambda r: " ".join(r.hardest.values()) if r.hardest else None),
-              ("there", lambda r: r.hardest_solutions)]
-    shown = [(name, get) for name, get in probes if any(get(r) is not None for r in ranked)]
-    columns += shown
-    rows = [[str(k), str(r.design.index)] + ["" if get(r) is None else str(get(r))
-                                             for _, get in shown]
-            + [describe(space, r.design)] for k, r in enumerate(ranked, 1)]
-    header = [name for name, _ in columns] + ["what"]
+    header, rows = table(ranked, lambda r: describe(space, r.design))
     widths = [max(len(header[i]), *(len(row[i]) for row in rows)) for i in range(len(header))]
     lines = ["  ".join(h.rjust(w) if i < len(header) - 1 else h
                        for i, (h, w) in enumerate(zip(header, widths)))]
@@ -212,18 +199,9 @@ def cmd_design(args: argparse.Namespace) -> int:
         print(json.dumps({"puzzle": space.name, "summary": summary.to_json(),
                           "ranked": [r.design.index for r in ranked]}), flush=True)
         return 0
-    same = f", {summary.symmetric:,} the same as another up to symmetry" if summary.symmetric \
-        else ""
-    resumed = f", {summary.resumed:,} from the checkpoint" if summary.resumed else ""
-    undecided = f", {summary.undecided:,} undecided" if summary.undecided else ""
-    workers = f"{summary.workers} worker{'s' if summary.workers != 1 else ''}"
-    print(printable(f"{space.name}: {summary.designs:,} designs{same}; {summary.tried:,} "
-                    f"tried{resumed}, {summary.kept:,} kept{undecided} ({workers}, "
-                    f"{summary.seconds:.1f} s)"))
+    print(printable(summary_line(space.name, summary)))
     if ranked:
-        order = ("; then ".join(RANKS[name] for name in space.wanted.rank)
-                 if space.wanted.rank else "in the space's order")
-        print(printable(f"ranked ({order}):"))
+        print(printable(f"ranked ({ranking(space.wanted.rank)}):"))
         for line in _table(space, ranked):
             print(line)
     for result in run.undecided[:5]:

@@ -17,6 +17,13 @@ Routes (all JSON unless said; every POST body is JSON of at most :data:`MAX_BODY
 * ``GET /api/solution/{tab}/{index}.{svg|png|json}``: a solution found, drawn by render/;
 * ``POST /api/watch``: the next frames of the reference engine's search, for the step mode;
 * ``GET /api/engines``: the engines a search may be given (the registry's, ``auto`` first);
+* the design search (web/design_search.py, issue #34): ``GET /api/designs``,
+  ``GET /api/designs/file/{name}``: the catalog's design spaces and one's TOML;
+  ``POST /api/designs/run``, ``/api/designs/stop``: a tab's design search, apart from its
+  puzzle's search (one of each), in a process as the other searches;
+  ``GET /api/designs/events/{tab}``: its progress as server-sent events;
+  ``GET /api/designs/table/{tab}``: the ranked table of the designs kept so far;
+  ``POST /api/designs/open``: a kept design as its puzzle file, for the editor;
 * ``GET /favicon.ico``: the page's icon.
 
 Every answer belongs to one version of the puzzle (#25): the page numbers each change of
@@ -30,6 +37,7 @@ on a newer puzzle answers them 409 too.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import re
 import threading
@@ -57,6 +65,7 @@ from puzzlebox.render.drawing import picture, pictures
 from puzzlebox.render.json_out import solution_json
 from puzzlebox.safety import file_component
 from puzzlebox.web.design import design_route
+from puzzlebox.web.design_search import DESIGN_TEXT, catalog_designs, design_text_work
 from puzzlebox.web.fairness import CheckLimits, CheckPool, Refused
 from puzzlebox.web.model import ModelError, cell_polygons, drawn_lattices, model_of, to_toml
 from puzzlebox.web.runs import Busy, OverBudget, Runs, UnknownTab, watch_frame
@@ -67,6 +76,7 @@ EDITOR_SIZE = 60  # rows or columns of the editor's window of cells
 EVENT_SECONDS = 0.2  # how often a progress stream looks for news
 DRAW = threading.Lock()  # matplotlib draws one picture at a time
 BODY_SECONDS = 10.0  # a request's body must arrive within this (#28: slow senders)
+DESIGN_TAB = "-design"  # a tab's design search is kept under its id and this
 
 
 class BadRequest(PuzzleboxError):
@@ -288,6 +298,7 @@ class App:
         self._versions: dict[str, int] = {}  # tab -> the newest version of its puzzle asked
         self._opened: dict[str, int | None] = {}  # tab -> the version its search is of
         self._solving: dict[str, str] = {}  # tab -> the engine and distinct of its solutions
+        self._design_runs = itertools.count(1)  # the number of each design search started
         self._lock = threading.Lock()
 
     def _current(self, tab_id: str, version: int | None) -> None:
@@ -494,7 +505,7 @@ class App:
         fmt = request.path_params["fmt"]
         if fmt not in ("svg", "png", "json"):
             return error("a solution is downloaded as svg, png or json", 404)
-        if index >= len(tab.found):
+        if index >= len(tab.found) or tab.puzzle is None:
             return error("that solution has not been found (yet)", 404)
         puzzle, found = tab.puzzle, tab.found[index]
         filename = f"{file_component(puzzle.name)}-{index + 1}.{fmt}"
@@ -514,6 +525,101 @@ class App:
             return error(str(failure), 500)
         media = "image/svg+xml" if fmt == "svg" else "image/png"
         return Response(data, media_type=media, headers=headers)
+
+    # -- the design search (web/design_search.py) ------------------------------------------
+    async def designs_list(self, request: Request) -> Response:
+        return JSONResponse(await run_in_threadpool(catalog_designs))
+
+    async def designs_file(self, request: Request) -> Response:
+        name = request.path_params["name"]
+        if name not in catalog.design_names():
+            return error("no such catalog design", 404)
+        return JSONResponse({"name": name,
+                             "toml": catalog.design_path_of(name).read_text("utf-8")})
+
+    def _design_tab(self, tab: Any) -> str:
+        """The key of a tab's design search among the searches (apart from its puzzle's)."""
+        return f"{_tab_id(tab)}{DESIGN_TAB}"
+
+    async def designs_run(self, request: Request) -> Response:
+        def run(body: dict[str, Any]) -> dict[str, Any]:
+            key = self._design_tab(body.get("tab"))
+            text, name = _text(body)
+            old = self.runs.get(key)
+            if old is not None and old.running:
+                raise Busy("this tab already runs a design search: stop it first")
+            self.runs.open(key, None)
+            number = next(self._design_runs)
+            self.runs.design(key, text, name, number)
+            return self._design_state(key)
+
+        return await self._json(request, run)
+
+    async def designs_stop(self, request: Request) -> Response:
+        def run(body: dict[str, Any]) -> dict[str, Any]:
+            return {"stopped": self.runs.stop(self._design_tab(body.get("tab")), wait=True)}
+
+        return await self._json(request, run)
+
+    def _design_state(self, key: str) -> dict[str, Any]:
+        tab = self.runs.get(key)
+        if tab is None or tab.designs is None:
+            raise UnknownTab("no design search in this tab: open a design file and run it")
+        _, snapshot = tab.snapshot()
+        snapshot["run"] = tab.designs.run
+        return snapshot
+
+    def _searched(self, request: Request) -> tuple[str, Any] | Response:
+        """The design search a GET names (its tab, and ``?run=``: 409 for another run)."""
+        tab = request.path_params["tab"]
+        if not TAB_ID.fullmatch(tab):
+            return error("no such tab", 404)
+        key = self._design_tab(tab)
+        found = self.runs.get(key)
+        if found is None or found.designs is None:
+            return error("no design search in this tab: open a design file and run it", 404)
+        asked = request.query_params.get("run")
+        if asked is not None and asked != str(found.designs.run):
+            return error(f"stale: the tab's design search is not run {asked}", 409)
+        return key, found
+
+    async def designs_events(self, request: Request) -> Response:
+        found = self._searched(request)
+        if isinstance(found, Response):
+            return found
+        return StreamingResponse(self._stream(found[0]), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store"})
+
+    async def designs_table(self, request: Request) -> Response:
+        found = self._searched(request)
+        if isinstance(found, Response):
+            return found
+        designs = found[1].designs
+        answer = await run_in_threadpool(designs.table)
+        answer["state"] = found[1].snapshot()[1]["state"]
+        return JSONResponse(answer)
+
+    async def designs_open(self, request: Request) -> Response:
+        """A kept design as its puzzle file (``--out`` writes the same), written in a check
+        process: the page opens it in the editor as if it were a file."""
+        def run(body: dict[str, Any]) -> dict[str, Any]:
+            tab = self.runs.get(self._design_tab(body.get("tab")))
+            if tab is None or tab.designs is None:
+                raise UnknownTab("no design search in this tab: open a design file and run it")
+            number = body.get("design")
+            if isinstance(number, bool) or not isinstance(number, int):
+                raise BadRequest("design must be the number of a kept design")
+            kept = tab.designs.find(number)
+            if kept is None:
+                raise BadRequest(f"design {number} is not among the kept designs")
+            work = {"toml": tab.designs.text, "name": tab.designs.name,
+                    "design": kept.design.to_json()}
+            try:
+                return self.checks.run(design_text_work, work, None, DESIGN_TEXT)
+            except Refused as failure:
+                raise BadRequest(str(failure), failure.status) from None
+
+        return await self._json(request, run)
 
     # -- helpers ---------------------------------------------------------------------------
     def _state(self, tab_id: str, index: int | None = None) -> dict[str, Any]:
@@ -541,6 +647,8 @@ class App:
             return error(str(failure), 404)
         except Stale as failure:
             return error(str(failure), 409)
+        except BadRequest as failure:
+            return error(str(failure), failure.status)
         except (PuzzleboxError, ModelError) as failure:
             # the reader's one line (file, line, what is wrong), or a model or request at fault
             return error(str(failure), 400)
@@ -588,6 +696,13 @@ def create_app(runs: Runs | None = None, checks: CheckLimits | None = None) -> S
         Route("/api/events/{tab}", app.events),
         Route("/api/solution/{tab}/{index:int}.{fmt:str}", app.solution),
         Route("/api/design/{action}", design_route, methods=["GET", "POST"]),  # web/design.py
+        Route("/api/designs", app.designs_list),  # the design search: web/design_search.py
+        Route("/api/designs/file/{name}", app.designs_file),
+        Route("/api/designs/run", app.designs_run, methods=["POST"]),
+        Route("/api/designs/stop", app.designs_stop, methods=["POST"]),
+        Route("/api/designs/open", app.designs_open, methods=["POST"]),
+        Route("/api/designs/events/{tab}", app.designs_events),
+        Route("/api/designs/table/{tab}", app.designs_table),
         Mount("/static", StaticFiles(directory=_static_dir()), name="static"),
     ]
     starlette = Starlette(routes=routes, lifespan=lifespan)

@@ -24,6 +24,10 @@ The limits, each answered with a line the page shows:
 * a tab runs one search at a time, the server :data:`MAX_RUNNING`; :data:`MAX_TABS` tabs
   are remembered, and a tab idle for :data:`IDLE_SECONDS` is forgotten (its processes end).
 
+A tab's design search (web/design_search.py) is a tab of its own here, opened with no puzzle
+(its key: the page's tab and ``-design``): the same process, limits, stream and Stop, its
+file sent with each run, its kept designs kept in ``Tab.designs``.
+
 Solutions are found lazily: "next" runs the search until one more solution is found and
 keeps those found so far, so that "previous" needs no search and nothing is enumerated
 ahead of what the page shows. The watch mode drives the reference engine (plain Python,
@@ -55,6 +59,7 @@ from puzzlebox.render.progress import solutions_text
 from puzzlebox.run import Limits, OutOfTime, Run
 from puzzlebox.run import Progress as Event
 from puzzlebox.run.limits import out_of_time_building
+from puzzlebox.web.design_search import DesignSearch, search
 from puzzlebox.web.fairness import DEMOTE_AFTER, POLL_SECONDS, _context, _demote, _resident
 from puzzlebox.words import duration_text, plural
 
@@ -105,13 +110,14 @@ class Progress:
     engine: str = ""
     message: str = ""
     result: dict[str, Any] = field(default_factory=dict)
+    design: dict[str, Any] = field(default_factory=dict)  # a design search's counts
 
 
 class Worker:
     """One process of a tab (its search, or its watch) and the server's end of its pipe.
     Not thread-safe by itself: the tab's thread or request that uses it holds it alone."""
 
-    def __init__(self, puzzle: Puzzle) -> None:
+    def __init__(self, puzzle: Puzzle | None) -> None:
         context = _context()
         self.conn, child = context.Pipe(duplex=True)
         self.process = context.Process(target=_serve, args=(child, puzzle), daemon=True,
@@ -153,9 +159,10 @@ class Worker:
 
 
 class Tab:
-    """One browser tab's puzzle, its processes, and what they found."""
+    """One browser tab's puzzle, its processes, and what they found; or (``puzzle`` None)
+    a tab's design search, whose file comes with each run (``designs``)."""
 
-    def __init__(self, puzzle: Puzzle, memory: int = 0) -> None:
+    def __init__(self, puzzle: Puzzle | None, memory: int = 0) -> None:
         self.puzzle = puzzle
         self.memory = memory  # bytes reckoned for its problem and searches (Runs.open)
         self.touched = time.monotonic()  # the last request that asked for it
@@ -172,6 +179,7 @@ class Tab:
         self.watch: Any = None  # None: the next watch frame starts the watch over
         self.watch_solutions = 0
         self.owner: Runs | None = None  # the Runs that opened it (its limits)
+        self.designs: DesignSearch | None = None  # its design search (Runs.design)
 
     def halt(self) -> None:
         """Stop the tab's search: the thread following it ends its process at once."""
@@ -222,11 +230,12 @@ class Runs:
         self._lock = threading.Lock()
 
     # -- tabs ----------------------------------------------------------------------------
-    def open(self, tab_id: str, puzzle: Puzzle) -> Tab:
+    def open(self, tab_id: str, puzzle: Puzzle | None) -> Tab:
         """Give ``tab_id`` a new puzzle (stopping the search it had), within the memory
         limits: idle tabs are forgotten, oldest first, to make room; :class:`Busy` when the
-        puzzle alone is over a tab's share or the running searches leave no room."""
-        need = memory_of(puzzle)
+        puzzle alone is over a tab's share or the running searches leave no room. ``None``:
+        a tab for a design search (web/design_search.py), held by its processes' size."""
+        need = memory_of(puzzle) if puzzle is not None else 0
         if need > self.memory_per_tab:
             raise Busy(f"this puzzle's cover problem may take {need >> 20} MB, more than the "
                        f"{self.memory_per_tab >> 20} MB the page gives one tab (the command "
@@ -317,7 +326,8 @@ class Runs:
             tab.close()
 
     # -- starting searches ---------------------------------------------------------------
-    def _start(self, tab: Tab, mode: str, command: tuple[Any, ...]) -> None:
+    def _start(self, tab: Tab, mode: str, command: tuple[Any, ...],
+               designs: DesignSearch | None = None) -> None:
         with self._lock:
             if tab.running:
                 raise Busy("this tab already runs a search: stop it first")
@@ -326,7 +336,10 @@ class Runs:
                 raise Busy(f"{running} searches are running, the most this server runs at "
                            "once: stop one or wait")
             tab.stop.clear()
-            tab.update(state="running", mode=mode, message="", result={}, left="", share=None)
+            if designs is not None:
+                tab.designs = designs
+            tab.update(state="running", mode=mode, message="", result={}, left="", share=None,
+                       design={})
             tab.thread = threading.Thread(target=self._follow, args=(tab, command),
                                           daemon=True, name=f"puzzlebox-web-{mode}")
             tab.thread.start()
@@ -345,6 +358,14 @@ class Runs:
     def count(self, tab_id: str, engine: str = AUTO) -> None:
         tab = self._tab(tab_id)
         self._start(tab, "count", ("count", engine, self.search_seconds))
+
+    def design(self, tab_id: str, text: str, name: str, run: int) -> DesignSearch:
+        """Start the design search of the space in ``text`` in the tab's process (a tab
+        opened with no puzzle); what it keeps comes back into the tab's ``designs``."""
+        tab = self._tab(tab_id)
+        search = DesignSearch(text, name, run)
+        self._start(tab, "design", ("design", text, name, self.search_seconds), search)
+        return search
 
     def _tab(self, tab_id: str) -> Tab:
         tab = self.get(tab_id)
@@ -378,17 +399,17 @@ class Runs:
                 _demote(worker.process.pid)
             if tab.stop.is_set():
                 _end(tab, "worker")  # the next "next" starts over past what was kept
-                solutions = tab.snapshot()[1]["solutions"]
-                tab.update(state="stopped", message="stopped" if command[0] == "next"
-                           else f"stopped after {plural(solutions, 'solution')}")
+                tab.update(state="stopped", message=_stopped(command[0], tab.snapshot()[1]))
                 return
             over = self._over(tab) or (
                 f"the search took more than {self.search_seconds:g} s, the page's limit "
                 "for one search" if time.monotonic() > deadline else None)
             if over is not None:
                 _end(tab, "worker")
+                line = "puzzlebox design FILE" if command[0] == "design" \
+                    else "puzzlebox count FILE"
                 tab.update(state="error", message=f"{over} (the command line has none: "
-                           "puzzlebox count FILE)")
+                           f"{line})")
                 return
             message = worker.receive(POLL_SECONDS)
             if message is None:
@@ -402,6 +423,10 @@ class Runs:
                 tab.found.append(solution)
             elif kind == "exhausted":
                 tab.exhausted = True
+            elif kind == "space" and tab.designs is not None:
+                tab.designs.info = message[1]
+            elif kind == "kept" and tab.designs is not None:
+                tab.designs.add(message[1], message[2])
             elif kind == "end":
                 return
             elif not tab.stop.is_set():  # "gone": ended without a word (killed from outside)
@@ -455,6 +480,17 @@ class Runs:
                     _end(tab, "watcher")
                     raise OverBudget("the watch's process ended unexpectedly (exit status "
                                      f"{watcher.process.exitcode})")
+
+
+def _stopped(command: str, progress: dict[str, Any]) -> str:
+    """What a stopped search says: how far it went."""
+    if command == "next":
+        return "stopped"
+    if command == "design":
+        counts = progress.get("design") or {}
+        return (f"stopped after {plural(counts.get('tried', 0), 'design')} tried, "
+                f"{counts.get('kept', 0):,} kept")
+    return f"stopped after {plural(progress['solutions'], 'solution')}"
 
 
 def _end(tab: Tab, which: str) -> None:
@@ -519,6 +555,8 @@ def _command(state: _State, command: tuple[Any, ...]) -> None:
             _solve(state, *command[1:])  # index, known, seconds[, engine, distinct]
         elif command[0] == "count":
             _count(state, command[1], command[2])
+        elif command[0] == "design":
+            search(state.send, command[1], command[2], command[3])
         else:
             raise ValueError(f"unknown command {command[0]!r}")
     except PuzzleboxError as error:

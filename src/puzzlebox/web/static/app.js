@@ -367,8 +367,11 @@ $("file").addEventListener("change", () => {
     const reader = new FileReader();
     reader.onload = () => {
       if (version !== state.version) { resolve(); return; }  // opened something else since
+      const name = file.name.replace(/\.toml$/i, ""), text = String(reader.result);
+      // a design file (a [design] table) is a space of puzzles: the design search opens it
+      if (/^\s*\[design\]\s*$/m.test(text)) { openDesignFile(text, name); resolve(); return; }
       state.target = "board";
-      openText(String(reader.result), file.name.replace(/\.toml$/i, "")).then(resolve, reject);
+      openText(text, name).then(resolve, reject);
     };
     reader.onerror = () => reject(new Error(`${file.name}: cannot be read`));
     reader.readAsText(file);
