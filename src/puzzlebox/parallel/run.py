@@ -39,6 +39,7 @@ from puzzlebox.parallel.tasks import (
     task_job,
 )
 from puzzlebox.puzzles import Puzzle, Solution
+from puzzlebox.puzzles.base import runner
 from puzzlebox.reports import SplitCountResult
 
 if TYPE_CHECKING:  # the estimator is needed by a split that balances only; the backends
@@ -175,8 +176,9 @@ class SplitRun:
     is never split.
 
     Each board runs on one engine (``specs``): the one named, or the one ``auto`` chooses
-    for it. That engine cuts the board's search with its own frontier and runs every
-    subproblem, in this process and on every worker alike.
+    for it (``choose``; by default the run layer's choice, reached through the doors it
+    installs, puzzles/base.py's ``runner()``). That engine cuts the board's search with
+    its own frontier and runs every subproblem, in this process and on every worker alike.
     """
 
     def __init__(
@@ -259,9 +261,10 @@ class SplitRun:
         one named, which must be able to."""
         need = Capability.COUNT if self.kind == COUNT else Capability.SOLVE
         if self.engine == AUTO:
-            if self.choose is None:
-                raise ValueError("engine 'auto' needs the run layer's choice (puzzlebox.run)")
-            name = self.choose(puzzle, self.kind, self.split_depth is not None).name
+            # the run layer's choice (run/choice.py); a SplitRun made by hand, as in
+            # docs/cluster.md, reaches it through the doors the run layer installs
+            choose = self.choose if self.choose is not None else runner().split_engine
+            name = choose(puzzle, self.kind, self.split_depth is not None).name
         else:
             name = self.engine
         spec = registry.get(name)

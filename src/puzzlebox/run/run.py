@@ -27,7 +27,7 @@ from typing import Any
 
 from puzzlebox.cover.problem import build_deadline
 from puzzlebox.engine.errors import EngineError
-from puzzlebox.engine.registry import AUTO
+from puzzlebox.engine.registry import AUTO, EngineSpec
 from puzzlebox.engine.search import Job, Mode, OnStep, Search, Step
 from puzzlebox.engine.stats import SearchStats
 from puzzlebox.errors import PuzzleboxError
@@ -474,6 +474,10 @@ class Doors:
         run = Run(puzzle, "solutions", limit=limit, seed=seed, engine=engine,
                   limits=_with_memory(limits, max_memory), on_step=on_step, **options)
         return _following(run, stats)
+
+
+    def split_engine(self, puzzle: Puzzle, kind: str, split: bool) -> EngineSpec:
+        return choice.split_spec(puzzle, kind, split)
 
 
 def _following(run: Run, stats: SearchStats | None) -> Iterator[Solution]:
