@@ -4,13 +4,17 @@ nothing but time."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
 import json
 import signal
+import socket
 import subprocess
 import sys
+import threading
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -511,6 +515,96 @@ def test_cluster_without_the_extra_is_one_line(monkeypatch, capsys):
     assert main(["count", "queens-5", "--cluster", "tcp://127.0.0.1:8786"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and install_command("cluster") in err[0]
+
+
+@contextlib.contextmanager
+def _listener(answer: Callable[[socket.socket], None]) -> Iterator[str]:
+    """A TCP server on 127.0.0.1 that is no Dask scheduler: ``answer`` serves each
+    connection, on a thread; yields its address as tcp://127.0.0.1:PORT."""
+    server = socket.create_server(("127.0.0.1", 0))
+    server.settimeout(0.2)
+    done = threading.Event()
+
+    def serve() -> None:
+        while not done.is_set():
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                continue
+            with contextlib.suppress(OSError):
+                answer(conn)
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield f"tcp://127.0.0.1:{server.getsockname()[1]}"
+    finally:
+        done.set()
+        thread.join()
+        server.close()
+
+
+def _garbage(conn: socket.socket) -> None:
+    conn.sendall(bytes(range(256)) * 4)  # read as Dask's frames: a length of exabytes
+
+
+def _silent(conn: socket.socket) -> None:
+    held.append(conn)  # accepted and kept open, never a word: as a web server waiting
+
+
+held: list[socket.socket] = []
+
+
+@pytest.mark.parametrize("kind", ["garbage", "http", "silent"])
+def test_cluster_that_is_not_a_dask_scheduler_is_one_line(kind, monkeypatch, capsys):
+    """#38 item 2: a port that answers garbage gave a 67-line traceback, a local web server
+    a silent hang of over 90 s. Now one line, exit status 2, within the probe's deadline
+    (shortened here; 120 s is only a guard against a hang)."""
+    pytest.importorskip("dask.distributed")
+    from puzzlebox.parallel import backends
+
+    monkeypatch.setattr(backends, "CONNECT_SECONDS", 1.0)
+    monkeypatch.setattr(backends.probe_scheduler, "__defaults__", (1.0,))
+    if kind == "http":
+        import http.server
+
+        class handler(http.server.SimpleHTTPRequestHandler):  # noqa: N801
+            def log_message(self, *args: object) -> None:  # its own lines on stderr
+                pass
+
+        web = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        threading.Thread(target=web.serve_forever, daemon=True).start()
+        where: contextlib.AbstractContextManager[str] = contextlib.nullcontext(
+            f"tcp://127.0.0.1:{web.server_address[1]}")
+    else:
+        web = None
+        where = _listener(_garbage if kind == "garbage" else _silent)
+    status: list[int] = []
+    try:
+        with where as address:
+            runner = threading.Thread(target=lambda: status.append(
+                main(["count", "queens-5", "--cluster", address])), daemon=True)
+            runner.start()
+            runner.join(120)
+    finally:
+        if web is not None:
+            web.shutdown()
+        for conn in held:
+            conn.close()
+    assert status == [2], "the command hung or did not refuse"
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "Traceback" not in err[0], err
+    assert err[0].startswith(f"puzzlebox: cannot reach the Dask scheduler at {address}: ")
+    assert "Dask scheduler?" in err[0] or "Dask's protocol" in err[0], err
+
+
+def test_cluster_address_refused_is_one_line(capsys):
+    pytest.importorskip("dask.distributed")
+    with socket.create_server(("127.0.0.1", 0)) as server:
+        port = server.getsockname()[1]
+    assert main(["count", "queens-5", "--cluster", f"tcp://127.0.0.1:{port}"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "refused" in err[0], err
 
 
 def test_fingerprint_ignores_comments_but_not_the_board():

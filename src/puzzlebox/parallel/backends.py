@@ -423,6 +423,80 @@ class ProcessBackend:
             slot.stop()
 
 
+CONNECT_SECONDS = 5.0  # how long a scheduler may take to connect and answer who it is
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
+
+
+def probe_scheduler(address: str, seconds: float = CONNECT_SECONDS) -> None:
+    """Make sure ``address`` is a Dask scheduler that answers, within about ``seconds``:
+    raise :class:`ClusterUnavailable` with one line otherwise (issue #38: a port that
+    answered garbage made Dask's framing allocate exabytes, a web server kept the client
+    waiting for minutes). A plain TCP connection first (a refusal is told at once), then
+    Dask's own handshake and its ``identity`` call, each under a deadline, on a thread of
+    their own (the caller may be inside an event loop, as a notebook is)."""
+    import asyncio
+    import socket
+    from urllib.parse import urlsplit
+
+    def refuse(why: str) -> ClusterUnavailable:
+        return ClusterUnavailable(f"cannot reach the Dask scheduler at {address}: {why}")
+
+    where = urlsplit(address if "://" in address else f"tcp://{address}")  # Dask's default
+    if where.scheme == "tcp":
+        try:
+            port = where.port
+            host = where.hostname
+        except ValueError as error:
+            raise refuse(_first_line(error)) from None
+        if host is None or port is None:
+            raise refuse("an address names its host and port, as tcp://host:8786")
+        try:
+            socket.create_connection((host, port), timeout=seconds).close()
+        except OSError as error:
+            raise refuse(error.strerror or _first_line(error)) from None
+
+    async def identity() -> Any:
+        from distributed.comm import CommClosedError, connect
+
+        try:
+            comm = await asyncio.wait_for(connect(address, timeout=seconds), seconds + 1)
+        except CommClosedError:
+            raise ConnectionError("it closed the connection (is it a Dask scheduler?)") from None
+        try:
+            await asyncio.wait_for(comm.write({"op": "identity", "reply": True}), seconds)
+            return await asyncio.wait_for(comm.read(), seconds)
+        finally:
+            comm.abort()
+
+    answer: list[Any] = []
+
+    def ask() -> None:
+        try:
+            answer.append(asyncio.run(identity()))
+        except BaseException as error:  # told apart below
+            answer.append(error)
+
+    thread = threading.Thread(target=ask, name="puzzlebox-probe", daemon=True)
+    thread.start()
+    thread.join(3 * seconds + 2)
+    if not answer or isinstance(answer[0], (TimeoutError, asyncio.TimeoutError)):
+        raise refuse(f"no answer within {seconds:g} s (is it a Dask scheduler?)")
+    reply = answer[0]
+    if isinstance(reply, OSError):  # refused, closed, unreachable (Dask's CommClosedError)
+        raise refuse(_first_line(reply))
+    if isinstance(reply, BaseException):  # garbage read as Dask's frames: a MemoryError for
+        # a length of exabytes, a ValueError, msgpack's errors...
+        raise refuse("it does not speak Dask's protocol (is it a Dask scheduler?)")
+    kind = reply.get("type") if isinstance(reply, dict) else None
+    if kind != "Scheduler":
+        what = f"a Dask {kind.lower()}" if isinstance(kind, str) else "something else"
+        raise refuse(f"it answers as {what}, not as a Dask scheduler")
+
+
 class DaskBackend:
     """Sends tasks to a running Dask scheduler and streams the results back as they finish."""
 
@@ -435,12 +509,12 @@ class DaskBackend:
             ) from None
         self.address = address
         self.task_function = task_function
+        probe_scheduler(address)
         try:
-            self.client = Client(address, timeout="10s", set_as_default=False)
-        except (OSError, TimeoutError, ValueError) as error:
-            message = str(error).splitlines()[0] if str(error) else type(error).__name__
+            self.client = Client(address, timeout=f"{CONNECT_SECONDS:g}s", set_as_default=False)
+        except Exception as error:  # whatever the comm raises: one line, never a traceback
             raise ClusterUnavailable(
-                f"cannot reach the Dask scheduler at {address}: {message}"
+                f"cannot reach the Dask scheduler at {address}: {_first_line(error)}"
             ) from None
         self.workers = max(1, sum(self.client.nthreads().values()))
         self._token = uuid.uuid4().hex[:12]
