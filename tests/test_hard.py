@@ -654,9 +654,10 @@ def test_auto_tries_the_sink_search_where_backtracking_is_hopeless(monkeypatch):
     def recorded(tiler, deadline=None):  # an attempt of the sink search that succeeds
         calls.append(tiler.puzzle.name)
         tiler.solution = _recorded_parallelogram_7_tiling()
+        yield 1  # its one slice of work
         return True
 
-    monkeypatch.setattr(repair_tiling.SinkTiler, "attempt", recorded)
+    monkeypatch.setattr(repair_tiling.SinkTiler, "attempt_steps", recorded)
     puzzle = shared_puzzle("parallelogram-7")
     stats = SearchStats()
     (solution,) = puzzle.solutions(limit=1, stats=stats)

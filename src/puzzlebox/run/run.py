@@ -403,15 +403,24 @@ class Run:
 
     def _sink(self) -> Iterator[Solution]:
         """The sink search's one tiling (a local search: finding none proves nothing)."""
-        choice.sink_refusal(self.puzzle, self.seed)
+        with self._working():  # it builds the cover problem: a second on a big board
+            choice.sink_refusal(self.puzzle, self.seed)
         sink_solutions = getattr(self.puzzle, "sink_solutions")  # noqa: B009 (the kind's own)
         say = None
         if self.on_note is not None:
             def say(line: str) -> None:
                 self._say(f"{self.puzzle.name}: {line}")
-        with self._working():  # no steps: Stop lands inside it (STOP_GRACE)
-            found = list(sink_solutions(self.seed, self.stats, progress=say))  # one at most
+        with self._working():  # its setup has no steps: Stop lands inside it (STOP_GRACE)
+            # its work looks at the stop every few ms, which raises Stopped (#38 item 4)
+            found = list(sink_solutions(self.seed, self.stats, progress=say,
+                                        stop=self._stopped))  # one at most
         yield from found
+
+    def _stopped(self) -> bool:
+        """Raise :class:`Stopped` once the run is asked to stop (a search's own loop looks)."""
+        if self._stop.is_set():
+            raise Stopped(f"{self.label}: stopped")
+        return False
 
     @property
     def local_search(self) -> bool:
