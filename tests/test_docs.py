@@ -116,7 +116,7 @@ def _run(command: Command, cwd: Path) -> subprocess.CompletedProcess[str]:
                             text=True)
     time.sleep(3.0)
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
+    out, err = proc.communicate(timeout=120)
     return subprocess.CompletedProcess(argv, proc.returncode, out, err)
 
 
@@ -176,7 +176,7 @@ def test_a_failing_command_or_a_drifted_line_would_fail_the_doc_test(tmp_path):
 @cache
 def _help(*subcommand: str) -> str:
     done = subprocess.run([str(PUZZLEBOX), *subcommand, "--help"], capture_output=True,
-                          text=True, timeout=60)
+                          text=True, timeout=120)
     named = " ".join(subcommand)
     assert done.returncode == 0, f"'puzzlebox {named}' is no subcommand: {done.stderr}"
     return done.stdout
