@@ -22,7 +22,7 @@ from multiprocessing.connection import Connection, wait
 from typing import Any
 
 from puzzlebox.extras import install_command
-from puzzlebox.parallel.cores import IdleMeter
+from puzzlebox.parallel.cores import AllCores, IdleMeter
 from puzzlebox.parallel.errors import ClusterUnavailable, TaskError
 from puzzlebox.parallel.tasks import Cancelled, Task, run_task, stoppable
 
@@ -31,6 +31,7 @@ TaskFunction = Any  # a picklable callable taking a Task (run_task, or a test's 
 
 MAX_DEATHS = 3  # a task that has killed this many workers is not tried again
 GROW_SECONDS = 1.0  # how often a run with tasks waiting looks for another free core
+STARTING_POLL = 0.05  # how often a run looks for a worker that its starter thread brought up
 
 
 class SerialBackend:
@@ -204,7 +205,7 @@ class ProcessBackend:
         task_function: TaskFunction = run_task,
         *,
         share: bool = True,
-        meter: IdleMeter | None = None,
+        meter: IdleMeter | AllCores | None = None,
     ) -> None:
         if jobs < 1:
             raise ValueError(f"jobs must be at least 1, not {jobs}")
@@ -212,7 +213,9 @@ class ProcessBackend:
         self.share = share and jobs > 1
         self.processes = jobs - 1 if self.share else jobs
         self.task_function = task_function
-        self.meter = (meter if meter is not None else IdleMeter()) if self.share else None
+        # every worker at once by default (AllCores); a test's IdleMeter decides by the idle
+        # cores it is told of
+        self.meter = (meter if meter is not None else AllCores()) if self.share else None
         self.started = 0  # worker processes started, replacements included
         self._ctx = mp.get_context(_start_method())
         if self._ctx.get_start_method() == "forkserver":
@@ -232,7 +235,7 @@ class ProcessBackend:
     def _grow(self, most: int) -> int:
         """Start up to ``most`` more workers, as many as the meter finds cores for (all of
         them without a share); how many were started."""
-        most = min(most, self.processes - len(self._slots))
+        most = min(most, self.processes - self.running())
         if most <= 0:
             return 0
         n = most if self.meter is None else self.meter.workers(most)
@@ -248,6 +251,8 @@ class ProcessBackend:
         own. The first start waits for the forkserver to import puzzlebox (0.45 s measured
         on pentomino-5x12's count, whose whole search takes less), which a search that runs
         meanwhile need not wait for: a count that ends first never waits for a worker."""
+        if self._starter is not None and self._starter.is_alive() and not wait:
+            return  # they are starting already
         self._join_starter()
         if wait:
             self._grow(self.processes)
@@ -311,7 +316,6 @@ class ProcessBackend:
                     return pending.popleft()
                 return spare_copy()
 
-        self._join_starter()  # the workers started beside a search are this run's
         deaths: dict[int, int] = {}
         finished = False
         share: _ParentShare | None = None
@@ -319,31 +323,35 @@ class ProcessBackend:
         try:
             with lock:
                 if self.share and pending:
-                    # this process takes the first (biggest) task: it can start on it at once
+                    # this process takes the first (biggest) task: it can start on it at once,
+                    # before the workers started beside a search are all there
                     share = _ParentShare(self.task_function, take, pending.popleft())
-                # without a share the workers are all there is; with one, those that free
-                # cores allow now (more later, every GROW_SECONDS)
+            with lock:
+                # without a share the workers are all there is; with one, every worker at
+                # once (AllCores), or those a test's meter allows (more every GROW_SECONDS)
                 self._grow(len(pending))
-                for slot in self._slots:
-                    if pending:
-                        slot.give(pending.popleft())
-            while (share is not None and share.running) or any(
-                slot.current is not None for slot in self._slots
-            ):
+            while True:
+                with lock:  # workers that came up (on the starter's thread) or went idle
+                    for slot in list(self._slots):
+                        if slot.current is None and pending:
+                            slot.give(pending.popleft())
                 busy = [slot for slot in self._slots if slot.current is not None]
+                if not busy and (share is None or not share.running) and not (
+                        pending and self._starting > 0):
+                    break
                 waiting = [s.conn for s in busy] + [s.process.sentinel for s in busy]
                 if share is not None and share.running:
                     waiting.append(share.reader)
                 timeout = None
-                if self.meter is not None and pending and len(self._slots) < self.processes:
+                if self.meter is not None and pending and self.running() < self.processes:
                     timeout = max(0.0, grown + GROW_SECONDS - time.monotonic())
+                if self._starting > 0 and pending:  # a worker may come up any moment
+                    timeout = STARTING_POLL if timeout is None else min(timeout, STARTING_POLL)
                 ready = set(wait(waiting, timeout))
                 if timeout is not None and time.monotonic() >= grown + GROW_SECONDS:
                     grown = time.monotonic()
                     with lock:
-                        started = self._grow(len(pending))
-                        for slot in self._slots[len(self._slots) - started:]:
-                            slot.give(pending.popleft())
+                        self._grow(len(pending))  # given their tasks at the loop's top
                 if share is not None and share.reader in ready:
                     reply = share.reader.recv()
                     if reply is None:
