@@ -9,9 +9,11 @@ run twice is still counted once.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import multiprocessing as mp
 import signal
+import socket
 import threading
 import time
 import traceback
@@ -20,6 +22,7 @@ from collections import deque
 from collections.abc import Iterator, Sequence
 from multiprocessing.connection import Connection, wait
 from typing import Any
+from urllib.parse import urlsplit
 
 from puzzlebox.extras import install_command
 from puzzlebox.parallel.cores import AllCores, IdleMeter
@@ -446,10 +449,6 @@ def probe_scheduler(address: str, seconds: float = CONNECT_SECONDS) -> None:
     waiting for minutes). A plain TCP connection first (a refusal is told at once), then
     Dask's own handshake and its ``identity`` call, each under a deadline, on a thread of
     their own (the caller may be inside an event loop, as a notebook is)."""
-    import asyncio
-    import socket
-    from urllib.parse import urlsplit
-
     def refuse(why: str) -> ClusterUnavailable:
         return ClusterUnavailable(f"cannot reach the Dask scheduler at {address}: {why}")
 
