@@ -15,12 +15,17 @@ worker's CPU shows how much CPU the machine gave it.
     python bench/parallel.py pentomino-5x12@compiled --jobs 2
     python bench/parallel.py --append               # add a section to bench/RESULTS.md
     python bench/parallel.py --cli queens:16 solid-pentominoes-3x4x5 --jobs 2 4 --rounds 3
+    python bench/parallel.py --cli --long           # #38's four long counts, --jobs 1 vs 2
     python bench/parallel.py --cli queens:16 --src before=/tmp/old/src --src after=/tmp/new/src
     python bench/parallel.py --overhead solid-pentominoes-3x4x5 pentomino-5x12 queens:16
 
 ``--cli`` times the command a user types, ``puzzlebox count PUZZLE --json`` against the same
 with ``--jobs N``, interleaved round by round (the load changes as it runs), each run's
-whole-process CPU counted with its workers: this script makes itself the subreaper of what
+whole-process CPU counted with its workers, and prints for each the speed-up in wall time
+(one process's wall over N's), the CPU against one process's, the load average at the end
+of each run and the processes that counted (``--json``'s ``workers``); ``--long`` names the
+bench's long counts (issue #38: queens 17, the 3x4x5 solid pentominoes, the 6x6
+tetrasticks, Bedlam). This script makes itself the subreaper of what
 it starts (Linux ``PR_SET_CHILD_SUBREAPER``), so the forkserver and its worker processes are
 reaped here and their CPU is in ``RUSAGE_CHILDREN``. It also reports how many cores the
 rest of the machine left idle during each run (``/proc/stat``). ``--src NAME=DIR`` runs the
@@ -55,6 +60,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "RESULTS.md"
+LONG_COUNTS = ("queens:17", "solid-pentominoes-3x4x5", "tetrasticks-6x6", "bedlam-cube")
 
 
 def autogroup_note() -> str:
@@ -194,6 +200,7 @@ def measure_cli(puzzle: str, jobs: int, src: str | None = None) -> dict:
         "idle": idle,
         "notes": [line for line in done.stderr.splitlines() if line.strip()],
         "load": os.getloadavg()[0],
+        "workers": out.get("workers", 1),  # the processes that counted (#38 item 6)
     }
 
 
@@ -215,7 +222,8 @@ def cli_main(args: argparse.Namespace) -> int:
                     runs.setdefault((spec, name if jobs > 1 else "", jobs), []).append(got)
                     print(f"round {round_ + 1} {spec} {name} jobs {jobs}: "
                           f"{got['wall']:.2f} s wall, "
-                          f"{got['cpu']:.2f} s CPU, {got['idle']:.2f} cores idle, load "
+                          f"{got['cpu']:.2f} s CPU, {got['workers']} processes, "
+                          f"{got['idle']:.2f} cores idle, load "
                           f"{got['load']:.1f} {' / '.join(got['notes'])}", file=sys.stderr)
     keys = [(name if jobs > 1 else "", jobs) for name, _, jobs in settings]
     for spec in args.puzzles:
@@ -230,21 +238,25 @@ def cli_main(args: argparse.Namespace) -> int:
         f"{args.rounds} interleaved rounds; CPU = user + system of the command and every "
         "process it started; idle = cores the machine left idle during the run.",
         "",
-        "| puzzle | version | jobs | wall (median) | walls | CPU (median) | idle cores "
-        "| wall vs 1 |",
-        "|---|---|---|---|---|---|---|---|",
+        "| puzzle | version | jobs | processes | wall (median) | walls | CPU (median) "
+        "| loads | idle cores | speed-up (1 / N wall) | CPU vs 1 |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for spec in args.puzzles:
         base = statistics.median(r["wall"] for r in runs[spec, "", 1])
+        base_cpu = statistics.median(r["cpu"] for r in runs[spec, "", 1])
         for name, jobs in keys:
             rs = runs[spec, name, jobs]
             wall = statistics.median(r["wall"] for r in rs)
+            cpu = statistics.median(r["cpu"] for r in rs)
             walls = " ".join(f"{r['wall']:.2f}" for r in rs)
+            loads = " ".join(f"{r['load']:.1f}" for r in rs)
+            workers = "/".join(str(r["workers"]) for r in rs)
             lines.append(
-                f"| {spec} | {name or '-'} | {jobs} | {wall:.2f} s | "
-                f"{walls} | "
-                f"{statistics.median(r['cpu'] for r in rs):.2f} s | "
-                f"{statistics.median(r['idle'] for r in rs):.2f} | {wall / base:.2f}x |"
+                f"| {spec} | {name or '-'} | {jobs} | {workers} | {wall:.2f} s | {walls} | "
+                f"{cpu:.2f} s | {loads} | "
+                f"{statistics.median(r['idle'] for r in rs):.2f} | {base / wall:.2f}x | "
+                f"{cpu / base_cpu:.2f}x |"
             )
     text = "\n".join(lines) + "\n"
     print(text)
@@ -386,6 +398,8 @@ def main() -> int:
     parser.add_argument("--cli", action="store_true",
                         help="time the command line, whole process with its workers")
     parser.add_argument("--rounds", type=int, default=3, help="with --cli")
+    parser.add_argument("--long", action="store_true",
+                        help="the long counts: " + " ".join(LONG_COUNTS))
     parser.add_argument("--src", action="append", default=[], metavar="NAME=DIR",
                         help="with --cli: run the --jobs commands on this source tree too")
     parser.add_argument("--no-cluster", action="store_true", help="skip the Dask cluster")
@@ -397,6 +411,8 @@ def main() -> int:
     parser.add_argument("--child", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--cluster", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.long:
+        args.puzzles = list(LONG_COUNTS)
     if args.child is not None:
         return child(args.child, args.engine or "auto", args.jobs[0], args.cluster)
     if args.overhead_child is not None:

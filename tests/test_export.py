@@ -206,7 +206,7 @@ def test_pdftoppm_renders_the_sheet(tmp_path, capsys):
     pdf = tmp_path / "s.pdf"
     run(capsys, "export", "pentomino-6x10", "--sheet", pdf)
     done = subprocess.run(["pdftoppm", "-r", "20", "-gray", pdf, tmp_path / "page"],
-                          capture_output=True, timeout=60)
+                          capture_output=True, timeout=120)
     assert done.returncode == 0 and done.stderr == b""
     pgm = (tmp_path / "page-1.pgm").read_bytes()
     header = re.match(rb"P5\s+(\d+)\s+(\d+)\s+255\s", pgm)

@@ -40,7 +40,7 @@ CLI_FORKED = 300 if FULL else 100
 CLI_FRESH = 8
 CPU_PER_INPUT = 1.0  # seconds to read and show one input (the worst measured: 0.5 s)
 MEMORY_RISE = 400 << 20  # bytes the in-process run may add to the peak resident size
-CHILD_SECONDS = 30  # a forked command line that runs longer than this is a hang
+CHILD_SECONDS = 120  # a forked command line that runs longer than this is a hang
 CHILD_MEMORY = 3 << 30  # bytes of address space a forked command line may take
 TRACEBACK = re.compile(r"(?m)^Traceback \(most recent call last\)")
 

@@ -123,10 +123,9 @@ def test_web_a_deeply_nested_body_is_a_400(tmp_path):
     pytest.importorskip("starlette")
     pytest.importorskip("httpx")
     from starlette.testclient import TestClient
+    from tests.web_page import roomy_app
 
-    from puzzlebox.web.app import create_app
-
-    with TestClient(create_app()) as client:
+    with TestClient(roomy_app()) as client:
         for route in ("/api/check", "/api/count"):
             answer = client.post(route, content=b"[" * 100_000,
                                  headers={"content-type": "application/json"})
@@ -271,12 +270,12 @@ def test_web_watch_draws_the_first_frame_of_a_solid_puzzle():
     pytest.importorskip("starlette")
     pytest.importorskip("httpx")
     from starlette.testclient import TestClient
+    from tests.web_page import roomy_app
 
     from puzzlebox import catalog
-    from puzzlebox.web.app import create_app
 
     soma = catalog.path_of("soma-cube").read_text("utf-8")
-    with TestClient(create_app()) as client:
+    with TestClient(roomy_app()) as client:
         answer = client.post("/api/watch", json={"toml": soma, "tab": "tabwatch01", "nodes": 1})
         assert answer.status_code == 200, answer.text
         assert answer.json()["svg"].lstrip().startswith("<")

@@ -372,7 +372,7 @@ def test_ctrl_c_during_start_up_is_one_line_and_130(tmp_path):
         )
         time.sleep(0.05 * (k + 1))
         process.send_signal(signal.SIGINT)
-        out, err = process.communicate(timeout=60)
+        out, err = process.communicate(timeout=120)
         if "Traceback" in err:
             # Only the interpreter's own start-up (site.py, before any line of puzzlebox
             # runs) may still answer with Python's traceback.

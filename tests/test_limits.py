@@ -329,13 +329,9 @@ def test_ctrl_c_is_honoured_within_a_second_by_every_engine(name, tmp_path):
         pytest.skip(f"{name}: an extra is not installed")
     if name == "sink":  # its kernels compiled first: a SIGINT during numba's compile of
         # them was swallowed once, and the search then ran its minutes to the end
-        small = catalog.load_file("parallelogram-5").puzzles[0]
-        _, warm = registry.start(Job(small.problem, Mode.SOLUTIONS, limit=1, seed=0,
-                                     puzzle=small), name)
-        while not warm.step(1 << 16).done:
-            pass
+        _warm_sink()
     _, search = registry.start(job, name)
-    if name not in ("sat", "sink"):  # a first step of these is the whole search (minutes)
+    if name != "sat":  # a first step of it is the whole search (minutes)
         search.step(1)  # set up (tables built) before the clock starts
     sent: list[float] = []
 
@@ -343,7 +339,7 @@ def test_ctrl_c_is_honoured_within_a_second_by_every_engine(name, tmp_path):
         sent.append(time.perf_counter())
         os.kill(os.getpid(), signal.SIGINT)
 
-    timer = threading.Timer(1.0 if name in ("sat", "sink") else 0.3, interrupt)
+    timer = threading.Timer(1.0 if name == "sat" else 0.3, interrupt)
     timer.start()
     try:
         with pytest.raises(KeyboardInterrupt):
@@ -387,8 +383,9 @@ def test_stop_ends_every_engines_run_at_its_next_step(name, tmp_path):
 
 
 def test_stop_interrupts_a_search_without_steps(tmp_path):
-    """The sink search (a local search with no steps) and a setup that never reaches a step
-    (a big cover problem being built) are stopped inside, at their next line of Python."""
+    """The sink search (a local search: it looks at the stop between slices of its work,
+    test_a_stopped_sink_search_searches_no_more) and a setup that never reaches a step (a
+    big cover problem being built: stopped inside, at its next line of Python)."""
     import threading
 
     from puzzlebox.run import Stopped
@@ -414,6 +411,75 @@ def test_stop_interrupts_a_search_without_steps(tmp_path):
     with pytest.raises(Stopped):
         run.count()
     assert len(spins) < 10**4  # stopped early in a loop of 10**10
+
+
+def _warm_sink() -> None:
+    """The sink search's numba kernels compiled (or loaded from numba's cache) first."""
+    small = catalog.load_file("parallelogram-5").puzzles[0]
+    _, warm = registry.start(Job(small.problem, Mode.SOLUTIONS, limit=1, seed=0, puzzle=small),
+                             "sink")
+    while not warm.step(1 << 16).done:
+        pass
+
+
+def test_a_stopped_sink_search_searches_no_more(monkeypatch):
+    """#38 item 4: Stop (and Ctrl-C) took the sink search 3-10 s, its exact finish running
+    2**21 nodes at once and its windows never looking. Now it looks after every window
+    and every slice of FINISH_SLICE nodes: measured in work done after the stop, not in
+    seconds (a busy machine must not fail it)."""
+    from puzzlebox.puzzles.polyomino import repair_tiling
+    from puzzlebox.run import Stopped
+
+    _warm_sink()
+    puzzle = catalog.load_file("parallelogram-7").puzzles[0]
+    run = Run(puzzle, "solutions", engine="sink", limit=1, seed=0)
+    windows = {"before": 0, "after": 0}
+    real = repair_tiling._pack_window
+
+    def counted(*args):
+        windows["after" if run.stopping else "before"] += 1
+        if windows["before"] == 50 and not run.stopping:
+            run.stop()  # the page's Stop, 50 windows in
+        return real(*args)
+
+    counted._cache = real._cache  # type: ignore[attr-defined]  (kernel_cache.announce)
+    monkeypatch.setattr(repair_tiling, "_pack_window", counted)
+    with pytest.raises(Stopped):
+        list(run.solutions())
+    assert windows == {"before": 50, "after": 0}
+
+    # an exact finish: stopped after its first slice, never more than FINISH_SLICE nodes
+    slices: list[int] = []
+    stop = []
+
+    class Sliced(repair_tiling.CompiledSearch):
+        def step(self, max_nodes):
+            slices.append(max_nodes)
+            stop.append(True)
+            return super().step(max_nodes)
+
+    monkeypatch.setattr(repair_tiling, "_pack_window", real)
+    monkeypatch.setattr(repair_tiling, "CompiledSearch", Sliced)
+    six = catalog.load_file("parallelogram-6").puzzles[0]
+    with pytest.raises(repair_tiling.SinkStopped):
+        repair_tiling.tile_by_sink(six, seed=0, max_attempts=3, stop=lambda: bool(stop))
+    assert len(slices) == 1 and slices[0] <= repair_tiling.FINISH_SLICE
+
+
+def test_the_sink_search_steps_by_its_node_budget():
+    """The sink search as an engine takes steps of about the nodes asked (a window's
+    re-pack, a slice of a finish, at most one past the budget), not a whole attempt."""
+    from puzzlebox.puzzles.polyomino import repair_tiling
+
+    _warm_sink()
+    puzzle = catalog.load_file("parallelogram-7").puzzles[0]
+    _, search = registry.start(Job(puzzle.problem, Mode.SOLUTIONS, limit=1, seed=0,
+                                   puzzle=puzzle), "sink")
+    for _ in range(20):
+        before = search.stats.nodes
+        assert not search.step(1000).done
+        assert 0 < search.stats.nodes - before < 1000 + max(
+            repair_tiling.FINISH_SLICE, 20_000)  # one window's budget, or a slice
 
 
 def test_steps_are_sized_by_the_measured_rate(monkeypatch):

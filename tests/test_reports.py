@@ -77,6 +77,14 @@ def test_count_text_of_whole_split_and_interrupted_counts():
                                    "(partial: 2 of 4 subproblems)"]
     obj = json.loads(count_json(stopped))
     assert (obj["partial"], obj["done"], obj["total"]) == (True, 2, 4)
+    # #38 item 6: a split count says how many processes counted it
+    from puzzlebox.reports import SplitCountResult
+
+    shared = SplitCountResult(92, 12, 0.25, SearchStats(engine="compiled", nodes=700),
+                              done=4, total=4, workers=2)
+    two = CountReport("queens-8", None, "queens-8", shared, done=4, total=4)
+    assert count_text(two)[0].endswith("(0.250 s, 700 nodes, 4 subproblems on 2 processes)")
+    assert json.loads(count_json(two))["workers"] == 2
 
 
 def test_why_names_the_proof_or_the_search():

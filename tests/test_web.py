@@ -22,6 +22,7 @@ pytest.importorskip("starlette", reason="the web extra (starlette) is not instal
 pytest.importorskip("httpx", reason="httpx (Starlette's test client) is not installed")
 
 from starlette.testclient import TestClient  # noqa: E402
+from tests.web_page import WAIT, roomy_app  # noqa: E402
 
 from puzzlebox import catalog  # noqa: E402
 from puzzlebox.engine.reference import ReferenceSearch  # noqa: E402
@@ -29,7 +30,7 @@ from puzzlebox.engine.search import Job, Mode  # noqa: E402
 from puzzlebox.formats import PuzzleFileError  # noqa: E402
 from puzzlebox.formats.reader import read_text  # noqa: E402
 from puzzlebox.geometry import lattice_named  # noqa: E402
-from puzzlebox.web.app import MAX_BODY, create_app  # noqa: E402
+from puzzlebox.web.app import MAX_BODY  # noqa: E402
 from puzzlebox.web.model import designed, drawn_lattices, model_of, to_toml  # noqa: E402
 from puzzlebox.web.runs import Runs  # noqa: E402
 
@@ -45,7 +46,7 @@ def new_tab() -> str:
 
 @pytest.fixture
 def client():
-    app = create_app()
+    app = roomy_app()
     with TestClient(app) as c:
         c.web = app.state.app
         yield c
@@ -61,7 +62,7 @@ def follow(client, tab: str) -> list[dict]:
     return events
 
 
-def wait_idle(web, tab: str, seconds: float = 20) -> None:
+def wait_idle(web, tab: str, seconds: float = WAIT) -> None:
     deadline = time.time() + seconds
     while web.runs.get(tab).running:
         assert time.time() < deadline, "the search did not stop"
@@ -309,7 +310,7 @@ def test_stop_stops_and_one_search_per_tab(client):
 
 
 def test_a_cap_on_searches_running_at_once():
-    app = create_app(Runs(max_running=1))
+    app = roomy_app(runs=Runs(max_running=1))
     with TestClient(app) as client:
         first, second = new_tab(), new_tab()
         assert client.post("/api/count", json={"tab": first, "toml": QUEENS.format(n=18)}
@@ -398,7 +399,7 @@ def test_serve_binds_locally_and_ctrl_c_stops_it():
         assert line.strip() == f"puzzlebox: serving http://127.0.0.1:{port}/ (Ctrl-C stops)"
         import httpx
 
-        deadline = time.time() + 20
+        deadline = time.time() + WAIT
         while True:
             try:
                 assert httpx.get(f"http://127.0.0.1:{port}/").status_code == 200
@@ -407,16 +408,16 @@ def test_serve_binds_locally_and_ctrl_c_stops_it():
                 assert time.time() < deadline
                 time.sleep(0.1)
         busy = subprocess.run([sys.executable, "-m", "puzzlebox.cli", "serve", "--no-browser",
-                               "--port", str(port)], capture_output=True, text=True, timeout=60)
+                               "--port", str(port)], capture_output=True, text=True, timeout=WAIT)
         assert busy.returncode == 2 and busy.stderr.count("\n") == 1
         assert busy.stderr.startswith(f"puzzlebox: cannot listen on 127.0.0.1:{port}")
         # a long count followed by an open progress stream: Ctrl-C still ends everything
         base = f"http://127.0.0.1:{port}"
         httpx.post(f"{base}/api/count", json={"tab": TAB, "toml": QUEENS.format(n=18)})
-        with httpx.stream("GET", f"{base}/api/events/{TAB}", timeout=30) as stream:
+        with httpx.stream("GET", f"{base}/api/events/{TAB}", timeout=WAIT) as stream:
             next(stream.iter_lines())
             proc.send_signal(signal.SIGINT)
-            assert proc.wait(timeout=20) == 0
+            assert proc.wait(timeout=WAIT) == 0
         err = proc.stderr.read()
         assert err.strip().splitlines()[-1] == "puzzlebox: server stopped"
         assert "Traceback" not in err and "ERROR" not in err
@@ -757,7 +758,7 @@ def test_a_design_search_stops_and_is_one_per_tab(client):
 
 
 def test_a_design_search_counts_among_the_searches_running_at_once():
-    app = create_app(Runs(max_running=1))
+    app = roomy_app(runs=Runs(max_running=1))
     with TestClient(app) as client:
         tab = new_tab()
         assert client.post("/api/count", json={"tab": tab, "toml": QUEENS.format(n=18)}

@@ -22,7 +22,14 @@ pytest.importorskip("starlette", reason="the web extra (starlette) is not instal
 pytest.importorskip("uvicorn", reason="the web extra (uvicorn) is not installed")
 webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
 
-from tests.web_page import CHROMEDRIVER, CHROMIUM, WAIT, chromium, serving  # noqa: E402
+from tests.web_page import (  # noqa: E402
+    CHROMEDRIVER,
+    CHROMIUM,
+    WAIT,
+    chromium,
+    roomy_app,
+    serving,
+)
 
 if CHROMIUM is None or CHROMEDRIVER is None:
     pytest.skip("no headless browser: install the Debian packages chromium and chromium-driver "
@@ -38,9 +45,8 @@ SHOTS = os.environ.get("PUZZLEBOX_SCREENSHOTS")
 
 @pytest.fixture(scope="module")
 def server():
-    from puzzlebox.web.app import create_app
 
-    app = create_app()
+    app = roomy_app()
     with serving(app) as url:
         yield url, app.state.app
 
@@ -181,7 +187,7 @@ def test_stop_a_long_count(server, browser):
     wait(driver, lambda d: text(d, "progress").startswith("running"))
     assert app.runs.running_count() == 1
     driver.get("about:blank")
-    wait(driver, lambda d: app.runs.running_count() == 0, timeout=10)
+    wait(driver, lambda d: app.runs.running_count() == 0)
 
 
 def test_open_file_and_bad_file(server, browser, tmp_path):

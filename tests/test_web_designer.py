@@ -28,9 +28,15 @@ pytest.importorskip("starlette", reason="the web extra (starlette) is not instal
 pytest.importorskip("uvicorn", reason="the web extra (uvicorn) is not installed")
 
 from starlette.testclient import TestClient  # noqa: E402
-from tests.web_page import CHROMEDRIVER, CHROMIUM, WAIT, chromium, serving  # noqa: E402
+from tests.web_page import (  # noqa: E402
+    CHROMEDRIVER,
+    CHROMIUM,
+    WAIT,
+    chromium,
+    roomy_app,
+    serving,
+)
 
-from puzzlebox.web.app import create_app  # noqa: E402
 from puzzlebox.web.design import MAX_UPLOAD, transform_cells  # noqa: E402
 
 try:
@@ -49,7 +55,7 @@ DATA = Path(__file__).parent / "data"
 
 @pytest.fixture(scope="module")
 def server():
-    with serving(create_app()) as url:
+    with serving(roomy_app()) as url:
         yield url
 
 
@@ -467,7 +473,7 @@ def test_design_search_runs_stops_and_opens_a_kept_design(server, browser):
 
 @pytest.fixture(scope="module")
 def client():
-    with TestClient(create_app()) as test_client:
+    with TestClient(roomy_app()) as test_client:
         yield test_client
 
 

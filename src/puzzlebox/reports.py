@@ -100,6 +100,7 @@ class SplitCountResult(CountResult):
     done: int = 0
     total: int = 0
     resumed: int = 0  # subproblems whose results came from the checkpoint
+    workers: int = 0  # processes that counted a subproblem of this run (0: none did)
 
     @property
     def partial(self) -> bool:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-IRREGULAR = {"copy": "copies", "distinct": "distinct"}
+IRREGULAR = {"copy": "copies", "distinct": "distinct", "process": "processes"}
 
 
 def plural(count: float, noun: str) -> str:

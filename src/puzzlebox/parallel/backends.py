@@ -9,9 +9,11 @@ run twice is still counted once.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import multiprocessing as mp
 import signal
+import socket
 import threading
 import time
 import traceback
@@ -20,9 +22,10 @@ from collections import deque
 from collections.abc import Iterator, Sequence
 from multiprocessing.connection import Connection, wait
 from typing import Any
+from urllib.parse import urlsplit
 
 from puzzlebox.extras import install_command
-from puzzlebox.parallel.cores import IdleMeter
+from puzzlebox.parallel.cores import AllCores, IdleMeter
 from puzzlebox.parallel.errors import ClusterUnavailable, TaskError
 from puzzlebox.parallel.tasks import Cancelled, Task, run_task, stoppable
 
@@ -31,6 +34,7 @@ TaskFunction = Any  # a picklable callable taking a Task (run_task, or a test's 
 
 MAX_DEATHS = 3  # a task that has killed this many workers is not tried again
 GROW_SECONDS = 1.0  # how often a run with tasks waiting looks for another free core
+STARTING_POLL = 0.05  # how often a run looks for a worker that its starter thread brought up
 
 
 class SerialBackend:
@@ -204,7 +208,7 @@ class ProcessBackend:
         task_function: TaskFunction = run_task,
         *,
         share: bool = True,
-        meter: IdleMeter | None = None,
+        meter: IdleMeter | AllCores | None = None,
     ) -> None:
         if jobs < 1:
             raise ValueError(f"jobs must be at least 1, not {jobs}")
@@ -212,7 +216,9 @@ class ProcessBackend:
         self.share = share and jobs > 1
         self.processes = jobs - 1 if self.share else jobs
         self.task_function = task_function
-        self.meter = (meter if meter is not None else IdleMeter()) if self.share else None
+        # every worker at once by default (AllCores); a test's IdleMeter decides by the idle
+        # cores it is told of
+        self.meter = (meter if meter is not None else AllCores()) if self.share else None
         self.started = 0  # worker processes started, replacements included
         self._ctx = mp.get_context(_start_method())
         if self._ctx.get_start_method() == "forkserver":
@@ -232,7 +238,7 @@ class ProcessBackend:
     def _grow(self, most: int) -> int:
         """Start up to ``most`` more workers, as many as the meter finds cores for (all of
         them without a share); how many were started."""
-        most = min(most, self.processes - len(self._slots))
+        most = min(most, self.processes - self.running())
         if most <= 0:
             return 0
         n = most if self.meter is None else self.meter.workers(most)
@@ -248,6 +254,8 @@ class ProcessBackend:
         own. The first start waits for the forkserver to import puzzlebox (0.45 s measured
         on pentomino-5x12's count, whose whole search takes less), which a search that runs
         meanwhile need not wait for: a count that ends first never waits for a worker."""
+        if self._starter is not None and self._starter.is_alive() and not wait:
+            return  # they are starting already
         self._join_starter()
         if wait:
             self._grow(self.processes)
@@ -311,7 +319,6 @@ class ProcessBackend:
                     return pending.popleft()
                 return spare_copy()
 
-        self._join_starter()  # the workers started beside a search are this run's
         deaths: dict[int, int] = {}
         finished = False
         share: _ParentShare | None = None
@@ -319,31 +326,35 @@ class ProcessBackend:
         try:
             with lock:
                 if self.share and pending:
-                    # this process takes the first (biggest) task: it can start on it at once
+                    # this process takes the first (biggest) task: it can start on it at once,
+                    # before the workers started beside a search are all there
                     share = _ParentShare(self.task_function, take, pending.popleft())
-                # without a share the workers are all there is; with one, those that free
-                # cores allow now (more later, every GROW_SECONDS)
+            with lock:
+                # without a share the workers are all there is; with one, every worker at
+                # once (AllCores), or those a test's meter allows (more every GROW_SECONDS)
                 self._grow(len(pending))
-                for slot in self._slots:
-                    if pending:
-                        slot.give(pending.popleft())
-            while (share is not None and share.running) or any(
-                slot.current is not None for slot in self._slots
-            ):
+            while True:
+                with lock:  # workers that came up (on the starter's thread) or went idle
+                    for slot in list(self._slots):
+                        if slot.current is None and pending:
+                            slot.give(pending.popleft())
                 busy = [slot for slot in self._slots if slot.current is not None]
+                if not busy and (share is None or not share.running) and not (
+                        pending and self._starting > 0):
+                    break
                 waiting = [s.conn for s in busy] + [s.process.sentinel for s in busy]
                 if share is not None and share.running:
                     waiting.append(share.reader)
                 timeout = None
-                if self.meter is not None and pending and len(self._slots) < self.processes:
+                if self.meter is not None and pending and self.running() < self.processes:
                     timeout = max(0.0, grown + GROW_SECONDS - time.monotonic())
+                if self._starting > 0 and pending:  # a worker may come up any moment
+                    timeout = STARTING_POLL if timeout is None else min(timeout, STARTING_POLL)
                 ready = set(wait(waiting, timeout))
                 if timeout is not None and time.monotonic() >= grown + GROW_SECONDS:
                     grown = time.monotonic()
                     with lock:
-                        started = self._grow(len(pending))
-                        for slot in self._slots[len(self._slots) - started:]:
-                            slot.give(pending.popleft())
+                        self._grow(len(pending))  # given their tasks at the loop's top
                 if share is not None and share.reader in ready:
                     reply = share.reader.recv()
                     if reply is None:
@@ -423,6 +434,76 @@ class ProcessBackend:
             slot.stop()
 
 
+CONNECT_SECONDS = 5.0  # how long a scheduler may take to connect and answer who it is
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
+
+
+def probe_scheduler(address: str, seconds: float = CONNECT_SECONDS) -> None:
+    """Make sure ``address`` is a Dask scheduler that answers, within about ``seconds``:
+    raise :class:`ClusterUnavailable` with one line otherwise (issue #38: a port that
+    answered garbage made Dask's framing allocate exabytes, a web server kept the client
+    waiting for minutes). A plain TCP connection first (a refusal is told at once), then
+    Dask's own handshake and its ``identity`` call, each under a deadline, on a thread of
+    their own (the caller may be inside an event loop, as a notebook is)."""
+    def refuse(why: str) -> ClusterUnavailable:
+        return ClusterUnavailable(f"cannot reach the Dask scheduler at {address}: {why}")
+
+    where = urlsplit(address if "://" in address else f"tcp://{address}")  # Dask's default
+    if where.scheme == "tcp":
+        try:
+            port = where.port
+            host = where.hostname
+        except ValueError as error:
+            raise refuse(_first_line(error)) from None
+        if host is None or port is None:
+            raise refuse("an address names its host and port, as tcp://host:8786")
+        try:
+            socket.create_connection((host, port), timeout=seconds).close()
+        except OSError as error:
+            raise refuse(error.strerror or _first_line(error)) from None
+
+    async def identity() -> Any:
+        from distributed.comm import CommClosedError, connect
+
+        try:
+            comm = await asyncio.wait_for(connect(address, timeout=seconds), seconds + 1)
+        except CommClosedError:
+            raise ConnectionError("it closed the connection (is it a Dask scheduler?)") from None
+        try:
+            await asyncio.wait_for(comm.write({"op": "identity", "reply": True}), seconds)
+            return await asyncio.wait_for(comm.read(), seconds)
+        finally:
+            comm.abort()
+
+    answer: list[Any] = []
+
+    def ask() -> None:
+        try:
+            answer.append(asyncio.run(identity()))
+        except BaseException as error:  # told apart below
+            answer.append(error)
+
+    thread = threading.Thread(target=ask, name="puzzlebox-probe", daemon=True)
+    thread.start()
+    thread.join(3 * seconds + 2)
+    if not answer or isinstance(answer[0], (TimeoutError, asyncio.TimeoutError)):
+        raise refuse(f"no answer within {seconds:g} s (is it a Dask scheduler?)")
+    reply = answer[0]
+    if isinstance(reply, OSError):  # refused, closed, unreachable (Dask's CommClosedError)
+        raise refuse(_first_line(reply))
+    if isinstance(reply, BaseException):  # garbage read as Dask's frames: a MemoryError for
+        # a length of exabytes, a ValueError, msgpack's errors...
+        raise refuse("it does not speak Dask's protocol (is it a Dask scheduler?)")
+    kind = reply.get("type") if isinstance(reply, dict) else None
+    if kind != "Scheduler":
+        what = f"a Dask {kind.lower()}" if isinstance(kind, str) else "something else"
+        raise refuse(f"it answers as {what}, not as a Dask scheduler")
+
+
 class DaskBackend:
     """Sends tasks to a running Dask scheduler and streams the results back as they finish."""
 
@@ -435,12 +516,12 @@ class DaskBackend:
             ) from None
         self.address = address
         self.task_function = task_function
+        probe_scheduler(address)
         try:
-            self.client = Client(address, timeout="10s", set_as_default=False)
-        except (OSError, TimeoutError, ValueError) as error:
-            message = str(error).splitlines()[0] if str(error) else type(error).__name__
+            self.client = Client(address, timeout=f"{CONNECT_SECONDS:g}s", set_as_default=False)
+        except Exception as error:  # whatever the comm raises: one line, never a traceback
             raise ClusterUnavailable(
-                f"cannot reach the Dask scheduler at {address}: {message}"
+                f"cannot reach the Dask scheduler at {address}: {_first_line(error)}"
             ) from None
         self.workers = max(1, sum(self.client.nthreads().values()))
         self._token = uuid.uuid4().hex[:12]

@@ -22,7 +22,7 @@ from puzzlebox.engine.registry import AUTO, EngineSpec
 from puzzlebox.engine.search import Capability, Job
 from puzzlebox.formats import PuzzleFile
 from puzzlebox.parallel.checkpoint import Checkpoint, run_fingerprint
-from puzzlebox.parallel.cores import SAMPLE_SECONDS, IdleMeter, usable_cores
+from puzzlebox.parallel.cores import SAMPLE_SECONDS, AllCores, IdleMeter, usable_cores
 from puzzlebox.parallel.errors import SplitOptionError
 from puzzlebox.parallel.progress import SplitProgress
 from puzzlebox.parallel.split import Subproblem, Weight, split
@@ -39,6 +39,7 @@ from puzzlebox.parallel.tasks import (
     task_job,
 )
 from puzzlebox.puzzles import Puzzle, Solution
+from puzzlebox.puzzles.base import runner
 from puzzlebox.reports import SplitCountResult
 
 if TYPE_CHECKING:  # the estimator is needed by a split that balances only; the backends
@@ -46,18 +47,23 @@ if TYPE_CHECKING:  # the estimator is needed by a split that balances only; the 
     from puzzlebox.engine.estimate import TreeEstimate
     from puzzlebox.parallel.backends import ProcessBackend, TaskFunction
 
-PER_WORKER = 8  # subproblems per worker when no depth is given: enough to balance the load
-LEAST = 16  # ... and at least this many, so that a checkpoint saves work often enough
+PER_WORKER = 16  # subproblems per worker when no depth is given: many more than workers,
+# handed out largest first from one queue, balance the load (#38 item 6: 8 left one process
+# idle at the end of a count; a subproblem costs what it searches and nothing more once a
+# process has its tables, bench/parallel.py --overhead: 1.01x)
+LEAST = 32  # ... and at least this many, so that a checkpoint saves work often enough
 
 # Balancing by Knuth's estimate: a few probes per node, for trees big enough to be worth it
 PROBES = 64
 PROBE_SECONDS = 0.02
 BALANCE_FROM = 1_000_000  # nodes of the whole tree (about a second of a general engine)
-# A local count with free cores tries the whole board in this process first, for this long
+# A local count tries the whole board in this process first, for this long
 # and at least BALANCE_FROM nodes (what small() allows), while its workers get ready: one
 # that ends sooner is never split. What it searched is lost when it is split, so this is
 # short: on an idle 16-core machine 1.0 s cost a 6-second count of 16 queens 0.8 s of wall.
-WHOLE_FIRST_SECONDS = 0.5
+WHOLE_FIRST_SECONDS = 0.0  # #38 item 6: what it searched past BALANCE_FROM nodes is lost,
+# while this process could count the biggest subproblem as its workers start (0.5 s cost
+# every long count half a second of this process's work)
 JUDGE_AFTER = 1.0  # CPU seconds of a count run whole before the time rule judges it
 
 
@@ -164,7 +170,8 @@ class SplitRun:
     ``checkpoint`` a JSON file to resume from and record into; ``split_depth`` a fixed split
     depth instead of about ``PER_WORKER`` subproblems per worker. Local processes are never
     more than the cores this process may run on (``note`` says so, in one line), and are
-    started only on cores the rest of the machine leaves idle (backends.py, cores.py).
+    all started at once (``meter``: cores.AllCores; a test's IdleMeter starts them only on
+    idle cores). A count's result says how many processes counted it (``workers``).
     ``on_result`` is called after each finished subproblem has been recorded;
     ``before_record`` before an enumerated subproblem is recorded (the command line flushes
     its output there). ``source`` is the text the workers read the puzzle from (default:
@@ -175,8 +182,9 @@ class SplitRun:
     is never split.
 
     Each board runs on one engine (``specs``): the one named, or the one ``auto`` chooses
-    for it. That engine cuts the board's search with its own frontier and runs every
-    subproblem, in this process and on every worker alike.
+    for it (``choose``; by default the run layer's choice, reached through the doors it
+    installs, puzzles/base.py's ``runner()``). That engine cuts the board's search with
+    its own frontier and runs every subproblem, in this process and on every worker alike.
     """
 
     def __init__(
@@ -198,7 +206,7 @@ class SplitRun:
         share: bool = True,
         choose: Chooser | None = None,
         note: Callable[[str], None] | None = None,
-        meter: IdleMeter | None = None,
+        meter: IdleMeter | AllCores | None = None,
     ) -> None:
         if command not in ("count", "solve"):
             raise ValueError(f"unknown command {command!r}")
@@ -209,7 +217,7 @@ class SplitRun:
         local = cluster is None and jobs > 1
         # the cores the rest of the machine leaves idle, measured from here on (this
         # process is busy building the boards' problems meanwhile)
-        self.meter = (meter if meter is not None else IdleMeter()) if local and share else None
+        self.meter = (meter if meter is not None else AllCores()) if local and share else None
         if local and jobs > (cores := usable_cores()):
             if note is not None:
                 note(f"{jobs} processes asked for, but this process may use {cores} cores: "
@@ -259,9 +267,10 @@ class SplitRun:
         one named, which must be able to."""
         need = Capability.COUNT if self.kind == COUNT else Capability.SOLVE
         if self.engine == AUTO:
-            if self.choose is None:
-                raise ValueError("engine 'auto' needs the run layer's choice (puzzlebox.run)")
-            name = self.choose(puzzle, self.kind, self.split_depth is not None).name
+            # the run layer's choice (run/choice.py); a SplitRun made by hand, as in
+            # docs/cluster.md, reaches it through the doors the run layer installs
+            choose = self.choose if self.choose is not None else runner().split_engine
+            name = choose(puzzle, self.kind, self.split_depth is not None).name
         else:
             name = self.engine
         spec = registry.get(name)
@@ -310,7 +319,7 @@ class SplitRun:
             self._judge(board, job, None)
             backend = self.backend
             if isinstance(backend, ProcessBackend):
-                backend.start()  # the workers on free cores get ready while it is split
+                backend.start(wait=False)  # the workers get ready while it is split
                 self._say_cores(backend, whole=False)
             subs = split(spec, job, depth=self.split_depth)
         else:
@@ -321,7 +330,7 @@ class SplitRun:
                 return [((), ())]
             backend = self.backend
             if isinstance(backend, ProcessBackend):
-                backend.start()  # the workers on free cores get ready while it is split
+                backend.start(wait=False)  # the workers get ready while it is split
                 self._say_cores(backend, whole=False)
             target = max(PER_WORKER * backend.workers, LEAST)
             weight = tree_size(spec, job)
@@ -396,7 +405,7 @@ class SplitRun:
             stats = SearchStats(engine=engine, nodes=nodes, solutions=raw, complete=True,
                                 search_seconds=seconds)
             return SplitCountResult(raw, distinct, time.perf_counter() - began, stats,
-                                    done=1, total=1)
+                                    done=1, total=1, workers=1)
         tried = False
         if self._whole_first():
             answer = self._try_whole(board)
@@ -406,7 +415,7 @@ class SplitRun:
                 stats = SearchStats(engine=engine, nodes=nodes, solutions=raw, complete=True,
                                     search_seconds=seconds)
                 return SplitCountResult(raw, distinct, time.perf_counter() - began, stats,
-                                        done=1, total=1)
+                                        done=1, total=1, workers=1)
             tried = True
         subs = self.plan(board, tried)
         done = self._done(board)
@@ -415,13 +424,14 @@ class SplitRun:
         raw = sum(entry[0] for entry in done.values())
         distinct = sum(entry[1] for entry in done.values())
         stats.nodes = sum(entry[2] for entry in done.values())
+        processes: set[str] = set()  # the processes that answered (tasks.worker_name)
 
         def result() -> SplitCountResult:
             stats.complete = len(done) == len(subs)
             stats.solutions = raw
             return SplitCountResult(
                 raw, distinct, time.perf_counter() - began, stats,
-                done=len(done), total=len(subs), resumed=resumed,
+                done=len(done), total=len(subs), resumed=resumed, workers=len(processes),
             )
 
         todo = [(i, self._task(board, s)) for i, s in enumerate(subs) if i not in done]
@@ -439,6 +449,8 @@ class SplitRun:
                     stats.nodes += nodes
                     stats.search_seconds += seconds
                     stats.engine = engine
+                    if len(answer) > 6 and isinstance(answer[6], str):
+                        processes.add(answer[6].split("/")[0])
                     bar.advance(n_raw)
                     self._record(board, index, entry, answer)
         except KeyboardInterrupt:

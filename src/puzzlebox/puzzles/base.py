@@ -447,6 +447,11 @@ class Runner(Protocol):
 
     def solutions(self, puzzle: Puzzle, **options: Any) -> Iterator[Solution]: ...
 
+    def split_engine(self, puzzle: Puzzle, kind: str, split: bool) -> Any:
+        """The engine (an ``EngineSpec``) that "auto" runs a split run's subproblems with:
+        the run layer's choice, for a ``SplitRun`` made without one (docs/cluster.md)."""
+        ...
+
 
 _RUNNERS: list[Runner] = []
 # The run layer, found by name the first time a puzzle runs when nothing has loaded it yet
@@ -459,6 +464,11 @@ RUN_LAYER = "puzzlebox.run"
 def use_runner(runner: Runner) -> None:
     """Install the run layer's doors (called once, by ``puzzlebox.run`` when imported)."""
     _RUNNERS[:] = [runner]
+
+
+def runner() -> Runner:
+    """The run layer's doors, installed on first use (see :data:`RUN_LAYER`)."""
+    return _runner()
 
 
 def _runner() -> Runner:

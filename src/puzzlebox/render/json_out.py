@@ -41,7 +41,7 @@ def solution_json(puzzle: Drawable, solution: Placed) -> str:
 
 def count_json(report: CountReport) -> str:
     """``{"puzzle", ["board"], ["lattice"], "solutions", "distinct", "seconds", "nodes",
-    "engine", ["reason"], ["partial", "done", "total"] (split counts), ["why"]}``:
+    "engine", ["reason"], ["partial", "done", "total", "workers"] (split counts), ["why"]}``:
     ``lattice`` for a puzzle on a lattice other than square, as in :func:`solution_json`."""
     result = report.result
     obj: dict[str, Any] = {"puzzle": report.puzzle}
@@ -60,6 +60,9 @@ def count_json(report: CountReport) -> str:
         obj["reason"] = result.reason
     if report.split or report.interrupted:
         obj.update(partial=report.partial, done=report.done, total=report.total)
+        workers = getattr(result, "workers", 0)
+        if workers:
+            obj["workers"] = workers  # the processes that counted its subproblems
     if report.why is not None:
         obj["why"] = report.why.argument
     return json.dumps(obj)

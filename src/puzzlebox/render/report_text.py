@@ -27,6 +27,9 @@ def count_text(report: CountReport) -> list[str]:
                 f"{noun_for(report.total or 0, 'subproblem')})"]
     total = report.total or 0
     parts = f", {plural(total, 'subproblem')}" if report.split else ""
+    workers = getattr(result, "workers", 0)  # a split count's processes (#38 item 6)
+    if report.split and workers:
+        parts += f" on {plural(workers, 'process')}"
     lines = [f"{report.label}: {plural(result.solutions, 'solution')}, {result.distinct} "
              f"distinct up to symmetry ({result.seconds:.3f} s, "
              f"{plural(result.stats.nodes, 'node')}{parts})"]

@@ -27,7 +27,7 @@ from typing import Any
 
 from puzzlebox.cover.problem import build_deadline
 from puzzlebox.engine.errors import EngineError
-from puzzlebox.engine.registry import AUTO
+from puzzlebox.engine.registry import AUTO, EngineSpec
 from puzzlebox.engine.search import Job, Mode, OnStep, Search, Step
 from puzzlebox.engine.stats import SearchStats
 from puzzlebox.errors import PuzzleboxError
@@ -425,15 +425,24 @@ class Run:
 
     def _sink(self) -> Iterator[Solution]:
         """The sink search's one tiling (a local search: finding none proves nothing)."""
-        choice.sink_refusal(self.puzzle, self.seed)
+        with self._working():  # it builds the cover problem: a second on a big board
+            choice.sink_refusal(self.puzzle, self.seed)
         sink_solutions = getattr(self.puzzle, "sink_solutions")  # noqa: B009 (the kind's own)
         say = None
         if self.on_note is not None:
             def say(line: str) -> None:
                 self._say(f"{self.puzzle.name}: {line}")
-        with self._working():  # no steps: Stop lands inside it (STOP_GRACE)
-            found = list(sink_solutions(self.seed, self.stats, progress=say))  # one at most
+        with self._working():  # its setup has no steps: Stop lands inside it (STOP_GRACE)
+            # its work looks at the stop every few ms, which raises Stopped (#38 item 4)
+            found = list(sink_solutions(self.seed, self.stats, progress=say,
+                                        stop=self._stopped))  # one at most
         yield from found
+
+    def _stopped(self) -> bool:
+        """Raise :class:`Stopped` once the run is asked to stop (a search's own loop looks)."""
+        if self._stop.is_set():
+            raise Stopped(f"{self.label}: stopped")
+        return False
 
     @property
     def local_search(self) -> bool:
@@ -496,6 +505,10 @@ class Doors:
         run = Run(puzzle, "solutions", limit=limit, seed=seed, engine=engine,
                   limits=_with_memory(limits, max_memory), on_step=on_step, **options)
         return _following(run, stats)
+
+
+    def split_engine(self, puzzle: Puzzle, kind: str, split: bool) -> EngineSpec:
+        return choice.split_spec(puzzle, kind, split)
 
 
 def _following(run: Run, stats: SearchStats | None) -> Iterator[Solution]:

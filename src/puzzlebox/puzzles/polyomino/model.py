@@ -499,12 +499,14 @@ class PolyominoPuzzle(Puzzle):
         stats: SearchStats | None = None,
         time_limit: float | None = None,
         progress: Callable[[str], None] | None = None,
+        stop: Callable[[], bool] | None = None,
     ) -> Iterator[PolyominoSolution]:
         """One tiling of the board by sink and exact finish
         (:func:`puzzlebox.puzzles.polyomino.repair_tiling.tile_by_sink`), or nothing within
         ``time_limit`` seconds (default :data:`SINK_SECONDS`). Built for big boards of many
         distinct pieces, where backtracking is hopeless (``parallelogram-7``); nothing found
-        proves nothing."""
+        proves nothing. ``stop`` is looked at every few ms of its work; when it says so the
+        search raises ``repair_tiling.SinkStopped``."""
         from puzzlebox.puzzles.polyomino.repair_tiling import tile_by_sink  # numba
 
         if self.impossibility() is not None:
@@ -515,6 +517,7 @@ class PolyominoPuzzle(Puzzle):
                 seed=seed or 0,
                 time_limit=SINK_SECONDS if time_limit is None else time_limit,
                 progress=progress,
+                stop=stop,
             )
         except ValueError as error:
             raise EngineError(f"{self.name}: the sink search cannot take it: {error}") from None

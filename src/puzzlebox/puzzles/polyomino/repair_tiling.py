@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -46,6 +46,15 @@ from puzzlebox.puzzles.polyomino.model import (
 )
 
 Progress = Callable[[str], None]
+# The work of an attempt, a little at a time: nodes searched, yielded after each window's
+# re-pack and each slice of an exact finish; its return value says whether it tiled.
+Work = Generator[int, None, bool]
+FINISH_SLICE = 1 << 16  # nodes of the compiled engine between two looks at a stop: a few
+# ms (2**21 at once made a stop, or Ctrl-C, wait up to 2 s: issue #38 item 4)
+
+
+class SinkStopped(Exception):
+    """The sink search saw its stop (``stop()`` true) between two slices of its work."""
 
 _HOLE = -2  # the choice "leave this cell empty" on the kernel's stack
 _NONE = -1
@@ -320,8 +329,9 @@ def _pack_outside_sink(
     window: tuple[int, int],
     window_nodes: int,
     deadline: float,
-) -> bool:
-    """Repair windows until no cell outside the sink (``to_sink`` > 0) is empty.
+) -> Work:
+    """Repair windows until no cell outside the sink (``to_sink`` > 0) is empty, yielding
+    each window's nodes.
 
     Each window is placed around an outside hole far from the sink; its re-pack may leave
     holes only as far from the sink as the farthest outside hole in it, filling the far
@@ -352,7 +362,8 @@ def _pack_outside_sink(
         allowance = len(was) + int((box & in_sink).sum())
         hole_ok = to_sink <= to_sink[was].max()
         snapshot = (packing.owner.copy(), packing.where.copy())
-        status, _ = packing.repack(box, allowance, hole_ok, window_nodes, rng, key)
+        status, nodes = packing.repack(box, allowance, hole_ok, window_nodes, rng, key)
+        yield max(1, nodes)
         if status != 1:
             continue
         after = packing.holes()
@@ -364,8 +375,10 @@ def _pack_outside_sink(
     return False
 
 
-def _exact_finish(packing: _Packing, region: np.ndarray, max_nodes: int) -> tuple[str, int]:
-    """Re-pack every piece meeting ``region``, with every piece not placed, leaving no hole.
+def _exact_finish(packing: _Packing, region: np.ndarray, max_nodes: int
+                  ) -> Generator[int, None, tuple[str, int]]:  # fmt: skip
+    """Re-pack every piece meeting ``region``, with every piece not placed, leaving no hole,
+    yielding the nodes of each slice of :data:`FINISH_SLICE`.
 
     The compiled engine (fewest-options item first) decides it as an exact cover of the
     freed cells and pieces. Returns ("found" | "none" | "open", nodes): found changes the
@@ -393,7 +406,9 @@ def _exact_finish(packing: _Packing, region: np.ndarray, max_nodes: int) -> tupl
     search = CompiledSearch(Job(builder.build(), limit=1))
     found: list[tuple[int, ...]] = []
     while not found and search.stats.nodes < max_nodes:
-        step = search.step(min(max_nodes, 1 << 21))  # slices as the budget was always cut
+        before = search.stats.nodes
+        step = search.step(min(max_nodes - before, FINISH_SLICE))
+        yield max(1, search.stats.nodes - before)
         found = step.solutions
         if step.done:
             break
@@ -464,9 +479,25 @@ class SinkTiler:
             packing.col > self.right - self.sink - m
         )
 
-    def attempt(self, deadline: float | None = None) -> bool:
+    def attempt(self, deadline: float | None = None,
+                stop: Callable[[], bool] | None = None) -> bool:
         """One attempt (at most ``attempt_time`` seconds, and not past ``deadline``); True
-        when it tiled the board (``solution``, verified)."""
+        when it tiled the board (``solution``, verified). ``stop`` is looked at after every
+        slice of its work (a window, a few ms of an exact finish): :class:`SinkStopped`
+        when it says so."""
+        work = self.attempt_steps(deadline)
+        try:
+            while True:
+                next(work)
+                if stop is not None and stop():
+                    work.close()
+                    raise SinkStopped
+        except StopIteration as end:
+            return bool(end.value)
+
+    def attempt_steps(self, deadline: float | None = None) -> Work:
+        """:meth:`attempt` a slice at a time: yields the nodes of each slice, returns
+        whether it tiled the board."""
         report = self.report
         report.attempts += 1
         rng = np.random.default_rng(self.seed + report.attempts - 1)  # replayable alone
@@ -476,15 +507,16 @@ class SinkTiler:
         until = time.perf_counter() + self.attempt_time
         if deadline is not None:
             until = min(until, deadline)
-        if not _pack_outside_sink(packing, self.to_sink, rng, self.window, self.window_nodes,
-                                  until):  # fmt: skip
+        if not (yield from _pack_outside_sink(packing, self.to_sink, rng, self.window,
+                                              self.window_nodes, until)):  # fmt: skip
             self.say(f"attempt {report.attempts}: the board outside the sink kept holes")
             return False
         report.packed += 1
         outcomes = []
         for m in self.margins:
             report.finishes += 1
-            outcome, nodes = _exact_finish(packing, self._sink_box(packing, m), self.finish_nodes)
+            outcome, nodes = yield from _exact_finish(packing, self._sink_box(packing, m),
+                                                      self.finish_nodes)
             report.nodes += nodes
             report.proved += outcome == "none"
             report.spent += outcome == "open"
@@ -517,6 +549,7 @@ def tile_by_sink(
     time_limit: float | None = None,
     max_attempts: int | None = None,
     progress: Progress | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> tuple[PolyominoSolution | None, SinkReport]:
     """One tiling of ``puzzle``: pack all but a corner, then finish the corner exactly.
 
@@ -528,7 +561,8 @@ def tile_by_sink(
     by the compiled engine (``finish_nodes`` nodes each). Attempt ``k`` (from 1) draws its
     random choices from seed ``seed + k - 1``, so one attempt can be replayed alone. Attempts
     repeat until one tiles the board, or ``time_limit`` / ``max_attempts`` (at least one is
-    required) ends the search.
+    required) ends the search. ``stop`` is looked at between slices of a few ms of work
+    (:meth:`SinkTiler.attempt`): :class:`SinkStopped` when it says so.
     """
     if time_limit is None and max_attempts is None:
         raise ValueError("give a time limit or a number of attempts")
@@ -544,15 +578,16 @@ def tile_by_sink(
         if max_attempts is not None and report.attempts >= max_attempts:
             tiler.say(f"{max_attempts} attempts made")
             break
-        if tiler.attempt(deadline):
+        if tiler.attempt(deadline, stop):
             break
     report.seconds = time.perf_counter() - tiler.began
     return tiler.solution, report
 
 
 class SinkSearch:
-    """The sink search as a step-wise search (engine/search.py) of ``job.puzzle``: one
-    attempt per step, for at most ``SINK_SECONDS`` in all. It finds one tiling or gives up;
+    """The sink search as a step-wise search (engine/search.py) of ``job.puzzle``: a step
+    is about ``max_nodes`` nodes of an attempt's work (windows, slices of a finish), for
+    at most ``SINK_SECONDS`` in all. It finds one tiling or gives up;
     it never proves there is none (``stats.complete`` stays False)."""
 
     def __init__(self, job: Job, time_limit: float | None = None) -> None:
@@ -564,19 +599,34 @@ class SinkSearch:
         self.deadline = self.tiler.began + limit
         self.stats = SearchStats(engine="sink")
         self._done = job.limit is not None and job.limit <= 0
+        self._work: Work | None = None  # the attempt under way
+        self._nodes = 0  # nodes of every window and finish so far: the step's measure
 
     def step(self, max_nodes: int) -> Step:
+        """About ``max_nodes`` nodes of work (windows re-packed, slices of an exact
+        finish), so that a caller's stop is looked at every few ms (issue #38 item 4)."""
         if self._done:
             return Step(done=True)
         found: list[tuple[int, ...]] = []
-        if time.perf_counter() > self.deadline:
-            self._done = True
-        elif self.tiler.attempt(self.deadline):
-            assert self.tiler.solution is not None
-            found = [self._options(self.tiler.solution)]
-            self._done = True
-        report = self.tiler.report
-        self.stats.nodes = report.nodes
+        spent = 0
+        while spent < max(1, max_nodes):
+            if time.perf_counter() > self.deadline:
+                self._done = True
+                break
+            if self._work is None:
+                self._work = self.tiler.attempt_steps(self.deadline)
+            try:
+                nodes = next(self._work)
+                spent += nodes
+                self._nodes += nodes
+            except StopIteration as end:
+                self._work = None
+                if end.value:
+                    assert self.tiler.solution is not None
+                    found = [self._options(self.tiler.solution)]
+                    self._done = True
+                    break
+        self.stats.nodes = self._nodes
         self.stats.search_seconds = time.perf_counter() - self.tiler.began
         self.stats.solutions = len(found)
         return Step(solutions=found, counted=len(found), done=self._done)
