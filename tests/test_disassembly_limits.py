@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
+from tests.test_burrtools import flat, problem_xml, puzzle_xml, shape_xml, write
 
 from puzzlebox.cli import main
 from puzzlebox.disassembly.assemblies import Rules, disassemble_solution, take_apart
@@ -22,7 +23,6 @@ from puzzlebox.disassembly.search import DisassemblyTooBig, disassemble
 from puzzlebox.formats import read_file
 from puzzlebox.puzzles.polyomino import PolyominoPuzzle
 from puzzlebox.run import Limits, OutOfTime, OverMemory
-from tests.test_burrtools import flat, problem_xml, puzzle_xml, shape_xml, write
 
 MARGIN = 120.0  # seconds within which a command held to one second must have ended
 
