@@ -58,15 +58,15 @@ DEFAULT_MAX_STATES = 2_000_000  # positions visited over all parts of one assemb
 # The memory of the search, measured (peak resident size of `puzzlebox moves` less the
 # 36 MB of the interpreter; eight dominoes loose in a fixed frame: a 5 x 5 hole and a 4 x 5
 # one, neither of which comes apart, so the search runs to its state limit):
-#   C search (_cdisasm.c): 190 to 290 bytes a position counted against --max-states
-#     (2,000,000 positions: 400 MB and 570 MB); each node it keeps is 4 bytes an int of
+#   C search (_cdisasm.c): 180 to 290 bytes a position counted against --max-states
+#     (2,000,000 positions: 370 MB and 570 MB); each node it keeps is 4 bytes an int of
 #     its position (3 per piece), 32 of parent and move, 8 of the table that finds it, and
 #     the newest front (not yet counted) is kept too.
 #   Python loop (numba's step, or the reference): 456 bytes a position held in its three
 #     fronts and their nodes (nine pieces: 274,043 held at most for 200,000 counted, 122 MB
 #     over the 150 MB with numba loaded), a tuple of 3 ints a piece each: py_bytes(); the
-#     whole search held 390 MB at 200,000 positions counted, so 2,000,000 would pass 3 GB
-#     (issue #35: 3.3 GB).
+#     process held 390 MB at 200,000 positions counted, so 2,000,000 would pass the 2 GB
+#     limit (issue #35 saw 3.3 GB).
 # The default state limit fits the default memory limit (2 GB, engine/memory.py) in the C
 # search; the memory bound below holds both searches under --max-memory whatever the limit
 # of states: the C search counts what it allocates (held_bytes) before each array grows,
@@ -77,6 +77,8 @@ PY_BYTES_BASE, PY_BYTES_PER_PIECE = 240, 24  # 240 + 24 * 9 = 456
 def py_bytes(pieces: int) -> int:
     """The bytes the Python loop holds a position of ``pieces`` pieces in (measured)."""
     return PY_BYTES_BASE + PY_BYTES_PER_PIECE * pieces
+
+
 EXIT_TOO_BIG = 3  # as budget.TooBig: well formed, but too big to work on here
 
 Position = tuple[int, ...]  # x, y, z of every piece of a part, relative to its first piece
