@@ -23,7 +23,11 @@ HINTS: dict[str, str] = {
     "puzzlebox.engine.memory.OverMemory": "--max-memory SIZE",
     "puzzlebox.run.limits.Hopeless": "--no-limit runs it anyway, --max-time SECONDS runs it "
     "until then",
-    "puzzlebox.disassembly.search.DisassemblyTooBig": "--max-states N, --max-time SECONDS",
+    # a take-apart's limits (#35): the time limit's line is every other time limit's (no
+    # hint: the command was given it), the others name the flag that raises them
+    "puzzlebox.disassembly.search.DisassemblyOutOfTime": "",
+    "puzzlebox.disassembly.search.DisassemblyOverMemory": "--max-memory SIZE",
+    "puzzlebox.disassembly.search.DisassemblyTooBig": "--max-states N",
     "puzzlebox.formats.burrtools.ProblemNeeded": "--problem NAME|N",
     "puzzlebox.render.sheet.SolidPieces": "export them with --stl DIR",
     "puzzlebox.render.sheet.PieceTooLarge": "a smaller --cell-mm or a larger --page",
@@ -39,7 +43,7 @@ class CommandError(PuzzleboxError):
 def error_line(error: PuzzleboxError) -> str:
     """The one line printed for ``error``, with the command line's hint when it has one."""
     names = (f"{kind.__module__}.{kind.__qualname__}" for kind in type(error).__mro__)
-    hint = next((HINTS[name] for name in names if name in HINTS), None)
+    hint = next((HINTS[name] for name in names if name in HINTS), None)  # "": none
     text = printable(str(error))
     return f"puzzlebox: {text} ({hint})" if hint else f"puzzlebox: {text}"
 

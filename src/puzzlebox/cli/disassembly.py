@@ -3,7 +3,10 @@
 else (which assemblies, levels, text and JSON) is here.
 
 Assemblies are the puzzle's solutions up to symmetry (BurrTools counts them so), each taken
-apart in turn with the file's ``[disassembly]`` rules.
+apart in turn with the file's ``[disassembly]`` rules. ``--max-time`` bounds the whole command
+(finding the assemblies and taking each apart: one deadline), ``--max-memory`` the search for
+assemblies and each take-apart, ``--max-states`` each take-apart (#35): past any of them, one
+line and exit status 3.
 """
 
 from __future__ import annotations
@@ -15,23 +18,24 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
-from functools import partial
 from typing import Any, TypeVar, cast
 
-from puzzlebox.cli.common import path
+from puzzlebox.cli.common import number, path
 from puzzlebox.cli.puzzle import load
 from puzzlebox.disassembly.assemblies import (
     Disassembled,
     Rules,
     check_slides,
-    disassemble_solution,
     level_key,
+    take_apart,
 )
 from puzzlebox.disassembly.search import DEFAULT_MAX_STATES, Move
+from puzzlebox.engine.memory import parse_memory
 from puzzlebox.errors import PuzzleboxError
 from puzzlebox.formats.reader import PuzzleFile
-from puzzlebox.puzzles.polyomino import PolyominoPuzzle, PolyominoSolution
+from puzzlebox.puzzles.polyomino import PolyominoPuzzle
 from puzzlebox.render.json_out import solution_json
+from puzzlebox.run import Limits
 from puzzlebox.safety import printable
 
 AXES = "xyz"  # x the column, y the row, z the layer (moves are given so, as BurrTools does)
@@ -79,8 +83,14 @@ def rules_of(pf: PuzzleFile, args: argparse.Namespace) -> Rules:
         groups=tuple(frozenset(g) for g in declared.groups) if declared else (),
         thorough=bool(getattr(args, "thorough", False)),
         max_states=int(getattr(args, "max_states", DEFAULT_MAX_STATES)),
-        max_seconds=getattr(args, "max_time", None),
     )
+
+
+def limits_of(args: argparse.Namespace) -> Limits:
+    """The run layer's limits of the command: ``--max-time`` for all of it (one deadline),
+    ``--max-memory``, ``--no-limit`` (of the search for assemblies)."""
+    return Limits(time=getattr(args, "max_time", None), memory=getattr(args, "max_memory", None),
+                  refuse=not getattr(args, "no_limit", False))
 
 
 def _polyomino(pf: PuzzleFile) -> Iterator[PolyominoPuzzle]:
@@ -127,14 +137,13 @@ class _Aside:
         self._tasks.put(None)
 
 
-def _assemblies(puzzle: PolyominoPuzzle, rules: Rules,
+def _assemblies(puzzle: PolyominoPuzzle, rules: Rules, limits: Limits,
                 engine: str = "auto") -> Iterator[Disassembled]:
+    """The library's :func:`take_apart` (the same limits as every door), each take-apart on
+    the thread aside."""
     aside = _Aside()
     try:
-        for number, found in enumerate(puzzle.distinct_solutions(engine=engine), 1):
-            label = f"{puzzle.name}: assembly {number}"
-            yield aside.run(partial(disassemble_solution, puzzle,
-                                    cast(PolyominoSolution, found), rules, label))
+        yield from take_apart(puzzle, rules, limits, engine, aside.run)
     finally:
         aside.close()
 
@@ -165,12 +174,12 @@ def move_text(move: Move, names: tuple[str, ...]) -> str:
 
 def run_count(args: argparse.Namespace, pf: PuzzleFile) -> int:
     refuse_others(args)
-    rules = rules_of(pf, args)
+    rules, limits = rules_of(pf, args), limits_of(args)
     for puzzle in _polyomino(pf):
         began = time.perf_counter()
         levels: Counter[str] = Counter()
         total = 0
-        for done in _assemblies(puzzle, rules, args.engine):
+        for done in _assemblies(puzzle, rules, limits, args.engine):
             total += 1
             if done.level is not None:
                 levels[done.level] += 1
@@ -200,12 +209,12 @@ def run_solve(args: argparse.Namespace, pf: PuzzleFile,
     """The assemblies that come apart, up to ``--limit`` (or ``--all``), with their levels.
     ``show(puzzle, solution)`` prints a drawing (cli's own printer)."""
     refuse_others(args)
-    rules = rules_of(pf, args)
+    rules, limits = rules_of(pf, args), limits_of(args)
     limit = None if args.all else max(args.limit, 0)
     for puzzle in _polyomino(pf):
         dims = check_slides(puzzle, puzzle.name)
         found = 0
-        for done in _assemblies(puzzle, rules, args.engine):
+        for done in _assemblies(puzzle, rules, limits, args.engine):
             if limit is not None and found >= limit:
                 break
             if done.separation is None:
@@ -246,6 +255,12 @@ def add_moves(moves: argparse.ArgumentParser) -> None:
                        "isometrically (needs --out)")
     moves.add_argument("--out", type=path, metavar="FILE", help="where to write the picture")
     add_arguments(moves, flag=False)
+    moves.add_argument("--max-time", type=number(float, "seconds"), metavar="SECONDS",
+                       help="stop after SECONDS: finding the assemblies and taking them apart "
+                       "(exit status 3)")
+    moves.add_argument("--max-memory", type=number(parse_memory, "size"), metavar="SIZE",
+                       help="memory the search for assemblies and each take-apart may use, "
+                       "e.g. 512M or 2G (default 2G; exit status 3)")
 
 
 def cmd_moves(args: argparse.Namespace) -> int:
@@ -260,13 +275,13 @@ def run_moves(args: argparse.Namespace, pf: PuzzleFile) -> int:
         raise NoSuchAssembly(f"moves --format {args.format} needs --out FILE")
     if args.solution < 1:
         raise NoSuchAssembly(f"--solution {args.solution}: assemblies are numbered from 1")
-    rules = rules_of(pf, args)
+    rules, limits = rules_of(pf, args), limits_of(args)
     for puzzle in _polyomino(pf):
         dims = check_slides(puzzle, puzzle.name)
         seen = 0
         chosen: Disassembled | None = None
         total = 0
-        for done in _assemblies(puzzle, rules):
+        for done in _assemblies(puzzle, rules, limits):
             total += 1
             if done.separation is not None:
                 seen += 1

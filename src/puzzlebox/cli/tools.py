@@ -249,9 +249,11 @@ def add_export(exp: argparse.ArgumentParser) -> None:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    from puzzlebox.formats.burrtools import import_file
+    from puzzlebox.formats.burrtools import import_noted, read_raw
 
-    text = import_file(args.file, args.problem)
+    text, ignored = import_noted(read_raw(args.file), str(args.file), args.problem)
+    for line in ignored:  # what was not imported, one line each (#35: BurrTools' weights)
+        print(printable(f"puzzlebox: {args.file}: {line}"), file=sys.stderr)
     if args.out is None:
         print(text, end="")
         return 0

@@ -25,7 +25,7 @@ from typing import Any
 
 from puzzlebox.designs.space import Design, DesignSpace, Wanted
 from puzzlebox.disassembly.assemblies import Rules, disassemble_solution, level_key
-from puzzlebox.disassembly.search import DEFAULT_MAX_STATES
+from puzzlebox.disassembly.search import DEFAULT_MAX_STATES, Deadline
 from puzzlebox.errors import PuzzleboxError
 from puzzlebox.formats.errors import PuzzleFileError
 from puzzlebox.geometry.lattice import Cell
@@ -83,8 +83,7 @@ def _rules(puzzle: Puzzle, limits: Limits | None) -> Rules:
     declared = getattr(puzzle, "disassembly", None)
     return Rules(fixed=frozenset(declared.fixed) if declared else frozenset(),
                  groups=tuple(frozenset(g) for g in declared.groups) if declared else (),
-                 max_states=DEFAULT_MAX_STATES,
-                 max_seconds=limits.time if limits is not None else None)
+                 max_states=DEFAULT_MAX_STATES)
 
 
 def evaluate(space: DesignSpace, design: Design, limits: Limits | None = DEFAULTS
@@ -207,13 +206,16 @@ def judge_assemblies(puzzle: Puzzle, assemblies: Sequence[Solution], wanted: Wan
     maps that mirror its own design, by default the puzzle's), the highest level and its
     moves. False (with the reason) where the wanted rules drop the design."""
     rules = _rules(puzzle, limits)
+    # the run layer's limits, as every door's take-apart (#35): its time one deadline for
+    # all the assemblies of the design, its memory each take-apart's
+    deadline = None if limits is None or limits.time is None else Deadline.after(limits.time)
     best: tuple[tuple[int, ...], int, str] | None = None
     apart = mirrored = 0
     own = improper_maps(puzzle) if mirrors is None else []
     for number, solution in enumerate(assemblies, 1):
         improper = own if mirrors is None else mirrors(solution)
         done = disassemble_solution(puzzle, solution, rules,  # type: ignore[arg-type]
-                                    f"{puzzle.name}: assembly {number}")
+                                    f"{puzzle.name}: assembly {number}", limits, deadline)
         if done.separation is None or done.level is None:
             continue
         apart += 1

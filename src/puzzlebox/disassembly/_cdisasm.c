@@ -43,7 +43,7 @@
 #define FREE_DIST ((int64_t)1 << 30) /* as blocking.FREE: "never blocked" */
 #define MAX_PIECES 62
 
-enum { ST_NONE = 0, ST_FOUND = 1, ST_STATES = 2, ST_TIME = 3, ST_SIGNAL = -2 };
+enum { ST_NONE = 0, ST_FOUND = 1, ST_STATES = 2, ST_TIME = 3, ST_MEMORY = 4, ST_SIGNAL = -2 };
 
 /* A Ctrl-C (or another signal's handler raising) while the search runs without the GIL:
  * 1 with the exception set. Only the main thread runs handlers; elsewhere this is 0. */
@@ -697,6 +697,14 @@ static int table_has(const Nodes *s, int P, const int32_t *pos, size_t live) {
     return 0;
 }
 
+/* The bytes a walk holds: its nodes (position, parent, move), the table that finds them and
+ * the part's cache of pair distances, as allocated (capacities, not counts). */
+static size_t held_bytes(const Part *p, const Nodes *s) {
+    return s->cap * (sizeof(int32_t) * (size_t)p->P + sizeof(int64_t) * 4) +
+           s->tcap * sizeof(int64_t) +
+           p->ccap * (sizeof(uint64_t) + sizeof(int32_t) * (size_t)p->dirs);
+}
+
 static void nodes_free(Nodes *s) {
     free(s->pos);
     free(s->parent);
@@ -731,11 +739,13 @@ static void walk_capsule_free(PyObject *capsule) {
 
 /* On from the cursor to the next position that holds a separation (ST_FOUND, *where, its
  * separations in p->out), or to the end (ST_NONE); ST_STATES past ``max_states``
- * positions, counted a front at a time (as search.py's budget counts them); ST_TIME past
- * the deadline and ST_SIGNAL when a signal's handler raised, both checked every 1,024
- * positions; -1 out of memory. Runs without the GIL. */
+ * positions, counted a front at a time (as search.py's budget counts them); ST_MEMORY once
+ * what the walk holds (held_bytes) would pass ``max_bytes`` (negative: no bound), looked at
+ * before each of its arrays grows; ST_TIME past the deadline and ST_SIGNAL when a signal's
+ * handler raised, both checked every 1,024 positions; -1 out of memory. Runs without the
+ * GIL. */
 static int walk_run(Walk *w, int64_t *visited, int64_t max_states, double deadline,
-                    size_t *where) {
+                    int64_t max_bytes, size_t *where) {
     Part *p = &w->p;
     Nodes *s = &w->s;
     int P = p->P;
@@ -761,7 +771,12 @@ static int walk_run(Walk *w, int64_t *visited, int64_t max_states, double deadli
                 return ST_FOUND;
             }
             for (size_t r = 0; r < p->nmoves; r++) {
-                if (s->count == s->cap && nodes_grow(s, P) < 0) return -1;
+                if (s->count == s->cap) {
+                    /* the nodes double, and the table may follow: bounded before, not after */
+                    if (max_bytes >= 0 &&
+                        2 * held_bytes(p, s) > (size_t)max_bytes) return ST_MEMORY;
+                    if (nodes_grow(s, P) < 0) return -1;
+                }
                 int32_t *next = s->pos + (size_t)P * s->count;
                 shifted(p, s->pos + (size_t)P * node, p->mv + 3 * r, next);
                 if (table_has(s, P, next, w->prev)) continue;
@@ -820,13 +835,14 @@ static Walk *walk_new(PyObject *vox, PyObject *starts, int dims, uint64_t fixed,
 }
 
 /* walk_run from Python: (status, visited, position, splits, path). */
-static PyObject *walk_step(Walk *w, long long visited, long long max_states, double seconds) {
+static PyObject *walk_step(Walk *w, long long visited, long long max_states, double seconds,
+                           long long max_bytes) {
     double deadline = seconds < 0 ? -1.0 : now_seconds() + seconds;
     int64_t count = visited;
     size_t where = 0;
     int status;
     Py_BEGIN_ALLOW_THREADS
-    status = walk_run(w, &count, max_states, deadline, &where);
+    status = walk_run(w, &count, max_states, deadline, (int64_t)max_bytes, &where);
     Py_END_ALLOW_THREADS
     if (status == ST_SIGNAL) return NULL; /* the handler's exception is set */
     if (status < 0) return PyErr_NoMemory();
@@ -862,15 +878,15 @@ static PyObject *py_bfs(PyObject *self, PyObject *args) {
     PyObject *vox, *starts, *posobj;
     int dims;
     unsigned long long fixed;
-    long long visited, max_states;
+    long long visited, max_states, max_bytes = -1;
     double seconds;
     (void)self;
-    if (!PyArg_ParseTuple(args, "OOiKOLLd", &vox, &starts, &dims, &fixed, &posobj, &visited,
-                          &max_states, &seconds))
+    if (!PyArg_ParseTuple(args, "OOiKOLLd|L", &vox, &starts, &dims, &fixed, &posobj, &visited,
+                          &max_states, &seconds, &max_bytes))
         return NULL;
     Walk *w = walk_new(vox, starts, dims, fixed, posobj);
     if (!w) return NULL;
-    PyObject *result = walk_step(w, visited, max_states, seconds);
+    PyObject *result = walk_step(w, visited, max_states, seconds, max_bytes);
     walk_free(w);
     return result;
 }
@@ -894,12 +910,14 @@ static Walk *walk_of(PyObject *capsule) {
 
 static PyObject *py_walk_next(PyObject *self, PyObject *args) {
     PyObject *capsule;
-    long long visited, max_states;
+    long long visited, max_states, max_bytes = -1;
     double seconds;
     (void)self;
-    if (!PyArg_ParseTuple(args, "OLLd", &capsule, &visited, &max_states, &seconds)) return NULL;
+    if (!PyArg_ParseTuple(args, "OLLd|L", &capsule, &visited, &max_states, &seconds,
+                          &max_bytes))
+        return NULL;
     Walk *w = walk_of(capsule);
-    return w ? walk_step(w, visited, max_states, seconds) : NULL;
+    return w ? walk_step(w, visited, max_states, seconds, max_bytes) : NULL;
 }
 
 static PyObject *py_walk_positions(PyObject *self, PyObject *capsule) {
@@ -923,12 +941,13 @@ static PyMethodDef methods[] = {
     {"expand", py_expand, METH_VARARGS,
      "expand(voxels, starts, dims, fixed, pos) -> (splits, steps): one position's step"},
     {"bfs", py_bfs, METH_VARARGS,
-     "bfs(voxels, starts, dims, fixed, start, visited, max_states, seconds) -> (status, "
-     "visited, position, splits, path): breadth first to the first separation"},
+     "bfs(voxels, starts, dims, fixed, start, visited, max_states, seconds, max_bytes=-1) "
+     "-> (status, visited, position, splits, path): breadth first to the first separation"},
     {"walk", py_walk, METH_VARARGS,
      "walk(voxels, starts, dims, fixed, start) -> a walk that walk_next goes on with"},
     {"walk_next", py_walk_next, METH_VARARGS,
-     "walk_next(walk, visited, max_states, seconds) -> as bfs: on to the next position "
+     "walk_next(walk, visited, max_states, seconds, max_bytes=-1) -> as bfs: on to the "
+     "next position "
      "that holds a separation"},
     {"walk_positions", py_walk_positions, METH_O,
      "walk_positions(walk) -> every position the walk has met"},
@@ -948,7 +967,8 @@ PyMODINIT_FUNC PyInit__cdisasm(void) {
         PyModule_AddIntConstant(m, "FOUND", ST_FOUND) < 0 ||
         PyModule_AddIntConstant(m, "NONE", ST_NONE) < 0 ||
         PyModule_AddIntConstant(m, "STATES", ST_STATES) < 0 ||
-        PyModule_AddIntConstant(m, "TIME", ST_TIME) < 0) {
+        PyModule_AddIntConstant(m, "TIME", ST_TIME) < 0 ||
+        PyModule_AddIntConstant(m, "MEMORY", ST_MEMORY) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -8,16 +8,17 @@ FOUND: int
 NONE: int
 STATES: int
 TIME: int
+MEMORY: int
 
 def expand(
     voxels: Any, starts: Any, dims: int, fixed: int, pos: Sequence[int]
 ) -> tuple[list[tuple[int, int]], list[tuple[tuple[int, ...], tuple[int, int, int]]]]: ...
 def bfs(
     voxels: Any, starts: Any, dims: int, fixed: int, start: Sequence[int], visited: int,
-    max_states: int, seconds: float,
+    max_states: int, seconds: float, max_bytes: int = -1,
 ) -> tuple[int, int, Any, Any, Any]: ...
 def walk(voxels: Any, starts: Any, dims: int, fixed: int, start: Sequence[int]) -> Any: ...
 def walk_next(
-    walk: Any, visited: int, max_states: int, seconds: float
+    walk: Any, visited: int, max_states: int, seconds: float, max_bytes: int = -1
 ) -> tuple[int, int, Any, Any, Any]: ...
 def walk_positions(walk: Any) -> list[tuple[int, ...]]: ...

@@ -4,17 +4,29 @@ A solution of a polyomino puzzle is an assembly: each placement is a piece's cel
 slide along the lattice's axes, which exist where a cell's neighbours are the unit steps
 along its coordinates (the square lattice in its plane, the cube lattice in space); on the
 other lattices the question is refused in one line.
+
+Every door takes assemblies apart under the run layer's limits (``puzzlebox.run.Limits``:
+its time and memory), the same rule for the command line, the library and the page:
+:func:`take_apart` finds the assemblies through a run held to those limits and takes each
+apart before one deadline, the whole command's; :func:`disassemble_solution` takes
+``limits`` for one assembly.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import cast
+from functools import partial
+from typing import Any, Protocol, TypeVar, cast
 
 import numpy as np
 
-from puzzlebox.disassembly.search import DEFAULT_MAX_STATES, Separation, disassemble
+from puzzlebox.disassembly.search import (
+    DEFAULT_MAX_STATES,
+    Deadline,
+    Separation,
+    disassemble,
+)
 from puzzlebox.errors import PuzzleboxError
 from puzzlebox.geometry import Cell, Lattice
 from puzzlebox.puzzles.polyomino import Placement, PolyominoPuzzle, PolyominoSolution
@@ -22,6 +34,17 @@ from puzzlebox.puzzles.polyomino import Placement, PolyominoPuzzle, PolyominoSol
 
 class CannotDisassemble(PuzzleboxError):
     """A puzzle whose pieces do not slide along axes (another kind, another lattice)."""
+
+
+class HeldTo(Protocol):
+    """What a take-apart is held to: ``puzzlebox.run.Limits`` (a layer up) is one.
+    ``time``: seconds (None: none); ``memory``: bytes (None: the default, 2 GB)."""
+
+    @property
+    def time(self) -> float | None: ...
+
+    @property
+    def memory(self) -> int | None: ...
 
 
 @dataclass(frozen=True)
@@ -114,15 +137,53 @@ def arrange(puzzle: PolyominoPuzzle, solution: PolyominoSolution, dims: int,
 
 
 def disassemble_solution(puzzle: PolyominoPuzzle, solution: PolyominoSolution,
-                         rules: Rules = Rules(), label: str = "assembly") -> Disassembled:
-    """How one solution comes apart under ``rules``."""
+                         rules: Rules = Rules(), label: str = "assembly",
+                         limits: HeldTo | None = None,
+                         deadline: Deadline | None = None) -> Disassembled:
+    """How one solution comes apart under ``rules``, held to ``limits`` (a
+    ``puzzlebox.run.Limits``: ``time`` seconds from now, then ``OutOfTime``; ``memory``
+    bytes, 2 GB when None, then ``OverMemory``) and to ``deadline`` (one that began before:
+    a whole command's), whichever comes first; ``rules.max_states`` positions, then
+    ``DisassemblyTooBig``."""
     dims = check_slides(puzzle, label)
     arranged = arrange(puzzle, solution, dims, rules.fixed, rules.groups)
+    if limits is not None and limits.time is not None:
+        deadline = Deadline.sooner(deadline, Deadline.after(limits.time))
     separation = disassemble(arranged.pieces, dims=dims, fixed=arranged.fixed,
                              groups=arranged.groups, thorough=rules.thorough,
                              max_states=rules.max_states, max_seconds=rules.max_seconds,
-                             label=label)
+                             label=label, deadline=deadline,
+                             max_memory=None if limits is None else limits.memory)
     return Disassembled(solution, arranged.names, separation, arranged.placements)
+
+
+T = TypeVar("T")
+
+
+def _here(work: Callable[[], T]) -> T:
+    return work()
+
+
+def take_apart(puzzle: PolyominoPuzzle, rules: Rules = Rules(),
+               limits: HeldTo | None = None, engine: str = "auto",
+               on: Callable[[Callable[[], Disassembled]], Disassembled] = _here
+               ) -> Iterator[Disassembled]:  # fmt: skip
+    """Each assembly of ``puzzle`` (its solutions up to symmetry, found through a run held
+    to ``limits``: ``puzzle.distinct_solutions(limits=limits)``), taken apart in turn under
+    ``rules``, all of it before the one deadline of ``limits.time`` seconds from the first
+    step: past it, ``OutOfTime`` (from the search for assemblies or from a take-apart),
+    with the words of every other time limit; past ``limits.memory`` (2 GB when None),
+    ``OverMemory``. ``limits`` None: the run's defaults (a hopeless search for assemblies
+    refused, 2 GB). ``on(work)`` runs each take-apart (the command line: on a thread of its
+    own)."""
+    check_slides(puzzle, puzzle.name)
+    deadline = None if limits is None or limits.time is None else Deadline.after(limits.time)
+    run: dict[str, Any] = {} if limits is None else {"limits": limits}
+    found = puzzle.distinct_solutions(engine=engine, **run)
+    for number, solution in enumerate(found, 1):
+        label = f"{puzzle.name}: assembly {number}"
+        yield on(partial(disassemble_solution, puzzle, cast(PolyominoSolution, solution),
+                         rules, label, limits, deadline))
 
 
 def disassemble_all(puzzle: PolyominoPuzzle, solutions: Iterable[PolyominoSolution],

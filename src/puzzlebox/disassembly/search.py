@@ -45,6 +45,7 @@ import numpy as np
 
 from puzzlebox.disassembly.blocking import FREE, BlockingCache, Cell
 from puzzlebox.engine import kernel_choice
+from puzzlebox.engine.memory import OutOfTime, OverMemory, memory_limit, size_text
 from puzzlebox.errors import PuzzleboxError
 
 _cdisasm: ModuleType | None
@@ -54,15 +55,71 @@ except ImportError:  # not built (no C compiler at installation): numba's step r
     _cdisasm = None
 
 DEFAULT_MAX_STATES = 2_000_000  # positions visited over all parts of one assembly
+# The memory of the search, measured (peak resident size of `puzzlebox moves` less the
+# 36 MB of the interpreter; eight dominoes loose in a fixed frame: a 5 x 5 hole and a 4 x 5
+# one, neither of which comes apart, so the search runs to its state limit):
+#   C search (_cdisasm.c): 180 to 290 bytes a position counted against --max-states
+#     (2,000,000 positions: 370 MB and 570 MB); each node it keeps is 4 bytes an int of
+#     its position (3 per piece), 32 of parent and move, 8 of the table that finds it, and
+#     the newest front (not yet counted) is kept too.
+#   Python loop (numba's step, or the reference): 456 bytes a position held in its three
+#     fronts and their nodes (nine pieces: 274,043 held at most for 200,000 counted, 122 MB
+#     over the 150 MB with numba loaded), a tuple of 3 ints a piece each: py_bytes(); the
+#     process held 390 MB at 200,000 positions counted, so 2,000,000 would pass the 2 GB
+#     limit (issue #35 saw 3.3 GB).
+# The default state limit fits the default memory limit (2 GB, engine/memory.py) in the C
+# search; the memory bound below holds both searches under --max-memory whatever the limit
+# of states: the C search counts what it allocates (held_bytes) before each array grows,
+# the Python loop its positions held times py_bytes().
+PY_BYTES_BASE, PY_BYTES_PER_PIECE = 240, 24  # 240 + 24 * 9 = 456
+
+
+def py_bytes(pieces: int) -> int:
+    """The bytes the Python loop holds a position of ``pieces`` pieces in (measured)."""
+    return PY_BYTES_BASE + PY_BYTES_PER_PIECE * pieces
+
+
 EXIT_TOO_BIG = 3  # as budget.TooBig: well formed, but too big to work on here
 
 Position = tuple[int, ...]  # x, y, z of every piece of a part, relative to its first piece
 
 
 class DisassemblyTooBig(PuzzleboxError):
-    """The search for a disassembly met its state limit or its time limit."""
+    """The search for a disassembly met a limit: its state limit (this class), its time
+    limit (:class:`DisassemblyOutOfTime`) or its memory limit
+    (:class:`DisassemblyOverMemory`)."""
 
     exit_status = EXIT_TOO_BIG
+
+
+class DisassemblyOutOfTime(DisassemblyTooBig, OutOfTime):
+    """The search stopped at its time limit: the run layer's ``OutOfTime`` (the words and
+    exit status of every other time limit)."""
+
+
+class DisassemblyOverMemory(DisassemblyTooBig, OverMemory):
+    """The search would pass the memory limit: an ``OverMemory`` like an engine's."""
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """A time limit that may have begun before this search: it passes at ``at``
+    (``time.monotonic()``) and was set at ``seconds`` (what its line says). One deadline
+    serves a whole command: the search for its assemblies and every take-apart."""
+
+    at: float
+    seconds: float
+
+    @classmethod
+    def after(cls, seconds: float) -> Deadline:
+        """The deadline ``seconds`` from now."""
+        return cls(time.monotonic() + seconds, seconds)
+
+    @staticmethod
+    def sooner(first: Deadline | None, second: Deadline | None) -> Deadline | None:
+        if first is None or second is None:
+            return first or second
+        return first if first.at <= second.at else second
 
 
 @dataclass(frozen=True)
@@ -125,32 +182,50 @@ class Separation:
 @dataclass
 class _Budget:
     max_states: int
-    deadline: float | None
+    deadline: Deadline | None
     label: str
+    max_bytes: int = memory_limit(None)
     visited: int = 0
 
     def spend(self, count: int) -> None:
         self.visited += count
         if self.visited > self.max_states:
             raise self.too_many()
-        if self.deadline is not None and time.monotonic() > self.deadline:
+        self.check_time()
+
+    def check_time(self) -> None:
+        if self.deadline is not None and time.monotonic() > self.deadline.at:
             raise self.too_long()
+
+    def hold(self, positions: int, pieces: int) -> None:
+        """The Python loop holds ``positions`` of ``pieces`` pieces: refused past the memory
+        limit."""
+        if positions * py_bytes(pieces) > self.max_bytes:
+            raise self.too_much()
 
     def too_many(self) -> DisassemblyTooBig:
         return DisassemblyTooBig(
             f"{self.label}: the disassembly search passed {self.max_states:,} positions "
             "without an answer; raise the state limit to go on")
 
-    def too_long(self) -> DisassemblyTooBig:
-        return DisassemblyTooBig(
-            f"{self.label}: the disassembly search ran out of time after "
-            f"{self.visited:,} positions; raise the time limit to go on")
+    def too_long(self) -> DisassemblyOutOfTime:
+        seconds = self.deadline.seconds if self.deadline is not None else 0.0
+        return DisassemblyOutOfTime(
+            f"{self.label}: stopped at the time limit of {seconds:g} s after "
+            f"{self.visited:,} position{'' if self.visited == 1 else 's'} of the disassembly "
+            "search, unfinished")
+
+    def too_much(self) -> DisassemblyOverMemory:
+        return DisassemblyOverMemory(
+            f"{self.label}: the disassembly search reached the memory limit of "
+            f"{size_text(self.max_bytes)} after {self.visited:,} positions without an answer; "
+            "raise the limit to go on")
 
     def seconds_left(self) -> float:
         """What is left of the time limit, for the C search (-1: none)."""
         if self.deadline is None:
             return -1.0
-        return max(0.0, self.deadline - time.monotonic())
+        return max(0.0, self.deadline.at - time.monotonic())
 
 
 @dataclass(frozen=True, slots=True)
@@ -345,11 +420,16 @@ class _Part:
             return None
         # a thorough search keeps every position: when it fails, each of them is known to fail
         everything: set[Position] | None = {start} if solver.thorough else None
+        budget = solver.budget
         while front:
-            solver.budget.spend(len(front))
+            budget.spend(len(front))
             newer: set[Position] = set()
             next_front: list[_Node] = []
-            for node in front:
+            held = len(older) + len(current) + len(everything or ())
+            for number, node in enumerate(front):
+                if number % 1024 == 1023:  # a front may hold millions
+                    budget.check_time()
+                    budget.hold(held + len(newer), self.n)
                 pos = node.pos
                 splits, steps = self.expand(pos)
                 for mask, direction in splits:
@@ -368,6 +448,7 @@ class _Part:
                     if everything is not None:
                         everything.add(new)
                     next_front.append(_Node(new, node, move))
+            budget.hold(held + len(newer), self.n)
             older, current = current, newer
             front = next_front
         failed.update(everything or (start,))
@@ -390,14 +471,17 @@ class _Part:
             if walk is None:
                 status, budget.visited, pos, splits, path = native.bfs(
                     *self.native, solver.dims, self.fixed_mask, start, budget.visited,
-                    budget.max_states, budget.seconds_left())
+                    budget.max_states, budget.seconds_left(), budget.max_bytes)
             else:
                 status, budget.visited, pos, splits, path = native.walk_next(
-                    walk, budget.visited, budget.max_states, budget.seconds_left())
+                    walk, budget.visited, budget.max_states, budget.seconds_left(),
+                    budget.max_bytes)
             if status == native.STATES:
                 raise budget.too_many()
             if status == native.TIME:
                 raise budget.too_long()
+            if status == native.MEMORY:
+                raise budget.too_much()
             if status == native.NONE:
                 # a thorough search met every position: each of them is known to fail
                 failed.update(native.walk_positions(walk) if walk is not None else (start,))
@@ -551,6 +635,8 @@ def disassemble(
     max_seconds: float | None = None,
     label: str = "assembly",
     compiled: bool = True,
+    deadline: Deadline | None = None,
+    max_memory: int | None = None,
 ) -> Separation | None:
     """How the assembled ``pieces`` (each a set of cells, as placed) come apart, or None
     when they cannot.
@@ -558,12 +644,17 @@ def disassemble(
     ``dims`` is 3 on the cube lattice and 2 on the square lattice (cells may then be given
     as pairs). ``fixed`` pieces never move (a box, a frame); each of ``groups`` is a set of
     pieces that may stay together. Raises :class:`DisassemblyTooBig` past ``max_states``
-    positions or ``max_seconds`` seconds. ``compiled=False`` runs the Python reference of
-    the inner step instead of the compiled kernel (the same answers, slower).
+    positions, :class:`DisassemblyOutOfTime` (an ``OutOfTime``) past ``max_seconds``
+    seconds from now or past ``deadline`` (one that began earlier: a whole command's),
+    :class:`DisassemblyOverMemory` (an ``OverMemory``) where it would hold more than
+    ``max_memory`` bytes (None: the default memory limit, 2 GB, as for the engines).
+    ``compiled=False`` runs the Python reference of the inner step instead of the compiled
+    kernel (the same answers, slower).
     """
     cells = _arrays(pieces)
-    deadline = None if max_seconds is None else time.monotonic() + max_seconds
-    budget = _Budget(max_states, deadline, label)
+    if max_seconds is not None:
+        deadline = Deadline.sooner(deadline, Deadline.after(max_seconds))
+    budget = _Budget(max_states, deadline, label, memory_limit(max_memory))
     solver = _Solver(dims, cells, fixed, groups, thorough, budget, compiled)
     everyone = tuple(range(len(cells)))
     if not solver.needs_work(everyone):

@@ -16,7 +16,8 @@ big to work on here):
   when none is given.
 
 The time rules (the hopeless-count refusal, ``--max-time``) are the run layer's
-(puzzlebox/run/limits.py): they need a puzzle and a clock, which no engine has.
+(puzzlebox/run/limits.py): they need a puzzle and a clock, which no engine has. Only their
+error, :class:`OutOfTime`, is defined here, for every layer to raise.
 """
 
 from __future__ import annotations
@@ -42,6 +43,15 @@ class TooBig(PuzzleboxError):
 
 class OverMemory(TooBig):
     """An engine would need more memory than the limit (``--max-memory``) allows."""
+
+
+class OutOfTime(TooBig):
+    """A run stopped at its time limit (``Limits(time=...)``, ``--max-time``) unfinished.
+
+    The rule is the run layer's (run/limits.py, which gives this class out as
+    ``puzzlebox.run.OutOfTime``); the class sits here, beside :class:`TooBig`, so that a
+    search below the run layer (disassembly/search.py, held to the deadline of a whole
+    command) stops with the same error as every other time limit."""
 
 
 def check_cover_size(bound: int | None, label: str, most: int = MAX_ENTRIES) -> None:

@@ -101,6 +101,8 @@ class BtShape:
     filled: dict[Voxel, int]
     variable: set[Voxel]
     line: int
+    weight: str = "1"  # BurrTools' weight (which side of a split is taken away): not used
+
 
 
 @dataclass
@@ -407,7 +409,8 @@ class _Parser:
             i += 1
             at = match.end()
         name = attrs.get("name", "")
-        return BtShape(len(self.puzzle.shapes), name, (sx, sy, sz), filled, variable, line)
+        return BtShape(len(self.puzzle.shapes), name, (sx, sy, sz), filled, variable, line,
+                       _weight(attrs.get("weight", "1")))
 
 
 def parse_xml(xml: bytes, source: str) -> BtPuzzle:
@@ -460,6 +463,26 @@ class Converted:
     optional: frozenset[Cell] = frozenset()  # board cells that may stay empty (#24)
     groups: tuple[tuple[str, ...], ...] = ()  # pieces that may stay together (#24)
     neutral: bool = False  # "#" (BurrTools' colour 0) goes on any colour (#24)
+    ignored: tuple[str, ...] = ()  # one line each: what the file has that was not imported
+
+
+def _weight(text: str) -> str:
+    """A shape's ``weight`` attribute, compared as a number where it is one (``"01"`` is 1):
+    kept only to say that differing weights were ignored."""
+    text = text.strip()[:20]
+    return str(int(text)) if text.lstrip("-").isascii() and text.lstrip("-").isdigit() \
+        else text
+
+
+def weights_note(pieces: list[tuple[str, str]]) -> str | None:
+    """One line where the pieces' (name, weight) differ: BurrTools' weights decide which
+    side of a split is taken away (the heavier stays); puzzlebox has no weights (#35)."""
+    if len({weight for _, weight in pieces}) < 2:
+        return None
+    shown = ", ".join(f"{name} {weight}" for name, weight in pieces[:8])
+    more = f" and {len(pieces) - 8} more" if len(pieces) > 8 else ""
+    return (f"BurrTools' piece weights were ignored ({shown}{more}): puzzlebox takes "
+            "assemblies apart without them, so the side of a split taken away may differ")
 
 
 def check_grid(puzzle: BtPuzzle, source: str) -> None:
@@ -573,9 +596,12 @@ def convert(puzzle: BtPuzzle, problem: BtProblem, source: str, title: str) -> Co
     if len(pieces) > limits.MAX_PIECES:
         raise fail(f"{len(pieces)} different pieces; the limit is {limits.MAX_PIECES}")
     notes = puzzle.comment
+    weighed = weights_note([(names[index], shapes[index].weight)
+                            for index, (_, hi) in sorted(counts.items()) if hi > 0])
     return Converted(lattice, cells(result), pieces, reflect, match, title, notes,
                      colour_notes, variable_cells(result, place),
-                     part_groups(problem.parts, names), neutral)
+                     part_groups(problem.parts, names), neutral,
+                     () if weighed is None else (_safe_comment(weighed),))
 
 
 def _label(shape: BtShape) -> str:
@@ -738,6 +764,7 @@ def to_toml(converted: Converted, header: str) -> str:
     c = converted
     lines = [f"# {line}" if line else "#" for line in header.splitlines()]
     lines += [f"# {line}" for line in c.colour_notes]
+    lines += [f"# {line}" for line in c.ignored]
     lines.append(f"title = {toml_string(c.title)}")
     if c.notes:
         lines.append(f"notes = {toml_string(c.notes)}")
@@ -773,6 +800,13 @@ def import_file(path: str | Path, problem: str | None = None) -> str:
 def import_data(raw: bytes, source: str, problem: str | None = None) -> str:
     """:func:`import_file` for a file's bytes (gzip or XML) already in memory, as the page
     receives them, with the same bounds; ``source`` names it in messages."""
+    return import_noted(raw, source, problem)[0]
+
+
+def import_noted(raw: bytes, source: str, problem: str | None = None
+                 ) -> tuple[str, tuple[str, ...]]:  # fmt: skip
+    """:func:`import_data`, and the lines saying what the file has that was not imported
+    (the TOML's header comment says them too; ``puzzlebox import`` on standard error)."""
     if len(raw) > MAX_COMPRESSED_BYTES:
         raise BurrToolsError(source, None, f"the file is larger than {MAX_COMPRESSED_BYTES} "
                              "bytes, the limit for a BurrTools file")
@@ -788,7 +822,7 @@ def import_data(raw: bytes, source: str, problem: str | None = None) -> str:
               + f"; BurrTools grid {puzzle.grid} ({grid}) as lattice {converted.lattice}.")
     text = to_toml(converted, _safe_comment(header))
     _check_readable(text, source, converted.lattice)
-    return text
+    return text, converted.ignored
 
 
 def _check_readable(text: str, source: str, lattice: str) -> None:

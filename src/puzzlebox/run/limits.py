@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from puzzlebox.engine.memory import TooBig
+from puzzlebox.engine.memory import OutOfTime, TooBig
 from puzzlebox.engine.registry import AUTO, UnknownEngine, get, resolve, sweep_outgrown
 from puzzlebox.engine.search import Capability, Job, Mode
 from puzzlebox.words import duration_text
@@ -39,10 +39,6 @@ class Hopeless(TooBig):
     """A run that would take far longer than anyone waits: refused before it starts, or
     once its estimate says so. ``Limits(refuse=False)`` (``limits=None``; ``--no-limit``)
     runs it anyway, ``Limits(time=SECONDS)`` (``--max-time``) until then."""
-
-
-class OutOfTime(TooBig):
-    """A run stopped at its time limit (``Limits(time=...)``, ``--max-time``) unfinished."""
 
 
 class OutOfNodes(TooBig):

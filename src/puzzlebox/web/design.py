@@ -27,7 +27,7 @@ import time
 import zipfile
 from typing import TYPE_CHECKING, Any, cast
 
-from puzzlebox.disassembly.assemblies import Rules, check_slides, disassemble_solution
+from puzzlebox.disassembly.assemblies import Rules, check_slides, take_apart
 from puzzlebox.disassembly.strip import positions
 from puzzlebox.errors import PuzzleboxError
 from puzzlebox.formats.burrtools import import_data
@@ -35,7 +35,7 @@ from puzzlebox.formats.reader import read_text
 from puzzlebox.geometry.lattice import Cell, Lattice, Transform, lattice_named
 from puzzlebox.limits import MAX_PIECES
 from puzzlebox.puzzles.families import polyforms
-from puzzlebox.puzzles.polyomino import PolyominoPuzzle, PolyominoSolution
+from puzzlebox.puzzles.polyomino import PolyominoPuzzle
 from puzzlebox.render.sheet import ExportError, parse_page, sheet_for, svg_text
 from puzzlebox.render.stl import MAX_STL_CELLS, piece_surface, stl_bytes
 from puzzlebox.run.limits import Limits
@@ -56,8 +56,14 @@ MAX_FILL = ROW_LIMIT * ROW_LIMIT  # cells a fill may colour (a flat window's wor
 # of 2 MiB + 64 KiB); BurrTools' own examples are 160 KB at most
 MAX_UPLOAD = 1_500_000
 MOVE_STATES = 200_000  # positions the page's disassembly searches before it gives up
-ASSEMBLY_SECONDS = 60.0  # the whole search for assemblies (a first run compiles its kernels)
+# the whole take-apart: the search for assemblies (a first run compiles its kernels) and
+# taking them apart, one deadline as for the command line's --max-time (run.Limits)
+ASSEMBLY_SECONDS = 60.0
 MOVE_SECONDS = 20.0  # of one assembly's search, and of looking for the assembly asked for
+# what the search for assemblies and each take-apart may hold (run.Limits' memory), within
+# the pool's memory limit for the whole process (TAKE_APART: CHECK_MEMORY, 768 MB); 200,000
+# positions hold about 60 MB in the C search and 120 MB in the Python loop
+MOVE_MEMORY = 512 << 20
 # the take-apart's process: all of the above with room to spare (the process is ended past it)
 TAKE_APART = CheckLimits(seconds=ASSEMBLY_SECONDS + MOVE_SECONDS + 10.0, name="take-apart",
                          command="puzzlebox moves FILE")
@@ -252,17 +258,16 @@ def moves_of(text: str, name: str, number: int = 1) -> dict[str, Any]:
                   max_states=MOVE_STATES, max_seconds=MOVE_SECONDS)
     seen = total = 0
     began = time.monotonic()
-    # the search for assemblies is bounded too (a page's thread is not held for ever)
-    assemblies = puzzle.distinct_solutions(limits=Limits(time=ASSEMBLY_SECONDS))
-    for total, found in enumerate(assemblies, 1):
+    # the library's take-apart under the run layer's limits, as the command line's: the
+    # search for assemblies and every take-apart before one deadline, within MOVE_MEMORY
+    limits = Limits(time=ASSEMBLY_SECONDS, memory=MOVE_MEMORY)
+    for total, done in enumerate(take_apart(puzzle, rules, limits), 1):
         if total == 1:
             began = time.monotonic()  # from the first assembly: not a kernel's compiling
         elif time.monotonic() - began > MOVE_SECONDS:
             raise DesignError(f"{puzzle.name}: {seen} of the first {total - 1} assemblies "
                               f"come apart, none more within {MOVE_SECONDS:g} s (puzzlebox "
                               "moves FILE has no such limit)")
-        done = disassemble_solution(puzzle, cast(PolyominoSolution, found), rules,
-                                    f"{puzzle.name}: assembly {total}")
         if done.separation is None:
             continue
         seen += 1
