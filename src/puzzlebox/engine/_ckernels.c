@@ -619,8 +619,9 @@ static int64_t q_image_at(const Leaf *L, int64_t g, int64_t k) {
 }
 
 /* Whether the leaf's solution is the smallest of its images under the symmetries in
- * ``group`` (bit g for image g, 1..7; the identity is not compared): with all seven, the
- * eight of the square; a board whose holes keep fewer of them (#38) names those it keeps. An
+ * ``group`` (bit g for image g, 1..7; bit 0, the identity, is never compared, and makes the
+ * mask nonzero, walk_rows' sign to count leaders at all): with all eight bits, the square's
+ * eight maps; a board whose holes keep fewer of them (#38) names those it keeps. An
  * image's first column is the distance of a border queen from a corner, so the four border
  * queens decide almost every leaf; ties compare whole images. */
 static int q_leads(const Leaf *L, int64_t group) {

@@ -96,8 +96,9 @@ def _leads(
     n: Int, row0: Int, prefix: Array, cols: Array, last: Int, bit: Int, group: Int
 ) -> bool:  # pragma: no cover
     """Whether the solution at this leaf is the smallest of its images under the symmetries
-    in ``group`` (bit ``g`` for image ``g``, 1..7: all seven for the eight symmetries of the
-    square; a board whose holes keep fewer names those it keeps), as the tuple of its
+    in ``group`` (bit ``g`` for image ``g``, 1..7: all of them for the eight symmetries of
+    the square; a board whose holes keep fewer names those it keeps; bit 0, the identity,
+    is not compared and makes the mask nonzero), as the tuple of its
     queens' columns, row by row: the one member of its orbit that a split count counts as
     distinct.
 

@@ -321,8 +321,9 @@ class QueensSearch:
         partial = bool(job.forced or job.excluded)
         self.whole = not partial and rows and turns == (2, 1)
         self.lead = partial and rows  # a subproblem: count the leaders of orbits
-        # the images a leader is compared with: those of the board's group (not the identity)
-        self._lead_mask = (self.group & ~1) if self.lead else 0
+        # the images a leader is compared with: those of the board's group (bit 0, the
+        # identity, always there: a nonzero mask asks for leaders even of a trivial group)
+        self._lead_mask = (self.group | 1) if self.lead else 0
         if self.lead or self.torus:
             turns = ()
         elif self.whole:  # Burnside's terms: the turns the group holds (a mirror fixes none)
