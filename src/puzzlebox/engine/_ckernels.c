@@ -1034,21 +1034,69 @@ static int64_t q_fixed_one(int64_t n, int torus, const int64_t *allowed, const i
     return count;
 }
 
+/* On a whole torus every translation is in the group, and conjugating a map
+ * ``x -> A x + t`` by the shift ``s`` gives ``x -> A x + t + (I - A) s``: maps whose shifts
+ * differ by an element of the image of ``I - A`` fix equally many solutions. ``weight[t]``
+ * becomes the size of t's class for the first shift of each class (in order), 0 for the
+ * others: n * n + 4 n + 3 searches instead of 8 n * n (#38: a 19-torus's Burnside phase
+ * walked 150 M nodes without this). */
+static void q_classes(int64_t n, int64_t k, int32_t *weight, int32_t *step) {
+    int64_t nn = n * n, m = 0, o = q_map(n, k, 0, 0);
+    for (int64_t s = 0; s < nn; s++) {
+        int64_t t = q_map(n, k, s / n, s % n);
+        int64_t x = ((s / n - (t / n - o / n)) % n + n) % n;
+        int64_t y = ((s % n - (t % n - o % n)) % n + n) % n;
+        int64_t v = x * n + y, j;
+        for (j = 0; j < m && step[j] != v; j++) {
+        }
+        if (j == m) step[m++] = (int32_t)v;
+    }
+    for (int64_t t = 0; t < nn; t++) weight[t] = -1;
+    for (int64_t t = 0; t < nn; t++) {
+        if (weight[t] >= 0) continue;
+        weight[t] = (int32_t)m;
+        for (int64_t j = 0; j < m; j++) {
+            int64_t u = (((t / n + step[j] / n) % n) * n) + (t % n + step[j] % n) % n;
+            if (u != t) weight[u] = 0;
+        }
+    }
+}
+
 static int64_t queens_fixed(int64_t n, int torus, const int64_t *allowed, int64_t *state,
                             int64_t budget) {
     int64_t nn = n * n, per = torus ? nn : 1, total = 8 * per, nodes = 0;
-    int32_t *image = PyMem_RawMalloc(sizeof(int32_t) * 2 * nn);
+    int32_t *image = PyMem_RawMalloc(sizeof(int32_t) * 4 * nn);
     QLines *cycle = PyMem_RawMalloc(sizeof(QLines) * nn);
     if (!image || !cycle) {
         PyMem_RawFree(image);
         PyMem_RawFree(cycle);
         return -1;
     }
-    int32_t *seen = image + nn;
+    int32_t *seen = image + nn, *weight = image + 2 * nn, *step = image + 3 * nn;
+    uint64_t full = ((uint64_t)1 << n) - 1;
+    int whole = torus;
+    for (int64_t r = 0; r < n; r++)
+        if (((uint64_t)allowed[r] & full) != full) whole = 0;
+    int64_t classes_of = -1;
     int64_t e = state[0];
     for (; e < total && nodes < budget; e++) {
         int64_t k = e / per, a = (e % per) / n, b = e % n;
         if (!torus) a = b = 0;
+        if (whole) {
+            if (classes_of != k) {
+                q_classes(n, k, weight, step);
+                classes_of = k;
+            }
+            state[2] += 1;
+            if (e == 0 || weight[e % per] == 0) continue;
+            for (int64_t s = 0; s < nn; s++) {
+                int64_t t = q_map(n, k, s / n, s % n);
+                image[s] = (int32_t)(((t / n + a) % n) * n + (t % n + b) % n);
+            }
+            state[1] += weight[e % per] * q_fixed_one(n, torus, allowed, image, cycle, seen,
+                                                      &nodes);
+            continue;
+        }
         int keeps = 1;
         for (int64_t s = 0; s < nn; s++) {
             int64_t r = s / n, c = s % n;

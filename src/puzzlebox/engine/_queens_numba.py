@@ -439,6 +439,37 @@ def _fixed_one(
 
 
 @njit(cache=True, nogil=True)
+def _classes(n: Int, k: Int, weight: Array) -> None:  # pragma: no cover
+    """On a whole torus every shift is in the group, and conjugating ``x -> A x + t`` by
+    the shift ``s`` gives ``x -> A x + t + (I - A) s``: maps whose shifts differ by an
+    element of the image of ``I - A`` fix equally many solutions. ``weight[t]`` becomes the
+    size of t's class for its first shift, 0 for the others."""
+    nn = n * n
+    o = _map(n, k, 0, 0)
+    seen = np.zeros(nn, dtype=np.bool_)
+    steps = np.zeros(nn, dtype=np.int64)
+    m = 0
+    for s in range(nn):
+        t = _map(n, k, s // n, s % n)
+        x = (s // n - (t // n - o // n)) % n
+        y = (s % n - (t % n - o % n)) % n
+        v = x * n + y
+        if not seen[v]:
+            seen[v] = True
+            steps[m] = v
+            m += 1
+    weight[:] = -1
+    for t in range(nn):
+        if weight[t] >= 0:
+            continue
+        weight[t] = m
+        for j in range(m):
+            u = ((t // n + steps[j] // n) % n) * n + (t % n + steps[j] % n) % n
+            if u != t:
+                weight[u] = 0
+
+
+@njit(cache=True, nogil=True)
 def fixed(n: Int, torus: Int, allowed: Array, state: Array, budget: Int) -> Int:  # pragma: no cover
     """Burnside's sum for a queens board (#38): the solutions fixed by each map of the
     board's group, the identity's left out (they are the raw count). Element ``e`` of
@@ -446,19 +477,42 @@ def fixed(n: Int, torus: Int, allowed: Array, state: Array, budget: Int) -> Int:
     square (:func:`_map`) shifted by ``((e % T) // n, e % n)`` around a torus; one that does
     not keep the squares in ``allowed`` is not in the group. ``state``: the next element,
     the sum, the group's order so far; stops between elements once ``budget`` nodes are
-    spent. Returns the nodes."""
+    spent. On a whole torus one map of each class under the shifts' conjugation is
+    searched (:func:`_classes`). Returns the nodes."""
     nn = n * n
     per = nn if torus else 1
     total = 8 * per
     image = np.zeros(nn, dtype=np.int64)
     seen = np.zeros(nn, dtype=np.int64)
     cycle = np.zeros((nn, 4), dtype=np.int64)
+    weight = np.zeros(nn, dtype=np.int64)
+    full = (np.int64(1) << n) - 1
+    whole = bool(torus)
+    for r in range(n):
+        if allowed[r] & full != full:
+            whole = False
+    classes_of = -1
     nodes = 0
     e = state[0]
     while e < total and nodes < budget:
         k = e // per
         a = (e % per) // n if torus else 0
         b = e % n if torus else 0
+        if whole:
+            if classes_of != k:
+                _classes(n, k, weight)
+                classes_of = k
+            state[2] += 1
+            e += 1
+            if e == 1 or weight[(e - 1) % per] == 0:
+                continue
+            for s in range(nn):
+                t = _map(n, k, s // n, s % n)
+                image[s] = ((t // n + a) % n) * n + (t % n + b) % n
+            found, searched = _fixed_one(n, torus, allowed, image, cycle, seen)
+            state[1] += weight[(e - 1) % per] * found
+            nodes += searched
+            continue
         keeps = True
         for s in range(nn):
             r, c = s // n, s % n
