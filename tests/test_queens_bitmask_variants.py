@@ -152,3 +152,25 @@ def test_random_holes_on_bigger_boards_match_the_compiled_engine():
         puzzle = puzzlebox.loads(toml(n, torus, holes))
         general = puzzle.count(engine="compiled")
         assert bitmask_counts(puzzle) == (general.solutions, general.distinct)
+
+
+@pytest.mark.parametrize("text", [
+    toml(11, torus=True),
+    toml(10, holes=frozenset({(0, 1), (2, 5), (7, 8)})),
+    toml(10, givens=((0, 2),)),
+    toml(10, holes=frozenset({(0, 0), (0, 9), (9, 0), (9, 9), (4, 1)})),
+])
+def test_a_split_run_counts_the_variants_as_one_search_does(tmp_path, text):
+    """The run layer's split (this process and one worker): the torus is one task, the
+    other boards are cut by rows and count leaders under their own groups."""
+    from puzzlebox.parallel import SplitRun
+    from puzzlebox.run.choice import split_spec
+
+    path = tmp_path / "q.toml"
+    path.write_text(text)
+    one = puzzlebox.loads(text).count()
+    with SplitRun(puzzlebox.load_file(str(path)), jobs=2, split_depth=2,
+                  choose=split_spec) as run:
+        result = run.count()
+    assert (result.solutions, result.distinct) == (one.solutions, one.distinct)
+    assert "queens-bitmask" in str(one)

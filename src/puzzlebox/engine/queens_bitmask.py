@@ -121,8 +121,8 @@ def _queens_shaped(problem: CoverProblem, n: int, torus: bool = False) -> bool:
     labels = problem.labels
     if not all(isinstance(x, tuple) and len(x) == 2 for x in labels):
         return False
-    if len(labels) == n * n and not torus:
-        whole = _whole_problem(n)
+    if len(labels) == n * n:
+        whole = _whole_torus(n) if torus else _whole_problem(n)
     else:
         try:
             whole = (torus_problem if torus else queens_problem)(n, labels)
@@ -631,6 +631,7 @@ def torus_problem(n: int, squares: Sequence[tuple[int, int]] | None = None) -> C
 
 
 _whole_problem = functools.lru_cache(maxsize=8)(queens_problem)  # compared against, read-only
+_whole_torus = functools.lru_cache(maxsize=8)(torus_problem)
 
 
 def whole_job(n: int) -> Job:

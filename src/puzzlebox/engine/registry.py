@@ -219,7 +219,14 @@ def get(name: str) -> EngineSpec:
 #   with enumeration.
 # * Then an engine that counts distinct solutions itself (a kind's solver, such as the
 #   queens bitmask) when it accepts the job; otherwise the bitboard engine for a tiling of
-#   a graph it takes, else the compiled engine.
+#   a graph it takes, else the compiled engine. The queens bitmask takes every queens
+#   variant since #38 (holes and givens whatever symmetry they keep, the torus): the
+#   compiled engine lost to Knuth's DLX2 there (many secondary items of few options: the
+#   diagonals), and the variants paid it. Measured, whole process, interleaved with DLX2
+#   on the same cover problems (bench/queens_dlx.py, bench/RESULTS.md "Queens variants
+#   against DLX2"): the 17-torus 5.3 s on the compiled engine, DLX2 2.6 s, the bitmask
+#   0.2 s; the 17-torus with 6 holes DLX2 1.7 s, the bitmask 0.2 s; 15 queens with 10
+#   holes DLX2 3.3 s, the bitmask well under a second.
 # * The first few solutions (limit <= FIRST_FEW) of a big problem (SAT_MIN_OPTIONS options)
 #   are first probed (engine/estimate.py): when the estimated nodes per solution exceed
 #   SAT_NODES_PER_SOLUTION (an hour of backtracking), a polyomino board that the sink search

@@ -74,7 +74,8 @@ def _frontier_bitmask(job: Job, depth: int) -> list[Subproblem]:
 
 BITMASK = register(EngineSpec(
     name="queens-bitmask",
-    summary="n-queens counts by bitmasks, distinct ones by Burnside's lemma; splits by rows",
+    summary="n-queens counts by bitmasks (holes, givens, the torus too), distinct ones by "
+            "Burnside's lemma; splits by rows",
     can=frozenset({Capability.COUNT, Capability.DISTINCT, Capability.SPLIT, Capability.PROVE}),
     start=_start_bitmask,
     accepts=_bitmask_accepts,
