@@ -329,7 +329,7 @@ class QueensSearch:
         elif self.whole:  # Burnside's terms: the turns the group holds (a mirror fixes none)
             turns = tuple(t for t, k in ((2, HALF_TURN), (1, QUARTER_TURN))
                           if (self.group >> k) & 1)
-        self.stats = SearchStats(engine=NAME, compile_seconds=_warm_up())
+        self.stats = SearchStats(engine=NAME, compile_seconds=_warm_up(board.torus))
         self._state = state = state or state_for(kernel_choice.backend())
         masks = _masks(n, job)
         self._allowed = state.ints(masks)
@@ -561,12 +561,14 @@ def frontier(job: Job, depth: int) -> list[Subproblem]:
 
 # -- plain functions (the bench, the tests) --------------------------------------------------
 
-def _warm_up() -> float:
+def _warm_up(torus: bool = False) -> float:
     """Seconds spent making the kernels ready: none for the C kernels, built at installation;
-    numba's are compiled (or loaded from its cache) once per process."""
+    numba's are compiled (or loaded from its cache) once per process, the torus's only for a
+    torus (they double the compile of an empty cache: 4.4-4.9 s of CPU against 1.8-1.9 s for
+    the plain board's alone, load 5, #38)."""
     if kernel_choice.backend() == kernel_choice.C:
         return 0.0
-    return _warm_up_numba()
+    return _warm_up_numba() + (_warm_up_numba_torus() if torus else 0.0)
 
 
 @once_per_process
@@ -578,11 +580,20 @@ def _warm_up_numba() -> None:
     z = np.zeros(4, dtype=np.int64)
     walk_rows(np.int64(2), z + 3, np.int64(0), z.copy(), z.copy(), z.copy(), z.copy(),
               z.copy(), np.zeros(1, dtype=np.int64), np.int64(1), np.int64(0xFE))
+    walk_symmetric(np.int64(2), np.int64(1), z + 3, z.copy(), z.copy(), z.copy(), z.copy(),
+                   z.copy(), z.copy(), np.zeros(1, dtype=np.int64), np.int64(1))
+
+
+@once_per_process
+def _warm_up_numba_torus() -> None:
+    """The same for the torus's kernels (its row walk, Burnside's fixed solutions)."""
+    import numpy as np
+
+    announce("n-queens", walk_torus)
+    z = np.zeros(4, dtype=np.int64)
     walk_torus(np.int64(2), z + 3, z + 3, np.int64(0), z.copy(), z.copy(), z.copy(), z.copy(),
                z.copy(), np.zeros(1, dtype=np.int64), np.int64(1), np.int64(0))
     fixed(np.int64(2), np.int64(1), z + 3, np.zeros(3, dtype=np.int64), np.int64(1))
-    walk_symmetric(np.int64(2), np.int64(1), z + 3, z.copy(), z.copy(), z.copy(), z.copy(),
-                   z.copy(), z.copy(), np.zeros(1, dtype=np.int64), np.int64(1))
 
 
 def queens_problem(n: int, squares: Sequence[tuple[int, int]] | None = None) -> CoverProblem:
