@@ -692,5 +692,6 @@ def describe(job: Job) -> dict[str, Any]:
         return {"declined": board}
     n = board.n
     allowed = _masks(n, job)
+    walked = [(1 << n) - 1] * n if board.torus and n > 2 else allowed  # as QueensSearch
     return {"n": n, "torus": board.torus, "mirror": _symmetric(n, allowed),
-            "units": len(_units(n, allowed, board.torus)[0])}
+            "units": len(_units(n, walked, board.torus)[0])}
