@@ -22,7 +22,7 @@ WITH_MAIN = ["bitboard_plain",
              "docs_commands", "engines", "estimates", "hard",
              "kernel_ab", "lattices", "long_count", "memo", "oracle_counts", "parallel",
              "polysticks",
-             "progress_accuracy", "run", "startup", "sudoku_count", "xmpuzzle"]
+             "progress_accuracy", "queens_dlx", "run", "startup", "sudoku_count", "xmpuzzle"]
 
 
 def _load(name: str) -> ModuleType:
@@ -114,3 +114,17 @@ def test_bitboard_plain_tables_times_both_builds(monkeypatch, capsys):
     _load("bitboard_plain").main()
     rows = capsys.readouterr().out.splitlines()
     assert rows[1].startswith("tiling-3x12") and "tables" in rows[1] and "eligible" in rows[1]
+
+
+def test_queens_dlx_writes_the_cover_problem_in_knuths_format():
+    import puzzlebox
+
+    bench = _load("queens_dlx")
+    text = bench.to_dlx(puzzlebox.loads(bench.queens_toml(4)).problem)
+    head, *options = text.splitlines()
+    primary, secondary = head.split(" | ")
+    assert len(primary.split()) == 8 and len(secondary.split()) == 14
+    assert len(options) == 16 and all(len(o.split()) == 4 for o in options)
+    torus = bench.to_dlx(puzzlebox.loads(bench.queens_toml(5, torus=True)).problem)
+    assert "|" not in torus.splitlines()[0]  # every item primary on a torus
+    assert all(puzzlebox.loads(i.text).problem.n_options > 0 for i in bench.instances())

@@ -109,7 +109,7 @@ def test_an_engine_of_another_kind_says_why(capsys: pytest.CaptureFixture[str]) 
 
     assert main(["count", "pentomino-3x20", "--engine", "queens-bitmask"]) == 2
     assert capsys.readouterr().err.strip() == (
-        "puzzlebox: it counts queens on an n x n board with straight diagonals only")
+        "puzzlebox: it counts queens on an n x n board or torus only")  # a torus too (#38)
 
 
 def test_a_public_name_loads_its_kind() -> None:

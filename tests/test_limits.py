@@ -600,3 +600,29 @@ def test_the_lower_bound_is_exact_where_given_and_absent_elsewhere():
         for p in catalog.load_file(name).puzzles:
             assert budget.floor_refusal(p, p.label) is None, p.label
             assert budget.floor_refusal(p, p.label, every=True) is None, p.label
+
+
+def test_a_count_by_burnside_is_estimated_as_built_without_the_symmetry_group(monkeypatch):
+    """The queens bitmask counts distinct solutions itself and walks the problem as built:
+    the time rule's estimate of a long count leaves the puzzle's symmetry breaking alone (a
+    19-torus's 2,888 maps cost 2.7 s of CPU to build, more than its count, #38)."""
+    import puzzlebox
+    from puzzlebox.puzzles.queens.model import QueensPuzzle
+
+    def build(self):
+        raise AssertionError("built the symmetry group for an estimate")
+
+    estimated = []
+    outlook = budget.count_outlook
+
+    def count_outlook(*args, **kwargs):
+        estimated.append(kwargs)
+        return outlook(*args, **kwargs)
+
+    monkeypatch.setattr(budget, "PROBE_AFTER", -1.0)  # estimated at the first step's end
+    monkeypatch.setattr(budget, "count_outlook", count_outlook)
+    monkeypatch.setattr(QueensPuzzle, "build_symmetries", build)
+    puzzle = puzzlebox.loads('kind = "queens"\nn = 17\ntorus = true\n')
+    result = Run(puzzle, "count", limits=Limits(refuse=False)).count()
+    assert (result.solutions, result.distinct) == (140692, 97)
+    assert estimated == [{"cut": False, "margin": 1.0}]

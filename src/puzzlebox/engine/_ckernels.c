@@ -618,34 +618,55 @@ static int64_t q_image_at(const Leaf *L, int64_t g, int64_t k) {
     }
 }
 
-static int q_leads(const Leaf *L) {
+/* Whether the leaf's solution is the smallest of its images under the symmetries in
+ * ``group`` (bit g for image g, 1..7; bit 0, the identity, is never compared, and makes the
+ * mask nonzero, walk_rows' sign to count leaders at all): with all eight bits, the square's
+ * eight maps; a board whose holes keep fewer of them (#38) names those it keeps. An
+ * image's first column is the distance of a border queen from a corner, so the four border
+ * queens decide almost every leaf; ties compare whole images. */
+static int q_leads(const Leaf *L, int64_t group) {
     int64_t top = L->n - 1;
     int64_t s0 = q_col_at(L, 0);
-    if (top - s0 < s0) return 0;
-    int64_t sl = q_column(L->bit);
-    if (sl < s0 || top - sl < s0) return 0;
-    int64_t i0 = q_row_of(L, 0);
-    if (i0 < s0 || top - i0 < s0) return 0;
-    int64_t il = q_row_of(L, top);
-    if (il < s0 || top - il < s0) return 0;
-    int64_t others[7] = {top - s0, sl, top - sl, i0, top - i0, il, top - il};
-    int64_t least = others[0];
-    for (int k = 1; k < 7; k++)
-        if (others[k] < least) least = others[k];
+    int64_t least = INT64_MAX;
+#define Q_FIRST(g, value)                                                                   \
+    if (group & (1 << (g))) {                                                              \
+        int64_t v_ = (value);                                                              \
+        if (v_ < s0) return 0;                                                             \
+        if (v_ < least) least = v_;                                                        \
+    }
+    Q_FIRST(1, top - s0)
+    if (group & 0x0C) {
+        int64_t sl = q_column(L->bit);
+        Q_FIRST(2, sl)
+        Q_FIRST(3, top - sl)
+    }
+    if (group & 0x50) {
+        int64_t i0 = q_row_of(L, 0);
+        Q_FIRST(4, i0)
+        Q_FIRST(6, top - i0)
+    }
+    if (group & 0xA0) {
+        int64_t il = q_row_of(L, top);
+        Q_FIRST(7, il)
+        Q_FIRST(5, top - il)
+    }
+#undef Q_FIRST
     if (s0 < least) return 1;
-    for (int64_t g = 1; g < 8; g++)
+    for (int64_t g = 1; g < 8; g++) {
+        if (!(group & (1 << g))) continue;
         for (int64_t k = 0; k < L->n; k++) {
             int64_t x = q_col_at(L, k), y = q_image_at(L, g, k);
             if (x < y) break;
             if (x > y) return 0;
         }
+    }
     return 1;
 }
 
 PB_HOT static void walk_rows(int64_t n, const int64_t *allowed, int64_t row0,
                              const int64_t *prefix, int64_t *cols, int64_t *left,
                              int64_t *right, int64_t *free, int64_t *top, int64_t budget,
-                             int lead, int64_t out[3]) {
+                             int64_t lead, int64_t out[3]) {
     int64_t full = (int64_t)(((uint64_t)1 << n) - 1);
     int64_t last = n - 1 - row0;
     const int64_t *below = allowed + row0;
@@ -664,7 +685,7 @@ PB_HOT static void walk_rows(int64_t n, const int64_t *allowed, int64_t row0,
             count += 1;
             if (lead) {
                 L.bit = bit;
-                if (q_leads(&L)) leaders += 1;
+                if (q_leads(&L, lead)) leaders += 1;
             }
             continue;
         }
@@ -703,8 +724,8 @@ static PyObject *py_queens_walk_rows(PyObject *self, PyObject *args) {
     if (!(free = ARR(int64_t, 7, 1, NULL, NULL))) goto fail;
     if (!(top = ARR(int64_t, 8, 1, NULL, NULL))) goto fail;
     if (int_arg(args, 9, &budget) < 0) goto fail;
-    int lead = PyObject_IsTrue(PyTuple_GET_ITEM(args, 10));
-    if (lead < 0) goto fail;
+    int64_t lead;
+    if (int_arg(args, 10, &lead) < 0) goto fail;
     if (n < 1 || n > 62 || n_allowed < n || row0 < 0 || row0 >= n || n_cols < n - row0) {
         PyErr_SetString(PyExc_ValueError, "queens_walk_rows: arrays do not fit n");
         goto fail;
@@ -809,6 +830,317 @@ static PyObject *py_queens_walk_symmetric(PyObject *self, PyObject *args) {
     walk_symmetric(n, turns, allowed, row, col, rows, cols, diag, anti, top, budget, out);
     release(&held);
     return Py_BuildValue("(LL)", (long long)out[0], (long long)out[1]);
+fail:
+    release(&held);
+    return NULL;
+}
+
+/* Toroidal n-queens (#38): walk_rows on a board whose diagonals wrap, so the masks of the
+ * two diagonals rotate by one column a row instead of shifting. No leaders: a torus is
+ * counted whole (its distinct count is Burnside's, queens_fixed below). With ``images`` 1,
+ * a leaf counts the shifts of its solution along the rows (column c to c + b mod n, for
+ * each b) whose queens all stand on ``board``'s squares; with 2, those of its mirror image
+ * (c to -c) too; with 0 it counts 1. The engine walks the whole torus's tree with a queen
+ * pinned in row 0's column 0 that way, and tests each leaf's shifts against a board's holes:
+ * a board with holes keeps a subset of the whole torus's solutions. */
+static inline uint64_t q_rot_right(uint64_t x, int64_t k, int64_t n, uint64_t full) {
+    return k ? ((x >> k) | (x << (n - k))) & full : x;
+}
+
+PB_HOT static void walk_torus(int64_t n, const int64_t *allowed, const int64_t *board,
+                              int64_t row0, const int64_t *prefix, int64_t *cols,
+                              int64_t *left, int64_t *right, int64_t *free, int64_t *top,
+                              int64_t budget, int64_t images, int64_t out[2]) {
+    uint64_t full = ((uint64_t)1 << n) - 1;
+    int64_t last = n - 1 - row0;
+    const int64_t *below = allowed + row0;
+    int64_t d = top[0], count = 0, nodes = 0;
+    while (d >= 0 && nodes < budget) {
+        int64_t f = free[d];
+        if (f == 0) {
+            d -= 1;
+            continue;
+        }
+        int64_t bit = f & -f;
+        free[d] = f ^ bit;
+        nodes += 1;
+        if (d == last) {
+            if (!images) {
+                count += 1;
+                continue;
+            }
+            uint64_t fit = full, mirror = images == 2 ? full : 0;
+            for (int64_t r = 0; r < n && (fit | mirror); r++) {
+                int64_t q = r < row0 ? prefix[r]
+                            : r == n - 1 ? (int64_t)LOW((uint64_t)bit)
+                                         : (int64_t)LOW((uint64_t)(cols[r - row0 + 1] ^
+                                                                   cols[r - row0]));
+                uint64_t m = (uint64_t)board[r];
+                fit &= q_rot_right(m, q, n, full);
+                mirror &= q_rot_right(m, (n - q) % n, n, full);
+            }
+            count += (int64_t)(POP(fit) + POP(mirror));
+            continue;
+        }
+        uint64_t l = (uint64_t)(left[d] | bit), r = (uint64_t)(right[d] | bit);
+        int64_t nc = cols[d] | bit;
+        int64_t nl = (int64_t)(((l << 1) | (l >> (n - 1))) & full);
+        int64_t nr = (int64_t)(((r >> 1) | (r << (n - 1))) & full);
+        d += 1;
+        cols[d] = nc;
+        left[d] = nl;
+        right[d] = nr;
+        free[d] = below[d] & ~(nc | nl | nr);
+    }
+    top[0] = d;
+    out[0] = count;
+    out[1] = nodes;
+}
+
+static PyObject *py_queens_walk_torus(PyObject *self, PyObject *args) {
+    if (PyTuple_GET_SIZE(args) != 12) {
+        PyErr_SetString(PyExc_TypeError, "queens_walk_torus takes 12 arguments");
+        return NULL;
+    }
+    Held held = {.n = 0};
+    int64_t n, row0, budget, images, out[2];
+    Py_ssize_t n_allowed, n_board, n_cols, n_prefix;
+    const int64_t *allowed, *board, *prefix;
+    int64_t *cols, *left, *right, *free, *top;
+    if (int_arg(args, 0, &n) < 0) goto fail;
+    if (!(allowed = ARR(int64_t, 1, 0, &n_allowed, NULL))) goto fail;
+    if (!(board = ARR(int64_t, 2, 0, &n_board, NULL))) goto fail;
+    if (int_arg(args, 3, &row0) < 0) goto fail;
+    if (!(prefix = ARR(int64_t, 4, 0, &n_prefix, NULL))) goto fail;
+    if (!(cols = ARR(int64_t, 5, 1, &n_cols, NULL))) goto fail;
+    if (!(left = ARR(int64_t, 6, 1, NULL, NULL))) goto fail;
+    if (!(right = ARR(int64_t, 7, 1, NULL, NULL))) goto fail;
+    if (!(free = ARR(int64_t, 8, 1, NULL, NULL))) goto fail;
+    if (!(top = ARR(int64_t, 9, 1, NULL, NULL))) goto fail;
+    if (int_arg(args, 10, &budget) < 0) goto fail;
+    if (int_arg(args, 11, &images) < 0) goto fail;
+    if (n < 1 || n > 62 || n_allowed < n || n_board < n || row0 < 0 || row0 >= n ||
+        n_prefix < row0 || n_cols < n - row0 + 1 || images < 0 || images > 2) {
+        PyErr_SetString(PyExc_ValueError, "queens_walk_torus: arrays do not fit n");
+        goto fail;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    walk_torus(n, allowed, board, row0, prefix, cols, left, right, free, top, budget, images,
+               out);
+    Py_END_ALLOW_THREADS
+    release(&held);
+    return Py_BuildValue("(LL)", (long long)out[0], (long long)out[1]);
+fail:
+    release(&held);
+    return NULL;
+}
+
+/* The solutions fixed by each map of a board's group, summed for Burnside's lemma (#38).
+ * Element ``e`` of ``0 .. 8 * T - 1`` (T = n * n on a torus, else 1) is the symmetry
+ * ``k = e / T`` of the square, moved back onto the board, then shifted by
+ * ``(a, b) = ((e % T) / n, e % n)`` around the torus; k numbers the images as q_image_at:
+ * 0 the identity, 1 the mirror, 2 the flip, 3 the half turn, 4 the transpose, 5 the other
+ * diagonal's mirror, 6 and 7 the quarter turns. An element that does not keep the squares in
+ * ``allowed`` is not in the board's group; the identity is counted in the group's order but
+ * not searched (its fixed solutions are the raw count). A fixed solution is a union of the
+ * element's cycles on the squares: each cycle whose squares share no line is placed whole,
+ * the first free row filled each time. ``state``: the next element, the sum of fixed
+ * solutions, the group's order; the call stops between elements once ``budget`` nodes are
+ * spent. Returns the nodes. */
+typedef struct {
+    uint64_t rows, cols, diag, anti;
+} QLines;
+
+static int64_t q_map(int64_t n, int64_t k, int64_t r, int64_t c) {
+    int64_t top = n - 1, x, y;
+    switch (k) {
+    case 0: x = r; y = c; break;
+    case 1: x = r; y = top - c; break;
+    case 2: x = top - r; y = c; break;
+    case 3: x = top - r; y = top - c; break;
+    case 4: x = c; y = r; break;
+    case 5: x = top - c; y = top - r; break;
+    case 6: x = c; y = top - r; break;
+    default: x = top - c; y = r; break;
+    }
+    return x * n + y;
+}
+
+static int64_t q_fixed_one(int64_t n, int torus, const int64_t *allowed, const int32_t *image,
+                           QLines *cycle, int32_t *seen, int64_t *nodes_out) {
+    int64_t nn = n * n;
+    uint64_t full = ((uint64_t)1 << n) - 1;
+    for (int64_t s = 0; s < nn; s++) seen[s] = 0;
+    for (int64_t s = 0; s < nn; s++) {
+        if (seen[s] || !((allowed[s / n] >> (s % n)) & 1)) continue;
+        QLines m = {0, 0, 0, 0};
+        int ok = 1;
+        int64_t t = s;
+        do {
+            int64_t r = t / n, c = t % n;
+            int64_t d1 = torus ? (r + c) % n : r + c;
+            int64_t d2 = torus ? (r - c + n) % n : r - c + n - 1;
+            uint64_t br = (uint64_t)1 << r, bc = (uint64_t)1 << c;
+            uint64_t b1 = (uint64_t)1 << d1, b2 = (uint64_t)1 << d2;
+            if ((m.rows & br) || (m.cols & bc) || (m.diag & b1) || (m.anti & b2)) ok = 0;
+            m.rows |= br;
+            m.cols |= bc;
+            m.diag |= b1;
+            m.anti |= b2;
+            seen[t] = 1;
+            t = image[t];
+        } while (t != s);
+        if (!ok) m.rows = ~(uint64_t)0; /* a cycle no solution can hold */
+        t = s;
+        do {
+            cycle[t] = m;
+            t = image[t];
+        } while (t != s);
+    }
+    /* depth-first: level d holds the lines taken and the squares of its row left to try */
+    QLines at[64];
+    uint64_t todo[64];
+    int64_t row[64];
+    int64_t d = 0, count = 0, nodes = 0;
+    at[0] = (QLines){0, 0, 0, 0};
+    row[0] = 0;
+    todo[0] = (uint64_t)allowed[0] & full;
+    while (d >= 0) {
+        if (todo[d] == 0) {
+            d -= 1;
+            continue;
+        }
+        uint64_t bit = todo[d] & (~todo[d] + 1);
+        todo[d] ^= bit;
+        nodes += 1;
+        const QLines *m = &cycle[row[d] * n + (int64_t)LOW(bit)];
+        const QLines *h = &at[d];
+        if (m->rows > full || (m->rows & h->rows) || (m->cols & h->cols) || (m->diag & h->diag) ||
+            (m->anti & h->anti))
+            continue;
+        QLines next = {h->rows | m->rows, h->cols | m->cols, h->diag | m->diag,
+                       h->anti | m->anti};
+        if (next.rows == full) {
+            count += 1;
+            continue;
+        }
+        int64_t r = (int64_t)LOW(~next.rows);
+        d += 1;
+        at[d] = next;
+        row[d] = r;
+        todo[d] = (uint64_t)allowed[r] & full & ~next.cols;
+    }
+    *nodes_out += nodes;
+    return count;
+}
+
+/* On a whole torus every translation is in the group, and conjugating a map
+ * ``x -> A x + t`` by the shift ``s`` gives ``x -> A x + t + (I - A) s``: maps whose shifts
+ * differ by an element of the image of ``I - A`` fix equally many solutions. ``weight[t]``
+ * becomes the size of t's class for the first shift of each class (in order), 0 for the
+ * others: n * n + 4 n + 3 searches instead of 8 n * n (#38: a 19-torus's Burnside phase
+ * walked 150 M nodes without this). */
+static void q_classes(int64_t n, int64_t k, int32_t *weight, int32_t *step) {
+    int64_t nn = n * n, m = 0, o = q_map(n, k, 0, 0);
+    for (int64_t s = 0; s < nn; s++) {
+        int64_t t = q_map(n, k, s / n, s % n);
+        int64_t x = ((s / n - (t / n - o / n)) % n + n) % n;
+        int64_t y = ((s % n - (t % n - o % n)) % n + n) % n;
+        int64_t v = x * n + y, j;
+        for (j = 0; j < m && step[j] != v; j++) {
+        }
+        if (j == m) step[m++] = (int32_t)v;
+    }
+    for (int64_t t = 0; t < nn; t++) weight[t] = -1;
+    for (int64_t t = 0; t < nn; t++) {
+        if (weight[t] >= 0) continue;
+        weight[t] = (int32_t)m;
+        for (int64_t j = 0; j < m; j++) {
+            int64_t u = (((t / n + step[j] / n) % n) * n) + (t % n + step[j] % n) % n;
+            if (u != t) weight[u] = 0;
+        }
+    }
+}
+
+static int64_t queens_fixed(int64_t n, int torus, const int64_t *allowed, int64_t *state,
+                            int64_t budget) {
+    int64_t nn = n * n, per = torus ? nn : 1, total = 8 * per, nodes = 0;
+    int32_t *image = PyMem_RawMalloc(sizeof(int32_t) * 4 * nn);
+    QLines *cycle = PyMem_RawMalloc(sizeof(QLines) * nn);
+    if (!image || !cycle) {
+        PyMem_RawFree(image);
+        PyMem_RawFree(cycle);
+        return -1;
+    }
+    int32_t *seen = image + nn, *weight = image + 2 * nn, *step = image + 3 * nn;
+    uint64_t full = ((uint64_t)1 << n) - 1;
+    int whole = torus;
+    for (int64_t r = 0; r < n; r++)
+        if (((uint64_t)allowed[r] & full) != full) whole = 0;
+    int64_t classes_of = -1;
+    int64_t e = state[0];
+    for (; e < total && nodes < budget; e++) {
+        int64_t k = e / per, a = (e % per) / n, b = e % n;
+        if (!torus) a = b = 0;
+        if (whole) {
+            if (classes_of != k) {
+                q_classes(n, k, weight, step);
+                classes_of = k;
+            }
+            state[2] += 1;
+            if (e == 0 || weight[e % per] == 0) continue;
+            for (int64_t s = 0; s < nn; s++) {
+                int64_t t = q_map(n, k, s / n, s % n);
+                image[s] = (int32_t)(((t / n + a) % n) * n + (t % n + b) % n);
+            }
+            state[1] += weight[e % per] * q_fixed_one(n, torus, allowed, image, cycle, seen,
+                                                      &nodes);
+            continue;
+        }
+        int keeps = 1;
+        for (int64_t s = 0; s < nn; s++) {
+            int64_t r = s / n, c = s % n;
+            int64_t t = q_map(n, k, r, c);
+            int64_t x = (t / n + a) % n, y = (t % n + b) % n;
+            image[s] = (int32_t)(x * n + y);
+            if (keeps && ((allowed[r] >> c) & 1) && !((allowed[x] >> y) & 1)) keeps = 0;
+        }
+        if (!keeps) continue;
+        state[2] += 1;
+        if (e == 0) continue; /* the identity: the raw count */
+        state[1] += q_fixed_one(n, torus, allowed, image, cycle, seen, &nodes);
+    }
+    state[0] = e;
+    PyMem_RawFree(image);
+    PyMem_RawFree(cycle);
+    return nodes;
+}
+
+static PyObject *py_queens_fixed(PyObject *self, PyObject *args) {
+    if (PyTuple_GET_SIZE(args) != 5) {
+        PyErr_SetString(PyExc_TypeError, "queens_fixed takes 5 arguments");
+        return NULL;
+    }
+    Held held = {.n = 0};
+    int64_t n, torus, budget, nodes;
+    Py_ssize_t n_allowed, n_state;
+    const int64_t *allowed;
+    int64_t *state;
+    if (int_arg(args, 0, &n) < 0) goto fail;
+    if (int_arg(args, 1, &torus) < 0) goto fail;
+    if (!(allowed = ARR(int64_t, 2, 0, &n_allowed, NULL))) goto fail;
+    if (!(state = ARR(int64_t, 3, 1, &n_state, NULL))) goto fail;
+    if (int_arg(args, 4, &budget) < 0) goto fail;
+    if (n < 1 || n > 31 || n_allowed < n || n_state < 3 || state[0] < 0) {
+        PyErr_SetString(PyExc_ValueError, "queens_fixed: arguments do not fit");
+        goto fail;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    nodes = queens_fixed(n, torus != 0, allowed, state, budget);
+    Py_END_ALLOW_THREADS
+    release(&held);
+    if (nodes < 0) return PyErr_NoMemory();
+    return PyLong_FromLongLong((long long)nodes);
 fail:
     release(&held);
     return NULL;
@@ -1475,6 +1807,10 @@ static PyMethodDef methods[] = {
      "The n-queens row walk (engine/_queens_numba.py: walk_rows)."},
     {"queens_walk_symmetric", py_queens_walk_symmetric, METH_VARARGS,
      "The n-queens rotation-fixed walk (engine/_queens_numba.py: walk_symmetric)."},
+    {"queens_walk_torus", py_queens_walk_torus, METH_VARARGS,
+     "The toroidal n-queens row walk (engine/_queens_numba.py: walk_torus)."},
+    {"queens_fixed", py_queens_fixed, METH_VARARGS,
+     "Burnside's fixed solutions of a queens board's group (engine/_queens_numba.py: fixed)."},
     {"cover_setup", py_cover_setup, METH_VARARGS,
      "The general engine's starting position (engine/_kernels.py: setup)."},
     {"cover_search", py_cover_search, METH_VARARGS,

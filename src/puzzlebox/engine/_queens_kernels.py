@@ -37,3 +37,5 @@ class _Kernel:
 
 walk_rows = _Kernel("queens_walk_rows", "walk_rows")
 walk_symmetric = _Kernel("queens_walk_symmetric", "walk_symmetric")
+walk_torus = _Kernel("queens_walk_torus", "walk_torus")
+fixed = _Kernel("queens_fixed", "fixed")

@@ -219,7 +219,16 @@ def get(name: str) -> EngineSpec:
 #   with enumeration.
 # * Then an engine that counts distinct solutions itself (a kind's solver, such as the
 #   queens bitmask) when it accepts the job; otherwise the bitboard engine for a tiling of
-#   a graph it takes, else the compiled engine.
+#   a graph it takes, else the compiled engine. The queens bitmask takes every queens
+#   variant since #38 (holes and givens whatever symmetry they keep, the torus): the
+#   compiled engine lost to Knuth's DLX2 there (many secondary items of few options: the
+#   diagonals), and the variants paid it. Measured, whole process, interleaved with DLX2
+#   on the same cover problems (bench/queens_dlx.py, bench/RESULTS.md "Queens variants
+#   against DLX2", load 4-6, CPU seconds): the 17-torus 6.0 s on the compiled engine
+#   (measured alone, load 1.6), DLX2 2.5 s, the bitmask 0.15 s; the 19-torus DLX2 42 s, the
+#   bitmask 1.7 s; the 17-torus with 6 holes DLX2 1.7 s, the bitmask 0.17 s; 15 queens with
+#   10 holes DLX2 3.3 s, the bitmask 0.80 s; 17 queens with 2 givens DLX2 1.04 s, the
+#   bitmask 0.42 s. Below 0.1 s of DLX2 Python's start-up (0.09 s) loses to any C program.
 # * The first few solutions (limit <= FIRST_FEW) of a big problem (SAT_MIN_OPTIONS options)
 #   are first probed (engine/estimate.py): when the estimated nodes per solution exceed
 #   SAT_NODES_PER_SOLUTION (an hour of backtracking), a polyomino board that the sink search

@@ -1,4 +1,5 @@
-"""The queens' board as a file gives it: its holes, its given queens, and the torus's problem.
+"""The queens' board as a file gives it: its holes and its given queens (the torus's problem
+is engine/queens_bitmask.py's ``torus_problem``, beside the plain board's).
 
 A hole is a square no queen may take (it does not block a line: queens attack across it,
 as in the puzzle hunts' rule sets); a given is a queen placed before the search.
@@ -6,16 +7,12 @@ as in the puzzle hunts' rule sets); a given is a queen placed before the search.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from puzzlebox import limits
-from puzzlebox.cover.problem import CoverBuilder
 from puzzlebox.geometry.grid_text import row_line
 from puzzlebox.geometry.square import SQUARE
 from puzzlebox.puzzles.reading import FileReader, shown
-
-if TYPE_CHECKING:
-    from puzzlebox.cover.problem import CoverProblem
 
 Square = tuple[int, int]  # (row, col)
 
@@ -33,24 +30,6 @@ def attack_line(n: int, torus: bool, a: Square, b: Square) -> str | None:
     else:
         same = r1 + c1 == r2 + c2 or r1 - c1 == r2 - c2
     return "diagonal" if same else None
-
-
-def torus_problem(n: int, squares: list[Square]) -> CoverProblem:
-    """Toroidal queens: rows, columns and the n wrapped diagonals of each direction are all
-    primary (n queens on n distinct diagonals of a direction cover each exactly once); one
-    option ``(row, col)`` per square a queen may take."""
-
-    b = CoverBuilder()
-    for i in sorted(range(n), key=lambda i: (abs(2 * i - (n - 1)), i)):  # organ pipe
-        b.primary(("row", i))
-        b.primary(("col", i))
-    for d in range(n):
-        b.primary(("wrapped diag", d))
-        b.primary(("wrapped anti", d))
-    for r, c in squares:
-        b.option([("row", r), ("col", c), ("wrapped diag", (r + c) % n),
-                  ("wrapped anti", (r - c) % n)], (r, c))
-    return b.build()
 
 
 def read_board(r: FileReader, doc: dict[str, Any]) -> tuple[int, frozenset[Square]]:

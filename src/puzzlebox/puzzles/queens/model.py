@@ -25,7 +25,6 @@ from puzzlebox.puzzles.queens.board import (
     attack_line,
     read_board,
     read_givens,
-    torus_problem,
 )
 from puzzlebox.puzzles.queens.text import queens_lines
 from puzzlebox.puzzles.reading import COMMON_KEYS, FileReader
@@ -75,7 +74,8 @@ def _frontier_bitmask(job: Job, depth: int) -> list[Subproblem]:
 
 BITMASK = register(EngineSpec(
     name="queens-bitmask",
-    summary="n-queens counts by bitmasks, distinct ones by Burnside's lemma; splits by rows",
+    summary="n-queens counts by bitmasks (holes, givens, the torus too), distinct ones by "
+            "Burnside's lemma; splits by rows",
     can=frozenset({Capability.COUNT, Capability.DISTINCT, Capability.SPLIT, Capability.PROVE}),
     start=_start_bitmask,
     accepts=_bitmask_accepts,
@@ -124,12 +124,12 @@ class QueensPuzzle(Puzzle):
         ]
 
     def build_problem(self) -> CoverProblem:
-        from puzzlebox.engine.queens_bitmask import queens_problem
+        # the bitmask engine's problems (engine/queens_bitmask.py)
+        from puzzlebox.engine.queens_bitmask import queens_problem, torus_problem
 
         plain = not (self.holes or self.givens)
-        if not self.torus:  # the bitmask engine's problem (engine/queens_bitmask.py)
-            return queens_problem(self.n, None if plain else self.squares())
-        return torus_problem(self.n, self.squares())
+        build = torus_problem if self.torus else queens_problem
+        return build(self.n, None if plain else self.squares())
 
     def proofs(self) -> Iterator[Proof]:
         """Two given queens that attack each other; a row or column with no square left."""
