@@ -445,3 +445,30 @@ def test_taking_apart_agrees_with_count_disassemble(tmp_path: Path) -> None:
         assert counted["assemblies"] == result.assemblies
         assert counted["come_apart"] == result.come_apart
         assert counted["levels"][0]["level"] == result.level
+
+
+def test_jobs_on_a_space_searched_together_say_so(tmp_path: Path) -> None:
+    """--jobs where the pool is searched together in one process: said in one line, and
+    the answer is the one process's."""
+    path = tmp_path / "together.toml"
+    path.write_text(space_text(2, 4, {"b": 2, "d": 2, "e": 1, "g": 1, "i": 1}, None,
+                               'unique = true\nstrategy = "together"'))
+    one = run_cli("design", str(path), "--json")
+    two = run_cli("design", str(path), "--json", "--jobs", "2")
+    assert two.returncode == 0 and "found together" in two.stderr
+    def kept(out: str) -> list[tuple[int, object]]:
+        return [(o["design"], o["solutions"]) for o in map(json.loads, out.splitlines()[:-1])]
+
+    assert kept(one.stdout) == kept(two.stdout) and kept(one.stdout)
+
+
+def test_together_on_a_lattice_where_pieces_do_not_slide() -> None:
+    """Triangles: a pool searched together counts assemblies without taking them apart
+    (nothing asks for it), as one search per design does."""
+    text = ('lattice = "triangle"\n\n[design]\npool = ["a", "b", "c"]\nunique = true\n'
+            'strategy = "STRATEGY"\n\n[board]\ngrid = "######/######"\n\n[pieces]\n'
+            'a = { shape = "##", count = 6 }\nb = { shape = "###", count = 4 }\n'
+            'c = { shape = "####", count = 3 }\n')
+    results = [kept_of(DesignSpace(text.replace("STRATEGY", s), "t.toml", "t"))
+               for s in ("each", "together")]
+    assert results[0] == results[1]

@@ -174,6 +174,10 @@ def cmd_design(args: argparse.Namespace) -> int:
     if mode == "auto":
         mode = "line" if sys.stderr.isatty() else "none"
     display = _Progress(mode) if mode != "none" else None
+    if (args.jobs > 1 or args.cluster is not None) and space.together():
+        print("puzzlebox: this space's designs are found together, in one search of the "
+              "whole pool in this process: --jobs and --cluster share out designs tried one "
+              "by one (strategy = \"each\")", file=sys.stderr)
     run = DesignRun(space, limits, jobs=args.jobs, cluster=args.cluster,
                     checkpoint=args.checkpoint, on_progress=display)
     try:

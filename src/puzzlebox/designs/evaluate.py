@@ -204,7 +204,17 @@ def judge_assemblies(puzzle: Puzzle, assemblies: Sequence[Solution], wanted: Wan
     """Take each assembly apart and record what came of it in ``result``: how many come
     apart (and how many with a mirror image counted apart: ``mirrors(assembly)`` gives the
     maps that mirror its own design, by default the puzzle's), the highest level and its
-    moves. False (with the reason) where the wanted rules drop the design."""
+    moves (only where a rule or ranking asks for taking apart: else the assemblies are only
+    counted). False (with the reason) where the wanted rules drop the design."""
+    if not wanted.takes_apart:
+        result.solutions = len(assemblies)
+        if not assemblies:
+            result.reason = "no solution"
+            return False
+        if wanted.unique and len(assemblies) != 1:
+            result.reason = "more than one solution up to symmetry"
+            return False
+        return True
     rules = _rules(puzzle, limits)
     # the run layer's limits, as every door's take-apart (#35): its time one deadline for
     # all the assemblies of the design, its memory each take-apart's
