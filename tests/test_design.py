@@ -262,6 +262,9 @@ def test_a_resumed_search_loses_nothing_and_counts_nothing_twice(tmp_path: Path)
     assert resumed == whole
     assert second.summary is not None and second.summary.resumed == 3  # the cut line again
     assert second.summary.tried == len(whole)
+    third = DesignRun(small_space(), checkpoint=str(path))  # the cut line was cut off
+    assert every_result(third) == whole and third.summary is not None
+    assert third.summary.resumed == len(whole)
 
 
 def test_a_damaged_or_foreign_checkpoint_is_refused(tmp_path: Path) -> None:

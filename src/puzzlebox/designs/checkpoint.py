@@ -55,6 +55,7 @@ class DesignCheckpoint:
         self.fingerprint = fingerprint
         self.results: dict[int, DesignResult] = {}
         self._handle: IO[str] | None = None
+        self._good_bytes: int | None = None  # where a line cut short by a kill begins
         if self.path.exists() and self.path.stat().st_size > 0:
             self._read()
 
@@ -82,7 +83,8 @@ class DesignCheckpoint:
                 continue
             entry = self._entry(line)
             if entry is None:
-                if number - 1 == last:  # cut short by a kill: tried again
+                if number - 1 == last:  # cut short by a kill: tried again, and cut off
+                    self._good_bytes = len("\n".join(lines[:last]).encode("utf-8")) + 1
                     continue
                 raise DesignCheckpointError(f"{name}:{number}: a damaged line (its signature "
                                             "does not match): the checkpoint cannot be used")
@@ -107,6 +109,14 @@ class DesignCheckpoint:
 
     def _open(self) -> IO[str]:
         if self._handle is None:
+            if self._good_bytes is not None:  # a line cut short: what follows starts afresh
+                try:
+                    os.truncate(self.path, self._good_bytes)
+                except OSError as error:
+                    raise DesignCheckpointError(
+                        f"cannot write the checkpoint {self.path}: {error.strerror or error}"
+                    ) from None
+                self._good_bytes = None
             fresh = not self.path.exists() or self.path.stat().st_size == 0
             try:
                 self._handle = self.path.open("a", encoding="utf-8")
