@@ -264,7 +264,7 @@ def check_options(args: argparse.Namespace) -> None:
     refused = choice.splits(args.engine, args.command == "count") if split else None
     if refused is not None:
         parser.error(f"--engine {args.engine} counts in one process: drop {drop}")
-    if split and args.max_time is not None:
+    if split and args.max_time is not None and not getattr(args, "disassemble", False):
         raise CommandError(f"--max-time works in one process: drop {drop} (--no-limit goes on "
                            "past the estimate there)")
 
