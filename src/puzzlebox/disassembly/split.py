@@ -200,6 +200,7 @@ class DisassemblyCheckpoint:
         self.fingerprint = fingerprint
         self.results: dict[int, Any] = {}
         self._handle: IO[str] | None = None
+        self._keep: int | None = None  # bytes to keep before appending (a cut line dropped)
         if self.path.exists() and self.path.stat().st_size > 0:
             self._read()
 
@@ -228,7 +229,9 @@ class DisassemblyCheckpoint:
                 continue
             entry = self._entry(line)
             if entry is None:
-                if number - 1 == last:  # cut short by a kill: taken apart again
+                if number - 1 == last:  # cut short by a kill: taken apart again, and the
+                    # line cut from the file before the next is appended
+                    self._keep = len("\n".join(lines[:number - 1]).encode("utf-8")) + 1
                     continue
                 raise DisassemblyCheckpointError(
                     f"{name}:{number}: a damaged line (its signature does not match): the "
@@ -252,6 +255,9 @@ class DisassemblyCheckpoint:
         if self._handle is None:
             fresh = not self.path.exists() or self.path.stat().st_size == 0
             try:
+                if self._keep is not None:
+                    os.truncate(self.path, self._keep)
+                    self._keep = None
                 self._handle = self.path.open("a", encoding="utf-8")
             except OSError as error:
                 raise DisassemblyCheckpointError(
@@ -272,6 +278,10 @@ class DisassemblyCheckpoint:
             raise DisassemblyCheckpointError(
                 f"cannot write the checkpoint {self.path}: {error.strerror or error}"
             ) from None
+
+    def start(self) -> None:
+        """Write the first line of a new file (and drop a line cut short at the end)."""
+        self._open()
 
     def record(self, number: int, separation: Any) -> None:
         """Append assembly ``number``'s result (one already recorded is not written again)."""
@@ -338,7 +348,10 @@ def split_take_apart(puzzle: PolyominoPuzzle, origin: Origin, rules: Rules | Non
         checkpoint, fingerprint(origin, rules, assemblies))
     backend: Any = None
     try:
-        held: dict[int, Any] = dict(book.results) if book is not None else {}
+        held: dict[int, Any] = {}
+        if book is not None:
+            book.start()
+            held.update(book.results)
         resumed = sum(1 for n in held if 1 <= n <= len(assemblies))
         todo = [n for n in range(1, len(assemblies) + 1) if n not in held]
         if cluster is not None:
