@@ -203,3 +203,15 @@ def test_small_made_puzzles_split_and_resumed(rows: int, cols: int, picks: list[
     lines = path.read_text().splitlines()
     path.write_text("\n".join(lines[:1 + min(cut, len(alone))]) + "\n")
     assert _seen(split_take_apart(puzzle, origin, rules, checkpoint=str(path), batch=2)) == alone
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_state_limit_met_on_a_worker_is_one_process_s_line(
+        jobs: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A limit met on a worker comes back as its one line and exit status 3: the earliest
+    assembly's, as one process meets it."""
+    code, _, alone = _cli(capsys, "count", "framed-slack", "--disassemble", "--max-states", "2")
+    assert code == 3
+    code, out, err = _cli(capsys, "count", "framed-slack", "--disassemble", "--max-states", "2",
+                          "--jobs", jobs, "--checkpoint", str(tmp_path / "apart.jsonl"))
+    assert code == 3 and not out and err == alone and len(err.strip().splitlines()) == 1

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import queue
+import sys
 import threading
 import time
 from collections import Counter
@@ -171,11 +172,17 @@ def _each(args: argparse.Namespace, puzzle: PolyominoPuzzle, board: int, rules: 
         display = JsonLines()
     elif getattr(args, "progress", "auto") == "auto":
         display = ProgressLine(printable(puzzle.name), showing(args))
+    checkpoint = getattr(args, "checkpoint", None)
     try:
         yield from split_take_apart(
             puzzle, origin_of(args.puzzle, board), rules, limits, args.engine,
             jobs=getattr(args, "jobs", 1), cluster=getattr(args, "cluster", None),
-            checkpoint=getattr(args, "checkpoint", None), on_progress=display)
+            checkpoint=checkpoint, on_progress=display)
+    except KeyboardInterrupt:
+        if checkpoint:
+            print(printable(f"puzzlebox: the checkpoint {checkpoint} is kept; run the same "
+                            "command again to resume"), file=sys.stderr)
+        raise
     finally:
         if hasattr(display, "close"):
             display.close()

@@ -140,9 +140,11 @@ def _puzzle(text: str, source: str, name: str, board: int) -> PolyominoPuzzle:
 
 def take_apart_batch(task: tuple[Any, ...]) -> dict[str, Any]:
     """A worker's part: take each assembly of the batch apart. ``{"results": [[number,
-    separation as JSON], ...]}``, or ``{"error": [module, class, message]}`` where a limit
-    or a refusal stopped it (raised again, with its class and exit status, by the client)."""
+    separation as JSON], ...]}``, and ``"error": [module, class, message]`` where a limit
+    or a refusal stopped it (the results before it kept; raised again, with its class and
+    exit status, by the client)."""
     text, source, name, board, rules_data, seconds, memory, batch = task
+    results: list[list[Any]] = []
     try:
         puzzle = _puzzle(text, source, name, board)
         rules = rules_from_json(rules_data)
@@ -150,7 +152,6 @@ def take_apart_batch(task: tuple[Any, ...]) -> dict[str, Any]:
         # the command's deadline by the wall clock (tasks wait in a queue before they run)
         deadline = None if seconds is None else Deadline(
             time.monotonic() + max(0.0, seconds[0] - time.time()), seconds[1])
-        results = []
         for number, placements in batch:
             done = disassemble_solution(puzzle, solution_from_json(placements), rules,
                                         f"{puzzle.name}: assembly {number}", limits, deadline)
@@ -158,7 +159,7 @@ def take_apart_batch(task: tuple[Any, ...]) -> dict[str, Any]:
         return {"results": results}
     except PuzzleboxError as error:
         kind = type(error)
-        return {"error": [kind.__module__, kind.__qualname__, str(error)]}
+        return {"results": results, "error": [kind.__module__, kind.__qualname__, str(error)]}
 
 
 def _raise(error: list[str]) -> None:
@@ -392,10 +393,14 @@ def split_take_apart(puzzle: PolyominoPuzzle, origin: Origin, rules: Rules | Non
                                 arranged.placements)
 
         following = 1  # the next assembly to give out, in order
+        answered: set[int] = set()
+        failed: dict[int, list[str]] = {}  # a limit met, by batch: raised once every
+        # earlier batch is in, the earliest one's (one process meets that one first)
         progress()
-        for _, answer in backend.run(tasks):
+        for index, answer in backend.run(tasks):
+            answered.add(index)
             if "error" in answer:
-                _raise(answer["error"])
+                failed[index] = answer["error"]
             for number, separation in answer["results"]:
                 held[number] = separation
                 if separation is not None:
@@ -406,6 +411,8 @@ def split_take_apart(puzzle: PolyominoPuzzle, origin: Origin, rules: Rules | Non
             while following in held and following <= len(assemblies):
                 yield given(following)
                 following += 1
+            if failed and all(k in answered for k in range(min(failed))):
+                _raise(failed[min(failed)])
             if deadline is not None and deadline.at <= time.monotonic():
                 raise OutOfTime(f"{puzzle.name}: the disassembly stopped at its time limit "
                                 f"({deadline.seconds:g} s)")
