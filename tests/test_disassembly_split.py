@@ -215,3 +215,12 @@ def test_a_state_limit_met_on_a_worker_is_one_process_s_line(
     code, out, err = _cli(capsys, "count", "framed-slack", "--disassemble", "--max-states", "2",
                           "--jobs", jobs, "--checkpoint", str(tmp_path / "apart.jsonl"))
     assert code == 3 and not out and err == alone and len(err.strip().splitlines()) == 1
+
+
+def test_max_time_goes_with_a_split_take_apart(capsys: pytest.CaptureFixture[str]) -> None:
+    """--max-time is one deadline for the split command too (not refused as for a split
+    count): a generous one changes nothing."""
+    code, one, _ = _cli(capsys, "count", "framed-slack", "--disassemble", "--json")
+    code, two, err = _cli(capsys, "count", "framed-slack", "--disassemble", "--json",
+                          "--jobs", "2", "--max-time", "600")
+    assert code == 0 and _counted(two) == _counted(one), err
