@@ -224,3 +224,9 @@ def test_max_time_goes_with_a_split_take_apart(capsys: pytest.CaptureFixture[str
     code, two, err = _cli(capsys, "count", "framed-slack", "--disassemble", "--json",
                           "--jobs", "2", "--max-time", "600")
     assert code == 0 and _counted(two) == _counted(one), err
+
+
+def test_the_progress_line_says_assemblies_done_and_apart() -> None:
+    event = DisassemblyProgress(1.5, 48, 12, 9, 0, 2)
+    assert event.text().startswith("12 of 48 assemblies done (25.0 %), 9 come apart")
+    assert event.json()["assemblies_done"] == 12 and not event.json()["done"]

@@ -298,8 +298,8 @@ def add_run_args(parser: argparse.ArgumentParser, doing: str) -> None:
                        help="split the search over a running Dask scheduler, e.g. "
                        "tcp://127.0.0.1:8786 (extra 'cluster')")
     parser.add_argument("--checkpoint", type=path, metavar="FILE",
-                        help="record finished subproblems in FILE (JSON); run the same "
-                        "command again to resume")
+                        help="record finished subproblems in FILE (JSON; with --disassemble, "
+                        "each assembly taken apart); run the same command again to resume")
     parser.add_argument("--split-depth", type=at_least(0), metavar="D",
                         help="split at depth D of the search tree (default: about 8 "
                         "subproblems per worker)")
