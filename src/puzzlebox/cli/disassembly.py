@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import queue
+import sys
 import threading
 import time
 from collections import Counter
@@ -61,16 +62,18 @@ def add_arguments(parser: argparse.ArgumentParser, flag: bool = True) -> None:
 
 def refuse_others(args: argparse.Namespace) -> None:
     """Options of count and solve that --disassemble does not use are refused, not dropped:
-    assemblies are found in one process, each orbit once, and taken apart in turn."""
+    assemblies are found in one process, each orbit once, and taken apart there or shared
+    out (``--jobs``, ``--cluster``, ``--checkpoint``: disassembly/split.py)."""
     unused = [flag for flag, on in (
-        ("--jobs", getattr(args, "jobs", 1) != 1), ("--cluster", getattr(args, "cluster", None)),
-        ("--checkpoint", getattr(args, "checkpoint", None)),
         ("--split-depth", getattr(args, "split_depth", None) is not None),
         ("--seed", getattr(args, "seed", None) is not None),
         ("--why", getattr(args, "why", False))) if on]
     if unused:
-        raise NoSuchAssembly(f"--disassemble takes the assemblies apart in one process: drop "
+        raise NoSuchAssembly(f"--disassemble finds the assemblies in one process: drop "
                              f"{', '.join(unused)}")
+    if _split_asked(args) and getattr(args, "open", None):
+        raise NoSuchAssembly("--open works in one process: drop --jobs, --cluster and "
+                             "--checkpoint")
     if getattr(args, "format", "text") in ("svg", "png"):
         raise NoSuchAssembly("--disassemble prints text or json; 'puzzlebox moves --format "
                              "svg' draws how an assembly comes apart")
@@ -148,6 +151,43 @@ def _assemblies(puzzle: PolyominoPuzzle, rules: Rules, limits: Limits,
         aside.close()
 
 
+def _split_asked(args: argparse.Namespace) -> bool:
+    return (getattr(args, "jobs", 1) != 1 or getattr(args, "cluster", None) is not None
+            or getattr(args, "checkpoint", None) is not None)
+
+
+def _each(args: argparse.Namespace, puzzle: PolyominoPuzzle, board: int, rules: Rules,
+          limits: Limits) -> Iterator[Disassembled]:
+    """The assemblies taken apart: here, or shared out as ``--jobs``, ``--cluster`` and
+    ``--checkpoint`` ask (disassembly/split.py), with progress on a terminal or as JSON."""
+    if not _split_asked(args):
+        yield from _assemblies(puzzle, rules, limits, args.engine)
+        return
+    from puzzlebox.cli.common import showing
+    from puzzlebox.disassembly.split import origin_of, split_take_apart
+    from puzzlebox.render.progress import JsonLines, ProgressLine
+
+    display: Any = None
+    if getattr(args, "progress", "auto") == "json":
+        display = JsonLines()
+    elif getattr(args, "progress", "auto") == "auto":
+        display = ProgressLine(printable(puzzle.name), showing(args))
+    checkpoint = getattr(args, "checkpoint", None)
+    try:
+        yield from split_take_apart(
+            puzzle, origin_of(args.puzzle, board), rules, limits, args.engine,
+            jobs=getattr(args, "jobs", 1), cluster=getattr(args, "cluster", None),
+            checkpoint=checkpoint, on_progress=display)
+    except KeyboardInterrupt:
+        if checkpoint:
+            print(printable(f"puzzlebox: the checkpoint {checkpoint} is kept; run the same "
+                            "command again to resume"), file=sys.stderr)
+        raise
+    finally:
+        if hasattr(display, "close"):
+            display.close()
+
+
 def lattice_direction(move: Move, dims: int) -> list[int]:
     """A move's direction in the lattice's coordinates ([row, col] or [layer, row, col])."""
     x, y, z = move.direction
@@ -175,11 +215,11 @@ def move_text(move: Move, names: tuple[str, ...]) -> str:
 def run_count(args: argparse.Namespace, pf: PuzzleFile) -> int:
     refuse_others(args)
     rules, limits = rules_of(pf, args), limits_of(args)
-    for puzzle in _polyomino(pf):
+    for board, puzzle in enumerate(_polyomino(pf)):
         began = time.perf_counter()
         levels: Counter[str] = Counter()
         total = 0
-        for done in _assemblies(puzzle, rules, limits, args.engine):
+        for done in _each(args, puzzle, board, rules, limits):
             total += 1
             if done.level is not None:
                 levels[done.level] += 1
@@ -211,10 +251,10 @@ def run_solve(args: argparse.Namespace, pf: PuzzleFile,
     refuse_others(args)
     rules, limits = rules_of(pf, args), limits_of(args)
     limit = None if args.all else max(args.limit, 0)
-    for puzzle in _polyomino(pf):
+    for board, puzzle in enumerate(_polyomino(pf)):
         dims = check_slides(puzzle, puzzle.name)
         found = 0
-        for done in _assemblies(puzzle, rules, limits, args.engine):
+        for done in _each(args, puzzle, board, rules, limits):
             if limit is not None and found >= limit:
                 break
             if done.separation is None:

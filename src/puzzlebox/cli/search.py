@@ -264,7 +264,7 @@ def check_options(args: argparse.Namespace) -> None:
     refused = choice.splits(args.engine, args.command == "count") if split else None
     if refused is not None:
         parser.error(f"--engine {args.engine} counts in one process: drop {drop}")
-    if split and args.max_time is not None:
+    if split and args.max_time is not None and not getattr(args, "disassemble", False):
         raise CommandError(f"--max-time works in one process: drop {drop} (--no-limit goes on "
                            "past the estimate there)")
 
@@ -298,8 +298,8 @@ def add_run_args(parser: argparse.ArgumentParser, doing: str) -> None:
                        help="split the search over a running Dask scheduler, e.g. "
                        "tcp://127.0.0.1:8786 (extra 'cluster')")
     parser.add_argument("--checkpoint", type=path, metavar="FILE",
-                        help="record finished subproblems in FILE (JSON); run the same "
-                        "command again to resume")
+                        help="record finished subproblems in FILE (JSON; with --disassemble, "
+                        "each assembly taken apart); run the same command again to resume")
     parser.add_argument("--split-depth", type=at_least(0), metavar="D",
                         help="split at depth D of the search tree (default: about 8 "
                         "subproblems per worker)")

@@ -60,7 +60,8 @@ class ProgressLine:
     def __call__(self, event: Any) -> None:
         if not self.enabled or event.done or event.elapsed < self.after:
             return
-        text = printable(f"{self.label}: {progress_text(event)}")
+        said = event.text() if hasattr(event, "text") else progress_text(event)
+        text = printable(f"{self.label}: {said}")
         if self._live is None:
             from rich.console import Console
             from rich.live import Live

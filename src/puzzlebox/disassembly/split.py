@@ -1,0 +1,427 @@
+"""Taking a puzzle's assemblies apart on every core and every machine (#35 item 2).
+
+The assemblies are found here, as in one process (``puzzle.distinct_solutions`` held to the
+command's limits); then batches of them go to local worker processes (``jobs``) or a Dask
+scheduler (``cluster``) through parallel/backends.py, which replaces a worker that dies and
+runs its batch again. Each task carries what a worker needs to rebuild the puzzle (the
+puzzle file's text, its source and name, the board's index), the rules, the time left and
+the batch of assemblies as placements; a worker keeps the puzzle it built for its next batch.
+Results come back as they finish and are given out in the assemblies' order, so that the
+answer (assemblies, come apart, levels, the order of ``solve --disassemble``) is one
+process's.
+
+The checkpoint (``checkpoint``) records each assembly's result as it comes back, one signed
+JSON line each, as a design search's does (designs/checkpoint.py: the key of
+parallel/checkpoint.py); its first line names the puzzle file's text, the board, the rules
+and the assemblies themselves, so a checkpoint of anything else is refused in one line. A
+resumed run takes apart only the assemblies the file lacks; a line cut short at the very
+end (a kill) is dropped and its assembly taken apart again; a damaged line anywhere else is
+refused in one line.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import importlib
+import json
+import os
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any, cast
+
+from puzzlebox.disassembly.assemblies import (
+    Disassembled,
+    Rules,
+    arrange,
+    check_slides,
+    disassemble_solution,
+)
+from puzzlebox.disassembly.search import Deadline, Move, Separation
+from puzzlebox.errors import PuzzleboxError
+from puzzlebox.parallel.backends import DaskBackend, ProcessBackend, SerialBackend
+from puzzlebox.parallel.checkpoint import signing_key
+from puzzlebox.puzzles.polyomino import Placement, PolyominoPuzzle, PolyominoSolution
+from puzzlebox.run.limits import Limits, OutOfTime
+
+MAGIC = "puzzlebox disassembly checkpoint"
+VERSION = 1
+MOST_BATCH = 64  # assemblies a task carries at most
+
+
+class DisassemblyCheckpointError(PuzzleboxError):
+    """A checkpoint that cannot be used: another puzzle or rules, damaged, or not one."""
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a worker rebuilds the puzzle from: the file's text, source and name, and the
+    index of the board among the file's puzzles."""
+
+    text: str
+    source: str
+    name: str
+    board: int = 0
+
+
+def origin_of(name_or_path: str, board: int = 0) -> Origin:
+    """The :class:`Origin` of a catalog name or a puzzle file (as ``catalog.load_file``
+    reads it)."""
+    from puzzlebox import catalog
+    from puzzlebox.formats.reader import file_text
+
+    path = Path(name_or_path)
+    if not (path.suffix == ".toml" or path.exists() or "/" in name_or_path):
+        path, name = catalog.path_of(name_or_path), name_or_path
+    else:
+        name = path.stem
+    return Origin(file_text(path), str(path), name, board)
+
+
+# -- what travels: separations and placements as plain data --------------------------------
+
+def separation_json(separation: Separation | None) -> Any:
+    if separation is None:
+        return None
+    return {"pieces": list(separation.pieces),
+            "moves": [[list(m.pieces), list(m.direction), m.distance] for m in separation.moves],
+            "left": separation_json(separation.left),
+            "removed": separation_json(separation.removed),
+            "removed_pieces": list(separation.removed_pieces)}
+
+
+def separation_from_json(data: Any) -> Separation | None:
+    if data is None:
+        return None
+    moves = tuple(Move(tuple(int(p) for p in pieces), cast(Any, tuple(int(d) for d in step)),
+                       None if distance is None else int(distance))
+                  for pieces, step, distance in data["moves"])
+    return Separation(tuple(int(p) for p in data["pieces"]), moves,
+                      separation_from_json(data["left"]), separation_from_json(data["removed"]),
+                      tuple(int(p) for p in data["removed_pieces"]))
+
+
+def placements_json(solution: PolyominoSolution) -> list[list[Any]]:
+    return [[p.piece, [list(c) for c in p.cells]] for p in solution.placements]
+
+
+def solution_from_json(data: list[list[Any]]) -> PolyominoSolution:
+    return PolyominoSolution(tuple(Placement(piece, tuple(tuple(c) for c in cells))
+                                   for piece, cells in data))
+
+
+def rules_json(rules: Rules) -> dict[str, Any]:
+    return {"fixed": sorted(rules.fixed), "groups": [sorted(g) for g in rules.groups],
+            "thorough": rules.thorough, "max_states": rules.max_states,
+            "max_seconds": rules.max_seconds}
+
+
+def rules_from_json(data: dict[str, Any]) -> Rules:
+    return Rules(frozenset(data["fixed"]), tuple(frozenset(g) for g in data["groups"]),
+                 bool(data["thorough"]), int(data["max_states"]), data["max_seconds"])
+
+
+# -- a worker's part -----------------------------------------------------------------------
+
+_PUZZLES: dict[str, PolyominoPuzzle] = {}  # a worker's puzzle, by its origin's hash
+
+
+def _puzzle(text: str, source: str, name: str, board: int) -> PolyominoPuzzle:
+    key = hashlib.sha256(f"{source}\0{name}\0{board}\0{text}".encode()).hexdigest()
+    if key not in _PUZZLES:
+        from puzzlebox.formats.reader import read_text
+
+        _PUZZLES.clear()  # one puzzle at a time: a worker serves one run
+        _PUZZLES[key] = cast(PolyominoPuzzle, read_text(text, source, name).puzzles[board])
+    return _PUZZLES[key]
+
+
+def take_apart_batch(task: tuple[Any, ...]) -> dict[str, Any]:
+    """A worker's part: take each assembly of the batch apart. ``{"results": [[number,
+    separation as JSON], ...]}``, and ``"error": [module, class, message]`` where a limit
+    or a refusal stopped it (the results before it kept; raised again, with its class and
+    exit status, by the client)."""
+    text, source, name, board, rules_data, seconds, memory, batch = task
+    results: list[list[Any]] = []
+    try:
+        puzzle = _puzzle(text, source, name, board)
+        rules = rules_from_json(rules_data)
+        limits = Limits(time=None, memory=memory)
+        # the command's deadline by the wall clock (tasks wait in a queue before they run)
+        deadline = None if seconds is None else Deadline(
+            time.monotonic() + max(0.0, seconds[0] - time.time()), seconds[1])
+        for number, placements in batch:
+            done = disassemble_solution(puzzle, solution_from_json(placements), rules,
+                                        f"{puzzle.name}: assembly {number}", limits, deadline)
+            results.append([number, separation_json(done.separation)])
+        return {"results": results}
+    except PuzzleboxError as error:
+        kind = type(error)
+        return {"results": results, "error": [kind.__module__, kind.__qualname__, str(error)]}
+
+
+def _raise(error: list[str]) -> None:
+    module, qualname, message = error
+    kind: Any = PuzzleboxError
+    try:
+        found = importlib.import_module(module)
+        for part in qualname.split("."):
+            found = getattr(found, part)
+        if isinstance(found, type) and issubclass(found, PuzzleboxError):
+            kind = found
+    except (ImportError, AttributeError):
+        pass
+    raised = kind.__new__(kind)
+    Exception.__init__(raised, message)
+    raise raised
+
+
+# -- the checkpoint ------------------------------------------------------------------------
+
+def _check(payload: str) -> str:
+    return hmac.new(signing_key(), payload.encode("utf-8"), hashlib.sha256).hexdigest()
+
+
+def fingerprint(origin: Origin, rules: Rules, assemblies: list[PolyominoSolution]) -> str:
+    """The run a checkpoint belongs to: the file's text, the board, the rules and every
+    assembly (in its order)."""
+    blob = json.dumps([origin.text, origin.board, rules_json(rules),
+                       [placements_json(s) for s in assemblies]], sort_keys=True)
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+class DisassemblyCheckpoint:
+    """The results kept in ``path`` (read at once: assembly number to separation as JSON)
+    and the file to append new ones to."""
+
+    def __init__(self, path: str | Path, fingerprint: str) -> None:
+        self.path = Path(path)
+        self.fingerprint = fingerprint
+        self.results: dict[int, Any] = {}
+        self._handle: IO[str] | None = None
+        self._keep: int | None = None  # bytes to keep before appending (a cut line dropped)
+        if self.path.exists() and self.path.stat().st_size > 0:
+            self._read()
+
+    def _read(self) -> None:
+        name = str(self.path)
+        try:
+            lines = self.path.read_text(encoding="utf-8").split("\n")
+        except (OSError, UnicodeDecodeError) as error:
+            raise DisassemblyCheckpointError(f"{name}: cannot read the checkpoint: {error}"
+                                             ) from None
+        try:
+            head = json.loads(lines[0])
+        except ValueError:
+            head = None
+        if not isinstance(head, dict) or head.get("checkpoint") != MAGIC:
+            raise DisassemblyCheckpointError(f"{name}: not a disassembly's checkpoint")
+        if head.get("version") != VERSION or head.get("run") != self.fingerprint:
+            raise DisassemblyCheckpointError(
+                f"{name}: the checkpoint of another puzzle, board or rules: give a new file "
+                "to start afresh")
+        last = len(lines) - 1
+        while last > 0 and not lines[last]:
+            last -= 1
+        for number, line in enumerate(lines[1:], start=2):
+            if not line:
+                continue
+            entry = self._entry(line)
+            if entry is None:
+                if number - 1 == last:  # cut short by a kill: taken apart again, and the
+                    # line cut from the file before the next is appended
+                    self._keep = len("\n".join(lines[:number - 1]).encode("utf-8")) + 1
+                    continue
+                raise DisassemblyCheckpointError(
+                    f"{name}:{number}: a damaged line (its signature does not match): the "
+                    "checkpoint cannot be used")
+            self.results.setdefault(entry[0], entry[1])
+
+    @staticmethod
+    def _entry(line: str) -> tuple[int, Any] | None:
+        try:
+            entry = json.loads(line)
+            payload = json.dumps(entry["result"], sort_keys=True)
+            if entry.get("check") != _check(payload):
+                return None
+            result = entry["result"]
+            separation_from_json(result["separation"])
+            return int(result["assembly"]), result["separation"]
+        except (ValueError, KeyError, TypeError, AttributeError, IndexError):
+            return None
+
+    def _open(self) -> IO[str]:
+        if self._handle is None:
+            fresh = not self.path.exists() or self.path.stat().st_size == 0
+            try:
+                if self._keep is not None:
+                    os.truncate(self.path, self._keep)
+                    self._keep = None
+                self._handle = self.path.open("a", encoding="utf-8")
+            except OSError as error:
+                raise DisassemblyCheckpointError(
+                    f"cannot write the checkpoint {self.path}: {error.strerror or error}"
+                ) from None
+            if fresh:
+                self._write(json.dumps({"checkpoint": MAGIC, "version": VERSION,
+                                        "run": self.fingerprint}))
+        return self._handle
+
+    def _write(self, line: str) -> None:
+        assert self._handle is not None
+        try:
+            self._handle.write(line + "\n")
+            self._handle.flush()
+            os.fsync(self._handle.fileno())
+        except OSError as error:
+            raise DisassemblyCheckpointError(
+                f"cannot write the checkpoint {self.path}: {error.strerror or error}"
+            ) from None
+
+    def start(self) -> None:
+        """Write the first line of a new file (and drop a line cut short at the end)."""
+        self._open()
+
+    def record(self, number: int, separation: Any) -> None:
+        """Append assembly ``number``'s result (one already recorded is not written again)."""
+        if number in self.results:
+            return
+        self._open()
+        data = {"assembly": number, "separation": separation}
+        payload = json.dumps(data, sort_keys=True)
+        self._write(json.dumps({"result": data, "check": _check(payload)}))
+        self.results[number] = separation
+
+    def close(self) -> None:
+        if self._handle is not None:
+            self._handle.close()
+            self._handle = None
+
+
+# -- the run -------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class DisassemblyProgress:
+    """One update of a split take-apart: assemblies found, done (resumed ones included) and
+    taken apart (come apart) so far."""
+
+    elapsed: float
+    assemblies: int
+    taken: int  # assemblies done so far (resumed ones included)
+    apart: int  # of them, those that come apart
+    resumed: int
+    workers: int
+    done: bool = False  # the last event: every assembly is done
+
+    def json(self) -> dict[str, Any]:
+        return {"event": "disassembly", "elapsed": round(self.elapsed, 3),
+                "assemblies": self.assemblies, "assemblies_done": self.taken,
+                "come_apart": self.apart, "resumed": self.resumed, "workers": self.workers,
+                "done": self.done}
+
+    def text(self) -> str:
+        share = 100 * self.taken / self.assemblies if self.assemblies else 100.0
+        return (f"{self.taken:,} of {self.assemblies:,} assemblies done ({share:.1f} %), "
+                f"{self.apart:,} come apart, {self.elapsed:.1f} s")
+
+
+def split_take_apart(puzzle: PolyominoPuzzle, origin: Origin, rules: Rules | None = None,
+                     limits: Limits | None = None, engine: str = "auto", *, jobs: int = 1,
+                     cluster: str | None = None, checkpoint: str | None = None,
+                     on_progress: Callable[[DisassemblyProgress], None] | None = None,
+                     batch: int | None = None) -> Iterator[Disassembled]:
+    """Each assembly of ``puzzle`` taken apart, as :func:`~puzzlebox.disassembly.assemblies.
+    take_apart` gives them (the same order and results), shared out over ``jobs`` processes
+    or the Dask scheduler at ``cluster``, with ``checkpoint`` recorded and resumed (see the
+    module's docstring). ``origin`` is where workers rebuild ``puzzle`` from; ``batch``
+    assemblies per task (None: about four rounds of tasks for each worker, at most
+    :data:`MOST_BATCH`)."""
+    rules = rules if rules is not None else Rules()
+    dims = check_slides(puzzle, puzzle.name)
+    began = time.perf_counter()
+    deadline = None if limits is None or limits.time is None else Deadline.after(limits.time)
+    run: dict[str, Any] = {} if limits is None else {"limits": limits}
+    assemblies = [cast(PolyominoSolution, s)
+                  for s in puzzle.distinct_solutions(engine=engine, **run)]
+    book = None if checkpoint is None else DisassemblyCheckpoint(
+        checkpoint, fingerprint(origin, rules, assemblies))
+    backend: Any = None
+    try:
+        held: dict[int, Any] = {}
+        if book is not None:
+            book.start()
+            held.update(book.results)
+        resumed = sum(1 for n in held if 1 <= n <= len(assemblies))
+        todo = [n for n in range(1, len(assemblies) + 1) if n not in held]
+        if cluster is not None:
+            backend = DaskBackend(cluster, take_apart_batch)
+        elif jobs > 1 and todo:
+            backend = ProcessBackend(jobs, take_apart_batch, share=False)
+        else:
+            backend = SerialBackend(take_apart_batch)
+        workers = backend.workers
+        size = batch or max(1, min(MOST_BATCH, len(todo) // (4 * max(1, workers)) or 1))
+        memory = None if limits is None else limits.memory
+        tasks = []
+        for k in range(0, len(todo), size):
+            numbers = todo[k:k + size]
+            left = None if deadline is None else (
+                time.time() + deadline.at - time.monotonic(), deadline.seconds)
+            tasks.append((k // size, (origin.text, origin.source, origin.name, origin.board,
+                                      rules_json(rules), left, memory,
+                                      [[n, placements_json(assemblies[n - 1])]
+                                       for n in numbers])))
+        apart = sum(1 for n, s in held.items() if s is not None and 1 <= n <= len(assemblies))
+        last = [0.0]
+
+        def progress(finished: bool = False) -> None:
+            if on_progress is None:
+                return
+            now = time.perf_counter()
+            if not finished and now - last[0] < 0.25:
+                return
+            last[0] = now
+            on_progress(DisassemblyProgress(now - began, len(assemblies), len(held), apart,
+                                            resumed, workers, finished))
+
+        def given(number: int) -> Disassembled:
+            solution = assemblies[number - 1]
+            arranged = arrange(puzzle, solution, dims, rules.fixed, rules.groups)
+            return Disassembled(solution, arranged.names, separation_from_json(held[number]),
+                                arranged.placements)
+
+        following = 1  # the next assembly to give out, in order
+        answered: set[int] = set()
+        failed: dict[int, list[str]] = {}  # a limit met, by batch: raised once every
+        # earlier batch is in, the earliest one's (one process meets that one first)
+        progress()
+        for index, answer in backend.run(tasks):
+            answered.add(index)
+            if "error" in answer:
+                failed[index] = answer["error"]
+            for number, separation in answer["results"]:
+                held[number] = separation
+                if separation is not None:
+                    apart += 1
+                if book is not None:
+                    book.record(number, separation)
+            progress()
+            while following in held and following <= len(assemblies):
+                yield given(following)
+                following += 1
+            if failed and all(k in answered for k in range(min(failed))):
+                _raise(failed[min(failed)])
+            if deadline is not None and deadline.at <= time.monotonic():
+                raise OutOfTime(f"{puzzle.name}: the disassembly stopped at its time limit "
+                                f"({deadline.seconds:g} s)")
+        while following <= len(assemblies):
+            yield given(following)
+            following += 1
+        progress(True)
+    finally:
+        if backend is not None:
+            backend.close()
+        if book is not None:
+            book.close()
