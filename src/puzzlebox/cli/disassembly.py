@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar, cast
 
-from puzzlebox.cli.common import number, path
+from puzzlebox.cli.common import number, path, showing
 from puzzlebox.cli.puzzle import load
 from puzzlebox.disassembly.assemblies import (
     Disassembled,
@@ -36,6 +36,7 @@ from puzzlebox.errors import PuzzleboxError
 from puzzlebox.formats.reader import PuzzleFile
 from puzzlebox.puzzles.polyomino import PolyominoPuzzle
 from puzzlebox.render.json_out import solution_json
+from puzzlebox.render.progress import JsonLines, ProgressLine
 from puzzlebox.run import Limits
 from puzzlebox.safety import printable
 
@@ -163,9 +164,7 @@ def _each(args: argparse.Namespace, puzzle: PolyominoPuzzle, board: int, rules: 
     if not _split_asked(args):
         yield from _assemblies(puzzle, rules, limits, args.engine)
         return
-    from puzzlebox.cli.common import showing
     from puzzlebox.disassembly.split import origin_of, split_take_apart
-    from puzzlebox.render.progress import JsonLines, ProgressLine
 
     display: Any = None
     if getattr(args, "progress", "auto") == "json":

@@ -32,23 +32,35 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, cast
 
+from puzzlebox import catalog
 from puzzlebox.disassembly.assemblies import (
     Disassembled,
+    HeldTo,
     Rules,
     arrange,
     check_slides,
     disassemble_solution,
 )
 from puzzlebox.disassembly.search import Deadline, Move, Separation
+from puzzlebox.engine.memory import OutOfTime
 from puzzlebox.errors import PuzzleboxError
+from puzzlebox.formats.reader import file_text, read_text
 from puzzlebox.parallel.backends import DaskBackend, ProcessBackend, SerialBackend
 from puzzlebox.parallel.checkpoint import signing_key
 from puzzlebox.puzzles.polyomino import Placement, PolyominoPuzzle, PolyominoSolution
-from puzzlebox.run.limits import Limits, OutOfTime
 
 MAGIC = "puzzlebox disassembly checkpoint"
 VERSION = 1
 MOST_BATCH = 64  # assemblies a task carries at most
+
+
+@dataclass(frozen=True)
+class _Held:
+    """A worker's limits (a :class:`~puzzlebox.disassembly.assemblies.HeldTo`): its memory;
+    its time is the command's deadline, sent apart."""
+
+    time: float | None
+    memory: int | None
 
 
 class DisassemblyCheckpointError(PuzzleboxError):
@@ -69,9 +81,6 @@ class Origin:
 def origin_of(name_or_path: str, board: int = 0) -> Origin:
     """The :class:`Origin` of a catalog name or a puzzle file (as ``catalog.load_file``
     reads it)."""
-    from puzzlebox import catalog
-    from puzzlebox.formats.reader import file_text
-
     path = Path(name_or_path)
     if not (path.suffix == ".toml" or path.exists() or "/" in name_or_path):
         path, name = catalog.path_of(name_or_path), name_or_path
@@ -131,8 +140,6 @@ _PUZZLES: dict[str, PolyominoPuzzle] = {}  # a worker's puzzle, by its origin's 
 def _puzzle(text: str, source: str, name: str, board: int) -> PolyominoPuzzle:
     key = hashlib.sha256(f"{source}\0{name}\0{board}\0{text}".encode()).hexdigest()
     if key not in _PUZZLES:
-        from puzzlebox.formats.reader import read_text
-
         _PUZZLES.clear()  # one puzzle at a time: a worker serves one run
         _PUZZLES[key] = cast(PolyominoPuzzle, read_text(text, source, name).puzzles[board])
     return _PUZZLES[key]
@@ -148,7 +155,7 @@ def take_apart_batch(task: tuple[Any, ...]) -> dict[str, Any]:
     try:
         puzzle = _puzzle(text, source, name, board)
         rules = rules_from_json(rules_data)
-        limits = Limits(time=None, memory=memory)
+        limits = _Held(time=None, memory=memory)
         # the command's deadline by the wall clock (tasks wait in a queue before they run)
         deadline = None if seconds is None else Deadline(
             time.monotonic() + max(0.0, seconds[0] - time.time()), seconds[1])
@@ -328,7 +335,7 @@ class DisassemblyProgress:
 
 
 def split_take_apart(puzzle: PolyominoPuzzle, origin: Origin, rules: Rules | None = None,
-                     limits: Limits | None = None, engine: str = "auto", *, jobs: int = 1,
+                     limits: HeldTo | None = None, engine: str = "auto", *, jobs: int = 1,
                      cluster: str | None = None, checkpoint: str | None = None,
                      on_progress: Callable[[DisassemblyProgress], None] | None = None,
                      batch: int | None = None) -> Iterator[Disassembled]:
