@@ -18,8 +18,9 @@ import pytest
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 SCRIPTS = sorted(p.stem for p in BENCH.glob("*.py"))
 WITH_MAIN = ["bitboard_plain",
-             "burr_booklet", "burrtools", "cover_kernels_ab", "design", "disassembly",
-             "docs_commands", "engines", "estimates", "hard",
+             "burr_booklet", "burr_booklet_design", "burrtools", "cutler_holey",
+             "cover_kernels_ab", "design", "disassembly", "docs_commands",
+             "engines", "estimates", "hard",
              "kernel_ab", "lattices", "long_count", "memo", "oracle_counts", "parallel",
              "polysticks",
              "progress_accuracy", "queens_dlx", "run", "startup", "sudoku_count", "xmpuzzle"]

@@ -54,7 +54,7 @@ class DesignProgress:
     """One update of a design search (what the terminal line, ``--progress json`` and the
     page show). ``eta`` (seconds left) is given only once a tenth of the designs is tried:
     the designs of one space cost alike, measured within a factor of two from there
-    (docs/design.md)."""
+    (docs/design-search.md)."""
 
     elapsed: float
     tried: int  # designs tried so far, resumed ones included

@@ -53,7 +53,7 @@ STRATEGIES = ("each", "together")
 # Designs above which a pool is searched together by default: one search per design costs a
 # few milliseconds at the least (reading it, building its problem), so 600,000 six-piece
 # burrs would take an hour one by one, where their assemblies are all found in about a
-# second together (docs/design.md); below it, one search each stops early where it can
+# second together (docs/design-search.md); below it, one search each stops early where it can
 TOGETHER_FROM = 1000
 MOST_CHOICES = 10_000  # cells a hole or an optional cell may be chosen among (a board's limit)
 

@@ -7,9 +7,19 @@ pieces they use, are each design's assemblies up to that design's own symmetries
 of a design and its mirror image lie in the same orbit; the orbits that hold a design's
 solutions are that design's assemblies, by the orbit-stabiliser argument), and the group of
 a design's mirror set is the same as its own. So the space of 593,775 six-piece burrs of
-the 25 notchable sticks is one search of about a second (docs/design.md), where one search
+the 25 notchable sticks is one search of about a second (docs/design-search.md), where one search
 a design would take an hour. Designs with no assembly are never seen: they are dropped
 without a line of their own (the summary counts them as tried).
+
+The pool puzzle's symmetries may be fewer than the space's: where some pool piece's mirror
+image is no pool piece (Siegel's Starter Burr Set, whose 23 sticks hold 4 mirror pairs, 9
+sticks their own mirror images and 6 sticks without theirs), the pool puzzle has no mirror,
+while a design of mirror-closed pieces has one, and a design and its mirror set are one
+design of the space. Its solutions are then found once per orbit of the rotations only, and
+:class:`_Orbits` keeps one per orbit of the space's maps: a solution of a design that is not
+the first of its class is dropped (its mirror image is found in the first), and of a
+solution and its mirror image in a design that is its own mirror set, the one with the least
+form up to rotation is kept.
 """
 
 from __future__ import annotations
@@ -20,9 +30,10 @@ from collections.abc import Iterator
 from typing import Any
 
 from puzzlebox.designs.evaluate import DesignResult, Improper, judge_assemblies
-from puzzlebox.designs.space import Design, DesignSpace
+from puzzlebox.designs.space import Design, DesignSpace, Symmetry
 from puzzlebox.formats.reader import read_text
 from puzzlebox.formats.toml_out import dumps
+from puzzlebox.geometry.lattice import Cell
 from puzzlebox.puzzles import Puzzle, Solution
 from puzzlebox.run.limits import Limits
 
@@ -41,6 +52,58 @@ def pool_puzzle(space: DesignSpace) -> Puzzle:
     return read_text(dumps(doc), f"{space.source} (the pool)", f"{space.name}-pool").puzzles[0]
 
 
+Form = tuple[tuple[str, tuple[Cell, ...]], ...]
+
+
+class _Orbits:
+    """Which solutions of the pool puzzle to keep where the space has maps the pool puzzle
+    lacks (see the module's docstring). It applies where the pool puzzle's own maps send
+    every piece to itself (pieces that turn freely), so that they keep every design; in any
+    other case every solution is kept, as each orbit of the pool puzzle's maps is then one
+    of the space's."""
+
+    def __init__(self, space: DesignSpace, puzzle: Puzzle) -> None:
+        board = space.boards[0]
+        cells = sorted(board.cells)
+        own = getattr(puzzle, "grid_symmetries", lambda: None)()
+        self.active = False
+        self.proper: list[dict[Cell, Cell]] = []
+        self.extra: list[tuple[Symmetry, dict[Cell, Cell]]] = []
+        if not own or any(any(a != b for a, b in goes.items()) for _, _, goes in own):
+            return
+        covered = set()
+        for turn, shift, _ in own:
+            table = {c: tuple(v + d for v, d in zip(turn(c), shift, strict=True))
+                     for c in cells}
+            self.proper.append(table)
+            covered.add(tuple(table[c] for c in cells))
+        for symmetry in board.symmetries:
+            table = {c: symmetry.cells(c) for c in cells}
+            if tuple(table[c] for c in cells) not in covered:
+                self.extra.append((symmetry, table))
+        self.active = bool(self.extra)
+
+    def keep(self, solution: Solution, raw: Design, design: Design) -> bool:
+        """Whether ``solution`` (of the design ``raw``, first of its class ``design``) is
+        the one of its orbit under the space's maps that is kept."""
+        if not self.active:
+            return True
+        if raw.pieces != design.pieces:
+            return False  # its mirror image is a solution of the class's first design
+        used = dict(raw.pieces)
+        mirrors = [(s, table) for s, table in self.extra if s.fixes(used)]
+        if not mirrors:
+            return True
+        placed = [(p.piece, p.cells) for p in getattr(solution, "placements", ())]
+
+        def form(table: dict[Cell, Cell], goes: dict[str, str] | None) -> Form:
+            return tuple(sorted(((goes or {}).get(n, n), tuple(sorted(table[c] for c in cs)))
+                                for n, cs in placed))
+
+        mine = min(form(table, None) for table in self.proper)
+        return mine <= min(form(table, s.pieces) for s, table in mirrors)
+
+
 def together(space: DesignSpace, limits: Limits | None,
              on_found: Any = None) -> Iterator[DesignResult]:
     """Each design that has an assembly, in the space's order, judged by the wanted rules
@@ -50,13 +113,17 @@ def together(space: DesignSpace, limits: Limits | None,
     pool = set(space.pool)
     low, high = space.take
     found: dict[int, tuple[Design, list[Solution]]] = {}
+    orbits = _Orbits(space, puzzle)
     for n, solution in enumerate(puzzle.distinct_solutions(limits=limits), 1):
         used = Counter(p.piece for p in getattr(solution, "placements", ())
                        if p.piece in pool)
         if not low <= sum(used.values()) <= high:
             continue
         pieces = tuple((name, used[name]) for name in space.pool if used[name])
-        design = space.canonical_form(space.index_of(Design(-1, 0, pieces)))
+        raw = Design(-1, 0, pieces)
+        design = space.canonical_form(space.index_of(raw))
+        if not orbits.keep(solution, raw, design):
+            continue
         found.setdefault(design.index, (design, []))[1].append(solution)
         if on_found is not None:
             on_found(n)
