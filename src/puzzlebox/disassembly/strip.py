@@ -34,7 +34,7 @@ from puzzlebox.render.palette import mix, piece_color, shade
 Offset = tuple[int, int, int]
 Cell3 = tuple[int, int, int]
 SCALE = 14.0  # pixels per cell edge
-SIDE_SHADE = {"top": 2, "front": 0, "right": -2}
+SIDE_SHADE = {"top": 0, "front": 1, "right": 2}  # the top in the colour of the key
 PER_ROW = 6  # frames a row at most
 FADE = 0.62  # how far a piece that stands still is washed towards white
 GAP = 20.0  # between frames
