@@ -176,9 +176,11 @@ def test_the_animated_svg_steps_once_a_move(tmp_path: Path,
         assert animate.get("repeatCount") == "indefinite"
         assert animate.get("dur") == f"{steps}s"
         times = [float(t) for t in animate.get("keyTimes", "").split(";")]
-        assert times == sorted(times)
-        begins.append(times[1])
-    assert begins == sorted(begins) and len(set(begins)) == steps  # one after another
+        values = animate.get("values", "").split(";")
+        assert times[0] == 0 and times == sorted(times) and len(values) == len(times)
+        assert values.count("visible") == 1  # shown once a loop, for one step
+        begins.append(times[values.index("visible")])
+    assert begins == pytest.approx([k / steps for k in range(steps)])  # one after another
     assert [f.get("visibility") for f in frames[1:]] == ["hidden"] * (steps - 1)
     key = next(g for g in root.iter(f"{SVG}g") if g.get("class") == "key")
     assert {r.get("data-piece") for r in key.iter(f"{SVG}rect")} == {"D", "Frame", "J", "L"}

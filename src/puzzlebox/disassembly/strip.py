@@ -354,9 +354,13 @@ def _animated(items: list[tuple[list[Polygon], str, list[str]]], names: Sequence
     body = [_key_svg(key, colour)]
     for step, (shapes, caption, moving) in enumerate(items):
         f = Placed(shapes, caption, 10 - x0, top - y0, 0, 0, step, moving)
-        times = f"0;{step / n:.6f};{(step + 1) / n:.6f}" if step + 1 < n else \
-            f"0;{step / n:.6f};1"
-        values = "hidden;visible;hidden" if step + 1 < n else "hidden;visible;visible"
+        # discrete: each value holds from its key time to the next (the last to the end)
+        shown = [(0.0, "hidden")] if step else []
+        shown.append((step / n, "visible"))
+        if step + 1 < n:
+            shown.append(((step + 1) / n, "hidden"))
+        times = ";".join(f"{t:.6g}" for t, _ in shown)
+        values = ";".join(v for _, v in shown)
         smil = (f'<animate attributeName="visibility" calcMode="discrete" values="{values}" '
                 f'keyTimes="{times}" dur="{total:g}s" repeatCount="indefinite"/>')
         text = _frame_svg(f, ' visibility="hidden"' if step else "",
