@@ -77,7 +77,7 @@ def test_a_block_in_a_box(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     svg = tmp_path / "strip.svg"
     code, _, _ = _run(capsys, "moves", str(path), "--format", "svg", "--out", str(svg))
     assert code == 0 and svg.read_text().startswith("<svg") and "polygon" in svg.read_text()
-    assert svg.read_text().count("<g ") == 1 + len(lines[0]["moves"])  # one per position
+    assert svg.read_text().count('<g class="frame"') == 1 + len(lines[0]["moves"])  # a position
     pytest.importorskip("matplotlib")
     png = tmp_path / "strip.png"
     code, _, _ = _run(capsys, "moves", str(path), "--format", "png", "--out", str(png))
@@ -98,9 +98,11 @@ def test_options_it_does_not_use_are_refused(tmp_path: Path,
                                              capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "box.toml"
     path.write_text(BOX)
-    code, _, err = _run(capsys, "solve", str(path), "--disassemble", "--format", "svg",
-                        "--out", str(tmp_path / "x.svg"))
-    assert code == 2 and "prints text or json" in err and not (tmp_path / "x.svg").exists()
+    code, _, err = _run(capsys, "solve", str(path), "--disassemble", "--format", "svg")
+    assert code == 2 and "needs --out" in err and "\n" not in err.strip()
+    code, _, err = _run(capsys, "moves", str(path), "--animate", "--out",
+                        str(tmp_path / "x.png"), "--format", "png")
+    assert code == 2 and "--format svg" in err and not (tmp_path / "x.png").exists()
     code, _, err = _run(capsys, "count", str(path), "--disassemble", "--split-depth", "2")
     assert code == 2 and "drop --split-depth" in err  # --jobs splits it (#35 item 2)
 

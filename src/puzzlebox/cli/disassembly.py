@@ -75,9 +75,9 @@ def refuse_others(args: argparse.Namespace) -> None:
     if _split_asked(args) and getattr(args, "open", None):
         raise NoSuchAssembly("--open works in one process: drop --jobs, --cluster and "
                              "--checkpoint")
-    if getattr(args, "format", "text") in ("svg", "png"):
-        raise NoSuchAssembly("--disassemble prints text or json; 'puzzlebox moves --format "
-                             "svg' draws how an assembly comes apart")
+    if getattr(args, "format", "text") in ("svg", "png") and not getattr(args, "out", None):
+        raise NoSuchAssembly(f"--disassemble --format {args.format} needs --out FILE (one "
+                             "picture of the assemblies that come apart, with their levels)")
 
 
 def rules_of(pf: PuzzleFile, args: argparse.Namespace) -> Rules:
@@ -250,6 +250,9 @@ def run_solve(args: argparse.Namespace, pf: PuzzleFile,
     refuse_others(args)
     rules, limits = rules_of(pf, args), limits_of(args)
     limit = None if args.all else max(args.limit, 0)
+    pictured = args.format in ("svg", "png")
+    drawn: list[tuple[Disassembled, str]] = []
+    dims = 3
     for board, puzzle in enumerate(_polyomino(pf)):
         dims = check_slides(puzzle, puzzle.name)
         found = 0
@@ -259,6 +262,10 @@ def run_solve(args: argparse.Namespace, pf: PuzzleFile,
             if done.separation is None:
                 continue
             found += 1
+            if pictured:
+                drawn.append((done, f"{puzzle.name if len(pf.puzzles) > 1 else 'solution'} "
+                                    f"{found}: level {done.level}"))
+                continue
             if args.format == "json":
                 obj = json.loads(solution_json(puzzle, done.solution))
                 obj["level"] = done.level
@@ -272,6 +279,15 @@ def run_solve(args: argparse.Namespace, pf: PuzzleFile,
             print()
         if not found and args.format != "json":
             print(printable(f"{puzzle.name}: no assembly comes apart"))
+    if pictured and drawn:
+        from puzzlebox.disassembly.strip import write_sheet
+
+        try:
+            write_sheet(drawn, dims, args.out, args.format)
+        except OSError as error:
+            raise NoSuchAssembly(f"cannot write {args.out}: {error.strerror or error}"
+                                 ) from None
+        print(printable(args.out))
     return 0
 
 
@@ -290,9 +306,13 @@ def add_moves(moves: argparse.ArgumentParser) -> None:
                        help='one JSON object: {"puzzle", "solution", "level", "moves", '
                        '"placements"}')
     moves.add_argument("--format", choices=["text", "json", "svg", "png"], default="text",
-                       help="text, json, or svg, png: a strip of the positions, drawn "
-                       "isometrically (needs --out)")
+                       help="text, json, or svg, png: every position in a grid (6 a row), "
+                       "drawn isometrically under a key, the moving piece highlighted "
+                       "(needs --out)")
     moves.add_argument("--out", type=path, metavar="FILE", help="where to write the picture")
+    moves.add_argument("--animate", action="store_true",
+                       help="with --format svg: one frame after another in one place (an "
+                       "animated SVG, a second a move, looping) instead of the grid")
     add_arguments(moves, flag=False)
     moves.add_argument("--max-time", type=number(float, "seconds"), metavar="SECONDS",
                        help="stop after SECONDS: finding the assemblies and taking them apart "
@@ -312,6 +332,8 @@ def run_moves(args: argparse.Namespace, pf: PuzzleFile) -> int:
         args.format = "json"
     if args.format in ("svg", "png") and not args.out:
         raise NoSuchAssembly(f"moves --format {args.format} needs --out FILE")
+    if args.animate and args.format != "svg":
+        raise NoSuchAssembly("--animate draws an animated SVG: add --format svg --out FILE")
     if args.solution < 1:
         raise NoSuchAssembly(f"--solution {args.solution}: assemblies are numbered from 1")
     rules, limits = rules_of(pf, args), limits_of(args)
@@ -342,7 +364,7 @@ def run_moves(args: argparse.Namespace, pf: PuzzleFile) -> int:
             from puzzlebox.disassembly.strip import write_strip
 
             try:
-                write_strip(chosen, dims, args.out, args.format)
+                write_strip(chosen, dims, args.out, args.format, args.animate)
             except OSError as error:
                 raise NoSuchAssembly(f"cannot write {args.out}: {error.strerror or error}"
                                      ) from None
