@@ -49,6 +49,12 @@ if TYPE_CHECKING:
     from puzzlebox.render.pictures import Panel
 
 
+# Every piece's orientations, kept for the process (a design search's worker tries design
+# after design of the same pieces); cleared past this many shapes, far above any file's
+_ORIENTATIONS: dict[Hashable, list[Shape]] = {}
+_ORIENTATIONS_KEPT = 20_000
+
+
 @dataclass(frozen=True)
 class Piece:
     """A named piece; ``hi is None`` means as many copies as fit."""
@@ -148,13 +154,16 @@ class PolyominoPuzzle(Puzzle):
     def piece_orientations(self, piece: Piece) -> list[Shape]:
         """The piece's distinct orientations under its rules, the identity's first. Kept
         once worked out (placements and symmetries each ask for every piece's: 48 maps a
-        piece on cube), under everything they depend on."""
+        piece on cube), under everything they depend on, for every puzzle of the process:
+        a design search reads thousands of puzzles made of the same pieces (#34)."""
         rotate, reflect = piece_rules(self, piece)
-        key = (piece, rotate, reflect, self.match_colors, self.lattice)
-        known: dict[Hashable, list[Shape]] = self.__dict__.setdefault("_orientations", {})
-        if key not in known:
-            known[key] = self.lattice.orientations(self._plain(piece.shape), rotate, reflect)
-        return list(known[key])
+        key = (piece.shape, rotate, reflect, self.match_colors, self.lattice.name)
+        if key not in _ORIENTATIONS:
+            if len(_ORIENTATIONS) >= _ORIENTATIONS_KEPT:
+                _ORIENTATIONS.clear()
+            _ORIENTATIONS[key] = self.lattice.orientations(self._plain(piece.shape), rotate,
+                                                           reflect)
+        return list(_ORIENTATIONS[key])
 
     def placements_of(self, piece: Piece) -> list[tuple[Cell, ...]]:
         """Every set of board cells the piece can cover, each once: each orientation moved so
