@@ -309,13 +309,15 @@ $("add-piece").addEventListener("click", () => {
   const names = new Set(state.model.pieces.map((p) => p.name));
   let n = 1; while (names.has(`P${n}`)) n++;
   state.model.pieces.push({name: `P${n}`, cells: [], count: 1});
+  const before = state.target;
   state.target = String(state.model.pieces.length - 1);
-  remember(); showEditor();
+  remember(before); showEditor();
 });
 $("remove-piece").addEventListener("click", () => {
   state.model.pieces.splice(Number(state.target), 1);
+  const before = state.target;
   state.target = "board";
-  remember(); showEditor(); edited();
+  remember(before); showEditor(); edited();
 });
 $("piece-name").addEventListener("change", () => {
   state.model.pieces[Number(state.target)].name = $("piece-name").value.trim();
