@@ -679,3 +679,28 @@ def test_undo_of_duplicate_shows_the_piece_duplicated(server, browser):
     wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#target option")) == 4)
     wait(driver, lambda d: d.find_element(By.ID, "piece-name").get_attribute("value") == "P1-2")
     assert on(driver) == 2
+
+
+def test_take_apart_shows_the_animation_under_its_buttons(server, browser):
+    """#36 fix 4: the animation sits right under its Play button, however long the list of
+    moves (PelikanBurr's 108 pushed it 1,000 px down): the list scrolls on its own."""
+    driver = browser
+    fresh(driver, server)
+    Select(driver.find_element(By.ID, "catalog")).select_by_value("framed-slack")
+    click(driver, "open-catalog")
+    wait(driver, lambda d: "Frame" in toml(d) and text(d, "name") == "framed-slack")
+    driver.find_element(By.CSS_SELECTOR, '.tabs button[data-pane="moves"]').click()
+    click(driver, "moves-find")
+    wait(driver, lambda d: text(d, "moves-status").startswith("level "))
+    # a sequence as long as PelikanBurr's: the list filled out to 108 moves
+    driver.execute_script("""
+        const list = document.getElementById("moves-list");
+        while (list.children.length < 108) {
+          const li = document.createElement("li"); li.textContent = "a move"; list.appendChild(li);
+        }""")
+    play = driver.find_element(By.ID, "moves-play").rect
+    picture = driver.find_element(By.ID, "moves-svg").rect
+    listed = driver.find_element(By.ID, "moves-list").rect
+    assert picture["y"] < listed["y"]
+    assert picture["y"] - (play["y"] + play["height"]) < 150
+    assert listed["height"] < 400  # the list scrolls within itself

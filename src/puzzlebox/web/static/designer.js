@@ -455,7 +455,11 @@ function showStep(step, fraction) {
   $("moves-step").value = step;
   $("moves-status").textContent = `level ${moves.data.level}: step ${step} of ${all.length - 1}` +
     (step ? ` (${moves.data.captions[step]})` : " (assembled)");
-  [...$("moves-list").children].forEach((li, i) => li.classList.toggle("now", i === step - 1));
+  const list = $("moves-list");
+  [...list.children].forEach((li, i) => li.classList.toggle("now", i === step - 1));
+  // the move made kept in sight in the list's own scroll (the page itself stays put)
+  const now = list.children[step - 1];
+  if (now) list.scrollTop = Math.max(0, now.offsetTop - list.clientHeight / 2);
   $("moves-back").disabled = step === 0;
   $("moves-forward").disabled = step >= all.length - 1;
 }
