@@ -513,3 +513,27 @@ def test_small_things_favicon_hint_no_console_errors(server, browser):
     assert text(driver, "hint") == ""
     time.sleep(0.3)
     assert console_errors(driver) == []
+
+
+def test_a_closed_tab_leaves_no_process(browser):
+    """#36 item 5: a tab closed ends its search process (the page's close, sent as it goes
+    away), with no other tab asking anything and long before the idle limit."""
+    from puzzlebox.web.runs import Runs
+
+    runs = Runs(process_idle_seconds=3600)  # only the page's close can end it
+    with serving(roomy_app(runs=runs)) as url:
+        driver = browser
+        first = driver.current_window_handle
+        driver.switch_to.new_window("tab")
+        driver.get(url)
+        wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#catalog option")) > 5)
+        Select(driver.find_element(By.ID, "catalog")).select_by_value("pentomino-6x10")
+        driver.find_element(By.ID, "open-catalog").click()
+        wait(driver, lambda d: text(d, "name") == "pentomino-6x10")
+        open_pane(driver, "solutions")
+        driver.find_element(By.ID, "solve").click()
+        wait(driver, lambda d: "solution 1 of" in text(d, "position"))
+        assert runs.processes() == 1  # kept for "next"
+        driver.close()
+        driver.switch_to.window(first)
+        wait(driver, lambda d: runs.processes() == 0)

@@ -514,7 +514,9 @@ $("engine").addEventListener("change", () => {
   const chosen = $("engine").selectedOptions[0];
   $("engine-note").textContent = chosen ? chosen.title : "";
 });
-window.addEventListener("pagehide", () => navigator.sendBeacon("/api/stop", JSON.stringify({tab})));
+// the page goes away (a closed tab, another address): its searches stop and the server's
+// processes for it end (#36 item 5); a page brought back opens its puzzle again as it asks
+window.addEventListener("pagehide", () => navigator.sendBeacon("/api/close", JSON.stringify({tab})));
 
 // -- watching the search -------------------------------------------------------------------
 let watchTimer = null;
