@@ -537,3 +537,25 @@ def test_a_closed_tab_leaves_no_process(browser):
         driver.close()
         driver.switch_to.window(first)
         wait(driver, lambda d: runs.processes() == 0)
+
+
+def test_the_browse_line_gives_the_count_once_known(server, browser, tmp_path):
+    """#36 fix 7: after a count, the browse line says "of 92", not "of 1+"."""
+    url, _ = server
+    driver = browser
+    driver.get(url)
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#grid .cell"))
+    queens = tmp_path / "queens-8.toml"
+    queens.write_text('kind = "queens"\nn = 8\n', "utf-8")
+    driver.find_element(By.ID, "file").send_keys(str(queens))
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#puzzle-svg svg")
+         and text(d, "name") == "queens-8")
+    open_pane(driver, "solutions")
+    driver.find_element(By.ID, "solve").click()
+    wait(driver, lambda d: "solution 1 of" in text(d, "position"))
+    assert text(driver, "position").endswith("+")  # not all found yet
+    driver.find_element(By.ID, "count").click()
+    wait(driver, lambda d: text(d, "result") == "92 solutions, 12 distinct")
+    wait(driver, lambda d: text(d, "position") == "solution 1 of 92")
+    driver.find_element(By.ID, "next").click()
+    wait(driver, lambda d: text(d, "position") == "solution 2 of 92")

@@ -704,3 +704,20 @@ def test_take_apart_shows_the_animation_under_its_buttons(server, browser):
     assert picture["y"] < listed["y"]
     assert picture["y"] - (play["y"] + play["height"]) < 150
     assert listed["height"] < 400  # the list scrolls within itself
+
+
+def test_the_cube_editor_says_its_own_limit(server, browser):
+    """#36 fix 7: the cube editor's note beside the size fields gives its own limit (30 x 30
+    and 20 layers), not the flat editor's 60 x 60; back on a flat lattice, 60 x 60 again."""
+    driver = browser
+    fresh(driver, server)
+    assert text(driver, "grid-limit") == "up to 60 x 60"
+    Select(driver.find_element(By.ID, "lattice")).select_by_value("cube")
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#layers svg.layer"))
+    wait(driver, lambda d: text(d, "grid-limit") == "up to 30 x 30 x 20 layers")
+    cols = driver.find_element(By.ID, "grid-cols")
+    cols.clear()
+    cols.send_keys("45", Keys.TAB)
+    wait(driver, lambda d: d.find_element(By.ID, "grid-cols").get_attribute("value") == "30")
+    Select(driver.find_element(By.ID, "lattice")).select_by_value("square")
+    wait(driver, lambda d: text(d, "grid-limit") == "up to 60 x 60")

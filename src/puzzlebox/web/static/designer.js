@@ -115,6 +115,11 @@ function designerShow() {
   for (const el of document.querySelectorAll(".cube-only")) el.hidden = !cube;
   $("duplicate").disabled = state.target === "board";
   $("set-size").max = cube ? 6 : 8;
+  // the grid fields' maxima are those of the editor shown, and the note beside them says so
+  $("grid-rows").max = cube ? CUBE_LIMITS[1] : FLAT_MOST;
+  $("grid-cols").max = cube ? CUBE_LIMITS[2] : FLAT_MOST;
+  $("grid-layers").max = CUBE_LIMITS[0];
+  limitNote(0);
   if (cube) {
     const cells = cellsOf();
     const layers = Math.max(0, ...cells.map((c) => c[0] + 1));
@@ -127,6 +132,7 @@ let cubeLayer = 0;  // the layer shown when one layer is shown at a time
 const SQUARE_PX = 22;
 
 const CUBE_LIMITS = [20, 30, 30];  // layers, rows, columns the cube editor shows at most
+const FLAT_MOST = Number($("grid-rows").max);  // the flat editor's (the page's EDITOR_SIZE)
 
 function cubeWindow() {
   // the window of cells shown; a field past its limit is set back to what is drawn (no
