@@ -559,3 +559,30 @@ def test_the_browse_line_gives_the_count_once_known(server, browser, tmp_path):
     wait(driver, lambda d: text(d, "position") == "solution 1 of 92")
     driver.find_element(By.ID, "next").click()
     wait(driver, lambda d: text(d, "position") == "solution 2 of 92")
+
+
+def test_a_narrow_window_shows_one_column(server, browser):
+    """#36 item 6: below 700 px (a phone's 390), the editor and the panes are one column,
+    each as wide as the window, and a solution's picture as wide as its pane."""
+    url, _ = server
+    driver = browser
+    driver.set_window_size(390, 900)
+    try:
+        driver.get(url)
+        wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#catalog option")) > 5)
+        Select(driver.find_element(By.ID, "catalog")).select_by_value("pentomino-3x20")
+        driver.find_element(By.ID, "open-catalog").click()
+        wait(driver, lambda d: text(d, "name") == "pentomino-3x20")
+        open_pane(driver, "solutions")
+        driver.find_element(By.ID, "solve").click()
+        wait(driver, lambda d: "solution 1 of" in text(d, "position")
+             and d.find_elements(By.CSS_SELECTOR, "#solution-svg svg"))
+        width = driver.execute_script("return document.documentElement.clientWidth")
+        editor = driver.find_element(By.ID, "editor").rect
+        view = driver.find_element(By.ID, "view").rect
+        assert view["y"] >= editor["y"] + editor["height"] - 1  # below the editor
+        assert view["width"] > 0.9 * width and editor["width"] > 0.9 * width
+        picture = driver.find_element(By.CSS_SELECTOR, "#solution-svg svg").rect
+        assert picture["width"] > 0.8 * width
+    finally:
+        driver.set_window_size(1400, 1000)
