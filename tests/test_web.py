@@ -768,3 +768,35 @@ def test_a_design_search_counts_among_the_searches_running_at_once():
                                                         "name": "tetromino-sets"})
         assert refused.status_code == 429 and "at once" in refused.json()["error"]
         client.post("/api/stop", json={"tab": tab})
+
+
+def test_a_closed_tab_and_an_idle_tab_leave_no_process():
+    """#36 item 5: the page's close (sent as it goes away) ends its tab's processes at once
+    (the puzzle's search and its watch); a tab that asks nothing loses its processes within
+    ``process_idle_seconds`` while no other tab does anything, and its next "next" starts
+    a fresh process past the solutions it kept."""
+    runs = Runs(process_idle_seconds=3600)  # none reaped until the close is tried
+    app = roomy_app(runs=runs)
+    with TestClient(app) as client:
+        closed, idle = new_tab(), new_tab()
+        for tab in (closed, idle):
+            body = {"tab": tab, "toml": QUEENS.format(n=8)}
+            client.post("/api/solve", json=body | {"index": 0})
+            follow(client, tab)
+        client.post("/api/watch", json={"tab": closed, "toml": QUEENS.format(n=8), "nodes": 1})
+        assert runs.get(closed).worker is not None and runs.get(closed).watcher is not None
+        assert client.post("/api/close", json={"tab": closed}).json() == {"closed": True}
+        assert runs.get(closed) is None
+        # the idle tab: nothing asked of the server, its process goes by itself
+        assert runs.processes() == 1
+        runs.process_idle_seconds = 0.5
+        deadline = time.monotonic() + WAIT  # a guard against a hang, not a measurement
+        while runs.processes() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert runs.processes() == 0
+        assert len(runs.get(idle).found) == 1  # the tab and its solution stay
+        body = {"tab": idle, "toml": QUEENS.format(n=8)}
+        client.post("/api/solve", json=body | {"index": 1})
+        follow(client, idle)
+        state = client.post("/api/solve", json=body | {"index": 1, "peek": True}).json()
+        assert state["found"] >= 2

@@ -513,3 +513,76 @@ def test_small_things_favicon_hint_no_console_errors(server, browser):
     assert text(driver, "hint") == ""
     time.sleep(0.3)
     assert console_errors(driver) == []
+
+
+def test_a_closed_tab_leaves_no_process(browser):
+    """#36 item 5: a tab closed ends its search process (the page's close, sent as it goes
+    away), with no other tab asking anything and long before the idle limit."""
+    from puzzlebox.web.runs import Runs
+
+    runs = Runs(process_idle_seconds=3600)  # only the page's close can end it
+    with serving(roomy_app(runs=runs)) as url:
+        driver = browser
+        first = driver.current_window_handle
+        driver.switch_to.new_window("tab")
+        driver.get(url)
+        wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#catalog option")) > 5)
+        Select(driver.find_element(By.ID, "catalog")).select_by_value("pentomino-6x10")
+        driver.find_element(By.ID, "open-catalog").click()
+        wait(driver, lambda d: text(d, "name") == "pentomino-6x10")
+        open_pane(driver, "solutions")
+        driver.find_element(By.ID, "solve").click()
+        wait(driver, lambda d: "solution 1 of" in text(d, "position"))
+        assert runs.processes() == 1  # kept for "next"
+        driver.close()
+        driver.switch_to.window(first)
+        wait(driver, lambda d: runs.processes() == 0)
+
+
+def test_the_browse_line_gives_the_count_once_known(server, browser, tmp_path):
+    """#36 fix 7: after a count, the browse line says "of 92", not "of 1+"."""
+    url, _ = server
+    driver = browser
+    driver.get(url)
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#grid .cell"))
+    queens = tmp_path / "queens-8.toml"
+    queens.write_text('kind = "queens"\nn = 8\n', "utf-8")
+    driver.find_element(By.ID, "file").send_keys(str(queens))
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#puzzle-svg svg")
+         and text(d, "name") == "queens-8")
+    open_pane(driver, "solutions")
+    driver.find_element(By.ID, "solve").click()
+    wait(driver, lambda d: "solution 1 of" in text(d, "position"))
+    assert text(driver, "position").endswith("+")  # not all found yet
+    driver.find_element(By.ID, "count").click()
+    wait(driver, lambda d: text(d, "result") == "92 solutions, 12 distinct")
+    wait(driver, lambda d: text(d, "position") == "solution 1 of 92")
+    driver.find_element(By.ID, "next").click()
+    wait(driver, lambda d: text(d, "position") == "solution 2 of 92")
+
+
+def test_a_narrow_window_shows_one_column(server, browser):
+    """#36 item 6: below 700 px (a phone's 390), the editor and the panes are one column,
+    each as wide as the window, and a solution's picture as wide as its pane."""
+    url, _ = server
+    driver = browser
+    driver.set_window_size(390, 900)
+    try:
+        driver.get(url)
+        wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#catalog option")) > 5)
+        Select(driver.find_element(By.ID, "catalog")).select_by_value("pentomino-3x20")
+        driver.find_element(By.ID, "open-catalog").click()
+        wait(driver, lambda d: text(d, "name") == "pentomino-3x20")
+        open_pane(driver, "solutions")
+        driver.find_element(By.ID, "solve").click()
+        wait(driver, lambda d: "solution 1 of" in text(d, "position")
+             and d.find_elements(By.CSS_SELECTOR, "#solution-svg svg"))
+        width = driver.execute_script("return document.documentElement.clientWidth")
+        editor = driver.find_element(By.ID, "editor").rect
+        view = driver.find_element(By.ID, "view").rect
+        assert view["y"] >= editor["y"] + editor["height"] - 1  # below the editor
+        assert view["width"] > 0.9 * width and editor["width"] > 0.9 * width
+        picture = driver.find_element(By.CSS_SELECTOR, "#solution-svg svg").rect
+        assert picture["width"] > 0.8 * width
+    finally:
+        driver.set_window_size(1400, 1000)

@@ -355,7 +355,7 @@ def test_burrtools_import_and_exports(server, browser, downloads):
     bad = downloads / "not-burrtools.xmpuzzle"
     bad.write_bytes(b"hello")
     driver.find_element(By.ID, "bt-file").send_keys(str(bad))
-    wait(driver, lambda d: "not a BurrTools file" in text(d, "design-error"))
+    wait(driver, lambda d: "not a BurrTools file" in text(d, "file-error"))
     assert toml(driver) == imported
 
 
@@ -585,3 +585,139 @@ def test_cube_model_round_trip(client):
     assert again["model"] == model
     assert 'grid = ["###/###/###", "###/###/###", "###/###/###"]' in again["toml"]
     assert 'A = ["##/#.", ".#/.."]' in again["toml"]
+
+
+def _menu(driver, element_id: str, index: int) -> None:
+    """A drop-down menu used as a user does: clicked (it takes the focus), an entry chosen."""
+    menu = driver.find_element(By.ID, element_id)
+    menu.click()
+    Select(menu).select_by_index(index)
+
+
+def _keys(driver, key: str) -> None:
+    """Ctrl+key sent to whatever has the focus (as a user's keyboard does)."""
+    ActionChains(driver).key_down(Keys.CONTROL).send_keys(key).key_up(Keys.CONTROL).perform()
+
+
+def test_ctrl_z_and_ctrl_y_after_a_menu_was_used(server, browser):
+    """#36 fix 1: a drop-down menu (Tool, Editing) used, then drawing: the focus stays on
+    the menu, and Ctrl-Z / Ctrl-Y still undo and redo the drawing."""
+    driver = browser
+    fresh(driver, server)
+    _menu(driver, "tool", 0)  # draw
+    drag(driver, [(0, 0), (0, 1), (0, 2)])
+    assert on(driver) == 3
+    assert driver.switch_to.active_element.get_attribute("id") == "tool"
+    _keys(driver, "z")
+    wait(driver, lambda d: on(d) == 0)
+    _keys(driver, "y")
+    wait(driver, lambda d: on(d) == 3)
+    # the Editing menu: a piece chosen with it, drawn, undone from the keyboard
+    click(driver, "add-piece")
+    wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#target option")) == 2)
+    _menu(driver, "target", 1)
+    wait(driver, lambda d: on(d) == 0)
+    drag(driver, [(1, 1), (1, 2)])
+    assert on(driver) == 2
+    assert driver.switch_to.active_element.get_attribute("id") == "target"
+    _keys(driver, "z")
+    wait(driver, lambda d: on(d) == 0)
+    _keys(driver, "y")
+    wait(driver, lambda d: on(d) == 2)
+
+
+def test_a_refused_file_is_shown_over_a_text_only_puzzle(server, browser, downloads):
+    """#36 fix 2: with a text-only puzzle on screen (the grid editor hidden), a refused
+    BurrTools import (a grid puzzlebox has no lattice for, as Bermuda's) and a refused piece
+    sheet say so where the user sees it."""
+    driver = browser
+    fresh(driver, server)
+    queens = downloads / "queens-6.toml"
+    queens.write_text('kind = "queens"\nn = 6\n', "utf-8")
+    driver.find_element(By.ID, "file").send_keys(str(queens))
+    wait(driver, lambda d: d.find_element(By.ID, "not-editable").is_displayed()
+         and text(d, "name") == "queens-6")
+    assert not driver.find_element(By.ID, "grid-editor").is_displayed()
+    source = (DATA / "pentominoes-6x10.xmpuzzle").read_text("utf-8")
+    assert '<gridType type="0"/>' in source
+    bermuda = downloads / "bermuda-like.xmpuzzle"
+    bermuda.write_text(source.replace('<gridType type="0"/>', '<gridType type="3"/>'), "utf-8")
+    driver.find_element(By.ID, "bt-file").send_keys(str(bermuda))
+    wait(driver, lambda d: "has no puzzlebox lattice" in text(d, "file-error"))
+    assert driver.find_element(By.ID, "file-error").is_displayed()
+    assert text(driver, "name") == "queens-6"  # the puzzle on screen is kept
+    click(driver, "export-sheet")
+    wait(driver, lambda d: text(d, "file-error") != ""
+         and "has no puzzlebox lattice" not in text(d, "file-error"))
+    assert driver.find_element(By.ID, "file-error").is_displayed()
+
+
+def test_undo_of_duplicate_shows_the_piece_duplicated(server, browser):
+    """#36 fix 3: Duplicate, then Undo: the piece comes back as it was and the editor shows
+    it (not the piece after it); Redo shows the copy again."""
+    driver = browser
+    fresh(driver, server)
+    drag(driver, [(0, 0), (0, 1), (0, 2), (0, 3), (0, 4)])
+    click(driver, "add-piece")
+    wait(driver, lambda d: on(d) == 0)
+    drag(driver, [(0, 0), (0, 1)])
+    click(driver, "add-piece")
+    wait(driver, lambda d: on(d) == 0)
+    drag(driver, [(0, 0), (0, 1), (0, 2)])
+    target(driver, 1)  # P1, with the piece P2 after it
+    wait(driver, lambda d: on(d) == 2
+         and d.find_element(By.ID, "piece-name").get_attribute("value") == "P1")
+    click(driver, "duplicate")
+    wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#target option")) == 4)
+    assert driver.find_element(By.ID, "piece-name").get_attribute("value") == "P1-2"
+    click(driver, "undo")
+    wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#target option")) == 3)
+    wait(driver, lambda d: d.find_element(By.ID, "piece-name").get_attribute("value") == "P1")
+    assert on(driver) == 2
+    assert Select(driver.find_element(By.ID, "target")).first_selected_option.text == "piece P1"
+    click(driver, "redo")
+    wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#target option")) == 4)
+    wait(driver, lambda d: d.find_element(By.ID, "piece-name").get_attribute("value") == "P1-2")
+    assert on(driver) == 2
+
+
+def test_take_apart_shows_the_animation_under_its_buttons(server, browser):
+    """#36 fix 4: the animation sits right under its Play button, however long the list of
+    moves (PelikanBurr's 108 pushed it 1,000 px down): the list scrolls on its own."""
+    driver = browser
+    fresh(driver, server)
+    Select(driver.find_element(By.ID, "catalog")).select_by_value("framed-slack")
+    click(driver, "open-catalog")
+    wait(driver, lambda d: "Frame" in toml(d) and text(d, "name") == "framed-slack")
+    driver.find_element(By.CSS_SELECTOR, '.tabs button[data-pane="moves"]').click()
+    click(driver, "moves-find")
+    wait(driver, lambda d: text(d, "moves-status").startswith("level "))
+    # a sequence as long as PelikanBurr's: the list filled out to 108 moves
+    driver.execute_script("""
+        const list = document.getElementById("moves-list");
+        while (list.children.length < 108) {
+          const li = document.createElement("li"); li.textContent = "a move"; list.appendChild(li);
+        }""")
+    play = driver.find_element(By.ID, "moves-play").rect
+    picture = driver.find_element(By.ID, "moves-svg").rect
+    listed = driver.find_element(By.ID, "moves-list").rect
+    assert picture["y"] < listed["y"]
+    assert picture["y"] - (play["y"] + play["height"]) < 150
+    assert listed["height"] < 400  # the list scrolls within itself
+
+
+def test_the_cube_editor_says_its_own_limit(server, browser):
+    """#36 fix 7: the cube editor's note beside the size fields gives its own limit (30 x 30
+    and 20 layers), not the flat editor's 60 x 60; back on a flat lattice, 60 x 60 again."""
+    driver = browser
+    fresh(driver, server)
+    assert text(driver, "grid-limit") == "up to 60 x 60"
+    Select(driver.find_element(By.ID, "lattice")).select_by_value("cube")
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#layers svg.layer"))
+    wait(driver, lambda d: text(d, "grid-limit") == "up to 30 x 30 x 20 layers")
+    cols = driver.find_element(By.ID, "grid-cols")
+    cols.clear()
+    cols.send_keys("45", Keys.TAB)
+    wait(driver, lambda d: d.find_element(By.ID, "grid-cols").get_attribute("value") == "30")
+    Select(driver.find_element(By.ID, "lattice")).select_by_value("square")
+    wait(driver, lambda d: text(d, "grid-limit") == "up to 60 x 60")

@@ -12,6 +12,7 @@ Routes (all JSON unless said; every POST body is JSON of at most :data:`MAX_BODY
   read by the TOML reader: the puzzle's picture, the area sums and the impossibility proofs,
   or the reader's one-line error;
 * ``POST /api/solve``, ``/api/count``, ``/api/stop``: one search per tab (web/runs.py);
+  ``POST /api/close``: the page went away, its tab's processes end;
   ``GET /api/events/{tab}``: its progress as server-sent events (a client that goes away
   stops the search it was following);
 * ``GET /api/solution/{tab}/{index}.{svg|png|json}``: a solution found, drawn by render/;
@@ -429,6 +430,17 @@ class App:
 
         return await self._json(request, run)
 
+    async def close(self, request: Request) -> Response:
+        """The page went away (sent as it hides): its tab's searches, the puzzle's and the
+        design search's, stop and their processes end (#36 item 5)."""
+        def run(body: dict[str, Any]) -> dict[str, Any]:
+            tab_id = _tab_id(body.get("tab"))
+            closed = self.runs.close(tab_id)
+            closed = self.runs.close(self._design_tab(tab_id)) or closed
+            return {"closed": closed}
+
+        return await self._json(request, run)
+
     async def watch(self, request: Request) -> Response:
         def run(body: dict[str, Any]) -> dict[str, Any]:
             self._current(_tab_id(body.get("tab")), _version(body))
@@ -692,6 +704,7 @@ def create_app(runs: Runs | None = None, checks: CheckLimits | None = None) -> S
         Route("/api/solve", app.solve, methods=["POST"]),
         Route("/api/count", app.count, methods=["POST"]),
         Route("/api/stop", app.stop, methods=["POST"]),
+        Route("/api/close", app.close, methods=["POST"]),
         Route("/api/watch", app.watch, methods=["POST"]),
         Route("/api/events/{tab}", app.events),
         Route("/api/solution/{tab}/{index:int}.{fmt:str}", app.solution),

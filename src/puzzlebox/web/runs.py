@@ -22,7 +22,13 @@ The limits, each answered with a line the page shows:
   ``memory_in_all``: past either the search is stopped (its process ended) and says so; a
   puzzle whose cover problem is reckoned over a tab's share is refused before any process;
 * a tab runs one search at a time, the server :data:`MAX_RUNNING`; :data:`MAX_TABS` tabs
-  are remembered, and a tab idle for :data:`IDLE_SECONDS` is forgotten (its processes end).
+  are remembered, and a tab idle for :data:`IDLE_SECONDS` is forgotten (its processes end);
+* a tab's processes end when the page closes (``POST /api/close``, sent as the page goes
+  away) and, whatever other tabs do, once the tab has run nothing and asked for nothing
+  for :data:`PROCESS_IDLE_SECONDS`: a thread of the server looks every
+  :data:`REAP_SECONDS` (#36 item 5; before, 13 processes of closed tabs stayed until another
+  tab opened a puzzle 10 minutes later). The tab keeps its solutions: its next "next"
+  starts a fresh process past them, its next watch frame starts the watch over.
 
 A tab's design search (web/design_search.py) is a tab of its own here, opened with no puzzle
 (its key: the page's tab and ``-design``): the same process, limits, stream and Stop, its
@@ -81,6 +87,8 @@ BYTES_PER_ENTRY = 240
 MEMORY_PER_TAB = 1 << 30
 MEMORY_IN_ALL = 2 << 30
 IDLE_SECONDS = 600.0
+PROCESS_IDLE_SECONDS = 45.0  # a process of a tab that ran and asked nothing this long ends
+REAP_SECONDS = 5.0  # how often the server looks for such processes
 
 
 class Busy(PuzzleboxError):
@@ -218,8 +226,10 @@ class Runs:
     def __init__(self, max_running: int = MAX_RUNNING, max_tabs: int = MAX_TABS,
                  memory_per_tab: int = MEMORY_PER_TAB, memory_in_all: int = MEMORY_IN_ALL,
                  idle_seconds: float = IDLE_SECONDS, search_seconds: float = SEARCH_SECONDS,
-                 watch_seconds: float = WATCH_SECONDS) -> None:
+                 watch_seconds: float = WATCH_SECONDS,
+                 process_idle_seconds: float = PROCESS_IDLE_SECONDS) -> None:
         self.max_running = max_running
+        self.process_idle_seconds = process_idle_seconds
         self.max_tabs = max_tabs
         self.memory_per_tab = memory_per_tab
         self.memory_in_all = memory_in_all
@@ -228,6 +238,8 @@ class Runs:
         self.watch_seconds = watch_seconds
         self._tabs: OrderedDict[str, Tab] = OrderedDict()
         self._lock = threading.Lock()
+        self._reaper: threading.Thread | None = None  # started with the first tab opened
+        self._quit = threading.Event()
 
     # -- tabs ----------------------------------------------------------------------------
     def open(self, tab_id: str, puzzle: Puzzle | None) -> Tab:
@@ -240,6 +252,7 @@ class Runs:
             raise Busy(f"this puzzle's cover problem may take {need >> 20} MB, more than the "
                        f"{self.memory_per_tab >> 20} MB the page gives one tab (the command "
                        "line has no such limit)")
+        self._watch_idle()
         old = self.get(tab_id)
         if old is not None:
             self.stop(tab_id, wait=True)
@@ -280,6 +293,63 @@ class Runs:
                 if not t.running and now - t.touched > self.idle_seconds]
         return [self._tabs.pop(k) for k in keys]
 
+    def _watch_idle(self) -> None:
+        """Start the thread that ends idle processes (once; again after :meth:`stop_all`)."""
+        with self._lock:
+            if self._reaper is not None and self._reaper.is_alive():
+                return
+            self._quit.clear()
+            self._reaper = threading.Thread(target=self._reap_loop, daemon=True,
+                                            name="puzzlebox-web-reaper")
+            self._reaper.start()
+
+    def _reap_loop(self) -> None:
+        while not self._quit.wait(REAP_SECONDS):
+            with contextlib.suppress(Exception):  # never a dead reaper
+                self.reap()
+
+    def reap(self) -> None:
+        """End the processes of every tab that runs nothing and was not asked for in
+        ``process_idle_seconds`` (the tab and its solutions stay), and forget the tabs idle
+        for ``idle_seconds``, whatever other tabs do."""
+        now = time.monotonic()
+        ending: list[Worker] = []
+        with self._lock:
+            gone = self._forget_idle()
+            for tab in self._tabs.values():
+                if tab.running or now - tab.touched <= self.process_idle_seconds:
+                    continue
+                if tab.worker is not None:  # no search can start while the lock is held
+                    ending.append(tab.worker)
+                    tab.worker = None
+                if tab.watcher is not None and tab.watch_lock.acquire(blocking=False):
+                    try:  # not while a frame is being drawn (that request touched it)
+                        ending.append(tab.watcher)
+                        tab.watcher = None
+                        tab.watch = None
+                    finally:
+                        tab.watch_lock.release()
+        for forgotten in gone:  # outside the lock: ending a process takes a moment
+            forgotten.close()
+        for worker in ending:
+            worker.end()
+
+    def close(self, tab_id: str) -> bool:
+        """The page of ``tab_id`` went away: its search stops, its processes end, the tab
+        is forgotten; True when there was one."""
+        with self._lock:
+            tab = self._tabs.pop(tab_id, None)
+        if tab is None:
+            return False
+        tab.close()
+        return True
+
+    def processes(self) -> int:
+        """The processes of every tab alive now."""
+        with self._lock:
+            tabs = list(self._tabs.values())
+        return sum(1 for t in tabs for w in (t.worker, t.watcher) if w is not None and w.alive)
+
     def held(self) -> int:
         """The bytes reckoned for every tab's puzzle together."""
         with self._lock:
@@ -316,6 +386,7 @@ class Runs:
     def stop_all(self, wait: bool = True) -> None:
         """Stop every search (``wait``: until their threads have ended, and end every
         tab's processes)."""
+        self._quit.set()
         with self._lock:
             tabs = list(self._tabs.values())
         for tab in tabs:

@@ -7,6 +7,7 @@ const tab = (crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).sli
 const state = {
   toml: "", name: "puzzle", model: null, board: 0, target: "board",
   index: 0, found: 0, exhausted: false, events: null, watching: false, checking: null,
+  counted: null,  // the last count's totals ({solutions, distinct}) of the puzzle on screen
   // the version of the puzzle on screen: bumped by every open and every edit, carried by
   // every request; an answer for another version is dropped (#25: answers belong to the
   // puzzle on screen, however fast the clicks)
@@ -78,6 +79,7 @@ function change() {
   // the puzzle on screen is about to change: a new version, and nothing of the old one's
   // searches or answers stays on screen
   state.version += 1;
+  state.counted = null;  // the last count's totals were of the puzzle before
   stopWatch();
   if (state.endFollow) state.endFollow();  // its search stops with its stream (web/app.py)
   resetSolutions();
@@ -101,11 +103,15 @@ async function settled() {
 }
 
 function limitNote(asked) {
-  // the grid editor's size limit, said beside its fields (and what was asked past it)
-  const most = Number($("grid-rows").max);
+  // the grid editor's size limit, said beside its fields (and what was asked past it); the
+  // cube editor's are its own (designer.js sets the fields' maxima: #36 fix 7)
+  const most = Number($("grid-rows").max), cols = Number($("grid-cols").max);
+  const cube = !!state.model && state.model.lattice === "cube";
+  const size = cube ? `${most} x ${cols} x ${$("grid-layers").max} layers` : `${most} x ${cols}`;
   $("grid-limit").textContent = asked > most
-    ? `the editor draws at most ${most} x ${most} cells (${asked} asked); a bigger board is edited as text`
-    : `up to ${most} x ${most}`;
+    ? (cube ? `the cube editor draws at most ${size} (${asked} asked)`
+      : `the editor draws at most ${size} cells (${asked} asked); a bigger board is edited as text`)
+    : `up to ${size}`;
   $("grid-limit").classList.toggle("warn", asked > most);
 }
 
@@ -309,13 +315,15 @@ $("add-piece").addEventListener("click", () => {
   const names = new Set(state.model.pieces.map((p) => p.name));
   let n = 1; while (names.has(`P${n}`)) n++;
   state.model.pieces.push({name: `P${n}`, cells: [], count: 1});
+  const before = state.target;
   state.target = String(state.model.pieces.length - 1);
-  remember(); showEditor();
+  remember(before); showEditor();
 });
 $("remove-piece").addEventListener("click", () => {
   state.model.pieces.splice(Number(state.target), 1);
+  const before = state.target;
   state.target = "board";
-  remember(); showEditor(); edited();
+  remember(before); showEditor(); edited();
 });
 $("piece-name").addEventListener("change", () => {
   state.model.pieces[Number(state.target)].name = $("piece-name").value.trim();
@@ -430,6 +438,11 @@ function showProgress(p) {
   bar.hidden = p.share === null || p.share === undefined;
   if (!bar.hidden) bar.value = p.share;
   if (p.state !== "running") $("result").textContent = p.message;
+  // a count done: the browse line says "of 520", not "of 4+" (#36 fix 7)
+  if (p.mode === "count" && p.state === "done" && p.result && p.result.solutions !== undefined && !p.result.reason) {
+    state.counted = {solutions: p.result.solutions, distinct: p.result.distinct};
+    updateBrowse();
+  }
 }
 
 async function run(index) {
@@ -482,7 +495,9 @@ function updateBrowse() {
   $("prev").disabled = !have || state.index === 0;
   $("next").disabled = !have || (state.exhausted && state.index + 1 >= state.found);
   const what = state.distinct ? "distinct solution" : "solution";
-  $("position").textContent = have ? `${what} ${state.index + 1} of ${state.found}${state.exhausted ? "" : "+"}` : "";
+  const counted = state.counted ? (state.distinct ? state.counted.distinct : state.counted.solutions) : null;
+  const of = state.exhausted ? state.found : counted !== null && counted >= state.found ? counted : `${state.found}+`;
+  $("position").textContent = have ? `${what} ${state.index + 1} of ${of}` : "";
   $("downloads").hidden = !have;
   for (const fmt of ["svg", "png", "json"]) {
     $(`dl-${fmt}`).href = `/api/solution/${tab}/${state.index}.${fmt}?download=1`;
@@ -512,7 +527,9 @@ $("engine").addEventListener("change", () => {
   const chosen = $("engine").selectedOptions[0];
   $("engine-note").textContent = chosen ? chosen.title : "";
 });
-window.addEventListener("pagehide", () => navigator.sendBeacon("/api/stop", JSON.stringify({tab})));
+// the page goes away (a closed tab, another address): its searches stop and the server's
+// processes for it end (#36 item 5); a page brought back opens its puzzle again as it asks
+window.addEventListener("pagehide", () => navigator.sendBeacon("/api/close", JSON.stringify({tab})));
 
 // -- watching the search -------------------------------------------------------------------
 let watchTimer = null;

@@ -8,6 +8,9 @@
 
 // a tool's refusal, on its own line (the check's line is rewritten by every check)
 function designError(text) { $("design-error").textContent = text || ""; }
+// a file's refusal (import, piece sheet, STL), under the file buttons: seen whether or not
+// the grid editor is shown (a text-only puzzle hides it with its line, #36 fix 2)
+function fileError(text) { $("file-error").textContent = text || ""; }
 
 // -- one edit at a time --------------------------------------------------------------------
 // a tool that asks the server edits the cells it had when asked: edits queue behind it, so
@@ -19,7 +22,10 @@ function queued(edit) {
 }
 
 // -- undo and redo -------------------------------------------------------------------------
-const undoStack = {owner: null, states: [], at: 0};
+// with each state, the piece the editor showed before and after the edit that made it:
+// undo shows the piece the edit began on, redo the one it ended on (#36 fix 3: undo of
+// Duplicate shows the piece duplicated, not the one after it)
+const undoStack = {owner: null, states: [], targets: [], at: 0};
 const HISTORY_LIMIT = 200;
 
 function historyFor(model) {
@@ -27,19 +33,23 @@ function historyFor(model) {
   if (undoStack.owner === model) return;
   undoStack.owner = model;
   undoStack.states = model ? [JSON.stringify(model)] : [];
+  undoStack.targets = model ? [{before: state.target, after: state.target}] : [];
   undoStack.at = 0;
   historyButtons();
 }
 
-function remember() {
-  // called after every edit of the model: one step of undo
+function remember(before) {
+  // called after every edit of the model: one step of undo; before: the piece shown when
+  // the edit began, where it is not the one shown now (add, remove, duplicate a piece)
   if (!state.model) return;
   historyFor(state.model);
   const now = JSON.stringify(state.model);
   if (now === undoStack.states[undoStack.at]) return;
   undoStack.states.splice(undoStack.at + 1);
+  undoStack.targets.splice(undoStack.at + 1);
   undoStack.states.push(now);
-  if (undoStack.states.length > HISTORY_LIMIT) undoStack.states.shift();
+  undoStack.targets.push({before: before === undefined ? state.target : String(before), after: state.target});
+  if (undoStack.states.length > HISTORY_LIMIT) { undoStack.states.shift(); undoStack.targets.shift(); }
   undoStack.at = undoStack.states.length - 1;
   historyButtons();
 }
@@ -52,6 +62,8 @@ function historyButtons() {
 function travel(step) {
   const at = undoStack.at + step;
   if (!state.model || at < 0 || at >= undoStack.states.length) return;
+  const shown = step < 0 ? undoStack.targets[undoStack.at] : undoStack.targets[at];
+  if (shown) state.target = step < 0 ? shown.before : shown.after;
   undoStack.at = at;
   state.model = JSON.parse(undoStack.states[at]);
   undoStack.owner = state.model;
@@ -64,8 +76,10 @@ $("undo").addEventListener("click", () => queued(() => travel(-1)));
 $("redo").addEventListener("click", () => queued(() => travel(1)));
 document.addEventListener("keydown", (event) => {
   if (!(event.ctrlKey || event.metaKey) || !state.model) return;
-  const inField = event.target.closest && event.target.closest("input, textarea, select");
-  if (inField && event.target.type !== "checkbox") return;  // a field's own undo
+  // a text field keeps its own undo; a menu (Editing, Tool, Layers) has none, and drawing
+  // leaves the focus on the menu last used (#36 fix 1): Ctrl-Z there undoes the drawing
+  const inField = event.target.closest && event.target.closest("input, textarea");
+  if (inField && event.target.type !== "checkbox") return;
   const key = event.key.toLowerCase();
   if (key === "z" && !event.shiftKey) { event.preventDefault(); queued(() => travel(-1)); }
   else if (key === "y" || (key === "z" && event.shiftKey)) { event.preventDefault(); queued(() => travel(1)); }
@@ -101,6 +115,11 @@ function designerShow() {
   for (const el of document.querySelectorAll(".cube-only")) el.hidden = !cube;
   $("duplicate").disabled = state.target === "board";
   $("set-size").max = cube ? 6 : 8;
+  // the grid fields' maxima are those of the editor shown, and the note beside them says so
+  $("grid-rows").max = cube ? CUBE_LIMITS[1] : FLAT_MOST;
+  $("grid-cols").max = cube ? CUBE_LIMITS[2] : FLAT_MOST;
+  $("grid-layers").max = CUBE_LIMITS[0];
+  limitNote(0);
   if (cube) {
     const cells = cellsOf();
     const layers = Math.max(0, ...cells.map((c) => c[0] + 1));
@@ -113,6 +132,7 @@ let cubeLayer = 0;  // the layer shown when one layer is shown at a time
 const SQUARE_PX = 22;
 
 const CUBE_LIMITS = [20, 30, 30];  // layers, rows, columns the cube editor shows at most
+const FLAT_MOST = Number($("grid-rows").max);  // the flat editor's (the page's EDITOR_SIZE)
 
 function cubeWindow() {
   // the window of cells shown; a field past its limit is set back to what is drawn (no
@@ -351,12 +371,13 @@ for (const op of ["turn", "turn-row", "turn-col", "mirror", "move-left", "move-u
 }
 $("duplicate").addEventListener("click", () => {
   if (!state.model || state.target === "board") return;
+  const duplicated = state.target;
   const piece = state.model.pieces[Number(state.target)];
   const names = new Set(state.model.pieces.map((p) => p.name));
   let n = 2; while (names.has(`${piece.name}-${n}`)) n++;
   state.model.pieces.splice(Number(state.target) + 1, 0, JSON.parse(JSON.stringify(Object.assign({}, piece, {name: `${piece.name}-${n}`}))));
   state.target = String(Number(state.target) + 1);
-  remember(); showEditor(); edited();
+  remember(duplicated); showEditor(); edited();
 });
 
 // -- add the set ---------------------------------------------------------------------------
@@ -377,7 +398,7 @@ $("bt-file").addEventListener("change", () => {
   const file = $("bt-file").files[0];
   if (!file) return;
   if (file.size > BURRTOOLS_BYTES) {
-    designError(`${file.name}: ${file.size} bytes; the page imports BurrTools files of up to ${BURRTOOLS_BYTES} bytes (puzzlebox import FILE takes larger ones)`);
+    fileError(`${file.name}: ${file.size} bytes; the page imports BurrTools files of up to ${BURRTOOLS_BYTES} bytes (puzzlebox import FILE takes larger ones)`);
     $("bt-file").value = "";
     return;
   }
@@ -388,9 +409,10 @@ $("bt-file").addEventListener("change", () => {
     for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
     try {
       const data = await post("/api/design/import", {name: file.name, data: btoa(binary)});
+      fileError("");
       state.target = "board";
       await openText(data.toml, data.name);
-    } catch (error) { designError(error.message); }
+    } catch (error) { fileError(error.message); }
     $("bt-file").value = "";
   };
   reader.readAsArrayBuffer(file);
@@ -398,10 +420,10 @@ $("bt-file").addEventListener("change", () => {
 
 async function download(action) {
   if (state.checking) await state.checking;
-  if (!state.toml) { designError("nothing to export yet"); return; }
+  if (!state.toml) { fileError("nothing to export yet"); return; }
   const response = await fetch(`/api/design/${action}`, {method: "POST", headers: {"Content-Type": "application/json"},
     body: JSON.stringify({tab, toml: state.toml, name: state.name})});
-  if (!response.ok) { designError((await response.json()).error); return; }
+  if (!response.ok) { fileError((await response.json()).error); return; }
   const disposition = response.headers.get("Content-Disposition") || "";
   const match = /filename="([^"]+)"/.exec(disposition);
   const link = document.createElement("a");
@@ -409,7 +431,7 @@ async function download(action) {
   link.href = URL.createObjectURL(await response.blob());
   link.download = match ? match[1] : action;
   document.body.appendChild(link); link.click(); link.remove();
-  designError("");
+  fileError("");
 }
 $("export-sheet").addEventListener("click", () => download("sheet"));
 $("export-stl").addEventListener("click", () => download("stl"));
@@ -439,7 +461,11 @@ function showStep(step, fraction) {
   $("moves-step").value = step;
   $("moves-status").textContent = `level ${moves.data.level}: step ${step} of ${all.length - 1}` +
     (step ? ` (${moves.data.captions[step]})` : " (assembled)");
-  [...$("moves-list").children].forEach((li, i) => li.classList.toggle("now", i === step - 1));
+  const list = $("moves-list");
+  [...list.children].forEach((li, i) => li.classList.toggle("now", i === step - 1));
+  // the move made kept in sight in the list's own scroll (the page itself stays put)
+  const now = list.children[step - 1];
+  if (now) list.scrollTop = Math.max(0, now.offsetTop - list.clientHeight / 2);
   $("moves-back").disabled = step === 0;
   $("moves-forward").disabled = step >= all.length - 1;
 }
