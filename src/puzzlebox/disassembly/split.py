@@ -22,15 +22,13 @@ refused in one line.
 from __future__ import annotations
 
 import hashlib
-import hmac
 import importlib
 import json
-import os
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, cast
+from typing import Any, cast
 
 from puzzlebox import catalog
 from puzzlebox.disassembly.assemblies import (
@@ -46,11 +44,11 @@ from puzzlebox.engine.memory import OutOfTime
 from puzzlebox.errors import PuzzleboxError
 from puzzlebox.formats.reader import file_text, read_text
 from puzzlebox.parallel.backends import DaskBackend, ProcessBackend, SerialBackend
-from puzzlebox.parallel.checkpoint import signing_key
+from puzzlebox.parallel.journal import Journal
 from puzzlebox.puzzles.polyomino import Placement, PolyominoPuzzle, PolyominoSolution
 
 MAGIC = "puzzlebox disassembly checkpoint"
-VERSION = 1
+VERSION = 2  # 2: the shared journal (parallel/journal.py)
 MOST_BATCH = 64  # assemblies a task carries at most
 
 
@@ -187,10 +185,6 @@ def _raise(error: list[str]) -> None:
 
 # -- the checkpoint ------------------------------------------------------------------------
 
-def _check(payload: str) -> str:
-    return hmac.new(signing_key(), payload.encode("utf-8"), hashlib.sha256).hexdigest()
-
-
 def fingerprint(origin: Origin, rules: Rules, assemblies: list[PolyominoSolution]) -> str:
     """The run a checkpoint belongs to: the file's text, the board, the rules and every
     assembly (in its order)."""
@@ -201,110 +195,35 @@ def fingerprint(origin: Origin, rules: Rules, assemblies: list[PolyominoSolution
 
 class DisassemblyCheckpoint:
     """The results kept in ``path`` (read at once: assembly number to separation as JSON)
-    and the file to append new ones to."""
+    and the file to append new ones to (parallel/journal.py)."""
 
     def __init__(self, path: str | Path, fingerprint: str) -> None:
-        self.path = Path(path)
-        self.fingerprint = fingerprint
+        self.journal = Journal(path, MAGIC, VERSION, fingerprint, _entry,
+                               DisassemblyCheckpointError, "disassembly",
+                               "puzzle, board or rules")
         self.results: dict[int, Any] = {}
-        self._handle: IO[str] | None = None
-        self._keep: int | None = None  # bytes to keep before appending (a cut line dropped)
-        if self.path.exists() and self.path.stat().st_size > 0:
-            self._read()
-
-    def _read(self) -> None:
-        name = str(self.path)
-        try:
-            lines = self.path.read_text(encoding="utf-8").split("\n")
-        except (OSError, UnicodeDecodeError) as error:
-            raise DisassemblyCheckpointError(f"{name}: cannot read the checkpoint: {error}"
-                                             ) from None
-        try:
-            head = json.loads(lines[0])
-        except ValueError:
-            head = None
-        if not isinstance(head, dict) or head.get("checkpoint") != MAGIC:
-            raise DisassemblyCheckpointError(f"{name}: not a disassembly's checkpoint")
-        if head.get("version") != VERSION or head.get("run") != self.fingerprint:
-            raise DisassemblyCheckpointError(
-                f"{name}: the checkpoint of another puzzle, board or rules: give a new file "
-                "to start afresh")
-        last = len(lines) - 1
-        while last > 0 and not lines[last]:
-            last -= 1
-        for number, line in enumerate(lines[1:], start=2):
-            if not line:
-                continue
-            entry = self._entry(line)
-            if entry is None:
-                if number - 1 == last:  # cut short by a kill: taken apart again, and the
-                    # line cut from the file before the next is appended
-                    self._keep = len("\n".join(lines[:number - 1]).encode("utf-8")) + 1
-                    continue
-                raise DisassemblyCheckpointError(
-                    f"{name}:{number}: a damaged line (its signature does not match): the "
-                    "checkpoint cannot be used")
-            self.results.setdefault(entry[0], entry[1])
-
-    @staticmethod
-    def _entry(line: str) -> tuple[int, Any] | None:
-        try:
-            entry = json.loads(line)
-            payload = json.dumps(entry["result"], sort_keys=True)
-            if entry.get("check") != _check(payload):
-                return None
-            result = entry["result"]
-            separation_from_json(result["separation"])
-            return int(result["assembly"]), result["separation"]
-        except (ValueError, KeyError, TypeError, AttributeError, IndexError):
-            return None
-
-    def _open(self) -> IO[str]:
-        if self._handle is None:
-            fresh = not self.path.exists() or self.path.stat().st_size == 0
-            try:
-                if self._keep is not None:
-                    os.truncate(self.path, self._keep)
-                    self._keep = None
-                self._handle = self.path.open("a", encoding="utf-8")
-            except OSError as error:
-                raise DisassemblyCheckpointError(
-                    f"cannot write the checkpoint {self.path}: {error.strerror or error}"
-                ) from None
-            if fresh:
-                self._write(json.dumps({"checkpoint": MAGIC, "version": VERSION,
-                                        "run": self.fingerprint}))
-        return self._handle
-
-    def _write(self, line: str) -> None:
-        assert self._handle is not None
-        try:
-            self._handle.write(line + "\n")
-            self._handle.flush()
-            os.fsync(self._handle.fileno())
-        except OSError as error:
-            raise DisassemblyCheckpointError(
-                f"cannot write the checkpoint {self.path}: {error.strerror or error}"
-            ) from None
+        for number, separation in self.journal.entries:
+            self.results.setdefault(number, separation)
 
     def start(self) -> None:
         """Write the first line of a new file (and drop a line cut short at the end)."""
-        self._open()
+        self.journal.start()
 
     def record(self, number: int, separation: Any) -> None:
         """Append assembly ``number``'s result (one already recorded is not written again)."""
         if number in self.results:
             return
-        self._open()
-        data = {"assembly": number, "separation": separation}
-        payload = json.dumps(data, sort_keys=True)
-        self._write(json.dumps({"result": data, "check": _check(payload)}))
+        self.journal.append({"assembly": number, "separation": separation})
         self.results[number] = separation
 
     def close(self) -> None:
-        if self._handle is not None:
-            self._handle.close()
-            self._handle = None
+        self.journal.close()
+
+
+def _entry(result: dict[str, Any]) -> tuple[int, Any]:
+    """One line's result: the assembly's number and its separation (checked by reading it)."""
+    separation_from_json(result["separation"])
+    return int(result["assembly"]), result["separation"]
 
 
 # -- the run -------------------------------------------------------------------------------
