@@ -332,6 +332,18 @@ class CheckPool:
         if entry.superseded:
             raise Refused(entry.why or f"a newer {limits.name} of this tab replaced this one",
                           409)
+        # a check that answers within the first poll is held to its limits too: its time,
+        # and the memory its process holds as it answers (a quick check used to pass any
+        # limit, so a limit's refusal depended on the machine's speed)
+        if kind == "ok" and time.monotonic() > deadline:
+            raise Refused(f"the {limits.name} took more than {limits.seconds:g} s, the "
+                          f"page's limit for one {limits.name} (the command line has "
+                          f"none: {limits.command})", 422)
+        resident = _resident(process.pid) if kind == "ok" else None
+        if resident is not None and resident > limits.memory:
+            raise Refused(f"the {limits.name} used more than {limits.memory >> 20} MB, "
+                          f"the page's limit for one {limits.name} (the command line has "
+                          f"none: {limits.command})", 422)
         if kind == "ok":
             assert isinstance(value, dict)
             return value
