@@ -35,7 +35,11 @@ if CHROMIUM is None or CHROMEDRIVER is None:
     pytest.skip("no headless browser: install the Debian packages chromium and chromium-driver "
                 "(.ci/run does)", allow_module_level=True)
 
-from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
+from selenium.common.exceptions import (  # noqa: E402
+    ElementClickInterceptedException,
+    ElementNotInteractableException,
+    StaleElementReferenceException,
+)
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
@@ -531,7 +535,14 @@ def test_a_closed_tab_leaves_no_process(browser):
         driver.find_element(By.ID, "open-catalog").click()
         wait(driver, lambda d: text(d, "name") == "pentomino-6x10")
         open_pane(driver, "solutions")
-        driver.find_element(By.ID, "solve").click()
+        # in one column the pane comes in below the editor: the button is clicked once it
+        # is on screen and takes the click (a busy or a quick browser alike)
+        solve = driver.find_element(By.ID, "solve")
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", solve)
+        WebDriverWait(driver, WAIT, ignored_exceptions=[
+            ElementNotInteractableException, ElementClickInterceptedException,
+            StaleElementReferenceException]).until(
+                lambda d: d.find_element(By.ID, "solve").click() is None)
         wait(driver, lambda d: "solution 1 of" in text(d, "position"))
         assert runs.processes() == 1  # kept for "next"
         driver.close()
@@ -574,7 +585,14 @@ def test_a_narrow_window_shows_one_column(server, browser):
         driver.find_element(By.ID, "open-catalog").click()
         wait(driver, lambda d: text(d, "name") == "pentomino-3x20")
         open_pane(driver, "solutions")
-        driver.find_element(By.ID, "solve").click()
+        # in one column the pane comes in below the editor: the button is clicked once it
+        # is on screen and takes the click (a busy or a quick browser alike)
+        solve = driver.find_element(By.ID, "solve")
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", solve)
+        WebDriverWait(driver, WAIT, ignored_exceptions=[
+            ElementNotInteractableException, ElementClickInterceptedException,
+            StaleElementReferenceException]).until(
+                lambda d: d.find_element(By.ID, "solve").click() is None)
         wait(driver, lambda d: "solution 1 of" in text(d, "position")
              and d.find_elements(By.CSS_SELECTOR, "#solution-svg svg"))
         width = driver.execute_script("return document.documentElement.clientWidth")
