@@ -141,6 +141,11 @@ def _size(body: dict[str, Any]) -> int:
     return len(repr(model)) if model is not None else 0
 
 
+def _over_memory(limits: CheckLimits) -> str:
+    return (f"the {limits.name} used more than {limits.memory >> 20} MB, the page's limit "
+            f"for one {limits.name} (the command line has none: {limits.command})")
+
+
 def _child(work: Work, body: dict[str, Any], limits: CheckLimits,
            conn: multiprocessing.connection.Connection) -> None:
     """Run one check in its own process and send back ``("ok", answer)`` or
@@ -149,6 +154,9 @@ def _child(work: Work, body: dict[str, Any], limits: CheckLimits,
     outcome: tuple[str, Any]
     try:
         outcome = ("ok", work(body, limits))
+        resident = _resident(os.getpid())  # as it answers: a check quicker than the
+        if resident is not None and resident > limits.memory:  # server's first look
+            raise Refused(_over_memory(limits), 422)
     except Refused as failure:
         outcome = ("error", (failure.status, str(failure)))
     except PuzzleboxError as failure:  # the reader's one line, or a request at fault
@@ -326,23 +334,16 @@ class CheckPool:
             if resident is not None:
                 self.peak_resident = max(self.peak_resident, resident)
             if resident is not None and resident > limits.memory:
-                raise Refused(f"the {limits.name} used more than {limits.memory >> 20} MB, "
-                              f"the page's limit for one {limits.name} (the command line has "
-                              f"none: {limits.command})", 422)
+                raise Refused(_over_memory(limits), 422)
         if entry.superseded:
             raise Refused(entry.why or f"a newer {limits.name} of this tab replaced this one",
                           409)
-        # a check that answers within the first poll is held to its limits too: its time,
-        # and the memory its process holds as it answers (a quick check used to pass any
-        # limit, so a limit's refusal depended on the machine's speed)
+        # a check that answers within the first poll is held to its time limit too (and to
+        # its memory by the check itself, _child): a quick check used to pass any limit,
+        # so a limit's refusal depended on the machine's speed
         if kind == "ok" and time.monotonic() > deadline:
             raise Refused(f"the {limits.name} took more than {limits.seconds:g} s, the "
                           f"page's limit for one {limits.name} (the command line has "
-                          f"none: {limits.command})", 422)
-        resident = _resident(process.pid) if kind == "ok" else None
-        if resident is not None and resident > limits.memory:
-            raise Refused(f"the {limits.name} used more than {limits.memory >> 20} MB, "
-                          f"the page's limit for one {limits.name} (the command line has "
                           f"none: {limits.command})", 422)
         if kind == "ok":
             assert isinstance(value, dict)
