@@ -15,6 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tests import oracle
+from tests.test_queens_variants import toml  # the variants' file text, written once
 
 import puzzlebox
 from puzzlebox.engine import kernel_choice, queens_bitmask
@@ -25,17 +26,6 @@ BOTH = pytest.mark.usefixtures("each_kernels")
 # OEIS A051906: n nonattacking queens on an n x n toroidal board, n = 1..17
 TORUS = [1, 0, 0, 0, 10, 0, 28, 0, 0, 0, 88, 0, 4524, 0, 0, 0, 140692]
 
-
-def toml(n: int, torus: bool = False, holes=frozenset(), givens=()) -> str:
-    lines = ['kind = "queens"', f"n = {n}"]
-    if torus:
-        lines.append("torus = true")
-    if holes:
-        rows = ["".join("." if (r, c) in holes else "#" for c in range(n)) for r in range(n)]
-        lines.append('board = """\n' + "\n".join(rows) + '\n"""')
-    if givens:
-        lines.append(f"givens = {[list(g) for g in givens]}")
-    return "\n".join(lines) + "\n"
 
 
 def bitmask_counts(puzzle, max_nodes: int = 1 << 20) -> tuple[int, int]:
