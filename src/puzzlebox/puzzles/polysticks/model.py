@@ -1,20 +1,24 @@
-"""Polysticks as exact cover: pieces made of unit sticks laid on a board of unit sticks.
+"""Polysticks as exact cover: pieces made of unit sticks laid on a board of unit sticks,
+on the square grid (polysticks) or the triangle grid (polytrigs; geometry.py).
 
 Items: every stick of the board is primary (covered exactly once); every piece is primary
 with its count as bounds; and every grid point that some placement claims is secondary, so
 that at most one placement claims it. Which points a placement claims is the touch rule:
 
 * ``touch = "corners"`` (the default; Polyform Puzzler's rule, and the one its published
-  counts use): a piece claims the points it passes straight through. Two pieces may then
-  meet where one ends, or where both turn (two corners touching), but never cross (both
-  going straight through one point, one across the other).
+  counts use): no two pieces cross. On the square grid a piece claims the points it
+  passes straight through; two pieces may then meet where one ends, or where both turn
+  (two corners touching), but never cross (both going straight through one point, one
+  across the other). On the triangle grid six rays meet at a point and a piece claims
+  rays instead (geometry.claimed_rays): those between two of its own that are 120 or 180
+  degrees apart.
 * ``touch = "ends"``: a piece claims every point where two or more of its own sticks meet,
   so two pieces share a point only where at least one of them ends there.
 
-Symmetry (``distinct``): the eight rotations and reflections of the square that map the
-board onto itself and each piece's set of allowed orientations onto the set of a piece
-with the same count (the piece itself where it can, otherwise the one other piece whose
-set it is: a one-sided piece and its mirror image).
+Symmetry (``distinct``): the rotations and reflections of the grid (8 on squares, 12 on
+triangles) that map the board onto itself and each piece's set of allowed orientations
+onto the set of a piece with the same count (the piece itself where it can, otherwise the
+one other piece whose set it is: a one-sided piece and its mirror image).
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 from puzzlebox.cover.problem import CoverBuilder
 from puzzlebox.puzzles.base import Puzzle, Solution, register_kind
 from puzzlebox.puzzles.polysticks import geometry, reader, text
-from puzzlebox.puzzles.polysticks.geometry import Point, Stick, Sticks
+from puzzlebox.puzzles.polysticks.geometry import Stick, Sticks
 from puzzlebox.puzzles.proofs import Proof
 
 if TYPE_CHECKING:
@@ -36,7 +40,7 @@ if TYPE_CHECKING:
     from puzzlebox.render.pictures import Panel
 
 TOUCH_RULES = ("corners", "ends")
-MAX_STATES = 200_000  # reachable (sticks, balance) states past which the parity proof is skipped
+MAX_STATES = 200_000  # reachable stick-count states past which the direction proof is skipped
 Label = tuple[str, tuple[Stick, ...]]  # an option: the piece's name and its sticks, sorted
 
 
@@ -59,15 +63,18 @@ class Piece:
             return "" if self.lo == 1 else f" ({self.lo} copies)"
         return f" ({self.lo} to {self.hi})"
 
-    def balance(self) -> int:
-        """Horizontal sticks less vertical ones: a quarter turn changes its sign."""
-        h = sum(1 for s in self.sticks if geometry.is_horizontal(s))
-        return h - (self.size - h)
+    def directions(self, grid: geometry.StickGrid) -> tuple[int, ...]:
+        """How many of its sticks lie in each of the grid's directions."""
+        out = [0] * len(grid.directions)
+        for s in self.sticks:
+            out[grid.direction(s)] += 1
+        return tuple(out)
 
 
-def stick_ends_json(stick: Stick) -> list[list[int]]:
+def stick_ends_json(stick: Stick, grid: geometry.StickGrid = geometry.SQUARE
+                    ) -> list[list[int]]:
     """A stick as the contract writes it: its two grid points, ``[row, col]`` each."""
-    a, b = geometry.ends(stick)
+    a, b = grid.ends(stick)
     return [[a[0] // 2, a[1] // 2], [b[0] // 2, b[1] // 2]]
 
 
@@ -76,9 +83,10 @@ class PolysticksSolution(Solution):
     """Each placed piece: its name and its sticks (doubled coordinates, geometry.py)."""
 
     placements: tuple[Label, ...]  # sorted
+    grid: geometry.StickGrid = geometry.SQUARE
 
     def placements_json(self) -> list[dict[str, Any]]:
-        return [{"piece": name, "sticks": [stick_ends_json(s) for s in sticks]}
+        return [{"piece": name, "sticks": [stick_ends_json(s, self.grid) for s in sticks]}
                 for name, sticks in self.placements]
 
     def key(self) -> tuple[Hashable, ...]:
@@ -101,11 +109,13 @@ class PolysticksPuzzle(Puzzle):
         touch: str = "corners",
         title: str = "",
         notes: str = "",
+        grid: geometry.StickGrid = geometry.SQUARE,
     ) -> None:
         super().__init__(name, title, notes)
         if touch not in TOUCH_RULES:
             raise ValueError(f"touch must be one of {TOUCH_RULES}, not {touch!r}")
-        self.board: Sticks = geometry.normalize(board)
+        self.grid = grid
+        self.board: Sticks = geometry.normalize(board, grid)
         self.pieces = list(pieces)
         self.rotate = rotate
         self.reflect = reflect
@@ -120,17 +130,20 @@ class PolysticksPuzzle(Puzzle):
     # -- placements ------------------------------------------------------------------------
     @cached_property
     def maps(self) -> tuple[int, ...]:
-        """The maps of the square every piece may take (geometry.MAPS indices)."""
-        return geometry.allowed_maps(self.rotate, self.reflect)
+        """The maps of the grid every piece may take (indices into its maps)."""
+        return geometry.allowed_maps(self.rotate, self.reflect, self.grid)
 
     def orientations(self, piece: Piece) -> list[Sticks]:
-        return geometry.orientations(piece.sticks, self.maps)
+        return geometry.orientations(piece.sticks, self.maps, self.grid)
 
-    def claimed(self, sticks: Sticks) -> list[Point]:
-        """The points a placement claims under the touch rule."""
-        if self.touch == "corners":
-            return geometry.through_points(sticks)
-        return geometry.joint_points(sticks)
+    def claimed(self, sticks: Sticks) -> list[Hashable]:
+        """The secondary items a placement claims under the touch rule: points, or on the
+        triangle grid with ``corners``, rays of points."""
+        if self.touch == "ends":
+            return [("point", *p) for p in geometry.joint_points(sticks, self.grid)]
+        if self.grid is geometry.TRIANGLE:
+            return [("ray", *r) for r in geometry.claimed_rays(sticks, self.grid)]
+        return [("point", *p) for p in geometry.through_points(sticks, self.grid)]
 
     def placements_of(self, piece: Piece) -> list[tuple[Stick, ...]]:
         """Every way the piece lies on the board, each its sorted sticks."""
@@ -153,7 +166,7 @@ class PolysticksPuzzle(Puzzle):
         for s in sorted(self.board):
             b.primary(("stick", *s))
         options: list[tuple[list[Hashable], Label]] = []
-        points: set[Point] = set()
+        points: set[Hashable] = set()
         for piece in self.pieces:
             b.primary(("piece", piece.name), piece.lo, piece.hi)
             if piece.hi == 0:
@@ -163,23 +176,23 @@ class PolysticksPuzzle(Puzzle):
                 points.update(claimed)
                 items: list[Hashable] = [("piece", piece.name)]
                 items += [("stick", *s) for s in sticks]
-                items += [("point", *p) for p in claimed]
+                items += claimed
                 options.append((items, (piece.name, sticks)))
-        for p in sorted(points):
-            b.secondary(("point", *p))
+        for p in sorted(points):  # type: ignore[type-var]  # tuples of str and ints
+            b.secondary(p)
         for items, label in options:
             b.option(items, label)
         return b.build()
 
     def cover_entries_bound(self) -> int:
-        """Each piece: at most 8 orientations times one anchor per board stick, each option
-        its piece, its sticks and at most as many points."""
-        n = len(self.board)
-        return sum(8 * n * (1 + 2 * p.size) for p in self.pieces if p.hi > 0)
+        """Each piece: at most one orientation per map times one anchor per board stick,
+        each option its piece, its sticks and at most six points' rays per stick."""
+        n, maps = len(self.board), len(self.grid.maps)
+        return sum(maps * n * (1 + 7 * p.size) for p in self.pieces if p.hi > 0)
 
     def decode(self, chosen: tuple[int, ...]) -> PolysticksSolution:
         labels = self.problem.labels
-        return PolysticksSolution(tuple(sorted(labels[k] for k in chosen)))
+        return PolysticksSolution(tuple(sorted(labels[k] for k in chosen)), self.grid)
 
     def option_labels(self, solution: Solution) -> list[Hashable]:
         assert isinstance(solution, PolysticksSolution)
@@ -187,13 +200,14 @@ class PolysticksPuzzle(Puzzle):
 
     # -- symmetry --------------------------------------------------------------------------
     def board_maps(self) -> Iterator[tuple[int, tuple[int, int]]]:
-        """Each map of the square (index) that sends the board onto itself, with the even
+        """Each map of the grid (index) that sends the board onto itself, with the even
         shift that follows it."""
-        board = self.board
-        for k in range(8):
-            image = geometry.moved(board, k)
-            dy = -min(y - (y % 2) for y, _ in image)
-            dx = -min(x - (x % 2) for _, x in image)
+        board, grid = self.board, self.grid
+        for k in range(len(grid.maps)):
+            image = geometry.moved(board, k, grid)
+            points = [p for s in image for p in grid.ends(s)]
+            dy = -min(y for y, _ in points)
+            dx = -min(x for _, x in points)
             if {(y + dy, x + dx) for y, x in image} == board:
                 yield k, (dy, dx)
 
@@ -204,7 +218,8 @@ class PolysticksPuzzle(Puzzle):
         bounds = {p.name: (p.lo, p.hi) for p in self.pieces}
         out: dict[str, str] = {}
         for p in self.pieces:
-            image = frozenset(geometry.normalize(geometry.moved(o, k)) for o in sets[p.name])
+            image = frozenset(geometry.normalize(geometry.moved(o, k, self.grid), self.grid)
+                              for o in sets[p.name])
             if image == sets[p.name]:
                 out[p.name] = p.name
                 continue
@@ -227,8 +242,8 @@ class PolysticksPuzzle(Puzzle):
             def move(label: Any, k: int = k, dy: int = dy, dx: int = dx,
                      names: dict[str, str] = names) -> Label:
                 name, sticks = label
-                return names[name], tuple(sorted((y + dy, x + dx)
-                                                 for y, x in geometry.moved(sticks, k)))
+                return names[name], tuple(sorted(
+                    (y + dy, x + dx) for y, x in geometry.moved(sticks, k, self.grid)))
 
             rows.append(options_by_labels(self.problem, move))
         return in_form(self.problem, rows)
@@ -236,38 +251,47 @@ class PolysticksPuzzle(Puzzle):
     # -- proofs ----------------------------------------------------------------------------
     def proofs(self) -> Iterator[Proof]:
         """Area: the board's sticks must be a sum of the pieces' sizes under their counts.
-        Balance: a piece adds its horizontal less vertical sticks, with either sign when
-        it may turn; the board's balance must be a sum of those (why the 16 tetrasticks
-        fill no shape symmetric under a quarter turn)."""
-        n = len(self.board)
-        board_balance = sum(1 if geometry.is_horizontal(s) else -1 for s in self.board)
-        states: set[tuple[int, int]] = {(0, 0)}
+        Directions: a piece adds its sticks in each of the grid's directions, as it lies in
+        one of its allowed orientations; the board's counts must be a sum of those. On
+        squares this is the balance of horizontal and vertical sticks (why the 16
+        tetrasticks fill no shape symmetric under a quarter turn)."""
+        grid, n = self.grid, len(self.board)
+        width = len(grid.directions)
+        board_counts = [0] * width
+        for s in self.board:
+            board_counts[grid.direction(s)] += 1
+        states: set[tuple[int, ...]] = {(0,) * width}
         for piece in self.pieces:
-            d = piece.balance()
-            signs = {d, -d} if self.rotate else {d}
-            grown: set[tuple[int, int]] = set()
+            variants = {Piece(piece.name, o).directions(grid) for o in self.orientations(piece)}
+            grown: set[tuple[int, ...]] = set()
             layer = states  # the states after ``copies`` copies of this piece
             for copies in range(piece.hi + 1):
                 if copies >= piece.lo:
                     grown |= layer
                 if copies == piece.hi or len(grown) > MAX_STATES:
                     break
-                layer = {(s + piece.size, b + sign) for s, b in layer
-                         for sign in signs if s + piece.size <= n}
+                layer = {tuple(a + b for a, b in zip(state, v)) for state in layer
+                         for v in variants if sum(state) + piece.size <= n}
                 if not layer:
                     break
             states = grown
             if len(states) > MAX_STATES:
                 return  # too many to follow: no claim
-        sizes = {s for s, _ in states}
-        if n not in sizes:
+        if n not in {sum(state) for state in states}:
             yield Proof("area", f"the board has {n} sticks, which no choice of the pieces "
                         "(within their counts) adds up to")
             return
-        if (n, board_balance) not in states:
-            yield Proof("balance", f"the board has {board_balance:+d} more horizontal than "
+        if tuple(board_counts) in states:
+            return
+        if grid is geometry.SQUARE:
+            balance = board_counts[0] - board_counts[1]
+            yield Proof("balance", f"the board has {balance:+d} more horizontal than "
                         "vertical sticks, which no choice of the pieces and their turns "
                         "adds up to")
+            return
+        counts = ", ".join(f"{k} {name}" for k, name in zip(board_counts, grid.directions))
+        yield Proof("balance", f"the board's sticks lie {counts}, which no choice of the "
+                    "pieces and their turns adds up to")
 
     # -- drawing ---------------------------------------------------------------------------
     def text_lines(self, solution: Solution, style: str = "text") -> list[str]:
@@ -288,13 +312,13 @@ class PolysticksPuzzle(Puzzle):
         assert isinstance(solution, PolysticksSolution)
         colors = {p.name: i for i, p in enumerate(self.pieces)}
         drawn = [(colors[name], sticks) for name, sticks in solution.placements]
-        return sticks_panel(self.board, drawn, title, "solution")
+        return sticks_panel(self.board, drawn, title, "solution", self.grid)
 
     def puzzle_panels(self, title: str) -> tuple[Panel, list[Panel]]:
         from puzzlebox.puzzles.polysticks.pictures import sticks_panel  # matplotlib
 
-        board = sticks_panel(self.board, [], title, "board")
+        board = sticks_panel(self.board, [], title, "board", self.grid)
         pieces = [sticks_panel(p.sticks, [(i, tuple(sorted(p.sticks)))],
-                               p.name + p.count_words(), "piece")
+                               p.name + p.count_words(), "piece", self.grid)
                   for i, p in enumerate(self.pieces)]
         return board, pieces

@@ -1,14 +1,14 @@
 """Polysticks as a picture: the board's sticks as thin grey lines with a dot at each grid
 point, and each piece as thick round-capped line segments in its colour (render/pictures.py
-lays the panels out). A grid point of the drawing is half a cell's step of the doubled
-coordinates (geometry.py), so a unit stick is one cell long."""
+lays the panels out). The grid (geometry.py) says where each point is drawn; a unit stick
+is one cell long on squares and triangles alike."""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from puzzlebox.puzzles.polysticks.geometry import Point, Stick, ends
+from puzzlebox.puzzles.polysticks.geometry import SQUARE, Point, Stick, StickGrid
 from puzzlebox.render.palette import GRID_LINE, OUTLINE, piece_color
 from puzzlebox.render.pictures import Canvas, Panel, title_height
 
@@ -24,14 +24,15 @@ Segment = tuple[tuple[float, float], tuple[float, float]]
 
 
 def sticks_panel(board: Iterable[Stick], pieces: Sequence[tuple[int, Sequence[Stick]]],
-                 title: str, kind: str) -> Panel:
+                 title: str, kind: str, grid: StickGrid = SQUARE) -> Panel:
     """The board's sticks, and each piece (its colour number and its sticks) drawn on it."""
     board = sorted(board)
-    points = {p for s in board for p in ends(s)}
-    y0 = min(y for y, _ in points)
-    x0 = min(x for _, x in points)
-    drawn = (max(x for _, x in points) - x0) / 2 + 2 * MARGIN
-    height = (max(y for y, _ in points) - y0) / 2 + 2 * MARGIN
+    points = {p for s in board for p in grid.ends(s)}
+    where = {p: grid.plane(p) for p in points}
+    x0 = min(x for x, _ in where.values())
+    y0 = min(y for _, y in where.values())
+    drawn = max(x for x, _ in where.values()) - x0 + 2 * MARGIN
+    height = max(y for _, y in where.values()) - y0 + 2 * MARGIN
     # wide enough for the title (a catalog name is long beside a small grid), the sticks
     # centred under it
     width = max(drawn, TITLE_EM * title_height(STICKS_PX) * len(title))
@@ -41,9 +42,9 @@ def sticks_panel(board: Iterable[Stick], pieces: Sequence[tuple[int, Sequence[St
                 ) -> Segment:
         """A stick from point to point; an end in ``free`` (where its piece stops) pulled
         in by GAP, toward the stick's middle."""
-        a, b = ends(stick)
-        ay, ax = (a[0] - y0) / 2, (a[1] - x0) / 2
-        by, bx = (b[0] - y0) / 2, (b[1] - x0) / 2
+        a, b = grid.ends(stick)
+        (ax, ay), (bx, by) = grid.plane(a), grid.plane(b)
+        ax, ay, bx, by = ax - x0, ay - y0, bx - x0, by - y0
         ux, uy = bx - ax, by - ay  # a unit step from a to b
         if a in free:
             ax, ay = ax + GAP * ux, ay + GAP * uy
@@ -53,15 +54,16 @@ def sticks_panel(board: Iterable[Stick], pieces: Sequence[tuple[int, Sequence[St
 
     def free_ends(sticks: Sequence[Stick]) -> frozenset[Point]:
         """The points where a piece ends: one of its sticks reaches them."""
-        seen = Counter(p for s in sticks for p in ends(s))
+        seen = Counter(p for s in sticks for p in grid.ends(s))
         return frozenset(p for p, k in seen.items() if k == 1)
 
     def paint(canvas: Canvas, px: float, py: float) -> None:
         ox, oy = px + inset + MARGIN, py + MARGIN
         canvas.segments([segment(s, ox, oy) for s in board], GRID_LINE,
                         canvas.line_width(BOARD_WIDTH), 2, gid=canvas.gid("board"))
-        for y, x in sorted(points):
-            canvas.rect(ox + (x - x0) / 2 - POINT_SIZE / 2, oy + (y - y0) / 2 - POINT_SIZE / 2,
+        for p in sorted(points):
+            x, y = where[p]
+            canvas.rect(ox + x - x0 - POINT_SIZE / 2, oy + y - y0 - POINT_SIZE / 2,
                         POINT_SIZE, POINT_SIZE, facecolor=OUTLINE, edgecolor="none",
                         zorder=2.5)
         for i, (color, sticks) in enumerate(pieces):
