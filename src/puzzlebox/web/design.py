@@ -355,7 +355,7 @@ def _index_list(value: Any, what: str, size: int) -> list[int]:
 
 
 def browse_step(body: dict[str, Any]) -> dict[str, Any]:
-    """One step of the movement browser (:mod:`puzzlebox.disassembly.browse`): ``action``
+    """One step of the movement browser (:mod:`puzzlebox.disassembly.browse`): ``step``
     ``slide`` (``group`` one unit along ``direction``), ``out`` (``group`` taken away along
     ``direction``) or ``look`` (nothing moved), on the ``pieces`` of an assembly (as
     :func:`moves_of` gives them) at ``offsets``, within ``part`` (the pieces still
@@ -403,7 +403,7 @@ def browse_step(body: dict[str, Any]) -> dict[str, Any]:
             raise DesignError(f"offset {list(triple)} is too far")
         offsets.append(cast(tuple[int, int, int], triple))
     part = _index_list(body.get("part"), "part", len(pieces))
-    action = body.get("action", "look")
+    action = body.get("step", "look")
     rules = _rules_of(puzzle)
     fixed = [k for k, n in enumerate(names) if n in rules.fixed]
     groups = [[k for k, n in enumerate(names) if n in g] for g in rules.groups]
@@ -417,7 +417,7 @@ def browse_step(body: dict[str, Any]) -> dict[str, Any]:
             parts = list(browse.take_out(pieces, offsets, part, group, direction, dims,
                                          names, fixed))
     elif action != "look":
-        raise DesignError(f"no browser's action {action!r}")
+        raise DesignError(f"no browser's step {action!r}: slide, out or look")
     else:
         browse.check_position(pieces, offsets, part, names)
     deadline = Deadline.after(MOVE_SECONDS)
