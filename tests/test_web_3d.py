@@ -234,6 +234,7 @@ def test_the_3d_view_renders_turns_and_edits(server, browser):
     ActionChains(driver).move_to_element(canvas).click_and_hold().move_by_offset(90, 25) \
         .release().perform()
     wait(driver, lambda d: pixels(d, canvas) != before)  # turned: the pixels differ
+    driver.execute_script("arguments[0].scrollIntoView({block: 'end'})", canvas)
     shot(driver, "3d-editor")
     # a click on a face adds a cube beyond it, a shift-click on a cube removes it
     assert board_cells(driver) == 27
@@ -245,7 +246,8 @@ def test_the_3d_view_renders_turns_and_edits(server, browser):
     # the layer cut: only the bottom layer drawn changes the picture
     cut = driver.find_element(By.CSS_SELECTOR, "#iso3d .view3d-cut")
     shown = pixels(driver, canvas)
-    driver.execute_script("arguments[0].value = 0; arguments[0].dispatchEvent(new Event('input'));", cut)
+    driver.execute_script(
+        "arguments[0].value = 0; arguments[0].dispatchEvent(new Event('input'));", cut)
     wait(driver, lambda d: pixels(d, canvas) != shown)
     assert "layer 0" in driver.find_element(By.CSS_SELECTOR, "#iso3d .view3d-bar").text
     # a solution of the solid, in 3-D beside the server's picture
@@ -257,6 +259,8 @@ def test_the_3d_view_renders_turns_and_edits(server, browser):
     ActionChains(driver).move_to_element(solved).click_and_hold().move_by_offset(-80, 30) \
         .release().perform()
     wait(driver, lambda d: pixels(d, solved) != drawn)
+    driver.execute_script("window.scrollTo(0, 0)")
+    shot(driver, "3d-solution")
 
 
 def _levels(driver) -> list[tuple[int, str, int]]:
@@ -296,14 +300,17 @@ def test_the_table_sorts_and_opens_and_the_browser_refuses_a_collision(server, b
     header["moves"].click()
     assert [m for _, _, m in _levels(driver)] == sorted((m for _, _, m in rows), reverse=True)
     header["level"].click()
-    header["level"].click()
-    shot(driver, "take-apart-table")
+    assert _levels(driver)[0][1] == "2.3"
     # a row opens its animation: assembly 6, level 2.3, as moves --solution 6
     row = next(r for r in driver.find_elements(By.CSS_SELECTOR, "#apart-table tbody tr")
                if r.find_elements(By.TAG_NAME, "td")[0].text == "6")
     row.click()
     wait(driver, lambda d: text(d, "moves-status").startswith("level 2.3: step 0 of 6"))
     assert driver.find_element(By.ID, "moves-3d").is_displayed()
+    assert "opened" in row.get_attribute("class")
+    driver.find_element(By.ID, "moves-forward").click()
+    wait(driver, lambda d: "step 1 of 6 (D -x 1)" in text(d, "moves-status"))
+    shot(driver, "take-apart-table")
     # the movement browser from there: D is in the frame's way to the right
     driver.find_element(By.ID, "browse-start").click()
     wait(driver, lambda d: "at level 2.3 in 6 moves" in text(d, "browse-status"))

@@ -15,6 +15,7 @@ const BOX = new THREE.BoxGeometry(1, 1, 1);
 const EDGES = new THREE.EdgesGeometry(BOX);
 const LINE = new THREE.LineBasicMaterial({color: 0x333333});
 const LINE_FADED = new THREE.LineBasicMaterial({color: 0x999999, transparent: true, opacity: 0.35});
+const LINE_CHOSEN = new THREE.LineBasicMaterial({color: 0xe8001c});
 
 // a CSS colour (hsl with spaces, color-mix, names) as three.js's: asked of a 2-D canvas
 const colourCanvas = document.createElement("canvas").getContext("2d", {willReadFrequently: true});
@@ -159,8 +160,9 @@ class View3D {
     entry.faded = faded; entry.selected = selected;
     entry.material.transparent = faded;
     entry.material.opacity = faded ? 0.25 : 1;
-    entry.material.emissive = new THREE.Color(selected ? 0x553300 : 0x000000);
-    for (const {mesh} of entry.cubes) mesh.children[0].material = faded ? LINE_FADED : LINE;
+    // a chosen piece glows and is outlined in red (WebGL draws lines one pixel wide)
+    entry.material.emissive = new THREE.Color(selected ? 0x4a4a4a : 0x000000);
+    for (const {mesh} of entry.cubes) mesh.children[0].material = faded ? LINE_FADED : selected ? LINE_CHOSEN : LINE;
   }
 
   mark(key, {faded, selected}) {
@@ -216,7 +218,7 @@ class View3D {
     const [lo, hi] = this.bounds;
     const centre = new THREE.Vector3((lo[0] + hi[0]) / 2, (lo[2] + hi[2]) / 2, (lo[1] + hi[1]) / 2);
     const size = Math.max(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2], 1);
-    const distance = size * 2.4 + 2;
+    const distance = size * 2.0 + 1.5;
     this.controls.target.copy(centre);
     this.camera.position.set(centre.x + distance * 0.62, centre.y + distance * 0.6, centre.z + distance * 0.75);
     this.camera.lookAt(centre);
