@@ -524,6 +524,7 @@ $("moves-find").addEventListener("click", async () => {
     moves.data = null;
     $("moves-status").textContent = error.message;
     $("moves-list").replaceChildren(); $("moves-svg").replaceChildren();
+    if (window.page3d) page3d.movesShown();
     return;
   }
   if (asked !== moves.asked) return;

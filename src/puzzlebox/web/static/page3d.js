@@ -121,6 +121,7 @@ window.page3d = (() => {
 
   // -- the take-apart animation and the movement browser's view ------------------------------
   let movesOwner = null;
+  let shownFor = 0;
 
   function movesView() {
     return view("moves-3d", {label: "the assembly in 3-D: drag to turn; click a piece to choose it", onCell: pick});
@@ -160,8 +161,11 @@ window.page3d = (() => {
   function moves3d(data, offsets) { return drawPieces(data, offsets, null, null); }
 
   function movesShown() {
-    // a new animation (Take it apart, or a row of the table): the browser starts from it
+    // a new animation (Take it apart, or a row of the table), or none (a refusal): the
+    // browser starts from it
     $("browse-start").disabled = !moves.data;
+    if (!moves.data) $("moves-3d").hidden = true;
+    shownFor = state.version;  // the version of the puzzle whose assembly is shown
     closeBrowser();
   }
 
@@ -249,7 +253,7 @@ window.page3d = (() => {
   });
 
   // -- the movement browser ------------------------------------------------------------------
-  const browser = {data: null, offsets: [], parts: [], active: 0, selected: new Set(), history: [], busy: false};
+  const browser = {data: null, offsets: [], parts: [], active: 0, selected: new Set(), history: [], busy: false, version: 0};
 
   function closeBrowser() {
     browser.data = null;
@@ -307,6 +311,11 @@ window.page3d = (() => {
   async function ask(action, extra) {
     // one step asked of the server; the page waits for it (no second step meanwhile)
     if (browser.busy || !browser.data) return;
+    if (browser.version !== state.version) {
+      // the pieces are those of a puzzle no longer on screen
+      $("browse-error").textContent = "the puzzle changed since it was taken apart: take it apart again";
+      return;
+    }
     browser.busy = true;
     showBrowser();
     const before = {offsets: browser.offsets, parts: browser.parts, active: browser.active};
@@ -335,6 +344,7 @@ window.page3d = (() => {
     browser.offsets = moves.data.pieces.map(() => [0, 0, 0]);
     browser.parts = [{part: moves.data.pieces.map((_, k) => k), done: false, level: moves.data.level, moves: moves.data.captions.slice(1)}];
     browser.active = 0; browser.selected = new Set(); browser.history = [];
+    browser.version = shownFor;
     $("browse").hidden = false;
     $("browse-error").textContent = "";
     $("moves-status").textContent = `moving the pieces of assembly ${moves.data.solution} by hand (level ${moves.data.level} as assembled)`;

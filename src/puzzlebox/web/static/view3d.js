@@ -121,7 +121,7 @@ class View3D {
   setPieces(pieces, {bounds = null, floor = null} = {}) {
     // pieces: [{key, fill (CSS), cells: [[x, y, z], ...], faded, selected}]; bounds: the
     // [min, max] corners the camera fits (every moment of an animation: the view stays put)
-    for (const {group} of this.pieces.values()) this.world.remove(group);
+    for (const {group, material} of this.pieces.values()) { this.world.remove(group); material.dispose(); }
     this.pieces.clear();
     let top = 0;
     const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
