@@ -9,6 +9,7 @@ first number is one less (the search is breadth first: the fewest moves).
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -165,3 +166,52 @@ def test_what_the_browser_refuses_in_one_line() -> None:
     assert out == [domino]
     assert browse.outlook(pieces, offsets, left, dims, fixed, groups).level == "3"
     assert browse.outlook(pieces, offsets, out, dims, fixed, groups).done
+
+
+def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    from puzzlebox.cli import main
+
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_moves_after_asks_the_same_of_the_command_line(capsys) -> None:
+    """``puzzlebox moves FILE --solution N --after MOVES``: the browser's question on the
+    command line, answered by the same library (replay, then outlook)."""
+    code, out, _ = _cli(capsys, "moves", "framed-slack", "--solution", "6", "--after",
+                        "D -x 1; D -y out")
+    assert code == 0
+    assert out.splitlines() == [
+        "framed-slack: assembly 6 after D -x 1; D -y out",
+        "Frame L J: comes apart from here at level 3 in 4 moves",
+        "   1. L -y 1", "   2. L -x 1", "   3. L -y out", "   4. J -y out",
+        "D: one piece, done"]
+    code, out, _ = _cli(capsys, "moves", "framed-slack", "--solution", "6", "--after",
+                        "D -x 1", "--json")
+    assert json.loads(out) == {
+        "puzzle": "framed-slack", "solution": 6, "after": ["D -x 1"],
+        "parts": [{"pieces": ["Frame", "L", "J", "D"], "done": False, "level": "1.3",
+                   "moves": ["D -y out", "L -y 1", "L -x 1", "L -y out", "J -y out"]}]}
+    # the first move of Bill's Baffling Burr by hand: one move less (level 5, then 4)
+    code, out, _ = _cli(capsys, "moves", "burr-bills-baffling", "--after", "K103 -y 1")
+    assert code == 0 and "comes apart from here at level 4 in 8 moves" in out
+    for after, line in [
+        ("D +x 1", "D cannot move +x: it runs into Frame"),
+        ("D -x 2", "D cannot move -x: it runs into Frame"),
+        ("Q +x 1", "move 'Q +x 1': 'Q' names no piece of the assembly (its pieces: Frame, L, "
+                   "J, D)"),
+        ("D -x", "move 'D -x': write the pieces, a direction and a distance or 'out', "
+                 "e.g. 'D -x 1'"),
+        ("D -x 0", "move 'D -x 0': the distance is 1 to 10000 units, or 'out'"),
+        ("D +z 1", "no direction '+z': pieces slide +x, -x, +y, -y"),
+        ("Frame +y 1", "Frame is fixed ([disassembly] fixed): move the other pieces"),
+        ("D -x 1; D -y out; D L +y 1", "L, D are in different parts: take one part apart "
+                                       "at a time"),
+    ]:
+        code, out, err = _cli(capsys, "moves", "framed-slack", "--solution", "6", "--after",
+                              after)
+        assert (code, out, err) == (2, "", f"puzzlebox: {line}\n"), after
+    code, _, err = _cli(capsys, "moves", "framed-slack", "--after", "D -x 1", "--format",
+                        "svg", "--out", "x.svg")
+    assert code == 2 and "drop --format svg" in err

@@ -113,7 +113,7 @@ def test_the_table_is_the_command_lines(client, capsys):
     assert table["shown"] == len(table["rows"]) == 34
 
 
-def test_the_browser_route_refuses_a_collision_and_gives_the_level(client):
+def test_the_browser_route_refuses_a_collision_and_gives_the_level(client, capsys):
     text = catalog.path_of("framed-slack").read_text("utf-8")
     six = client.post("/api/design/moves", json={"toml": text, "name": "framed-slack",
                                                   "solution": 6, "tab": "browse-1"}).json()
@@ -138,6 +138,12 @@ def test_the_browser_route_refuses_a_collision_and_gives_the_level(client):
     out = step(step="out", group=[domino], direction="-y", offsets=moved["offsets"]).json()
     assert [(p["part"], p["done"], p["level"]) for p in out["parts"]] == \
         [([k for k in range(4) if k != domino], False, "3"), ([domino], True, None)]
+    # the command line's answer to the same question (moves --after): the same parts
+    told = json.loads(_cli(capsys, "moves", "framed-slack", "--solution", "6", "--after",
+                           "D -x 1; D -y out", "--json"))
+    assert [{"pieces": [names[k] for k in p["part"]], "done": p["done"],
+             "level": p["level"], "moves": p.get("moves", [])} for p in out["parts"]] == \
+        told["parts"]
     for bad, line in [
         ({"step": "slide", "group": [names.index("Frame")], "direction": "-x"},
          "Frame is fixed ([disassembly] fixed): move the other pieces"),
@@ -327,8 +333,17 @@ def test_the_table_sorts_and_opens_and_the_browser_refuses_a_collision(server, b
     wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#browse-parts li")) == 2)
     assert "Frame L J: comes apart from here at level 3 in 4 moves" in text(driver, "browse-status")
     assert "D: one piece, done" in text(driver, "browse-parts")
+    # the page says the command line that asks the same, and the command line agrees
+    command = text(driver, "browse-command")
+    assert command == ("The same from the command line: puzzlebox moves framed-slack "
+                       "--solution 6 --after 'D -x 1; D -y out'")
+    told = _cli(capsys, "moves", "framed-slack", "--solution", "6", "--after",
+                "D -x 1; D -y out").splitlines()
+    assert told[1] == "Frame L J: comes apart from here at level 3 in 4 moves"
+    assert told[1] in text(driver, "browse-status") and told[-1] in text(driver, "browse-parts")
     driver.find_element(By.ID, "browse-undo").click()
     wait(driver, lambda d: "at level 1.3" in text(d, "browse-status"))
+    assert text(driver, "browse-command").endswith("--after 'D -x 1'")
     assert not driver.find_elements(By.CSS_SELECTOR, '#browse .z-only:not([hidden])')
 
 

@@ -24,6 +24,7 @@ from puzzlebox.disassembly.blocking import FREE, BlockingCache
 from puzzlebox.disassembly.search import (
     DEFAULT_MAX_STATES,
     Deadline,
+    Move,
     Separation,
     disassemble,
     needs_work,
@@ -208,3 +209,78 @@ def _renumbered(found: Separation, members: Sequence[int]) -> Separation:
         None if found.left is None else _renumbered(found.left, members),
         None if found.removed is None else _renumbered(found.removed, members),
         back(found.removed_pieces))
+
+
+@dataclass(frozen=True)
+class Step:
+    """A move by hand: pieces (numbered), a direction (as :data:`DIRECTIONS` numbers
+    them) and a distance in units, or None to take the pieces out."""
+
+    group: tuple[int, ...]
+    direction: int
+    distance: int | None
+
+
+def parse_steps(text: str, names: Sequence[str], dims: int) -> list[Step]:
+    """Moves written as ``puzzlebox moves`` prints them, separated by ``;`` (``D -x 1;
+    D -y out``; a group's pieces separated by spaces: ``S5 S6 +y 3``), with each name
+    naming one piece of the assembly; a one-line refusal otherwise."""
+    steps: list[Step] = []
+    for written in text.split(";"):
+        words = written.split()
+        if not words:
+            continue
+        if len(words) < 3:
+            raise MoveRefused(f"move {written.strip()!r}: write the pieces, a direction and "
+                              "a distance or 'out', e.g. 'D -x 1'")
+        *who, direction, far = words
+        group = []
+        for name in who:
+            found = [k for k, n in enumerate(names) if n == name]
+            if len(found) != 1:
+                raise MoveRefused(
+                    f"move {written.strip()!r}: {name!r} names "
+                    f"{'no piece' if not found else f'{len(found)} pieces'} of the assembly "
+                    f"(its pieces: {', '.join(dict.fromkeys(names))})")
+            group.append(found[0])
+        if far == "out":
+            distance = None
+        elif far.isdigit() and 0 < int(far) <= 10_000:
+            distance = int(far)
+        else:
+            raise MoveRefused(f"move {written.strip()!r}: the distance is 1 to 10000 units, "
+                              "or 'out'")
+        steps.append(Step(tuple(sorted(set(group))), direction_of(direction, dims), distance))
+    return steps
+
+
+def replay(pieces: Sequence[Sequence[Cell]], names: Sequence[str], dims: int,
+           steps: Sequence[Step], fixed: Collection[int] = ()
+           ) -> tuple[list[Offset], list[list[int]]]:
+    """The offsets and the parts after ``steps`` from the assembly: each step moves its
+    pieces within the part that holds them all, one unit at a time (a move of ``k`` units
+    passes through free cells), or takes them out of it (the part then splits in two, the
+    part left first); refused, in one line, where a unit step collides, where the pieces
+    are in several parts, or where they are fixed."""
+    offsets: list[Offset] = [(0, 0, 0)] * len(pieces)
+    parts: list[list[int]] = [list(range(len(pieces)))]
+    for step in steps:
+        holding = [k for k, part in enumerate(parts) if set(step.group) <= set(part)]
+        if not holding:
+            raise MoveRefused(f"{', '.join(names[p] for p in step.group)} are in different "
+                              "parts: take one part apart at a time")
+        part = parts[holding[0]]
+        if step.distance is None:
+            left, out = take_out(pieces, offsets, part, step.group, step.direction, dims,
+                                 names, fixed)
+            parts[holding[0]:holding[0] + 1] = [left, out]
+            continue
+        for _ in range(step.distance):
+            offsets = slide(pieces, offsets, part, step.group, step.direction, dims, names,
+                            fixed)
+    return offsets, parts
+
+
+def as_move(step: Step) -> Move:
+    """A step as the search's :class:`~puzzlebox.disassembly.search.Move` (its words)."""
+    return Move(step.group, _unit(step.direction), step.distance)

@@ -253,7 +253,7 @@ window.page3d = (() => {
   });
 
   // -- the movement browser ------------------------------------------------------------------
-  const browser = {data: null, offsets: [], parts: [], active: 0, selected: new Set(), history: [], busy: false, version: 0};
+  const browser = {data: null, offsets: [], parts: [], active: 0, selected: new Set(), history: [], steps: [], busy: false, version: 0};
 
   function closeBrowser() {
     browser.data = null;
@@ -285,6 +285,9 @@ window.page3d = (() => {
     }));
     for (const el of document.querySelectorAll("#browse .z-only")) el.hidden = data.dims === 2;
     $("browse-status").textContent = `What is left: ${outlookText(part)}`;
+    // the same question asked of the command line
+    const moved = browser.steps.map((s) => `${s.who} ${s.direction} ${s.distance}`).join("; ");
+    $("browse-command").textContent = moved ? `The same from the command line: puzzlebox moves ${state.name} --solution ${data.solution} --after '${moved}'` : "";
     $("browse-parts").replaceChildren(...browser.parts.map((p, i) => {
       const li = document.createElement("li");
       li.textContent = (browser.parts.length > 1 ? `part ${i + 1}: ` : "") + outlookText(p);
@@ -318,13 +321,24 @@ window.page3d = (() => {
     }
     browser.busy = true;
     showBrowser();
-    const before = {offsets: browser.offsets, parts: browser.parts, active: browser.active};
+    const before = {offsets: browser.offsets, parts: browser.parts, active: browser.active, steps: browser.steps};
     try {
       const answer = await post("/api/design/browse", Object.assign({
         toml: state.toml, name: state.name, pieces: browser.data.pieces, offsets: browser.offsets,
         part: browser.parts[browser.active].part, step: action}, extra));
       $("browse-error").textContent = "";
-      if (action !== "look") browser.history.push(before);
+      if (action !== "look") {
+        browser.history.push(before);
+        // the moves so far, as puzzlebox moves --after takes them (unit slides of one
+        // group one way joined into one move)
+        const who = extra.group.map((k) => names()[k]).join(" ");
+        const last = browser.steps[browser.steps.length - 1];
+        if (action === "slide" && last && last.who === who && last.direction === extra.direction && last.distance !== "out") {
+          browser.steps = [...browser.steps.slice(0, -1), Object.assign({}, last, {distance: last.distance + 1})];
+        } else {
+          browser.steps = [...browser.steps, {who, direction: extra.direction, distance: action === "out" ? "out" : 1}];
+        }
+      }
       browser.offsets = answer.offsets;
       browser.parts = [...browser.parts];
       browser.parts.splice(browser.active, 1, ...answer.parts);
@@ -343,7 +357,7 @@ window.page3d = (() => {
     browser.data = moves.data;
     browser.offsets = moves.data.pieces.map(() => [0, 0, 0]);
     browser.parts = [{part: moves.data.pieces.map((_, k) => k), done: false, level: moves.data.level, moves: moves.data.captions.slice(1)}];
-    browser.active = 0; browser.selected = new Set(); browser.history = [];
+    browser.active = 0; browser.selected = new Set(); browser.history = []; browser.steps = [];
     browser.version = shownFor;
     $("browse").hidden = false;
     $("browse-error").textContent = "";
