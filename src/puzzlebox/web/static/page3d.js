@@ -288,9 +288,10 @@ window.page3d = (() => {
     // the same question asked of the command line
     const moved = browser.steps.map((s) => `${s.who} ${s.direction} ${s.distance}`).join("; ");
     $("browse-command").textContent = moved ? `The same from the command line: puzzlebox moves ${state.name} --solution ${data.solution} --after '${moved}'` : "";
-    $("browse-parts").replaceChildren(...browser.parts.map((p, i) => {
+    // the parts, once a take-out has made more than one (a click goes on with another)
+    $("browse-parts").replaceChildren(...(browser.parts.length < 2 ? [] : browser.parts).map((p, i) => {
       const li = document.createElement("li");
-      li.textContent = (browser.parts.length > 1 ? `part ${i + 1}: ` : "") + outlookText(p);
+      li.textContent = `part ${i + 1}: ${outlookText(p)}`;
       li.dataset.part = i;
       li.classList.toggle("now", i === browser.active);
       return li;
