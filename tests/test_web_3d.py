@@ -20,6 +20,7 @@ import json
 import os
 import re
 import tempfile
+import threading
 import time
 import tomllib
 from pathlib import Path
@@ -111,6 +112,27 @@ def test_the_table_is_the_command_lines(client, capsys):
         assert row["level"] == moved["level"] and row["moves"] == len(moved["moves"])
         assert len(row["positions"]) == row["moves"] + 1
     assert table["shown"] == len(table["rows"]) == 34
+
+
+def test_the_table_runs_in_a_process_of_the_pool_and_stops(client):
+    """Taking every assembly of 6x10 apart (2339 of them) takes long: the table runs in a
+    process of the page's pool, as a take-apart does, and the page's Stop ends it."""
+    pool = client.app.state.app.checks
+    body = {"toml": catalog.path_of("pentomino-6x10").read_text("utf-8"), "name": "p",
+            "tab": "table-stop-1"}
+    answers: list[object] = []
+    asking = threading.Thread(target=lambda: answers.append(
+        client.post("/api/design/table", json=body)))
+    asking.start()
+    deadline = time.monotonic() + WAIT
+    while pool.running() == 0 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert pool.running() == 1
+    stop = client.post("/api/design/moves-stop", json={"tab": "table-stop-1"})
+    asking.join(WAIT)
+    assert stop.json() == {"stopped": True}
+    stopped = answers[0]
+    assert stopped.status_code == 409 and stopped.json() == {"error": "stopped"}
 
 
 def test_the_browser_route_refuses_a_collision_and_gives_the_level(client, capsys):
