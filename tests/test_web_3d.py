@@ -114,6 +114,23 @@ def test_the_table_is_the_command_lines(client, capsys):
     assert table["shown"] == len(table["rows"]) == 34
 
 
+def test_a_solid_s_board_and_pieces_for_the_3d_view(client):
+    from puzzlebox.cli.puzzle import load
+
+    burr = load("burr-bills-baffling").puzzles[0]
+    text = catalog.path_of("burr-bills-baffling").read_text("utf-8")
+    solid = client.post("/api/design/solid", json={"toml": text, "name": "b"}).json()
+    assert solid["solid"] is True
+    assert sorted((z, y, x) for x, y, z, _, _ in solid["board"]) == sorted(burr.board)
+    assert sum(optional for *_, optional in solid["board"]) == len(burr.optional) == 32
+    assert [(p["name"], sorted((z, y, x) for x, y, z in p["cells"])) for p in solid["pieces"]] \
+        == [(p.name, sorted(p.shape.cells)) for p in burr.pieces]
+    for flat in ("framed-slack", "queens-8"):  # the square lattice, another kind
+        answer = client.post("/api/design/solid", json={
+            "toml": catalog.path_of(flat).read_text("utf-8"), "name": flat})
+        assert answer.json() == {"solid": False}
+
+
 def test_the_table_runs_in_a_process_of_the_pool_and_stops(client):
     """Taking every assembly of 6x10 apart (2339 of them) takes long: the table runs in a
     process of the page's pool, as a take-apart does, and the page's Stop ends it."""
@@ -305,6 +322,7 @@ def _key(level: str) -> tuple[int, ...]:
 def test_the_table_sorts_and_opens_and_the_browser_refuses_a_collision(server, browser, capsys):
     driver = browser
     open_puzzle(driver, server, "framed-slack")
+    assert not driver.find_element(By.ID, "puzzle-3d").is_displayed()  # a flat puzzle
     driver.find_element(By.CSS_SELECTOR, '.tabs button[data-pane="moves"]').click()
     driver.find_element(By.ID, "apart-all").click()
     wait(driver, lambda d: "come apart" in text(d, "apart-count"))
@@ -374,6 +392,14 @@ def test_the_movement_browser_on_a_burr(server, browser):
     by hand leaves level 4; the same piece cannot go +y."""
     driver = browser
     open_puzzle(driver, server, "burr-bills-baffling")
+    # edited as text, yet its board (the optional cells faded) and pieces turn in 3-D
+    board = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "#puzzle-3d canvas"))
+    wait(driver, lambda d: board.is_displayed())
+    shot(driver, "3d-puzzle")
+    drawn = pixels(driver, board)
+    ActionChains(driver).move_to_element(board).click_and_hold().move_by_offset(60, -20) \
+        .release().perform()
+    wait(driver, lambda d: pixels(d, board) != drawn)
     driver.find_element(By.CSS_SELECTOR, '.tabs button[data-pane="moves"]').click()
     driver.find_element(By.ID, "moves-find").click()
     wait(driver, lambda d: text(d, "moves-status").startswith("level 5:"))

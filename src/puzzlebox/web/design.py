@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from puzzlebox.disassembly import browse
 from puzzlebox.disassembly.assemblies import (
+    CannotDisassemble,
     Disassembled,
     Rules,
     check_slides,
@@ -343,6 +344,26 @@ def apart_table(text: str, name: str) -> dict[str, Any]:
             "rows": rows, "shown": len(rows)}
 
 
+def solid_of(text: str, name: str) -> dict[str, Any]:
+    """A solid's board and pieces for the page's 3-D view of the puzzle (x the column, y
+    the row, z the layer): ``{"solid": True, "board": [[x, y, z, colour, optional]],
+    "pieces": [{"name", "cells"}]}``, or ``{"solid": False}`` for a puzzle whose pieces do
+    not slide along three axes (a flat one, another kind)."""
+    puzzle = _puzzle(text, name)[0]
+    try:
+        dims = check_slides(puzzle, name)
+    except CannotDisassemble:
+        return {"solid": False}
+    if dims != 3:
+        return {"solid": False}
+    solid = cast(PolyominoPuzzle, puzzle)
+    return {"solid": True,
+            "board": [[*_xyz(cell, 3), colour, cell in solid.optional]
+                      for cell, colour in sorted(solid.board.items())],
+            "pieces": [{"name": piece.name, "cells": [_xyz(c, 3) for c in piece.shape.cells]}
+                       for piece in solid.pieces]}
+
+
 # -- the movement browser --------------------------------------------------------------------
 
 def _index_list(value: Any, what: str, size: int) -> list[int]:
@@ -511,6 +532,9 @@ def handle(action: str, body: dict[str, Any]) -> dict[str, Any] | tuple[bytes, s
         if number < 1:
             raise DesignError("assemblies are numbered from 1")
         return moves_of(text, name, number)
+    if action == "solid":
+        text, name = _text_of(body)
+        return solid_of(text, name)
     if action == "table":
         text, name = _text_of(body)
         return apart_table(text, name)
@@ -520,7 +544,7 @@ def handle(action: str, body: dict[str, Any]) -> dict[str, Any] | tuple[bytes, s
 
 
 ACTIONS = ("lattices", "transform", "fill", "set", "import", "sheet", "stl", "moves",
-           "moves-stop", "table", "browse")
+           "moves-stop", "table", "browse", "solid")
 IN_PROCESS = ("moves", "moves-stop", "table", "browse")  # run in a process of the pool
 
 

@@ -38,6 +38,7 @@ function clearPuzzle() {
   $("puzzle-svg").innerHTML = ""; $("area").textContent = ""; $("proofs").replaceChildren();
   $("board-choice").hidden = true; $("board").replaceChildren();
   $("notes").textContent = "";
+  if (window.page3d) page3d.puzzle(null);
 }
 
 async function check(body) {
@@ -58,6 +59,7 @@ async function check(body) {
       return li;
     }));
     $("puzzle-svg").innerHTML = data.svg;
+    if (window.page3d) page3d.puzzle();  // a solid's board and pieces in 3-D
     fitPicture($("puzzle-svg"));
     $("notes").textContent = (data.notes || []).concat(data.model_note ? [data.model_note] : []).join("; ");
     const boards = $("board");

@@ -100,6 +100,54 @@ window.page3d = (() => {
     });
   }
 
+  // -- a solid's board and pieces (the Puzzle pane) -----------------------------------------
+  let puzzleAsked = 0;
+  let puzzleOwner = null;
+
+  async function puzzle(gone) {
+    // after each check of the puzzle on screen: a solid's board (optional cells faded) and
+    // its pieces in a row in front of it, asked of the server (web/design.py's solid_of)
+    const asked = ++puzzleAsked;
+    const version = state.version;
+    if (gone === null || !state.toml) { $("puzzle-3d").hidden = true; return; }
+    let data;
+    try {
+      data = await post("/api/design/solid", {toml: state.toml, name: state.name});
+    } catch (error) {
+      if (asked === puzzleAsked) $("puzzle-3d").hidden = true;  // the check says what is wrong
+      return;
+    }
+    if (asked !== puzzleAsked || version !== state.version) return;
+    if (!data.solid) { $("puzzle-3d").hidden = true; return; }
+    const v = view("puzzle-3d", {label: "the board and the pieces in 3-D: drag to turn, wheel to zoom"});
+    $("puzzle-3d").hidden = false;
+    if (!v) return;
+    const groups = new Map();
+    for (const [x, y, z, ch, optional] of data.board) {
+      const key = `board ${ch}${optional ? " optional" : ""}`;
+      if (!groups.has(key)) groups.set(key, {key, fill: (ch !== "#" && colourOf(ch)) || "#c3c8cf", faded: optional, cells: []});
+      groups.get(key).cells.push([x, y, z]);
+    }
+    // the pieces to the right of the board, a cell apart, in rows about as wide as the
+    // board (at least 8 cells)
+    const right = Math.max(0, ...data.board.map((c) => c[0])) + 3;
+    const wide = Math.max(8, ...data.board.map((c) => c[0] + 1));
+    let front = 0;
+    const fills = pieceColours(data.pieces.map((p) => p.name));
+    let across = 0, deepest = 0;
+    const pieces = data.pieces.map((piece, k) => {
+      const lo = [0, 1, 2].map((i) => Math.min(...piece.cells.map((c) => c[i])));
+      const size = [0, 1].map((i) => Math.max(...piece.cells.map((c) => c[i])) - lo[i] + 1);
+      if (across > 0 && across + size[0] > wide) { front += deepest + 1; across = 0; deepest = 0; }
+      const cells = piece.cells.map(([x, y, z]) => [x - lo[0] + right + across, y - lo[1] + front, z - lo[2]]);
+      across += size[0] + 1;
+      deepest = Math.max(deepest, size[1]);
+      return {key: `piece ${k}`, fill: fills[k], cells};
+    });
+    if (puzzleOwner !== state.name) { puzzleOwner = state.name; v.fitted = false; }
+    v.setPieces([...groups.values(), ...pieces]);
+  }
+
   // -- a solid's solution ----------------------------------------------------------------------
   let solutionAsked = 0;
 
@@ -413,5 +461,5 @@ window.page3d = (() => {
   window.addEventListener("view3d-ready", redraw);
   window.addEventListener("load", () => { if (!window.view3d) redraw(); });
 
-  return {editor, solution, moves: moves3d, movesShown, views};
+  return {editor, puzzle, solution, moves: moves3d, movesShown, views};
 })();

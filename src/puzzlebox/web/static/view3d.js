@@ -218,7 +218,7 @@ class View3D {
     const [lo, hi] = this.bounds;
     const centre = new THREE.Vector3((lo[0] + hi[0]) / 2, (lo[2] + hi[2]) / 2, (lo[1] + hi[1]) / 2);
     const size = Math.max(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2], 1);
-    const distance = size * 2.0 + 1.5;
+    const distance = size * 1.8 + 1.5;
     this.controls.target.copy(centre);
     this.camera.position.set(centre.x + distance * 0.62, centre.y + distance * 0.6, centre.z + distance * 0.75);
     this.camera.lookAt(centre);
