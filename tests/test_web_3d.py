@@ -193,6 +193,8 @@ def test_the_browser_route_refuses_a_collision_and_gives_the_level(client, capsy
         ({"pieces": [{"name": "Nope", "cells": [[0, 0, 0]]}] * 2},
          "piece 0: not a piece of framed-slack"),
         ({"part": [0, 0]}, "part: piece numbers 0 to 3, each once"),
+        ({"part": []}, "part: the pieces being taken apart, at least one"),
+        ({"offsets": [[0, 0, 0]] * 3 + [[1, -1, 0]]}, "pieces Frame and D overlap at [3, 0, 0]"),
     ]:
         answer = step(**bad)
         assert answer.status_code == 400 and answer.json() == {"error": line}, bad

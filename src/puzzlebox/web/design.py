@@ -424,6 +424,8 @@ def browse_step(body: dict[str, Any]) -> dict[str, Any]:
             raise DesignError(f"offset {list(triple)} is too far")
         offsets.append(cast(tuple[int, int, int], triple))
     part = _index_list(body.get("part"), "part", len(pieces))
+    if not part:
+        raise DesignError("part: the pieces being taken apart, at least one")
     action = body.get("step", "look")
     rules = _rules_of(puzzle)
     fixed = [k for k, n in enumerate(names) if n in rules.fixed]
