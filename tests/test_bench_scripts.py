@@ -17,7 +17,7 @@ import pytest
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 SCRIPTS = sorted(p.stem for p in BENCH.glob("*.py"))
-WITH_MAIN = ["bitboard_plain",
+WITH_MAIN = ["bitboard_plain", "browse_steps",
              "burr_booklet", "burr_booklet_design", "burrtools", "cutler_holey",
              "cover_kernels_ab", "design", "disassembly", "docs_commands",
              "engines", "estimates", "hard",
@@ -129,3 +129,11 @@ def test_queens_dlx_writes_the_cover_problem_in_knuths_format():
     torus = bench.to_dlx(puzzlebox.loads(bench.queens_toml(5, torus=True)).problem)
     assert "|" not in torus.splitlines()[0]  # every item primary on a torus
     assert all(puzzlebox.loads(i.text).problem.n_options > 0 for i in bench.instances())
+
+
+def test_browse_steps_times_the_browser_against_the_take_apart():
+    from puzzlebox.cli.puzzle import load
+
+    row = _load("browse_steps").measure(load("framed-slack").puzzles[0], 1)
+    assert (row["level"], row["moves"], row["pieces"]) == ("1.1.2", 4, 4)
+    assert row["take-apart"] >= 0 and row["look"] >= 0 and row["slide"] >= 0

@@ -61,9 +61,13 @@ def serving(app: Any) -> Iterator[str]:
 
 
 @contextmanager
-def chromium(downloads: Path, console: bool = False) -> Iterator[Any]:
+def chromium(downloads: Path, console: bool = False, flags: tuple[str, ...] = ()
+             ) -> Iterator[Any]:
     """Headless Chromium at 1400x1000 in a profile of its own, downloading into
-    ``downloads``; ``console``: the browser's console log is kept, to be read back."""
+    ``downloads``; ``console``: the browser's console log is kept, to be read back;
+    ``flags``: more of Chromium's switches (``--disable-3d-apis``: a browser without WebGL).
+    WebGL is SwiftShader's, on the CPU (``--enable-unsafe-swiftshader``: Chromium no longer
+    falls back to it by itself), for the page's 3-D view (static/view3d.js)."""
     from selenium import webdriver
     from selenium.webdriver.chrome.options import Options
     from selenium.webdriver.chrome.service import Service
@@ -75,7 +79,8 @@ def chromium(downloads: Path, console: bool = False) -> Iterator[Any]:
     for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                  "--no-first-run", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
-                 "--window-size=1400,1000", f"--user-data-dir={profile}"):
+                 "--window-size=1400,1000", f"--user-data-dir={profile}",
+                 "--use-angle=swiftshader", "--enable-unsafe-swiftshader", *flags):
         options.add_argument(flag)
     options.add_experimental_option("prefs", {
         "download.default_directory": str(downloads),

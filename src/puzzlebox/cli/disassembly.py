@@ -23,6 +23,7 @@ from typing import Any, TypeVar, cast
 
 from puzzlebox.cli.common import number, path, showing
 from puzzlebox.cli.puzzle import load
+from puzzlebox.disassembly import browse
 from puzzlebox.disassembly.assemblies import (
     Disassembled,
     Rules,
@@ -30,7 +31,7 @@ from puzzlebox.disassembly.assemblies import (
     level_key,
     take_apart,
 )
-from puzzlebox.disassembly.search import DEFAULT_MAX_STATES, Move
+from puzzlebox.disassembly.search import DEFAULT_MAX_STATES, Deadline, Move
 from puzzlebox.engine.memory import parse_memory
 from puzzlebox.errors import PuzzleboxError
 from puzzlebox.formats.reader import PuzzleFile
@@ -293,6 +294,51 @@ def run_solve(args: argparse.Namespace, pf: PuzzleFile,
 
 # -- moves ---------------------------------------------------------------------------------
 
+def _after(args: argparse.Namespace, puzzle: PolyominoPuzzle, chosen: Disassembled, dims: int,
+           rules: Rules) -> None:
+    """``moves --after MOVES``: the moves made by hand from the assembly (one unit at a
+    time, refused where they collide: disassembly/browse.py, as the page's movement browser
+    makes them), then how each part comes apart from where its pieces stand."""
+    names = list(chosen.names)
+    pieces = [[(c[1], c[0], 0) if dims == 2 else (c[2], c[1], c[0]) for c in p.cells]
+              for p in chosen.placements]
+    fixed = [k for k, n in enumerate(names) if n in rules.fixed]
+    groups = [[k for k, n in enumerate(names) if n in g] for g in rules.groups]
+    steps = browse.parse_steps(args.after, names, dims)
+    offsets, parts = browse.replay(pieces, names, dims, steps, fixed)
+    deadline = None if args.max_time is None else Deadline.after(args.max_time)
+    shown: list[dict[str, Any]] = []
+    for part in parts:
+        who = [names[p] for p in part]
+        found = browse.outlook(pieces, offsets, part, dims, fixed, groups, rules.max_states,
+                               deadline, args.max_memory,
+                               label=f"{puzzle.name}: {' '.join(who)}")
+        moves = [] if found.separation is None else [
+            move_text(m, chosen.names) for m in found.separation.all_moves()]
+        shown.append({"pieces": who, "done": found.done, "level": found.level,
+                      "moves": moves})
+    if args.format == "json":
+        print(json.dumps({"puzzle": puzzle.name, "solution": args.solution,
+                          "after": [move_text(browse.as_move(s), chosen.names) for s in steps],
+                          "parts": shown}), flush=True)
+        return
+    print(printable(f"{puzzle.name}: assembly {args.solution} after "
+                    + "; ".join(move_text(browse.as_move(s), chosen.names) for s in steps)))
+    for told in shown:
+        listed = " ".join(told["pieces"])
+        if told["done"]:
+            what = "one piece" if len(told["pieces"]) == 1 else "nothing more to take apart"
+            print(printable(f"{listed}: {what}, done"))
+        elif told["level"] is None:
+            print(printable(f"{listed}: does not come apart from here"))
+        else:
+            count = len(told["moves"])
+            print(printable(f"{listed}: comes apart from here at level {told['level']} in "
+                            f"{count} move{'' if count == 1 else 's'}"))
+            for number, text in enumerate(told["moves"], 1):
+                print(f"{number:4}. {text}")
+
+
 def add_moves(moves: argparse.ArgumentParser) -> None:
     moves.description = (
         "Take the puzzle's assemblies (solutions up to symmetry) apart by "
@@ -313,6 +359,11 @@ def add_moves(moves: argparse.ArgumentParser) -> None:
     moves.add_argument("--animate", action="store_true",
                        help="with --format svg: one frame after another in one place (an "
                        "animated SVG, a second a move, looping) instead of the grid")
+    moves.add_argument("--after", metavar="MOVES",
+                       help="make these moves by hand first, as moves prints them and "
+                       "separated by ';' (e.g. 'D -x 1; D -y out'; a move that collides is "
+                       "refused), then say how each part comes apart from there (the page's "
+                       "movement browser)")
     add_arguments(moves, flag=False)
     moves.add_argument("--max-time", type=number(float, "seconds"), metavar="SECONDS",
                        help="stop after SECONDS: finding the assemblies and taking them apart "
@@ -336,6 +387,9 @@ def run_moves(args: argparse.Namespace, pf: PuzzleFile) -> int:
         raise NoSuchAssembly("--animate draws an animated SVG: add --format svg --out FILE")
     if args.solution < 1:
         raise NoSuchAssembly(f"--solution {args.solution}: assemblies are numbered from 1")
+    if args.after is not None and args.format in ("svg", "png"):
+        raise NoSuchAssembly("--after says how the parts come apart from there, as text or "
+                             "JSON: drop --format " + args.format)
     rules, limits = rules_of(pf, args), limits_of(args)
     for puzzle in _polyomino(pf):
         dims = check_slides(puzzle, puzzle.name)
@@ -353,6 +407,9 @@ def run_moves(args: argparse.Namespace, pf: PuzzleFile) -> int:
             raise NoSuchAssembly(
                 f"{puzzle.name}: {seen} of {total} assemblies come apart; there is no "
                 f"assembly {args.solution} to take apart")
+        if args.after is not None:
+            _after(args, puzzle, chosen, dims, rules)
+            continue
         moves = chosen.separation.all_moves()
         if args.format == "json":
             obj = json.loads(solution_json(puzzle, chosen.solution))

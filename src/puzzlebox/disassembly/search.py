@@ -590,10 +590,17 @@ class _Solver:
     def needs_work(self, pieces: tuple[int, ...]) -> bool:
         """Must this part still come apart? Not one piece, not only fixed pieces, not a
         declared group."""
-        if len(pieces) < 2 or all(p in self.fixed for p in pieces):
-            return False
-        members = set(pieces)
-        return not any(members <= group for group in self.groups)
+        return needs_work(pieces, self.fixed, self.groups)
+
+
+def needs_work(pieces: Collection[int], fixed: Collection[int],
+               groups: Iterable[Collection[int]]) -> bool:
+    """Must a part of these pieces still come apart? Not one piece, not only fixed pieces,
+    not pieces of one declared group (the search's rule, also the movement browser's)."""
+    if len(pieces) < 2 or all(p in fixed for p in pieces):
+        return False
+    members = set(pieces)
+    return not any(members <= set(group) for group in groups)
 
 
 def _arrays(pieces: Sequence[Iterable[Sequence[int]]]) -> list[np.ndarray]:

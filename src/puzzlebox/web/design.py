@@ -27,7 +27,16 @@ import time
 import zipfile
 from typing import TYPE_CHECKING, Any, cast
 
-from puzzlebox.disassembly.assemblies import Rules, check_slides, take_apart
+from puzzlebox.disassembly import browse
+from puzzlebox.disassembly.assemblies import (
+    CannotDisassemble,
+    Disassembled,
+    Rules,
+    check_slides,
+    level_key,
+    take_apart,
+)
+from puzzlebox.disassembly.search import Deadline
 from puzzlebox.disassembly.strip import positions
 from puzzlebox.errors import PuzzleboxError
 from puzzlebox.formats.burrtools import import_data
@@ -67,6 +76,9 @@ MOVE_MEMORY = 512 << 20
 # the take-apart's process: all of the above with room to spare (the process is ended past it)
 TAKE_APART = CheckLimits(seconds=ASSEMBLY_SECONDS + MOVE_SECONDS + 10.0, name="take-apart",
                          command="puzzlebox moves FILE")
+TABLE_ROWS = 1000  # rows of the take-apart table that carry their animation
+BROWSE_CELLS = 20_000  # cells of an assembly the movement browser takes
+BROWSE_REACH = 10_000  # how far a cell or an offset may be from the origin in the browser
 CUBE_TURNS = {  # quarter turns of the cube lattice (layer, row, col), seen from above
     "turn": lambda c: (c[0], c[2], -c[1]),  # about the vertical axis, clockwise
     "turn-row": lambda c: (c[2], c[1], -c[0]),  # about the row axis (tips over sideways)
@@ -245,6 +257,33 @@ def export_stl(text: str, name: str, cell_mm: float = 20.0) -> bytes:
     return out.getvalue()
 
 
+def _rules_of(puzzle: Any) -> Rules:
+    declared = getattr(puzzle, "disassembly", None)
+    return Rules(fixed=frozenset(declared.fixed) if declared else frozenset(),
+                 groups=tuple(frozenset(g) for g in declared.groups) if declared else (),
+                 max_states=MOVE_STATES, max_seconds=MOVE_SECONDS)
+
+
+def _xyz(cell: Cell, dims: int) -> list[int]:
+    return [cell[1], cell[0], 0] if dims == 2 else [cell[2], cell[1], cell[0]]
+
+
+def _animation(puzzle: PolyominoPuzzle, done: Disassembled, dims: int,
+               number: int) -> dict[str, Any]:
+    """An assembly that comes apart as the page animates it (see :func:`moves_of`)."""
+    assert done.separation is not None
+    moves = done.separation.all_moves()
+    names = list(done.names)
+    return {
+        "puzzle": puzzle.name, "solution": number, "level": done.level, "dims": dims,
+        "moves": len(moves),
+        "pieces": [{"name": n, "cells": [_xyz(c, dims) for c in p.cells]}
+                   for n, p in zip(names, done.placements, strict=True)],
+        "positions": [[list(o) for o in step] for step in positions(done, dims)],
+        "captions": ["assembled"] + [m.text(names).replace(",", " ") for m in moves],
+    }
+
+
 def moves_of(text: str, name: str, number: int = 1) -> dict[str, Any]:
     """The ``number``-th assembly that comes apart: ``{"level", "pieces": [{"name",
     "cells": [[x, y, z], ...]}], "positions": [[[dx, dy, dz] per piece] per step],
@@ -252,10 +291,7 @@ def moves_of(text: str, name: str, number: int = 1) -> dict[str, Any]:
     puzzles = _puzzle(text, name)
     puzzle = cast(PolyominoPuzzle, puzzles[0])
     dims = check_slides(puzzle, puzzle.name)
-    declared = getattr(puzzle, "disassembly", None)
-    rules = Rules(fixed=frozenset(declared.fixed) if declared else frozenset(),
-                  groups=tuple(frozenset(g) for g in declared.groups) if declared else (),
-                  max_states=MOVE_STATES, max_seconds=MOVE_SECONDS)
+    rules = _rules_of(puzzle)
     seen = total = 0
     began = time.monotonic()
     # the library's take-apart under the run layer's limits, as the command line's: the
@@ -273,21 +309,153 @@ def moves_of(text: str, name: str, number: int = 1) -> dict[str, Any]:
         seen += 1
         if seen < number:
             continue
-        moves = done.separation.all_moves()
-        names = list(done.names)
-
-        def xyz(cell: Cell) -> list[int]:
-            return [cell[1], cell[0], 0] if dims == 2 else [cell[2], cell[1], cell[0]]
-
-        return {
-            "puzzle": puzzle.name, "solution": number, "level": done.level,
-            "pieces": [{"name": n, "cells": [xyz(c) for c in p.cells]}
-                       for n, p in zip(names, done.placements, strict=True)],
-            "positions": [[list(o) for o in step] for step in positions(done, dims)],
-            "captions": ["assembled"] + [m.text(names).replace(",", " ") for m in moves],
-        }
+        return _animation(puzzle, done, dims, number)
     raise DesignError(f"{puzzle.name}: {seen} of {total} assemblies come apart; there is "
                       f"no assembly {number} to take apart")
+
+
+def apart_table(text: str, name: str) -> dict[str, Any]:
+    """Every assembly taken apart (the library's :func:`take_apart`, as ``count
+    --disassemble`` and ``solve --disassemble --all`` do it, under the page's limits): how
+    many there are and come apart, the levels as the count gives them (most moves first),
+    and a row for each one that comes apart, numbered as ``moves --solution N`` numbers it,
+    with its level, its number of moves and its animation (the first :data:`TABLE_ROWS`)."""
+    puzzles = _puzzle(text, name)
+    puzzle = cast(PolyominoPuzzle, puzzles[0])
+    dims = check_slides(puzzle, puzzle.name)
+    rules = _rules_of(puzzle)
+    limits = Limits(time=ASSEMBLY_SECONDS, memory=MOVE_MEMORY)
+    rows: list[dict[str, Any]] = []
+    levels: dict[str, int] = {}
+    total = 0
+    for total, done in enumerate(take_apart(puzzle, rules, limits), 1):
+        if done.separation is None or done.level is None:
+            continue
+        levels[done.level] = levels.get(done.level, 0) + 1
+        number = sum(levels.values())
+        if number <= TABLE_ROWS:
+            row = _animation(puzzle, done, dims, number)
+            row["assembly"] = total
+            rows.append(row)
+    apart = sum(levels.values())
+    ranked = sorted(levels.items(), key=lambda kv: level_key(kv[0]), reverse=True)
+    return {"puzzle": puzzle.name, "assemblies": total, "come_apart": apart,
+            "levels": [{"level": level, "assemblies": n} for level, n in ranked],
+            "rows": rows, "shown": len(rows)}
+
+
+def solid_of(text: str, name: str) -> dict[str, Any]:
+    """A solid's board and pieces for the page's 3-D view of the puzzle (x the column, y
+    the row, z the layer): ``{"solid": True, "board": [[x, y, z, colour, optional]],
+    "pieces": [{"name", "cells"}]}``, or ``{"solid": False}`` for a puzzle whose pieces do
+    not slide along three axes (a flat one, another kind)."""
+    puzzle = _puzzle(text, name)[0]
+    try:
+        dims = check_slides(puzzle, name)
+    except CannotDisassemble:
+        return {"solid": False}
+    if dims != 3:
+        return {"solid": False}
+    solid = cast(PolyominoPuzzle, puzzle)
+    return {"solid": True,
+            "board": [[*_xyz(cell, 3), colour, cell in solid.optional]
+                      for cell, colour in sorted(solid.board.items())],
+            "pieces": [{"name": piece.name, "cells": [_xyz(c, 3) for c in piece.shape.cells]}
+                       for piece in solid.pieces]}
+
+
+# -- the movement browser --------------------------------------------------------------------
+
+def _index_list(value: Any, what: str, size: int) -> list[int]:
+    if not isinstance(value, list) or len(value) > size:
+        raise DesignError(f"{what} is a list of piece numbers")
+    out = [_int(v, what) for v in value]
+    if any(not 0 <= v < size for v in out) or len(set(out)) != len(out):
+        raise DesignError(f"{what}: piece numbers 0 to {size - 1}, each once")
+    return out
+
+
+def browse_step(body: dict[str, Any]) -> dict[str, Any]:
+    """One step of the movement browser (:mod:`puzzlebox.disassembly.browse`): ``step``
+    ``slide`` (``group`` one unit along ``direction``), ``out`` (``group`` taken away along
+    ``direction``) or ``look`` (nothing moved), on the ``pieces`` of an assembly (as
+    :func:`moves_of` gives them) at ``offsets``, within ``part`` (the pieces still
+    together). The puzzle's file (``toml``) gives the lattice and the ``[disassembly]``
+    rules. Answers the offsets and parts after the step and how each part comes apart from
+    there (``outlook``: done, or its level and moves, or that it does not)."""
+    text, name = _text_of(body)
+    puzzle = cast(PolyominoPuzzle, _puzzle(text, name)[0])
+    dims = check_slides(puzzle, puzzle.name)
+    raw = body.get("pieces")
+    if not isinstance(raw, list) or not 2 <= len(raw) <= MAX_PIECES:
+        raise DesignError(f"pieces: a list of 2 to {MAX_PIECES} pieces")
+    known = {piece.name for piece in puzzle.pieces}
+    names: list[str] = []
+    pieces: list[list[tuple[int, int, int]]] = []
+    cells_in_all = 0
+    for k, piece in enumerate(raw):
+        if not isinstance(piece, dict) or piece.get("name") not in known:
+            raise DesignError(f"piece {k}: not a piece of {puzzle.name}")
+        cells = piece.get("cells")
+        if not isinstance(cells, list) or not cells:
+            raise DesignError(f"piece {k}: its cells are a list of [x, y, z]")
+        cells_in_all += len(cells)
+        if cells_in_all > BROWSE_CELLS:
+            raise DesignError(f"the pieces have more than {BROWSE_CELLS} cells in all")
+        triples = []
+        for cell in cells:
+            if not (isinstance(cell, list) and len(cell) == 3):
+                raise DesignError(f"piece {k}: a cell is [x, y, z]")
+            triple = tuple(_int(v, "a cell's coordinate") for v in cell)
+            if any(abs(v) > BROWSE_REACH for v in triple) or (dims == 2 and triple[2]):
+                raise DesignError(f"piece {k}: cell {list(triple)} is off the board")
+            triples.append(cast(tuple[int, int, int], triple))
+        names.append(piece["name"])
+        pieces.append(triples)
+    offsets_raw = body.get("offsets")
+    if not isinstance(offsets_raw, list) or len(offsets_raw) != len(pieces):
+        raise DesignError("offsets: one [dx, dy, dz] a piece")
+    offsets: list[tuple[int, int, int]] = []
+    for offset in offsets_raw:
+        if not (isinstance(offset, list) and len(offset) == 3):
+            raise DesignError("an offset is [dx, dy, dz]")
+        triple = tuple(_int(v, "an offset") for v in offset)
+        if any(abs(v) > BROWSE_REACH for v in triple) or (dims == 2 and triple[2]):
+            raise DesignError(f"offset {list(triple)} is too far")
+        offsets.append(cast(tuple[int, int, int], triple))
+    part = _index_list(body.get("part"), "part", len(pieces))
+    if not part:
+        raise DesignError("part: the pieces being taken apart, at least one")
+    action = body.get("step", "look")
+    rules = _rules_of(puzzle)
+    fixed = [k for k, n in enumerate(names) if n in rules.fixed]
+    groups = [[k for k, n in enumerate(names) if n in g] for g in rules.groups]
+    parts = [part]
+    if action in ("slide", "out"):
+        group = _index_list(body.get("group"), "group", len(pieces))
+        direction = browse.direction_of(str(body.get("direction")), dims)
+        if action == "slide":
+            offsets = browse.slide(pieces, offsets, part, group, direction, dims, names, fixed)
+        else:
+            parts = list(browse.take_out(pieces, offsets, part, group, direction, dims,
+                                         names, fixed))
+    elif action != "look":
+        raise DesignError(f"no browser's step {action!r}: slide, out or look")
+    else:
+        browse.check_position(pieces, offsets, part, names)
+    deadline = Deadline.after(MOVE_SECONDS)
+
+    def seen(members: list[int]) -> dict[str, Any]:
+        found = browse.outlook(pieces, offsets, members, dims, fixed, groups, MOVE_STATES,
+                               deadline, MOVE_MEMORY,
+                               label=f"{puzzle.name}: {', '.join(names[p] for p in members)}")
+        answer: dict[str, Any] = {"part": members, "done": found.done, "level": found.level}
+        if found.separation is not None:
+            moves = found.separation.all_moves()
+            answer["moves"] = [m.text(names).replace(",", " ") for m in moves]
+        return answer
+
+    return {"offsets": [list(o) for o in offsets], "parts": [seen(p) for p in parts]}
 
 
 # -- the routes ----------------------------------------------------------------------------
@@ -366,38 +534,50 @@ def handle(action: str, body: dict[str, Any]) -> dict[str, Any] | tuple[bytes, s
         if number < 1:
             raise DesignError("assemblies are numbered from 1")
         return moves_of(text, name, number)
+    if action == "solid":
+        text, name = _text_of(body)
+        return solid_of(text, name)
+    if action == "table":
+        text, name = _text_of(body)
+        return apart_table(text, name)
+    if action == "browse":
+        return browse_step(body)
     raise DesignError(f"no designer's action {action!r}")
 
 
 ACTIONS = ("lattices", "transform", "fill", "set", "import", "sheet", "stl", "moves",
-           "moves-stop")
+           "moves-stop", "table", "browse", "solid")
+IN_PROCESS = ("moves", "moves-stop", "table", "browse")  # run in a process of the pool
 
 
 def _moves_work(body: dict[str, Any], limits: CheckLimits) -> dict[str, Any]:
-    """A take-apart, in its own process (:class:`CheckPool` runs it; ``limits`` it holds)."""
-    answer = handle("moves", body)
+    """A take-apart, the table of them, or a step of the movement browser, in its own
+    process (:class:`CheckPool` runs it; ``limits`` it holds); ``body["action"]`` says
+    which."""
+    answer = handle(str(body.get("action")), body)
     assert isinstance(answer, dict)
     return answer
 
 
-def _moves_key(body: dict[str, Any]) -> str | None:
-    """The pool's key of a tab's take-apart (a newer one, or Stop, ends the older): apart
-    from the tab's checks, which must not end it."""
+def _moves_key(body: dict[str, Any], kind: str = "moves") -> str | None:
+    """The pool's key of a tab's take-apart or table (``moves``: a newer one, or Stop,
+    ends the older) or of its movement browser's step (``browse``: a newer step ends the
+    older): apart from the tab's checks, which must not end them."""
     from puzzlebox.web.app import TAB_ID
 
     tab = body.get("tab")
-    return f"{tab}-moves" if isinstance(tab, str) and TAB_ID.fullmatch(tab) else None
+    return f"{tab}-{kind}" if isinstance(tab, str) and TAB_ID.fullmatch(tab) else None
 
 
 def _in_process(pool: CheckPool, action: str, body: dict[str, Any]) -> dict[str, Any]:
-    """``moves`` in the pool's process within :data:`TAKE_APART`; ``moves-stop`` ends the
-    tab's take-apart (its request answers "stopped")."""
-    key = _moves_key(body)
+    """``moves``, ``table`` and ``browse`` in the pool's process within :data:`TAKE_APART`;
+    ``moves-stop`` ends the tab's take-apart or table (its request answers "stopped")."""
+    key = _moves_key(body, "browse" if action == "browse" else "moves")
     if action == "moves-stop":
         if key is None:
             raise DesignError("a stop names the page's tab")
         return {"stopped": pool.stop(key)}
-    return pool.run(_moves_work, body, key, TAKE_APART)
+    return pool.run(_moves_work, {**body, "action": action}, key, TAKE_APART)
 
 
 async def design_route(request: Request) -> Response:
@@ -417,7 +597,7 @@ async def design_route(request: Request) -> Response:
     try:
         body = await body_json(request) if request.method == "POST" else {}
         answer: dict[str, Any] | tuple[bytes, str, str]
-        if action in ("moves", "moves-stop"):
+        if action in IN_PROCESS:
             pool = request.app.state.app.checks
             answer = await run_in_threadpool(_in_process, pool, action, body)
         else:

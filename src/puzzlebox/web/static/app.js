@@ -38,6 +38,7 @@ function clearPuzzle() {
   $("puzzle-svg").innerHTML = ""; $("area").textContent = ""; $("proofs").replaceChildren();
   $("board-choice").hidden = true; $("board").replaceChildren();
   $("notes").textContent = "";
+  if (window.page3d) page3d.puzzle(null);
 }
 
 async function check(body) {
@@ -58,6 +59,7 @@ async function check(body) {
       return li;
     }));
     $("puzzle-svg").innerHTML = data.svg;
+    if (window.page3d) page3d.puzzle();  // a solid's board and pieces in 3-D
     fitPicture($("puzzle-svg"));
     $("notes").textContent = (data.notes || []).concat(data.model_note ? [data.model_note] : []).join("; ");
     const boards = $("board");
@@ -139,6 +141,7 @@ function editorNote(data) {
 function resetSolutions() {
   state.index = 0; state.found = 0; state.exhausted = false;
   $("solution-svg").innerHTML = ""; $("result").textContent = ""; $("progress").textContent = "";
+  if (window.page3d) page3d.solution(null);
   $("bar").hidden = true; $("answer-for").textContent = "";
   $("watch-svg").innerHTML = ""; $("watch-levels").replaceChildren(); $("watch-status").textContent = "";
   $("watch-log").textContent = "";
@@ -479,6 +482,7 @@ async function showSolution(index) {
       $("result").textContent = "";
       $("solution-svg").innerHTML = svg;
       fitPicture($("solution-svg"));
+      if (window.page3d) page3d.solution(index, data.version);  // a solid's solution in 3-D
     } else if (data.state !== "stopped") {
       const what = distinct ? "distinct solutions" : "solutions";
       $("result").textContent = data.found ? `no more ${what}: ${data.found} in all` : (data.message || "no solution");

@@ -185,7 +185,14 @@ function drawCube() {
     figures.push(figure);
   }
   $("layers").replaceChildren(...figures);
+  cubePreview();
+}
+
+function cubePreview() {
+  // the 3-D view (static/page3d.js) where the browser has WebGL, else the isometric picture
+  // (drawn either way, shown only without the 3-D view)
   drawIso($("iso"), cellsOf().map((c) => ({x: c[2], y: c[1], z: c[0], fill: colourOf(c[3]) || "#8a9bb0"})), 26);
+  $("iso").toggleAttribute("hidden", !!(window.page3d && page3d.editor()));
 }
 
 function cubePaint(el) {
@@ -212,7 +219,7 @@ $("layers").addEventListener("mouseover", (event) => {
   const cell = event.target.closest(".cell");
   if (painting && cell) cubePaint(cell);
 });
-window.addEventListener("mouseup", () => { if (isCube()) drawIso($("iso"), cellsOf().map((c) => ({x: c[2], y: c[1], z: c[0], fill: colourOf(c[3]) || "#8a9bb0"})), 26); });
+window.addEventListener("mouseup", () => { if (isCube()) cubePreview(); });
 $("layer-view").addEventListener("change", drawCube);
 $("layer-up").addEventListener("click", () => { cubeLayer++; drawCube(); });
 $("layer-down").addEventListener("click", () => { cubeLayer = Math.max(0, cubeLayer - 1); drawCube(); });
@@ -457,7 +464,11 @@ function showStep(step, fraction) {
   const all = moves.data.positions;
   const from = all[step], to = all[Math.min(step + 1, all.length - 1)];
   const t = fraction || 0;
-  drawIso($("moves-svg"), piecesAt(from.map((p, k) => p.map((v, i) => v + (to[k][i] - v) * t))), 16, moves.box);
+  const at = from.map((p, k) => p.map((v, i) => v + (to[k][i] - v) * t));
+  // the 3-D view (static/page3d.js) where the browser has WebGL, else the isometric picture
+  // (drawn either way, shown only without the 3-D view)
+  drawIso($("moves-svg"), piecesAt(at), 16, moves.box);
+  $("moves-svg").toggleAttribute("hidden", !!(window.page3d && page3d.moves(moves.data, at)));
   $("moves-step").value = step;
   $("moves-status").textContent = `level ${moves.data.level}: step ${step} of ${all.length - 1}` +
     (step ? ` (${moves.data.captions[step]})` : " (assembled)");
@@ -513,10 +524,17 @@ $("moves-find").addEventListener("click", async () => {
     moves.data = null;
     $("moves-status").textContent = error.message;
     $("moves-list").replaceChildren(); $("moves-svg").replaceChildren();
+    if (window.page3d) page3d.movesShown();
     return;
   }
   if (asked !== moves.asked) return;
   $("moves-stop").disabled = true;
+  showMovesData(data);
+});
+
+function showMovesData(data) {
+  // an assembly's take-apart (the moves action's answer, or a row of the table) animated
+  stopMoves();
   moves.data = data;
   $("moves-list").replaceChildren(...moves.data.captions.slice(1).map((text) => {
     const li = document.createElement("li"); li.textContent = text; return li;
@@ -530,7 +548,8 @@ $("moves-find").addEventListener("click", async () => {
   moves.box = [Math.min(...boxes.map((b) => b[0])), Math.min(...boxes.map((b) => b[1])),
                Math.max(...boxes.map((b) => b[2])), Math.max(...boxes.map((b) => b[3]))];
   showStep(0, 0);
-});
+  if (window.page3d) page3d.movesShown();
+}
 $("moves-stop").addEventListener("click", () => {
   $("moves-stop").disabled = true;
   post("/api/design/moves-stop", {}).catch((error) => { $("moves-status").textContent = error.message; });
