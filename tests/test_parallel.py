@@ -876,6 +876,7 @@ def test_a_count_ended_before_its_worker_is_ready_never_waits_for_it(monkeypatch
             seen.append("stopped")
 
     monkeypatch.setattr(backends, "_Slot", SlowSlot)
+    monkeypatch.setattr(backends, "FORK", False)  # the forkserver's way: a fork takes no time
     import puzzlebox.parallel.run as parallel_run
 
     monkeypatch.setattr(parallel_run, "BALANCE_FROM", 0)  # queens 8 stands for a big tree
