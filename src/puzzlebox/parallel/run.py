@@ -75,12 +75,6 @@ JUDGE_AFTER = 1.0  # CPU seconds of a count run whole before the time rule judge
 TRY_NODES = 1 << 17
 
 
-def _process_backend() -> type[ProcessBackend]:
-    from puzzlebox.parallel.backends import ProcessBackend  # (loaded by SplitRun.backend)
-
-    return ProcessBackend
-
-
 def small(spec: EngineSpec, job: Job) -> bool:
     """Whether the engine searches the whole job within ``BALANCE_FROM`` nodes: then a split
     would cost more than it saves (every subproblem starts its engine, every worker loads the
@@ -604,13 +598,10 @@ class SplitRun:
         """The answers to ``todo`` as the workers send them, with ``bar`` shown, each
         subproblem once: one that ran twice (its first worker died after all) is skipped.
         The backend's stream is closed however the caller stops (close this generator).
-        ``tick``: called by a local pool's loop while it returns True (:meth:`_judge_later`);
-        another backend calls it between answers."""
-        backend = self.backend
-        if tick is not None and isinstance(backend, _process_backend()):
-            results = backend.run(todo, tick=tick)
-        else:
-            results = self._ticked(self.backend.run(todo), tick)
+        ``tick``: called by the local pool's loop while it returns True (:meth:`_judge_later`;
+        only a count tried whole first has one, and only a local pool tries one)."""
+        backend: Any = self.backend
+        results = backend.run(todo) if tick is None else backend.run(todo, tick=tick)
         try:
             with bar:
                 for index, answer in results:
@@ -618,19 +609,6 @@ class SplitRun:
                         yield index, answer
         finally:
             results.close()
-
-    @staticmethod
-    def _ticked(results: Iterator[tuple[int, Any]], tick: Callable[[], bool] | None
-                ) -> Generator[tuple[int, Any], None, None]:
-        try:
-            for item in results:
-                if tick is not None and not tick():
-                    tick = None
-                yield item
-        finally:
-            close = getattr(results, "close", None)
-            if close is not None:
-                close()
 
     # -- enumerating -----------------------------------------------------------------------
     def solution_batches(self, board: int = 0) -> Iterator[list[Solution]]:
