@@ -143,6 +143,10 @@ Task = tuple[str, PuzzleSource, int, str, tuple[int, ...], tuple[int, ...], str]
 
 _CACHE: dict[tuple[str, str, str], tuple[PuzzleFile, dict[tuple[int, str], str]]] = {}
 _CACHE_SIZE = 4
+# puzzle files this process read for its tasks, and boards' problems it fingerprinted: a
+# worker does each at most once a puzzle, and a worker forked from the client never (it has
+# the client's, remember()); the tests count them
+BUILT = {"read": 0, "fingerprinted": 0}
 
 
 class FingerprintMismatch(RuntimeError):
@@ -177,11 +181,13 @@ def _puzzle(
         if len(_CACHE) >= _CACHE_SIZE:
             _CACHE.pop(next(iter(_CACHE)))
         _CACHE[key] = (source.read(), {})
+        BUILT["read"] += 1
     pf, checked = _CACHE[key]
     puzzle = pf.puzzles[board]
     view = _view(kind, spec)
     if (board, view) not in checked:
         checked[board, view] = problem_fingerprint(puzzle, kind, spec)
+        BUILT["fingerprinted"] += 1
     if checked[board, view] != fingerprint:
         raise FingerprintMismatch(
             f"{source.source}: this worker builds another problem from the file than the "
