@@ -306,9 +306,10 @@ def overhead_child(puzzle: str, subs_file: str, profile: bool) -> int:
 
 
 def plan_split(puzzle: str, jobs: int) -> list[list[list[int]]]:
-    """The subproblems ``--jobs`` cuts ``puzzle`` into (run.py's plan, without its trial of
-    the whole board): about ``PER_WORKER`` per process, at least ``LEAST``, balanced by
-    Knuth's estimate where the engine probes."""
+    """The subproblems ``--jobs`` cuts ``puzzle`` into where it has not tried the whole
+    board first (run.py's plan with a checkpoint, or on a cluster): about ``PER_WORKER`` per
+    process, at least ``LEAST``, balanced by Knuth's estimate where the engine probes (a
+    local count tried whole first is cut the same way without the probes)."""
     import puzzlebox
     from puzzlebox.engine import registry
     from puzzlebox.parallel.run import LEAST, PER_WORKER, tree_size

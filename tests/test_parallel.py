@@ -937,15 +937,20 @@ def _builds_by_worker(answers: dict[int, tuple]) -> dict[int, tuple[dict[str, in
     return seen
 
 
-def test_a_worker_reads_and_builds_the_puzzle_once_for_all_its_subproblems():
+@pytest.mark.parametrize("checkpoint", [False, True])
+def test_a_worker_reads_and_builds_the_puzzle_once_for_all_its_subproblems(tmp_path,
+                                                                          checkpoint):
     """However a worker started (forked or from the forkserver), it reads the puzzle and
     fingerprints its problem at most once for every subproblem it counts; one forked from
-    this process does neither (it has this process's)."""
+    this process does neither (it has this process's). A run without a checkpoint (nor a
+    cluster) fingerprints nothing: its tasks carry none (tasks.LOCAL)."""
     pf = puzzlebox.load_file("queens-8")
     answers: dict[int, tuple] = {}
+    saved = tmp_path / "c.json" if checkpoint else None
     with SplitRun(pf, engine="reference", jobs=2, split_depth=2, share=False,
-                  task_function=parallel_faults.count_and_builds,
+                  checkpoint=saved, task_function=parallel_faults.count_and_builds,
                   on_result=lambda b, i, r: answers.setdefault(i, r)) as run:
+        assert all(run.fingerprints) == checkpoint
         result = run.count()
         forked, started = run.backend.forked, run.backend.started
     assert (result.solutions, result.distinct) == (92, 12)
@@ -953,7 +958,7 @@ def test_a_worker_reads_and_builds_the_puzzle_once_for_all_its_subproblems():
     assert os.getpid() not in workers and 1 <= len(workers) <= 2
     assert max(n for _, n in workers.values()) >= 4  # a worker ran many subproblems
     for built, _ in workers.values():
-        assert built["read"] <= 1 and built["fingerprinted"] <= 1
+        assert built["read"] <= 1 and built["fingerprinted"] <= int(checkpoint)
         if forked == started:
             assert built == {"read": 0, "fingerprinted": 0}
 

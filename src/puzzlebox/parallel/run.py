@@ -28,6 +28,7 @@ from puzzlebox.parallel.progress import SplitProgress
 from puzzlebox.parallel.split import Subproblem, Weight, split
 from puzzlebox.parallel.tasks import (
     COUNT,
+    LOCAL,
     SOLUTIONS,
     Cancelled,
     PuzzleSource,
@@ -250,9 +251,16 @@ class SplitRun:
         self.task_function = task_function
         self.share = share
         self.source = source if source is not None else PuzzleSource.of(pf)
-        self.fingerprints = [
-            problem_fingerprint(p, self.kind, spec) for p, spec in zip(pf.puzzles, self.specs)
-        ]
+        # What the answer depends on, for what crosses to other machines (a cluster's
+        # workers check it) or outlives the run (a checkpoint). A local run's workers are
+        # this installation (forked ones: this very process), and their tasks carry none:
+        # it cost a count whose engine builds no arrays (the bitboard's C kernels, the
+        # queens bitmask) numpy's import and its cover problem, 0.1-0.2 s of CPU (#38 item 6)
+        if cluster is not None or checkpoint is not None:
+            self.fingerprints = [problem_fingerprint(p, self.kind, spec)
+                                 for p, spec in zip(pf.puzzles, self.specs)]
+        else:
+            self.fingerprints = [LOCAL] * len(pf.puzzles)
         if source is None:  # this process's tasks use the boards built here (tasks.py)
             remember(self.source, pf, self.kind, self.specs, self.fingerprints)
         self.checkpoint: Checkpoint | None = None
