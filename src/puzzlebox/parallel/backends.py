@@ -140,7 +140,6 @@ class _Slot:
         self.current: IndexedTask | None = None
         self.since = 0.0
         self.answered = 0  # tasks it has answered: 0 while it may still be starting
-        self.forked = bool(inherited)
 
     def give(self, item: IndexedTask) -> None:
         self.current = item

@@ -66,8 +66,9 @@ WHOLE_FIRST_SECONDS = 0.0  # #38 item 6: what it searched past BALANCE_FROM node
 # while this process could count the biggest subproblem as its workers start (0.5 s cost
 # every long count half a second of this process's work)
 JUDGE_AFTER = 1.0  # CPU seconds of a count run whole before the time rule judges it
-# ... and of this process's CPU on a split count tried whole first: judged then (as one
-# process judges its count), by a tick of the loop that feeds the workers (backends.py)
+# (and of this process's CPU on a split count tried whole first: judged then, as one process
+# judges its count, by a tick of the loop that feeds the workers: SplitRun._judge_later)
+
 # Where workers are forked from this process (backends.can_fork: milliseconds, the puzzle
 # built), a count is tried whole for this many nodes, not BALANCE_FROM: all it searched is
 # lost when it is split, and a split costs little more than its subproblems (#38 item 6: the
