@@ -19,6 +19,7 @@ import threading
 import time
 import traceback
 import uuid
+import warnings
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from multiprocessing.connection import Connection, wait
@@ -134,7 +135,13 @@ class _Slot:
         self.process = ctx.Process(
             target=_worker_main, args=(child, task_function, inherited), daemon=True
         )
-        self.process.start()
+        with warnings.catch_warnings():
+            # Python 3.12 warns of a fork from a process with more than one thread of the
+            # system's: numpy's OpenBLAS starts some, and forks safely (pthread_atfork);
+            # can_fork has made sure that no Python thread runs beside this one
+            warnings.filterwarnings("ignore", message=".*multi-threaded.*fork",
+                                    category=DeprecationWarning)
+            self.process.start()
         child.close()
         self.conn: Connection = parent
         self.current: IndexedTask | None = None
