@@ -21,7 +21,10 @@ worker's CPU shows how much CPU the machine gave it.
 
 ``--cli`` times the command a user types, ``puzzlebox count PUZZLE --json`` against the same
 with ``--jobs N``, interleaved round by round (the load changes as it runs), each run's
-whole-process CPU counted with its workers, and prints for each the speed-up in wall time
+whole-process CPU counted with its workers (``--per-process``: each process's CPU too, the
+command's own first, then the processes it started: forked workers, or the forkserver, its
+resource tracker and its workers, read from ``/proc`` every 10 ms), and prints for each the
+speed-up in wall time
 (one process's wall over N's), the CPU against one process's, the load average at the end
 of each run and the processes that counted (``--json``'s ``workers``); ``--long`` names the
 bench's long counts (issue #38: queens 17, the 3x4x5 solid pentominoes, the 6x6
@@ -165,10 +168,50 @@ def reap_all() -> None:
             return
 
 
-def measure_cli(puzzle: str, jobs: int, src: str | None = None) -> dict:
+def proc_cpu(pid: int) -> tuple[int, float, bool] | None:
+    """``(parent pid, CPU seconds so far, running)`` of a process from ``/proc`` (not
+    running: a zombie, ended and not yet reaped), or None."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    rest = text[text.rindex(")") + 2:].split()
+    cpu = (int(rest[11]) + int(rest[12])) / os.sysconf("SC_CLK_TCK")
+    return int(rest[1]), cpu, rest[0] not in ("Z", "X")
+
+
+def run_watched(command: list[str], env: dict[str, str]) -> tuple[int, str, str, list[float]]:
+    """Run ``command``, reading every 10 ms the CPU of each process it started from
+    ``/proc`` (its children, the forkserver and the forkserver's workers: descendants by
+    parent pid): its status, output, error and the last CPU seen of each process, the
+    command's own first (a process's last 10 ms may be missed)."""
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        proc = subprocess.Popen(command, stdout=out, stderr=err, text=True, env=env)
+        seen: dict[int, float] = {proc.pid: 0.0}
+        began = time.monotonic()
+        while True:
+            alive = False
+            for name in os.listdir("/proc"):
+                if not name.isdigit():
+                    continue
+                got = proc_cpu(int(name))
+                if got is not None and (int(name) in seen or got[0] in seen):
+                    seen[int(name)] = got[1]
+                    alive = alive or got[2]
+            if not alive or time.monotonic() - began > 600:
+                break
+            time.sleep(0.01)
+        proc.wait()
+        out.seek(0)
+        err.seek(0)
+        return proc.returncode, out.read(), err.read(), list(seen.values())
+
+
+def measure_cli(puzzle: str, jobs: int, src: str | None = None,
+                per_process: bool = False) -> dict:
     """One whole command, ``puzzlebox count PUZZLE --json [--jobs N]``: wall seconds, CPU
     seconds of it and every process it started, the answer, and the cores the machine left
-    idle meanwhile."""
+    idle meanwhile; with ``per_process`` also each process's CPU (:func:`run_watched`)."""
     script = Path(sys.executable).with_name("puzzlebox")
     start = [str(script)] if script.exists() else [  # not installed: the source tree
         sys.executable, "-c", "import sys; from puzzlebox._start import main; sys.exit(main())"]
@@ -181,7 +224,12 @@ def measure_cli(puzzle: str, jobs: int, src: str | None = None) -> dict:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     idle0 = cpu_times()
     began = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True, timeout=600, env=env)
+    each: list[float] = []
+    if per_process:
+        status, stdout, stderr, each = run_watched(command, env)
+        done = subprocess.CompletedProcess(command, status, stdout, stderr)
+    else:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=600, env=env)
     wall = time.perf_counter() - began
     reap_all()
     idle1 = cpu_times()
@@ -201,6 +249,7 @@ def measure_cli(puzzle: str, jobs: int, src: str | None = None) -> dict:
         "notes": [line for line in done.stderr.splitlines() if line.strip()],
         "load": os.getloadavg()[0],
         "workers": out.get("workers", 1),  # the processes that counted (#38 item 6)
+        "each": each,
     }
 
 
@@ -218,11 +267,13 @@ def cli_main(args: argparse.Namespace) -> int:
             for spec in args.puzzles:
                 puzzle = puzzle_arg(spec, Path(folder))
                 for name, src, jobs in settings:
-                    got = measure_cli(puzzle, jobs, src)
+                    got = measure_cli(puzzle, jobs, src, args.per_process)
                     runs.setdefault((spec, name if jobs > 1 else "", jobs), []).append(got)
+                    each = (" (" + " + ".join(f"{c:.2f}" for c in got["each"]) + ")"
+                            if got["each"] else "")
                     print(f"round {round_ + 1} {spec} {name} jobs {jobs}: "
                           f"{got['wall']:.2f} s wall, "
-                          f"{got['cpu']:.2f} s CPU, {got['workers']} processes, "
+                          f"{got['cpu']:.2f} s CPU{each}, {got['workers']} processes, "
                           f"{got['idle']:.2f} cores idle, load "
                           f"{got['load']:.1f} {' / '.join(got['notes'])}", file=sys.stderr)
     keys = [(name if jobs > 1 else "", jobs) for name, _, jobs in settings]
@@ -306,9 +357,10 @@ def overhead_child(puzzle: str, subs_file: str, profile: bool) -> int:
 
 
 def plan_split(puzzle: str, jobs: int) -> list[list[list[int]]]:
-    """The subproblems ``--jobs`` cuts ``puzzle`` into (run.py's plan, without its trial of
-    the whole board): about ``PER_WORKER`` per process, at least ``LEAST``, balanced by
-    Knuth's estimate where the engine probes."""
+    """The subproblems ``--jobs`` cuts ``puzzle`` into where it has not tried the whole
+    board first (run.py's plan with a checkpoint, or on a cluster): about ``PER_WORKER`` per
+    process, at least ``LEAST``, balanced by Knuth's estimate where the engine probes (a
+    local count tried whole first is cut the same way without the probes)."""
     import puzzlebox
     from puzzlebox.engine import registry
     from puzzlebox.parallel.run import LEAST, PER_WORKER, tree_size
@@ -398,6 +450,8 @@ def main() -> int:
     parser.add_argument("--cli", action="store_true",
                         help="time the command line, whole process with its workers")
     parser.add_argument("--rounds", type=int, default=3, help="with --cli")
+    parser.add_argument("--per-process", action="store_true",
+                        help="with --cli: each process's CPU too, read from /proc (Linux)")
     parser.add_argument("--long", action="store_true",
                         help="the long counts: " + " ".join(LONG_COUNTS))
     parser.add_argument("--src", action="append", default=[], metavar="NAME=DIR",

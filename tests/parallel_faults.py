@@ -46,3 +46,27 @@ def stall_in_workers(parent: int, task: Task) -> Any:
     if os.getpid() != parent:
         time.sleep(30)  # long past the test's end, were the worker waited on
     return run_task(task)
+
+
+def count_and_builds(task: Task) -> Any:
+    """Not a fault: a subproblem counted as run_task counts it, with what this process
+    built for its tasks so far (tasks.BUILT) and its process id at the end of the answer."""
+    from puzzlebox.parallel import tasks
+
+    return (*run_task(task), dict(tasks.BUILT), os.getpid())
+
+
+def design_batch_and_reads(task: Any) -> Any:
+    """Not a fault: a design search's batch tried as designs/run.py's try_batch tries it
+    (its steps, not the function: a test puts this one in its place), each result with the
+    spaces this process has read (SPACES_READ) and its process id."""
+    from puzzlebox.designs import run
+    from puzzlebox.designs.evaluate import evaluate
+    from puzzlebox.designs.space import Design
+    from puzzlebox.run.limits import Limits
+
+    text, source, name, seconds, refuse, designs = task
+    space = run._space(text, source, name)
+    limits = Limits(time=seconds, refuse=refuse)
+    return [dict(evaluate(space, Design.from_json(d), limits).to_json(),
+                 _reads=run.SPACES_READ[0], _pid=os.getpid()) for d in designs]

@@ -475,3 +475,42 @@ def test_together_on_a_lattice_where_pieces_do_not_slide() -> None:
     results = [kept_of(DesignSpace(text.replace("STRATEGY", s), "t.toml", "t"))
                for s in ("each", "together")]
     assert results[0] == results[1]
+
+
+def test_a_worker_reads_the_space_once_and_a_forked_one_never(monkeypatch) -> None:
+    """A design search's worker keeps the space it read for all its batches; one forked
+    from this process (parallel/backends.py's can_fork) starts with this process's space
+    and reads nothing (#34: a worker from the forkserver spent about a second starting)."""
+    from tests import parallel_faults
+
+    from puzzlebox.designs import run as design_run
+    from puzzlebox.designs.evaluate import DesignResult
+    from puzzlebox.parallel import backends
+
+    seen: list[dict[str, object]] = []
+    plain = DesignResult.from_json
+
+    def keep(data: dict[str, object]) -> DesignResult:
+        seen.append(data)
+        return plain(data)
+
+    monkeypatch.setattr(design_run, "try_batch", parallel_faults.design_batch_and_reads)
+    monkeypatch.setattr(DesignResult, "from_json", staticmethod(keep))
+    forked: list[bool] = []
+    start = backends.ProcessBackend._slot
+
+    def slot(self: backends.ProcessBackend) -> object:
+        forked.append(backends.can_fork())
+        return start(self)
+
+    monkeypatch.setattr(backends.ProcessBackend, "_slot", slot)
+    one = every_result(DesignRun(small_space()))
+    two = every_result(DesignRun(small_space(), jobs=2))
+    assert one == two and len(seen) == len(two) > 5
+    pids = {data["_pid"] for data in seen}
+    assert os.getpid() not in pids
+    for pid in pids:
+        reads = {data["_reads"] for data in seen if data["_pid"] == pid}
+        assert reads <= {0, 1}
+    if forked and all(forked):
+        assert {data["_reads"] for data in seen} == {0}

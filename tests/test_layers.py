@@ -121,6 +121,9 @@ KNOWN_LAZY: set[tuple[str, str]] = {
     # load 1, for a run of more than one process only
     ("puzzlebox.parallel", "puzzlebox.parallel.backends"),
     ("puzzlebox.parallel.run", "puzzlebox.parallel.backends"),
+    # asyncio: 24-26 ms after puzzlebox.parallel.backends (3 runs, load 6, compiled
+    # bytecode), for the Dask scheduler's probe alone, not for a local split run (#38 item 6)
+    ("puzzlebox.parallel.backends", "asyncio"),
     # ... and for a puzzle's or a solution's svg()/png(): 3.3 ms (extras.py: shlex, shutil)
     # after what `show` loads (catalog.files, render), 5 runs, load 1.2
     ("puzzlebox.puzzles.base", "puzzlebox.render.drawing"),

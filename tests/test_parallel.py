@@ -876,6 +876,7 @@ def test_a_count_ended_before_its_worker_is_ready_never_waits_for_it(monkeypatch
             seen.append("stopped")
 
     monkeypatch.setattr(backends, "_Slot", SlowSlot)
+    monkeypatch.setattr(backends, "FORK", False)  # the forkserver's way: a fork takes no time
     import puzzlebox.parallel.run as parallel_run
 
     monkeypatch.setattr(parallel_run, "BALANCE_FROM", 0)  # queens 8 stands for a big tree
@@ -919,3 +920,111 @@ def test_jobs_starts_its_workers_whatever_the_load_and_says_how_many(tmp_path, m
     out, err = capsys.readouterr()
     assert re.search(r"subproblems on [12] process(es)?\)$", out.strip()), out
     assert "core" not in err  # nothing said of free cores
+
+
+# -- workers keep what they built (#38 item 6: --jobs 2 that pays) ----------------------------
+
+
+def _builds_by_worker(answers: dict[int, tuple]) -> dict[int, tuple[dict[str, int], int]]:
+    """For each worker process: what it had built by its last answer, and how many
+    subproblems it answered (parallel_faults.count_and_builds puts both at the end)."""
+    seen: dict[int, tuple[dict[str, int], int]] = {}
+    for answer in answers.values():
+        built, pid = answer[-2], answer[-1]
+        before = seen.get(pid, ({"read": 0, "fingerprinted": 0}, 0))
+        most = {k: max(v, before[0][k]) for k, v in built.items()}
+        seen[pid] = (most, before[1] + 1)
+    return seen
+
+
+@pytest.mark.parametrize("checkpoint", [False, True])
+def test_a_worker_reads_and_builds_the_puzzle_once_for_all_its_subproblems(tmp_path,
+                                                                          checkpoint):
+    """However a worker started (forked or from the forkserver), it reads the puzzle and
+    fingerprints its problem at most once for every subproblem it counts; one forked from
+    this process does neither (it has this process's). A run without a checkpoint (nor a
+    cluster) fingerprints nothing: its tasks carry none (tasks.LOCAL)."""
+    pf = puzzlebox.load_file("queens-8")
+    answers: dict[int, tuple] = {}
+    saved = tmp_path / "c.json" if checkpoint else None
+    with SplitRun(pf, engine="reference", jobs=2, split_depth=2, share=False,
+                  checkpoint=saved, task_function=parallel_faults.count_and_builds,
+                  on_result=lambda b, i, r: answers.setdefault(i, r)) as run:
+        assert all(run.fingerprints) == checkpoint
+        result = run.count()
+        forked, started = run.backend.forked, run.backend.started
+    assert (result.solutions, result.distinct) == (92, 12)
+    workers = _builds_by_worker(answers)
+    assert os.getpid() not in workers and 1 <= len(workers) <= 2
+    assert max(n for _, n in workers.values()) >= 4  # a worker ran many subproblems
+    for built, _ in workers.values():
+        assert built["read"] <= 1 and built["fingerprinted"] <= int(checkpoint)
+        if forked == started:
+            assert built == {"read": 0, "fingerprinted": 0}
+
+
+FORKED_COUNT = """
+import json, sys
+sys.path.insert(0, {tests!r})
+import parallel_faults, puzzlebox
+from puzzlebox.parallel import SplitRun
+answers = {{}}
+pf = puzzlebox.load_file("queens-8")
+with SplitRun(pf, engine="reference", jobs=2, split_depth=2, share=False,
+              task_function=parallel_faults.count_and_builds,
+              on_result=lambda b, i, r: answers.setdefault(i, r)) as run:
+    result = run.count()
+    forked, started = run.backend.forked, run.backend.started
+print(json.dumps({{"answer": [result.solutions, result.distinct], "forked": forked,
+                  "started": started, "built": [list(a[-2].values()) for a in answers.values()],
+                  "pids": sorted({{a[-1] for a in answers.values()}})}}))
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers fork on Linux only")
+def test_a_worker_forked_from_a_process_without_threads_starts_with_its_puzzle(tmp_path):
+    """In a process that runs no other thread (the command line), every worker is forked:
+    none reads the puzzle file or builds its problem again (the forkserver's workers spent
+    0.2-0.4 s of CPU on it, beside the forkserver's own import of puzzlebox)."""
+    script = tmp_path / "forked.py"
+    script.write_text(FORKED_COUNT.format(tests=str(Path(__file__).parent)))
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout.splitlines()[-1])
+    assert out["answer"] == [92, 12]
+    assert out["forked"] == out["started"] >= 1
+    assert out["built"] and all(built == [0, 0] for built in out["built"])
+    assert os.getpid() not in out["pids"]
+
+
+def test_the_time_rule_of_a_count_tried_whole_first_is_judged_as_it_runs(monkeypatch):
+    """A count tried whole and then split makes no estimate before its subproblems run
+    (#38 item 6: the estimate held the workers idle): the time rule is judged once this
+    process has spent JUDGE_AFTER seconds of CPU on it, and a refusal stops the run."""
+    import puzzlebox.parallel.run as parallel_run
+    from puzzlebox.parallel import tasks
+
+    class Refused(Exception):
+        pass
+
+    judged: list[object] = []
+
+    def refuse(board: int, estimate: object) -> None:
+        judged.append(estimate)
+        raise Refused
+
+    monkeypatch.setattr(parallel_run, "BALANCE_FROM", 0)  # queens 8 stands for a big tree
+    monkeypatch.setattr(parallel_run, "TRY_NODES", 0)
+    monkeypatch.setattr(tasks, "STEP_NODES", 1 << 10)
+    pf = puzzlebox.load_file("queens-8")
+    with SplitRun(pf, engine="reference", jobs=2, meter=machine(idle=1.0),
+                  on_plan=lambda b, e: judged.append(e)) as run:
+        result = run.count()  # shorter than JUDGE_AFTER: never judged
+    assert (result.solutions, result.distinct) == (92, 12) and result.total > 1
+    assert judged == []
+    monkeypatch.setattr(parallel_run, "JUDGE_AFTER", 0.0)
+    with pytest.raises(Refused), SplitRun(pf, engine="reference", jobs=2,
+                                          meter=machine(idle=1.0), on_plan=refuse) as run:
+        run.count()
+    assert judged == [None]  # judged once, with no estimate of the split's own

@@ -16,7 +16,8 @@ same designs in the same order and keep the same ones.
 * **Splitting.** Designs are independent: batches of them go to local worker processes
   (``jobs``) or a Dask scheduler (``cluster``) through parallel/backends.py, which replaces
   a worker that dies and runs its batch again. A worker keeps the space it read (the parsed
-  file, the base puzzle's symmetries) for its next batch.
+  file, the base puzzle's symmetries) for its next batch; one forked from this process
+  (where that is safe: parallel/backends.py's ``can_fork``) starts with this process's.
 * **Checkpoint.** Each design's result is appended to the checkpoint as it comes back
   (design/checkpoint.py); a resumed search gives back what the file holds and tries only
   the rest.
@@ -90,14 +91,32 @@ class DesignSummary:
 
 
 _SPACES: dict[str, DesignSpace] = {}  # a worker's spaces, by their text's hash
+SPACES_READ = [0]  # spaces a process read for its batches (the tests count them)
+
+
+def _key(text: str, source: str, name: str) -> str:
+    return hashlib.sha256(f"{source}\0{name}\0{text}".encode()).hexdigest()
 
 
 def _space(text: str, source: str, name: str) -> DesignSpace:
-    key = hashlib.sha256(f"{source}\0{name}\0{text}".encode()).hexdigest()
+    key = _key(text, source, name)
     if key not in _SPACES:
         _SPACES.clear()  # one space at a time: a worker serves one search
         _SPACES[key] = DesignSpace(text, source, name)
+        SPACES_READ[0] += 1
     return _SPACES[key]
+
+
+def remember(space: DesignSpace) -> None:
+    """Hand the batches run in this process, and the workers forked from it
+    (parallel/backends.py's ``can_fork``), the space the client read: a forked worker
+    starts with it (and what it built: the base puzzle's symmetries, its pieces'
+    orientations), where one from the forkserver imports puzzlebox and reads the space
+    again (about a second of CPU each, the calendar's ``--jobs 2``)."""
+    key = _key(space.text, space.source, space.name)
+    if _SPACES.get(key) is not space:
+        _SPACES.clear()
+        _SPACES[key] = space
 
 
 def try_batch(task: tuple[str, str, str, float | None, bool, list[dict[str, Any]]]
@@ -237,6 +256,7 @@ class DesignRun:
         if self.cluster is not None:
             backend = DaskBackend(self.cluster, try_batch)
         else:
+            remember(self.space)  # the workers forked below start with it
             backend = ProcessBackend(self.jobs, try_batch, share=False)
         self._workers = backend.workers
         designs = list(todo)

@@ -9,17 +9,19 @@ run twice is still counted once.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import multiprocessing as mp
+import os
 import signal
 import socket
+import sys
 import threading
 import time
 import traceback
 import uuid
+import warnings
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from multiprocessing.connection import Connection, wait
 from typing import Any
 from urllib.parse import urlsplit
@@ -35,6 +37,7 @@ TaskFunction = Any  # a picklable callable taking a Task (run_task, or a test's 
 MAX_DEATHS = 3  # a task that has killed this many workers is not tried again
 GROW_SECONDS = 1.0  # how often a run with tasks waiting looks for another free core
 STARTING_POLL = 0.05  # how often a run looks for a worker that its starter thread brought up
+TICK_SECONDS = 0.1  # how often a run with a tick calls it (ProcessBackend.run)
 
 
 class SerialBackend:
@@ -66,12 +69,19 @@ def _reply(item: IndexedTask, task_function: TaskFunction) -> tuple[int, bool, A
         return index, False, f"{type(error).__name__}: {error}{where}"
 
 
-def _worker_main(conn: Connection, task_function: TaskFunction) -> None:
+def _worker_main(conn: Connection, task_function: TaskFunction,
+                 inherited: tuple[int, ...] = ()) -> None:
     """A worker process: run tasks from the pipe until told to stop.
 
     It ignores SIGINT: Ctrl-C in a terminal reaches every process of the group, and only the
-    parent decides what an interruption means (save, report, stop the workers)."""
+    parent decides what an interruption means (save, report, stop the workers). A forked
+    worker first closes ``inherited``, the parent's ends of the pipes it holds (its own and
+    the other workers'): else a parent that is killed leaves it waiting on a pipe that
+    never ends."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for fd in inherited:
+        with contextlib.suppress(OSError):
+            os.close(fd)
     while True:
         try:
             message = conn.recv()
@@ -85,21 +95,53 @@ def _worker_main(conn: Connection, task_function: TaskFunction) -> None:
             return  # the parent is gone (killed): nobody wants the answer
 
 
+FORK = sys.platform.startswith("linux")  # a test turns it off to run the forkserver's way
+
+
+def can_fork() -> bool:
+    """Whether a worker may be forked from this process now: on Linux, from the main thread
+    of a process that runs no other thread (a fork copies only the thread that forks, and
+    a lock another thread holds stays held in the child for ever). A forked worker starts
+    with what this process has: puzzlebox imported, the kernels loaded, the puzzle read and
+    its problem built (tasks.remember) - 0.4-0.6 s of CPU that a worker from the forkserver
+    spends again (bench/RESULTS.md, "--jobs 2 that pays")."""
+    return (FORK and "fork" in mp.get_all_start_methods()
+            and threading.current_thread() is threading.main_thread()
+            and threading.active_count() == 1)
+
+
 def _start_method() -> str:
-    """forkserver where there is one (workers fork from a clean server that never ran numba
-    code), else spawn; never plain fork, which is unsafe once numba has started threads."""
+    """Where a worker cannot be forked (:func:`can_fork`): forkserver where there is one
+    (workers fork from a clean server that never ran numba code and runs no thread), else
+    spawn."""
     return "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
 
 
 class _Slot:
-    """One worker process, its end of the pipe, the task it is running and since when."""
+    """One worker process, its end of the pipe, the task it is running and since when.
 
-    def __init__(self, ctx: Any, task_function: TaskFunction) -> None:
+    ``others``: the parent's ends of the other workers' pipes, for a forked worker to close
+    (:func:`_worker_main`)."""
+
+    def __init__(self, ctx: Any, task_function: TaskFunction,
+                 others: tuple[Connection, ...] = ()) -> None:
         parent, child = ctx.Pipe()
+        inherited: tuple[int, ...] = ()
+        if ctx.get_start_method() == "fork":
+            inherited = tuple(c.fileno() for c in (parent, *others) if not c.closed)
+            for stream in (sys.stdout, sys.stderr):  # what is buffered is written once
+                with contextlib.suppress(Exception):
+                    stream.flush()
         self.process = ctx.Process(
-            target=_worker_main, args=(child, task_function), daemon=True
+            target=_worker_main, args=(child, task_function, inherited), daemon=True
         )
-        self.process.start()
+        with warnings.catch_warnings():
+            # Python 3.12 warns of a fork from a process with more than one thread of the
+            # system's: numpy's OpenBLAS starts some, and forks safely (pthread_atfork);
+            # can_fork has made sure that no Python thread runs beside this one
+            warnings.filterwarnings("ignore", message=".*multi-threaded.*fork",
+                                    category=DeprecationWarning)
+            self.process.start()
         child.close()
         self.conn: Connection = parent
         self.current: IndexedTask | None = None
@@ -194,10 +236,13 @@ class ProcessBackend:
     ``jobs - 1`` worker processes and this one, and a worker is started only on a core that
     ``meter`` (cores.py) finds spare, when the run starts and again every
     :data:`GROW_SECONDS` while tasks wait: on a machine whose cores are busy the count goes
-    on here alone, as one process would. Once no task waits, this process runs a copy of a
-    task a worker still holds (one that has answered nothing yet first: it may still be
-    starting), and whichever copy answers first is counted; the other is stopped. So no
-    worker is waited on that this process could have overtaken. The fault tests turn
+    on here alone, as one process would. Workers are forked from this process where that
+    is safe (:func:`can_fork`): they start with its puzzle built and its kernels loaded.
+    Once no task waits, this process runs a copy of a task held by a worker that has
+    answered nothing yet (it may still be starting from the forkserver, or be stuck), and
+    whichever copy answers first is counted; the other is stopped. A worker that has
+    answered is working: its task is not copied (the copy would only spend CPU twice on
+    one task). The fault tests turn
     ``share`` off (their tasks kill the process that runs them): then all ``jobs`` workers
     start at once and this process only waits.
     """
@@ -220,6 +265,7 @@ class ProcessBackend:
         # cores it is told of
         self.meter = (meter if meter is not None else AllCores()) if self.share else None
         self.started = 0  # worker processes started, replacements included
+        self.forked = 0  # ... of which forked from this process (can_fork)
         self._ctx = mp.get_context(_start_method())
         if self._ctx.get_start_method() == "forkserver":
             self._ctx.set_forkserver_preload(["puzzlebox.parallel.tasks"])
@@ -229,10 +275,21 @@ class ProcessBackend:
         self._generation = 0  # close() moves it on: what the starter makes then is stopped
         self._slot_lock = threading.Lock()
 
-    def _new_slot(self) -> _Slot:
-        slot = _Slot(self._ctx, self.task_function)
-        self._slots.append(slot)
+    def _slot(self) -> _Slot:
+        """A new worker: forked from this process where it may be (:func:`can_fork`), else
+        from the forkserver."""
+        if can_fork():
+            slot = _Slot(mp.get_context("fork"), self.task_function,
+                         tuple(s.conn for s in self._slots))
+            self.forked += 1
+        else:
+            slot = _Slot(self._ctx, self.task_function)
         self.started += 1
+        return slot
+
+    def _new_slot(self) -> _Slot:
+        slot = self._slot()
+        self._slots.append(slot)
         return slot
 
     def _grow(self, most: int) -> int:
@@ -264,6 +321,10 @@ class ProcessBackend:
         n = 0 if most <= 0 else most if self.meter is None else self.meter.workers(most)
         if n <= 0:
             return
+        if can_fork():  # a fork takes milliseconds: no thread (which would rule out forks)
+            for _ in range(n):
+                self._new_slot()
+            return
         generation = self._generation
         self._starting = n
 
@@ -292,23 +353,31 @@ class ProcessBackend:
         """How many worker processes there are now, those starting on a thread included."""
         return len(self._slots) + self._starting
 
-    def run(self, tasks: Sequence[IndexedTask]) -> Iterator[tuple[int, Any]]:
+    def run(self, tasks: Sequence[IndexedTask], tick: Callable[[], bool] | None = None
+            ) -> Iterator[tuple[int, Any]]:
+        """Run ``tasks``, yielding ``(index, result)`` as they finish. ``tick`` is called on
+        this thread at least every :data:`TICK_SECONDS` while it returns True (the time
+        rule of a split count, judged once the count has run a while: parallel/run.py); what
+        it raises stops the run and its workers."""
         pending: deque[IndexedTask] = deque(tasks)
         lock = threading.Lock()
         answered: set[int] = set()
         copied: set[int] = set()
 
         def spare_copy() -> IndexedTask | None:
-            """A task a worker holds, for this process to run too: first one whose worker
-            has answered nothing yet, then the one given last (the most left to do)."""
+            """A task held by a worker that has answered nothing yet (it may still be
+            starting, or be stuck), for this process to run too. Never one of a worker that
+            has answered: it is up and working, and a copy would only spend CPU on a task
+            already being run (the CPU of the whole copy where this process lost the race,
+            #38 item 6: 0.08 s of solid-pentominoes-3x4x5's 2.2 s)."""
             held = [
                 s for s in self._slots
                 if s.current is not None and s.current[0] not in answered
-                and s.current[0] not in copied
+                and s.current[0] not in copied and s.answered == 0
             ]
             if not held:
                 return None
-            slot = max(held, key=lambda s: (s.answered == 0, s.since))
+            slot = max(held, key=lambda s: s.since)
             assert slot.current is not None
             copied.add(slot.current[0])
             return slot.current
@@ -325,19 +394,21 @@ class ProcessBackend:
         grown = time.monotonic()
         try:
             with lock:
+                # without a share the workers are all there is; with one, every worker at
+                # once (AllCores), or those a test's meter allows (more every GROW_SECONDS);
+                # before the share's thread starts, so that they may be forked (can_fork)
+                self._grow(len(pending) - (1 if self.share else 0))
                 if self.share and pending:
                     # this process takes the first (biggest) task: it can start on it at once,
                     # before the workers started beside a search are all there
                     share = _ParentShare(self.task_function, take, pending.popleft())
-            with lock:
-                # without a share the workers are all there is; with one, every worker at
-                # once (AllCores), or those a test's meter allows (more every GROW_SECONDS)
-                self._grow(len(pending))
             while True:
                 with lock:  # workers that came up (on the starter's thread) or went idle
                     for slot in list(self._slots):
                         if slot.current is None and pending:
                             slot.give(pending.popleft())
+                if tick is not None and not tick():
+                    tick = None
                 busy = [slot for slot in self._slots if slot.current is not None]
                 if not busy and (share is None or not share.running) and not (
                         pending and self._starting > 0):
@@ -350,6 +421,8 @@ class ProcessBackend:
                     timeout = max(0.0, grown + GROW_SECONDS - time.monotonic())
                 if self._starting > 0 and pending:  # a worker may come up any moment
                     timeout = STARTING_POLL if timeout is None else min(timeout, STARTING_POLL)
+                if tick is not None:
+                    timeout = TICK_SECONDS if timeout is None else min(timeout, TICK_SECONDS)
                 ready = set(wait(waiting, timeout))
                 if timeout is not None and time.monotonic() >= grown + GROW_SECONDS:
                     grown = time.monotonic()
@@ -408,9 +481,9 @@ class ProcessBackend:
                             )
                         slot.conn.close()
                         with lock:
-                            replacement = _Slot(self._ctx, self.task_function)
-                            self.started += 1
-                            self._slots[self._slots.index(slot)] = replacement
+                            self._slots.remove(slot)
+                            replacement = self._slot()
+                            self._slots.append(replacement)
                             replacement.give(lost)
             finished = True
         finally:
@@ -449,6 +522,8 @@ def probe_scheduler(address: str, seconds: float = CONNECT_SECONDS) -> None:
     waiting for minutes). A plain TCP connection first (a refusal is told at once), then
     Dask's own handshake and its ``identity`` call, each under a deadline, on a thread of
     their own (the caller may be inside an event loop, as a notebook is)."""
+    import asyncio  # here: 10-90 ms of every local split run's start, for Dask alone
+
     def refuse(why: str) -> ClusterUnavailable:
         return ClusterUnavailable(f"cannot reach the Dask scheduler at {address}: {why}")
 

@@ -28,6 +28,7 @@ from puzzlebox.parallel.progress import SplitProgress
 from puzzlebox.parallel.split import Subproblem, Weight, split
 from puzzlebox.parallel.tasks import (
     COUNT,
+    LOCAL,
     SOLUTIONS,
     Cancelled,
     PuzzleSource,
@@ -65,6 +66,15 @@ WHOLE_FIRST_SECONDS = 0.0  # #38 item 6: what it searched past BALANCE_FROM node
 # while this process could count the biggest subproblem as its workers start (0.5 s cost
 # every long count half a second of this process's work)
 JUDGE_AFTER = 1.0  # CPU seconds of a count run whole before the time rule judges it
+# (and of this process's CPU on a split count tried whole first: judged then, as one process
+# judges its count, by a tick of the loop that feeds the workers: SplitRun._judge_later)
+
+# Where workers are forked from this process (backends.can_fork: milliseconds, the puzzle
+# built), a count is tried whole for this many nodes, not BALANCE_FROM: all it searched is
+# lost when it is split, and a split costs little more than its subproblems (#38 item 6: the
+# million nodes lost cost solid-pentominoes-3x4x5 0.27 s of CPU of 2.2 s, tetrasticks-6x6
+# 0.40 s of 3.6 s; bench/RESULTS.md, "--jobs 2 that pays")
+TRY_NODES = 1 << 17
 
 
 def small(spec: EngineSpec, job: Job) -> bool:
@@ -242,9 +252,16 @@ class SplitRun:
         self.task_function = task_function
         self.share = share
         self.source = source if source is not None else PuzzleSource.of(pf)
-        self.fingerprints = [
-            problem_fingerprint(p, self.kind, spec) for p, spec in zip(pf.puzzles, self.specs)
-        ]
+        # What the answer depends on, for what crosses to other machines (a cluster's
+        # workers check it) or outlives the run (a checkpoint). A local run's workers are
+        # this installation (forked ones: this very process), and their tasks carry none:
+        # it cost a count whose engine builds no arrays (the bitboard's C kernels, the
+        # queens bitmask) numpy's import and its cover problem, 0.1-0.2 s of CPU (#38 item 6)
+        if cluster is not None or checkpoint is not None:
+            self.fingerprints = [problem_fingerprint(p, self.kind, spec)
+                                 for p, spec in zip(pf.puzzles, self.specs)]
+        else:
+            self.fingerprints = [LOCAL] * len(pf.puzzles)
         if source is None:  # this process's tasks use the boards built here (tasks.py)
             remember(self.source, pf, self.kind, self.specs, self.fingerprints)
         self.checkpoint: Checkpoint | None = None
@@ -333,7 +350,11 @@ class SplitRun:
                 backend.start(wait=False)  # the workers get ready while it is split
                 self._say_cores(backend, whole=False)
             target = max(PER_WORKER * backend.workers, LEAST)
-            weight = tree_size(spec, job)
+            # tried whole first (a local count): no probes to balance it (the queue does, with
+            # many more subproblems than processes: 0.98 of the balance of Knuth's weights on
+            # tetrasticks-6x6, whose probes cost 0.4 s of CPU before any subproblem ran), and
+            # the time rule judges it as the count runs (count's tick), as one process would
+            weight = None if tried else tree_size(spec, job)
             weighed: dict[Subproblem, float] = {}
             began = time.process_time()
             if weight is not None:
@@ -343,7 +364,7 @@ class SplitRun:
                     weighed[sub] = size(sub)
                     return weighed[sub]
 
-            if weight is None:
+            if weight is None and not tried:
                 self._judge(board, job, None)
             subs = split(spec, job, target=target, weight=weight)
             if weighed:
@@ -407,6 +428,7 @@ class SplitRun:
             return SplitCountResult(raw, distinct, time.perf_counter() - began, stats,
                                     done=1, total=1, workers=1)
         tried = False
+        began_cpu = time.process_time()
         if self._whole_first():
             answer = self._try_whole(board)
             if answer is not None:
@@ -438,8 +460,9 @@ class SplitRun:
         if not todo:
             return result()
         bar = SplitProgress(self.progress, self._label(board), len(subs), len(done), raw)
+        tick = self._judge_later(board, began_cpu) if tried else None
         try:
-            with contextlib.closing(self._answers(todo, done, bar)) as answers:
+            with contextlib.closing(self._answers(todo, done, bar, tick)) as answers:
                 for index, answer in answers:
                     n_raw, n_distinct, nodes, seconds, engine = answer[:5]
                     entry = [n_raw, n_distinct, nodes, round(seconds, 6)]
@@ -458,6 +481,20 @@ class SplitRun:
             raise Interrupted(len(done), len(subs), result()) from None
         return result()
 
+    def _judge_later(self, board: int, began_cpu: float) -> Callable[[], bool]:
+        """The time rule of a split count tried whole first (:meth:`plan` made no estimate):
+        judged once this process has spent :data:`JUDGE_AFTER` seconds of CPU on the count,
+        as one process judges its own, so a count shorter than that pays no estimate. A
+        tick of the loop that feeds the workers; False once judged (no more ticks)."""
+        def tick() -> bool:
+            if time.process_time() - began_cpu < JUDGE_AFTER:
+                return True
+            puzzle = self.pf.puzzles[board]
+            self._judge(board, task_job(puzzle, self.kind, self.specs[board]), None)
+            return False
+
+        return tick
+
     def _whole_first(self) -> bool:
         """Whether a count is tried whole in this process before it is split: a local
         split that chooses its own cut, with nothing to resume or record."""
@@ -466,16 +503,17 @@ class SplitRun:
 
     def _try_whole(self, board: int) -> tuple[Any, ...] | None:
         """Count ``board`` whole in this process. Once the meter has watched the machine
-        for a moment of this search (cores.SAMPLE_SECONDS) and it has searched BALANCE_FROM
-        nodes (a count done sooner is never split), the workers that free cores allow are
-        started; where none could start the count
+        for a moment of this search (cores.SAMPLE_SECONDS) and it has searched its budget
+        (:meth:`try_nodes`: a count done sooner is never split), the workers that free
+        cores allow are started; where none could start the count
         goes on here to its end (the time rule applied as one process applies it), else it
-        stops :data:`WHOLE_FIRST_SECONDS` later once it has searched BALANCE_FROM nodes,
+        stops :data:`WHOLE_FIRST_SECONDS` later once it has searched its budget,
         the workers getting ready meanwhile. Its answer, or None when it was stopped (then
         it is split)."""
         backend = self.backend
         meter = self.meter
         assert meter is not None
+        budget = self.try_nodes()
         task = self._task(board, ((), ()))
         stop = threading.Event()
         time_up = threading.Event()
@@ -485,12 +523,12 @@ class SplitRun:
 
         def on_step(stats: SearchStats) -> None:
             nonlocal decided
-            # A tree under BALANCE_FROM nodes is never split (small()), so no worker starts
-            # before the search has passed them: starting one cost pentomino-5x12 (735,220
+            # A tree under the budget is never split, so no worker starts before the search
+            # has passed it: starting one from the forkserver cost pentomino-5x12 (735,220
             # nodes, 0.46 s) 0.3 s of CPU and 1.26x its wall time with a free core (bench/
             # parallel.py --cli, 2026-11-26 15:58 UTC, load 0.9).
             if not decided and meter.seconds() >= SAMPLE_SECONDS and \
-                    stats.nodes >= BALANCE_FROM:
+                    stats.nodes >= budget:
                 decided = True
                 backend.start(wait=False)  # the search goes on while they start
                 if not backend.running():
@@ -503,8 +541,8 @@ class SplitRun:
                     timer[0].start()
             if decided and not backend.running():
                 rule(stats)
-            if time_up.is_set() and stats.nodes >= BALANCE_FROM:
-                stop.set()  # (a smaller tree is never split: small())
+            if time_up.is_set() and stats.nodes >= budget:
+                stop.set()  # (a smaller tree is never split)
 
         try:
             return whole_within(self.task_function, task, stop, on_step)
@@ -515,6 +553,18 @@ class SplitRun:
         finally:
             for t in timer:
                 t.cancel()
+
+    @staticmethod
+    def try_nodes() -> int:
+        """How many nodes a count is tried whole before it is split: :data:`TRY_NODES`
+        where workers are forked from this process (``backends.can_fork``: they start in
+        milliseconds with the puzzle built, so a split costs little more than its
+        subproblems), else :data:`BALANCE_FROM` (a worker from the forkserver spends 0.4-0.6 s
+        of CPU importing puzzlebox and building the puzzle again: a smaller count is not
+        worth it)."""
+        from puzzlebox.parallel.backends import can_fork
+
+        return min(TRY_NODES, BALANCE_FROM) if can_fork() else BALANCE_FROM
 
     def _say_cores(self, backend: ProcessBackend, whole: bool) -> None:
         """One line, once a run, where fewer workers started than were asked for."""
@@ -551,12 +601,16 @@ class SplitRun:
         return run_task(task)[:5]
 
     def _answers(
-        self, todo: list[tuple[int, Task]], done: dict[int, list[Any]], bar: SplitProgress
+        self, todo: list[tuple[int, Task]], done: dict[int, list[Any]], bar: SplitProgress,
+        tick: Callable[[], bool] | None = None,
     ) -> Generator[tuple[int, Any], None, None]:
         """The answers to ``todo`` as the workers send them, with ``bar`` shown, each
         subproblem once: one that ran twice (its first worker died after all) is skipped.
-        The backend's stream is closed however the caller stops (close this generator)."""
-        results = self.backend.run(todo)
+        The backend's stream is closed however the caller stops (close this generator).
+        ``tick``: called by the local pool's loop while it returns True (:meth:`_judge_later`;
+        only a count tried whole first has one, and only a local pool tries one)."""
+        backend: Any = self.backend
+        results = backend.run(todo) if tick is None else backend.run(todo, tick=tick)
         try:
             with bar:
                 for index, answer in results:
