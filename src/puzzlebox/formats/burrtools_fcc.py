@@ -1,0 +1,38 @@
+"""BurrTools' grids on the face-centred cubic lattice: rhombic dodecahedra (grid 3) as
+puzzlebox's ``rhombic`` lattice (#37).
+
+BurrTools keeps a rhombic puzzle in a voxel space of 5 x 5 x 5 blocks, one per unit cube,
+of which 24 voxels are cells: the tetrahedra the cube is cut into (src/lib/voxel_3.cpp,
+``validCoordinate``). puzzlebox's ``rhombic`` lattice uses the same voxels as cells
+(geometry/rhombic.py), so a shape's voxel ``(x, y, z)`` becomes the cell ``(z, y, x)`` as on
+``cube``, moved by whole blocks only: a voxel's place in its block says which tetrahedron
+it is, and a shift by anything else would change that.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from puzzlebox.geometry.rhombic import BLOCK, is_cell
+
+Voxel = tuple[int, int, int]
+Cell = tuple[int, ...]
+
+LATTICES = {3: "rhombic"}  # BurrTools grid type -> puzzlebox lattice
+
+
+def stray_voxel(grid: int, voxels: Iterable[Voxel]) -> Voxel | None:
+    """A voxel of a grid-3 shape that is not one of its block's 24 tetrahedra (BurrTools
+    never writes one; a hand-edited file may), or None."""
+    if grid != 3:
+        return None
+    return next((v for v in sorted(voxels) if not is_cell((v[2], v[1], v[0]))), None)
+
+
+def rhombic(voxels: dict[Voxel, int]) -> dict[Cell, int]:
+    """Grid-3 voxels as ``rhombic`` cells ``(layer, row, col)`` = ``(z, y, x)``, the lowest
+    block of each axis moved to block 0. The same map for every shape of a puzzle."""
+    cells = {(z, y, x): c for (x, y, z), c in voxels.items()}
+    low = [min(cell[i] for cell in cells) for i in range(3)]
+    shift = [v - v % BLOCK for v in low]
+    return {(z - shift[0], y - shift[1], x - shift[2]): c for (z, y, x), c in cells.items()}
