@@ -1,0 +1,354 @@
+"""The rhombic lattice (BurrTools' grid 3, #37) checked against facts that could be false.
+
+* its group as maps: 48 distinct maps, 24 proper, closed, each keeping neighbours, and
+  whole-block translations keeping them;
+* its neighbours against geometry built here from nothing but the contract's description of
+  a cell (a tetrahedron: the cube's centre, a face's centre and one edge of that face):
+  two cells are neighbours exactly when their tetrahedra share three corners;
+* counts of small hand-made puzzles against a brute force that shares no code with
+  puzzlebox (its own tetrahedra, its own 48 matrices, its own placements, a plain
+  backtracker), and BurrTools' own examples against the figures ``burrTxt -q`` prints.
+"""
+
+from __future__ import annotations
+
+import itertools
+import tomllib
+from collections.abc import Iterable
+from pathlib import Path
+
+import pytest
+
+from puzzlebox.formats import burrtools
+from puzzlebox.formats.reader import read_text
+from puzzlebox.geometry.lattice import Cell, GridError, lattice_named
+from puzzlebox.geometry.rhombic import PLACES, chamber_parity
+
+RHOMBIC = lattice_named("rhombic")
+Corner = tuple[int, int, int]
+Tet = frozenset[Corner]
+
+
+def patch(blocks: int = 1) -> list[Cell]:
+    """Every cell of the blocks ``-blocks..blocks`` along each axis."""
+    rng = range(-blocks, blocks + 1)
+    return [(5 * a + p[0], 5 * b + p[1], 5 * c + p[2])
+            for a in rng for b in rng for c in rng for p in PLACES]
+
+
+# -- the group -----------------------------------------------------------------------------
+
+
+def test_group_size_closure_and_neighbours() -> None:
+    group = RHOMBIC.group()
+    assert len(group) == 48 and sum(t.proper for t in group) == 24
+    cells = patch(1)
+    probe = cells[::7]
+
+    def key(f):  # a map up to whole-block translation, on a patch of distinct cells
+        return RHOMBIC.normalize({f(c): chr(48 + i) for i, c in enumerate(probe)})
+
+    keys = {key(t): t for t in group}
+    assert len(keys) == 48
+    for a in group:
+        for b in group[::5]:
+            product = key(lambda c, a=a, b=b: a(b(c)))
+            assert product in keys and keys[product].proper == (a.proper == b.proper)
+    for cell in cells:
+        near = RHOMBIC.neighbours(cell)
+        assert len(set(near)) == 4 and all(cell in RHOMBIC.neighbours(n) for n in near)
+    for t in group:
+        for cell in cells[::3]:
+            assert set(RHOMBIC.neighbours(t(cell))) == {t(n) for n in RHOMBIC.neighbours(cell)}
+    for vector in itertools.product((-5, 0, 5), repeat=3):
+        assert RHOMBIC.can_translate(vector)
+        for cell in cells[::11]:
+            moved = tuple(a + b for a, b in zip(cell, vector))
+            assert set(RHOMBIC.neighbours(moved)) == {
+                tuple(a + b for a, b in zip(n, vector)) for n in RHOMBIC.neighbours(cell)}
+    assert not RHOMBIC.can_translate((1, 0, 0)) and not RHOMBIC.can_translate((0, 5, 2))
+
+
+def corners(cell: Iterable[int]) -> Tet:
+    """The tetrahedron of a cell in doubled coordinates (a unit cube spans 2): from the
+    contract alone, a voxel's place in its block names its face (the coordinate 0 or 4),
+    the edge of that face (1 or 3) and leaves the third axis (2) free."""
+    block = [v // 5 for v in cell]
+    place = [v % 5 for v in cell]
+    centre = tuple(2 * b + 1 for b in block)
+    face = next(a for a in range(3) if place[a] in (0, 4))
+    edge = next(a for a in range(3) if place[a] in (1, 3))
+    free = 3 - face - edge
+    face_at = 2 * block[face] + (0 if place[face] == 0 else 2)
+    edge_at = 2 * block[edge] + (0 if place[edge] == 1 else 2)
+    face_centre = list(centre)
+    face_centre[face] = face_at
+    out = {centre, tuple(face_centre)}
+    for end in (0, 2):
+        corner = [0, 0, 0]
+        corner[face], corner[edge], corner[free] = face_at, edge_at, 2 * block[free] + end
+        out.add(tuple(corner))
+    return frozenset(out)
+
+
+def test_neighbours_are_the_tetrahedra_that_share_a_face() -> None:
+    cells = patch(1)
+    tets = {cell: corners(cell) for cell in cells}
+    assert len(set(tets.values())) == len(cells)  # one tetrahedron per cell
+    by_face: dict[frozenset[Corner], list[Cell]] = {}
+    for cell, tet in tets.items():
+        for face in itertools.combinations(sorted(tet), 3):
+            by_face.setdefault(frozenset(face), []).append(cell)
+    inner = [c for c in cells if all(0 <= v < 5 for v in c)]  # neighbours inside the patch
+    for cell in inner:
+        sharing = {other for face in itertools.combinations(sorted(tets[cell]), 3)
+                   for other in by_face[frozenset(face)] if other != cell}
+        assert sharing == set(RHOMBIC.neighbours(cell)), cell
+
+
+def test_the_two_colouring_alternates_and_every_map_keeps_or_swaps_it() -> None:
+    cells = patch(1)
+    for cell in cells:
+        assert all(chamber_parity(n) != chamber_parity(cell) for n in RHOMBIC.neighbours(cell))
+    for t in RHOMBIC.group():
+        flips = {chamber_parity(t(c)) ^ chamber_parity(c) for c in cells[::5]}
+        assert len(flips) == 1, t.name
+
+
+def test_a_character_off_the_tetrahedra_is_refused_with_its_place() -> None:
+    full = ["...../..#../.#.#./..#../.....", "..#../...../#...#/...../..#..",
+            ".#.#./#...#/...../#...#/.#.#.", "..#../...../#...#/...../..#..",
+            "...../..#../.#.#./..#../....."]
+    assert len(RHOMBIC.parse(full)) == 24
+    with pytest.raises(GridError, match=r"layer 0, row 2, column 2 is no cell"):
+        RHOMBIC.parse(["...../...../..#../...../....."])
+
+
+# -- counts against a brute force ------------------------------------------------------------
+
+MATRICES = [(perm, signs) for perm in itertools.permutations(range(3))
+            for signs in itertools.product((1, -1), repeat=3)]
+
+
+def _apply(m, point: Corner) -> Corner:
+    perm, signs = m
+    return tuple(signs[i] * point[perm[i]] for i in range(3))
+
+
+def _normal(tets: Iterable[Tet]) -> frozenset[Tet]:
+    """Translated by whole cubes (even vectors) so the least corner of each axis is 0."""
+    tets = list(tets)
+    low = _even_low(tets)
+    return frozenset(frozenset(tuple(p[a] - low[a] for a in range(3)) for p in t)
+                     for t in tets)
+
+
+def _even_low(tets: Iterable[Tet]) -> list[int]:
+    """The least coordinate of each axis rounded down to even: a shift by whole cubes."""
+    tets = list(tets)
+    return [min(p[a] for t in tets for p in t) // 2 * 2 for a in range(3)]
+
+
+def _cube_of(tet: Tet) -> Corner:
+    return next(p for p in tet if all(v % 2 for v in p))
+
+
+def brute_count(text: str) -> tuple[int, int]:
+    """Solutions as placed and up to the board's symmetries, for a file whose pieces are
+    all different or copies of one (a solution is a set of cell sets)."""
+    doc = tomllib.loads(text)
+    board = {corners(c) for c in _cells(doc["board"]["grid"])}
+    pieces = []
+    for spec in doc["pieces"].values():
+        shape = spec["shape"] if isinstance(spec, dict) else spec
+        count = spec.get("count", 1) if isinstance(spec, dict) else 1
+        tets = [corners(c) for c in _cells(shape)]
+        seen = {_normal(frozenset(_apply(m, p) for p in t) for t in tets)
+                for m in MATRICES if _proper(m)}
+        places = []
+        for orient in seen:
+            anchor = _cube_of(next(iter(orient)))
+            for target in board:
+                shift = tuple(a - b for a, b in zip(_cube_of(target), anchor))
+                moved = frozenset(frozenset(tuple(p[i] + shift[i] for i in range(3)) for p in t)
+                                  for t in orient)
+                if moved <= board:
+                    places.append(moved)
+        pieces.append((set(places), count))
+    solutions: list[frozenset[frozenset[Tet]]] = []
+    left = [count for _, count in pieces]
+
+    def go(free: set[Tet], chosen: list[frozenset[Tet]]) -> None:
+        if not free:
+            solutions.append(frozenset(chosen))
+            return
+        first = min(free, key=lambda t: sorted(t))
+        for k, (places, _) in enumerate(pieces):
+            if not left[k]:
+                continue
+            for place in places:
+                if first in place and place <= free:
+                    left[k] -= 1
+                    go(free - place, [*chosen, place])
+                    left[k] += 1
+
+    go(set(board), [])
+    # copies of one piece are interchangeable: each set of cell sets once per ordering
+    raw = len(set(solutions))
+    symmetries = []
+    for m in MATRICES:
+        image = _normal(frozenset(_apply(m, p) for p in t) for t in board)
+        if image == _normal(board):
+            symmetries.append(m)
+    low = _even_low(board)
+    seen: set[frozenset[frozenset[Tet]]] = set()
+    orbits = 0
+    for sol in set(solutions):
+        if sol in seen:
+            continue
+        orbits += 1
+        for m in symmetries:
+            moved = [frozenset(frozenset(_apply(m, p) for p in t) for t in place)
+                     for place in sol]
+            lows = _even_low(t for place in moved for t in place)
+            seen.add(frozenset(frozenset(frozenset(tuple(p[a] - lows[a] + low[a]
+                                                         for a in range(3)) for p in t)
+                                         for t in place) for place in moved))
+    return raw, orbits
+
+
+def _proper(m) -> bool:
+    perm, signs = m
+    inversions = sum(perm[i] > perm[j] for i in range(3) for j in range(i + 1, 3))
+    return (-1) ** inversions * signs[0] * signs[1] * signs[2] == 1
+
+
+def _cells(layers: list[str] | str) -> list[Cell]:
+    if isinstance(layers, str):
+        layers = [layers]
+    out = []
+    for z, layer in enumerate(layers):
+        for r, row in enumerate(layer.split("/")):
+            out += [(z, r, c) for c, ch in enumerate(row) if ch not in ". "]
+    return out
+
+
+CUBE_LAYERS = ["...../..#../.#.#./..#../.....", "..#../...../#...#/...../..#..",
+               ".#.#./#...#/...../#...#/.#.#.", "..#../...../#...#/...../..#..",
+               "...../..#../.#.#./..#../....."]
+
+
+def _file(board: list[str], pieces: dict[str, tuple[list[str], int]]) -> str:
+    lines = ['lattice = "rhombic"', "[board]", f"grid = {board!r}".replace("'", '"'),
+             "[pieces]"]
+    for name, (shape, count) in pieces.items():
+        written = repr(shape).replace("'", '"')
+        lines.append(f"{name} = {{ shape = {written}, count = {count} }}")
+    lines += ["[rules]", "rotate = true", "reflect = false"]
+    return "\n".join(lines) + "\n"
+
+
+def _two_cubes() -> list[str]:
+    return CUBE_LAYERS + CUBE_LAYERS  # one on top of the other
+
+
+CASES = {
+    # a unit cube cut into 12 pairs of tetrahedra on one face (2 ways a face: 2^6)
+    "cube of face pairs": _file(CUBE_LAYERS, {"P": (["...../..#../.#.../...../....."], 12)}),
+    # a unit cube cut into 6 square pyramids (one way), or into pairs across edges
+    "cube of pyramids": _file(CUBE_LAYERS, {"Y": (["...../..#../.#.#./..#../....."], 6)}),
+    "cube of edge pairs": _file(CUBE_LAYERS, {"E": (["...../..#../...../...../.....",
+                                                      "..#../...../...../...../....."], 12)}),
+    # four pyramids and four face pairs in a cube; two cubes stacked, of 16 three-tetrahedra
+    # pieces (a face pair with a tetrahedron across an edge, turned only: rotate, no reflect)
+    "cube of pyramids and pairs": _file(CUBE_LAYERS, {
+        "Y": (["...../..#../.#.#./..#../....."], 4), "P": (["...../..#../.#.../...../....."], 4)}),
+    "two cubes of threes": _file(_two_cubes(), {"L": (["...../..#../.#.../...../.....",
+                                                       "..#../...../...../...../....."], 16)}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_counts_match_the_brute_force(name: str) -> None:
+    text = CASES[name]
+    raw, distinct = brute_count(text)
+    counted = read_text(text, name, name).puzzles[0].count()
+    assert (counted.solutions, counted.distinct) == (raw, distinct)
+    assert raw > 0
+
+
+# -- import -------------------------------------------------------------------------------
+
+
+def _xml(voxels: list[tuple[tuple[int, int, int], set[tuple[int, int, int]]]]) -> bytes:
+    """A grid-3 file: shape 0 the result, the others one piece each."""
+    shapes = []
+    for size, cells in voxels:
+        sx, sy, sz = size
+        text = "".join("#" if (x, y, z) in cells else "_"
+                       for z in range(sz) for y in range(sy) for x in range(sx))
+        shapes.append(f'<voxel x="{sx}" y="{sy}" z="{sz}" type="0">{text}</voxel>')
+    parts = "".join(f'<shape id="{i}" count="1"/>' for i in range(1, len(voxels)))
+    return (f'<?xml version="1.0"?><puzzle version="2"><gridType type="3"/><colors/>'
+            f'<shapes>{"".join(shapes)}</shapes><problems><problem><shapes>{parts}'
+            f'</shapes><result id="0"/></problem></problems></puzzle>').encode()
+
+
+def test_grid_3_imports_voxel_for_voxel_moved_by_whole_blocks() -> None:
+    # the bottom face's pyramid of the second block along x: BurrTools' (x, y, z) with x
+    # in 5..9; the piece one tetrahedron of it; puzzlebox's cells are (z, y, x) - (0, 0, 5)
+    pyramid = {(7, 1, 0), (6, 2, 0), (8, 2, 0), (7, 3, 0)}
+    text = burrtools.import_data(_xml([((10, 5, 5), pyramid), ((5, 5, 5), {(2, 1, 0)}),
+                                       ((5, 5, 5), {(2, 1, 0)}), ((5, 5, 5), {(1, 2, 0)}),
+                                       ((5, 5, 5), {(2, 3, 0)})]), "p.xmpuzzle")
+    doc = tomllib.loads(text)
+    assert doc["lattice"] == "rhombic"
+    assert set(_cells(doc["board"]["grid"])) == {(z, y, x - 5) for x, y, z in pyramid}
+    assert read_text(text, "p", "p").puzzles[0].count().solutions == 24  # four named tetrahedra
+
+
+def test_a_voxel_off_the_tetrahedra_is_refused_in_one_line() -> None:
+    with pytest.raises(burrtools.BurrToolsError, match=r"x, y, z = \(2, 2, 2\) that is no cell"):
+        burrtools.import_data(_xml([((5, 5, 5), {(2, 2, 2), (2, 1, 0)}),
+                                    ((5, 5, 5), {(2, 1, 0)})]), "p.xmpuzzle")
+
+
+# -- BurrTools' examples -------------------------------------------------------------------
+
+
+def _examples() -> Path | None:
+    import os
+    named = os.environ.get("BURRTOOLS_EXAMPLES")
+    here = Path(named) if named else Path(__file__).resolve().parents[1] / ".." / "shared" / \
+        "peers" / "burrtools" / "examples"
+    return here if (here / "HexSticks.xmpuzzle").exists() else None
+
+
+EXAMPLES = _examples()
+
+# the assemblies `burrTxt -q -o all FILE` prints for each problem (BurrTools 0.7.1, run
+# 2026-12-06; bench/fcc.py runs it again beside puzzlebox)
+BURRTXT = {
+    "12PieceSeparation": [1],
+    "AugmentedSecondStellation": [2],
+    "BrokenSticks": [2, 0],  # the mirror-image result: "Piece 2 can be place nowhere"
+    "DiagonalCube": [2],
+    "HexSticks": [33],
+    "PermutatedThirdStellation": [2],
+    "PiecesOfEight": [6, 4, 43, 12, 20, 12],
+}
+
+
+@pytest.mark.skipif(EXAMPLES is None, reason="BurrTools' examples are not here (set "
+                    "BURRTOOLS_EXAMPLES or check out shared/peers/burrtools beside the "
+                    "repository)")
+@pytest.mark.parametrize("name", sorted(BURRTXT))
+def test_burrtools_rhombic_examples_count_as_burrtxt(name: str) -> None:
+    assert EXAMPLES is not None
+    path = EXAMPLES / f"{name}.xmpuzzle"
+    counts = []
+    for number in range(1, len(BURRTXT[name]) + 1):
+        text = burrtools.import_file(path, str(number) if len(BURRTXT[name]) > 1 else None)
+        assert 'lattice = "rhombic"' in text
+        counts.append(read_text(text, name, name).puzzles[0].count().distinct)
+    assert counts == BURRTXT[name]
