@@ -10,8 +10,8 @@ and kept (:class:`BlockingCache`); a search meets the same offsets again and aga
 
 from __future__ import annotations
 
-from bisect import bisect_right
-from collections.abc import Iterable, Sequence
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Iterable, Sequence
 
 Cell = tuple[int, int, int]
 Offset = tuple[int, int, int]
@@ -105,3 +105,86 @@ class BlockingCache:
         mirrored = tuple(value[d ^ 1] for d in range(len(value)))
         self._cache[(j, i, -offset[0], -offset[1], -offset[2])] = mirrored
         return value
+
+
+Step = tuple[int, int, int]
+
+
+def _along(cell: Cell, step: Step) -> tuple[Cell, int]:
+    """The line through ``cell`` along ``step`` (the cell moved back to where the step's
+    first non-zero coordinate is smallest but not negative, the same for every cell of the
+    line) and how many steps along it the cell is."""
+    axis = next(a for a in range(3) if step[a])
+    k = cell[axis] // step[axis]
+    return (cell[0] - k * step[0], cell[1] - k * step[1], cell[2] - k * step[2]), k
+
+
+class SweptBlockingCache:
+    """:class:`BlockingCache` for a lattice whose pieces slide along steps that are not unit
+    steps of the axes (rhombic dodecahedra, #37): a cell sliding one step passes through
+    the inside of several cells, ``swept(cell, step)`` names them, and sliding ``k`` steps
+    passes through those of each step, moved along. So piece ``i`` can slide ``k`` steps
+    past ``j`` when no cell that a cell of ``i`` sweeps in its first step, moved by fewer
+    than ``k`` steps, is a cell of ``j``. Directions are the ``steps`` in the order given,
+    each followed by its opposite, as the search numbers them (``d ^ 1`` is ``d``'s
+    opposite)."""
+
+    def __init__(self, pieces: Sequence[Iterable[Cell]], steps: Sequence[Step],
+                 swept: Callable[[Cell, Step], Iterable[Cell]]) -> None:
+        self.steps = list(steps)
+        cells = [list(piece) for piece in pieces]
+        # each piece's cells on each line, per direction (for it as the one that blocks)
+        self.lines: list[list[dict[Cell, list[int]]]] = []
+        # what each piece sweeps in one step, per direction, less its own cells
+        self.sweeps: list[list[list[Cell]]] = []
+        for piece in cells:
+            own = set(piece)
+            lines: list[dict[Cell, list[int]]] = []
+            sweeps: list[list[Cell]] = []
+            for step in self.steps:
+                found: dict[Cell, list[int]] = {}
+                for cell in piece:
+                    key, k = _along(cell, step)
+                    found.setdefault(key, []).append(k)
+                for values in found.values():
+                    values.sort()
+                lines.append(found)
+                swept_cells = {s for cell in piece for s in swept(cell, step)} - own
+                sweeps.append(sorted(swept_cells))
+            self.lines.append(lines)
+            self.sweeps.append(sweeps)
+        self._pairs: dict[tuple[int, int, int, int, int],
+                          tuple[tuple[int, ...], tuple[int, ...]]] = {}
+        self.computed = 0
+
+    def pair(self, i: int, j: int, dx: int, dy: int, dz: int
+             ) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """``i`` past ``j`` at offset (dx, dy, dz), and ``j`` past ``i``."""
+        key = (i, j, dx, dy, dz)
+        found = self._pairs.get(key)
+        if found is None:
+            found = (self.free(i, j, (dx, dy, dz)), self.free(j, i, (-dx, -dy, -dz)))
+            self._pairs[key] = found
+        return found
+
+    def free(self, i: int, j: int, offset: Step) -> tuple[int, ...]:
+        """How many steps piece ``i`` can slide in each direction while ``j``, at ``offset``
+        relative to ``i``, stays put (:data:`FREE` when it never meets ``j``)."""
+        self.computed += 1
+        result = []
+        for d, step in enumerate(self.steps):
+            theirs = self.lines[j][d]
+            best = FREE
+            for cell in self.sweeps[i][d]:
+                key, k = _along((cell[0] - offset[0], cell[1] - offset[1],
+                                 cell[2] - offset[2]), step)
+                line = theirs.get(key)
+                if line is None or line[-1] < k:
+                    continue
+                gap = line[bisect_left(line, k)] - k
+                if gap < best:
+                    best = gap
+                    if gap == 0:
+                        break
+            result.append(best)
+        return tuple(result)

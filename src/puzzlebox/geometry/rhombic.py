@@ -92,6 +92,146 @@ def chamber_parity(cell: Cell) -> int:
     return total % 2
 
 
+# -- sliding (#37) ---------------------------------------------------------------------------
+
+Point = tuple[int, int, int]  # doubled coordinates: a unit cube spans 2, its centre is odd
+
+# the 12 steps a rhombic dodecahedron slides along (the normals of its faces), each followed
+# by its opposite, in cells (layer, row, col): one step moves a block diagonally
+def _steps() -> tuple[Cell, ...]:
+    out: list[Cell] = []
+    for axis in (2, 1, 0):
+        step = tuple(BLOCK if k == axis else 0 for k in range(3))
+        out += [step, tuple(-v for v in step)]
+    for a, b in ((1, 2), (0, 2), (0, 1)):  # the plane of rows and columns first
+        for sb in (1, -1):
+            step = tuple(BLOCK if k == a else BLOCK * sb if k == b else 0 for k in range(3))
+            out += [step, tuple(-v for v in step)]
+    for sr, sc in ((1, 1), (1, -1), (-1, 1), (-1, -1)):
+        step = (BLOCK, BLOCK * sr, BLOCK * sc)
+        out += [step, tuple(-v for v in step)]
+    return tuple(out)
+
+
+STEPS = _steps()
+
+
+def corners(cell: Cell) -> tuple[Point, ...]:
+    """The tetrahedron of a cell in doubled coordinates: the cube's centre, the face's
+    centre and the two ends of the face's edge it leans on."""
+    block = [v // BLOCK for v in cell]
+    here = place(cell)
+    roles = [min(v, 4 - v) for v in here]
+    face, edge, middle = roles.index(0), roles.index(1), roles.index(2)
+    centre = [2 * b + 1 for b in block]
+    face_centre = list(centre)
+    face_centre[face] = 2 * block[face] + (0 if here[face] == 0 else 2)
+    out = [tuple(centre), tuple(face_centre)]
+    for end in (0, 2):
+        corner = list(face_centre)
+        corner[edge] = 2 * block[edge] + (0 if here[edge] == 1 else 2)
+        corner[middle] = 2 * block[middle] + end
+        out.append(tuple(corner))
+    return tuple(out)  # type: ignore[arg-type]
+
+
+def _sub(a: Point, b: Point) -> Point:
+    return (a[0] - b[0], a[1] - b[1], a[2] - b[2])
+
+
+def _cross(a: Point, b: Point) -> Point:
+    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
+
+
+def _edges(points: tuple[Point, ...]) -> list[Point]:
+    return [_sub(points[j], points[i]) for i in range(len(points))
+            for j in range(i + 1, len(points))]
+
+
+def _interiors_meet(first: tuple[Point, ...], first_edges: list[Point],
+                    second: tuple[Point, ...], second_edges: list[Point]) -> bool:
+    """Whether two convex polytopes (their corners, and directions that include every
+    edge's) share inner points: they do not exactly when some plane has each on one side,
+    and such a plane is normal to two edge directions of one of them, or to one of each
+    (the separating axes of convex polytopes), all in exact integers."""
+    axes = {_cross(a, b) for edges in (first_edges, second_edges)
+            for i, a in enumerate(edges) for b in edges[i + 1:]}
+    axes |= {_cross(a, b) for a in first_edges for b in second_edges}
+    for axis in axes:
+        if axis == (0, 0, 0):
+            continue
+        one = [p[0] * axis[0] + p[1] * axis[1] + p[2] * axis[2] for p in first]
+        two = [p[0] * axis[0] + p[1] * axis[1] + p[2] * axis[2] for p in second]
+        if max(one) <= min(two) or max(two) <= min(one):
+            return False
+    return True
+
+
+_SWEPT: dict[tuple[tuple[int, int, int], Cell], tuple[Cell, ...]] = {}
+
+
+def swept_offsets(here: tuple[int, int, int], step: Cell) -> tuple[Cell, ...]:
+    """The cells (as offsets from the cell) that the tetrahedron at ``here`` in block 0
+    passes through inside as it slides by ``step``. Worked out once per place for the first
+    step (:func:`_swept_first`) and carried to every other step by a map of the group that
+    takes the first step there (a map keeps the cut, so it keeps what a slide sweeps)."""
+    key = (here, step)
+    found = _SWEPT.get(key)
+    if found is not None:
+        return found
+    reference, turn = next((r, t) for r in _REFERENCES for t in _GROUP
+                           if _linear(t, r) == step)
+    back = next(t for t in _GROUP if t(turn(here)) == here and t(turn((1, 2, 3))) == (1, 2, 3))
+    source = back(here)  # the place that the map takes onto ``here``
+    found = tuple(sorted(_linear(turn, o) for o in _swept_first(source, reference)))
+    _SWEPT[key] = found
+    return found
+
+
+def _linear(transform: Transform, vector: Cell) -> Cell:
+    """The map's linear part (a signed permutation) applied to a vector."""
+    image = transform((vector[0] + 2, vector[1] + 2, vector[2] + 2))
+    return (image[0] - 2, image[1] - 2, image[2] - 2)
+
+
+_REFERENCES: tuple[Cell, ...] = ((0, BLOCK, BLOCK), (0, 0, BLOCK), (BLOCK, BLOCK, BLOCK))
+
+
+def _swept_first(here: tuple[int, int, int], step: Cell) -> tuple[Cell, ...]:
+    """:func:`swept_offsets` for a reference step, from the geometry: the cells whose
+    tetrahedron meets the inside of the hull of where the cell starts and where it ends
+    (a convex body slid along a line sweeps the hull of its two ends)."""
+    key = (here, step)
+    found = _SWEPT.get(key)
+    if found is not None:
+        return found
+    start = corners(here)
+    shift = tuple(2 * v // BLOCK for v in step)
+    end = tuple((p[0] + shift[0], p[1] + shift[1], p[2] + shift[2]) for p in start)
+    hull = start + end
+    hull_edges = _edges(start) + [shift]  # every edge of the hull runs along one of these
+    low = [min(p[a] for p in hull) for a in range(3)]
+    high = [max(p[a] for p in hull) for a in range(3)]
+    blocks = [range((low[a] - 1) // 2, (high[a] + 1) // 2 + 1) for a in range(3)]
+    out = []
+    for bl in blocks[0]:
+        for br in blocks[1]:
+            for bc in blocks[2]:
+                for p in PLACES:
+                    cell = (BLOCK * bl + p[0], BLOCK * br + p[1], BLOCK * bc + p[2])
+                    if cell == here:
+                        continue
+                    tet = corners(cell)
+                    if any(max(q[a] for q in tet) <= low[a] or min(q[a] for q in tet) >= high[a]
+                           for a in range(3)):
+                        continue
+                    if _interiors_meet(hull, hull_edges, tet, _edges(tet)):
+                        out.append(_sub(cell, here))
+    found = tuple(sorted(out))
+    _SWEPT[key] = found
+    return found
+
+
 class RhombicLattice(Lattice):
     name = "rhombic"
     dimensions = 3
@@ -133,6 +273,19 @@ class RhombicLattice(Lattice):
         by whole cubes keeps the cutting planes, so it keeps or swaps the classes."""
         return TwoColouring("alternating tetrahedra", "dark", "light",
                             lambda c: chamber_parity(c) == 0)
+
+    def slide_steps(self) -> tuple[Cell, ...]:
+        """The 12 face normals of a rhombic dodecahedron, a whole block diagonally: the
+        directions in which rows of dodecahedra slide past each other."""
+        return STEPS
+
+    def swept(self, cell: Cell, step: Cell) -> tuple[Cell, ...]:
+        """Every tetrahedron the cell's passes through inside as it slides one step (a
+        tetrahedron is no prism along a diagonal: it crosses several on its way)."""
+        here = place(cell)
+        base = (cell[0] - here[0], cell[1] - here[1], cell[2] - here[2])
+        return tuple((base[0] + here[0] + o[0], base[1] + here[1] + o[1],
+                      base[2] + here[2] + o[2]) for o in swept_offsets(here, step))
 
     def parse(self, value: Any) -> dict[Cell, str]:
         """Layers as on ``cube``; a character on a voxel that is no tetrahedron is refused,
