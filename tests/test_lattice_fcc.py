@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import itertools
 import tomllib
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -336,6 +337,8 @@ BURRTXT = {
     "HexSticks": [33],
     "PermutatedThirdStellation": [2],
     "PiecesOfEight": [6, 4, 43, 12, 20, 12],
+    # grid 2, spheres: in burr-tools/burr-tools' examples/, not in 0.7.1's snapshot of them
+    "BallRoom": [2, 1, 3],
 }
 
 
@@ -343,13 +346,15 @@ BURRTXT = {
                     "BURRTOOLS_EXAMPLES or check out shared/peers/burrtools beside the "
                     "repository)")
 @pytest.mark.parametrize("name", sorted(BURRTXT))
-def test_burrtools_rhombic_examples_count_as_burrtxt(name: str) -> None:
+def test_burrtools_fcc_examples_count_as_burrtxt(name: str) -> None:
     assert EXAMPLES is not None
     path = EXAMPLES / f"{name}.xmpuzzle"
+    if not path.exists():
+        pytest.skip(f"{name}.xmpuzzle is not among the examples in {EXAMPLES}")
     counts = []
     for number in range(1, len(BURRTXT[name]) + 1):
         text = burrtools.import_file(path, str(number) if len(BURRTXT[name]) > 1 else None)
-        assert 'lattice = "rhombic"' in text
+        assert f'lattice = "{"sphere" if name == "BallRoom" else "rhombic"}"' in text
         counts.append(read_text(text, name, name).puzzles[0].count().distinct)
     assert counts == BURRTXT[name]
 
@@ -483,3 +488,225 @@ def test_burrtools_rhombic_examples_come_apart(name: str, tmp_path: Path,
     steps = set(RHOMBIC.slide_steps() or ())
     assert moves and all(tuple(m["direction"]) in steps for m in moves)
     assert moves[-1]["distance"] is None or any(m["distance"] is None for m in moves)
+
+
+# -- the sphere lattice (BurrTools' grid 2) -----------------------------------------------------
+
+SPHERE = lattice_named("sphere")
+
+
+def balls(radius: int = 2) -> list[Cell]:
+    rng = range(-radius, radius + 1)
+    return [c for c in itertools.product(rng, rng, rng) if sum(c) % 2 == 0]
+
+
+def test_sphere_group_neighbours_and_translations() -> None:
+    group = SPHERE.group()
+    assert len(group) == 48 and sum(t.proper for t in group) == 24
+    cells = balls(2)
+    for cell in cells:
+        near = SPHERE.neighbours(cell)
+        assert len(set(near)) == 12 and all(sum((a - b) ** 2 for a, b in zip(cell, n)) == 2
+                                            for n in near)
+        assert all(cell in SPHERE.neighbours(n) for n in near)
+    for t in group:
+        assert len({t(c) for c in cells}) == len(cells)
+        for cell in cells[::3]:
+            assert sum(t(cell)) % 2 == 0
+            assert set(SPHERE.neighbours(t(cell))) == {t(n) for n in SPHERE.neighbours(cell)}
+    assert SPHERE.can_translate((1, 1, 0)) and SPHERE.can_translate((2, 0, 0))
+    assert not SPHERE.can_translate((1, 0, 0))
+    with pytest.raises(GridError, match=r"layer 0, row 0, column 1 is no ball"):
+        SPHERE.parse(["##"])
+
+
+def _inverse(m: list[list[Fraction]]) -> list[list[Fraction]]:
+    a = [row[:] + [Fraction(int(i == j)) for j in range(3)] for i, row in enumerate(m)]
+    for c in range(3):
+        pivot = next(r for r in range(c, 3) if a[r][c] != 0)
+        a[c], a[pivot] = a[pivot], a[c]
+        a[c] = [x / a[c][c] for x in a[c]]
+        for r in range(3):
+            if r != c and a[r][c] != 0:
+                f = a[r][c]
+                a[r] = [x - f * y for x, y in zip(a[r], a[c])]
+    return [row[3:] for row in a]
+
+
+def _cross(u: Sequence[int], v: Sequence[int]) -> tuple[int, int, int]:
+    return (u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0])
+
+
+def rigid_orientations(cells: Sequence[Cell]) -> set[frozenset[Cell]]:
+    """Every way to set a piece of balls (not all in a line) on the lattice by a rotation of
+    space, found without any list of rotations: each rotation is fixed by where it sends
+    two independent vectors of the piece, so every pair of lattice vectors of the same
+    lengths and angle is tried, the rotation solved for, kept when proper and when it sets
+    every ball on a ball (translated back so its least coordinates are 0, even-sum)."""
+    first = cells[0]
+    rel = [tuple(a - b for a, b in zip(c, first)) for c in cells]
+    a = next(v for v in rel if any(v))
+    dot = lambda u, v: sum(x * y for x, y in zip(u, v))  # noqa: E731
+    reach = max(max(map(abs, v)) for v in rel) + 1
+    points = [v for v in itertools.product(range(-2 * reach, 2 * reach + 1), repeat=3)
+              if sum(v) % 2 == 0]
+    out = set()
+    b = next((v for v in rel if any(_cross(a, v))), None)
+    if b is None:  # a straight line: where ``a`` goes decides the rest
+        for ia in (v for v in points if dot(v, v) == dot(a, a)):
+            moved = [tuple(Fraction(dot(v, a), dot(a, a)) * x for x in ia) for v in rel]
+            if all(x.denominator == 1 for w in moved for x in w):
+                out.add(_balls_normal([tuple(int(x) for x in w) for w in moved]))
+        return out
+    for ia in (v for v in points if dot(v, v) == dot(a, a)):
+        for ib in (v for v in points if dot(v, v) == dot(b, b) and dot(ia, v) == dot(a, b)):
+            source = [a, b, _cross(a, b)]
+            target = [ia, ib, _cross(ia, ib)]
+            inverse = _inverse([[Fraction(source[j][i]) for j in range(3)] for i in range(3)])
+            m = [[sum(Fraction(target[k][i]) * inverse[k][j] for k in range(3))
+                  for j in range(3)] for i in range(3)]
+            image = [[sum(m[i][k] * v[k] for k in range(3)) for i in range(3)] for v in rel]
+            if any(x.denominator != 1 for w in image for x in w):
+                continue
+            moved = [tuple(int(x) for x in w) for w in image]
+            if any(sum(w) % 2 for w in moved):
+                continue
+            out.add(_balls_normal(moved))
+    return out
+
+
+def _balls_normal(moved: list[tuple[int, ...]]) -> frozenset[Cell]:
+    """Translated by an even-sum vector so the least coordinates are 0 (or the column 1)."""
+    low = [min(w[i] for w in moved) for i in range(3)]
+    shift = [-v for v in low]
+    if sum(shift) % 2:
+        shift[2] += 1
+    return frozenset(tuple(w[i] + shift[i] for i in range(3)) for w in moved)
+
+
+def _random_piece(rng, size: int) -> list[Cell]:
+    cells = [(0, 0, 0)]
+    while len(cells) < size:
+        cell = rng.choice(cells)
+        near = rng.choice(SPHERE.neighbours(cell))
+        if near not in cells:
+            cells.append(near)
+    return cells
+
+
+def test_a_piece_of_balls_has_every_orientation_a_rotation_of_space_gives_it() -> None:
+    """BurrTools' 120 rotations, as the lattice applies them, are exactly the rotations of
+    space that set a piece on balls: checked on random pieces of three and four balls,
+    among them pieces that only the turns by 60 degrees set in some orientations."""
+    import random
+
+    rng = random.Random(5)
+    beyond_the_group = 0
+    for _ in range(16):
+        cells = _random_piece(rng, rng.choice((3, 4)))
+        rel = [tuple(a - b for a, b in zip(c, cells[0])) for c in cells]
+        if not any(any(_cross(rel[1], v)) for v in rel):
+            continue  # a straight line: no two independent vectors to solve a rotation by
+        shape = SPHERE.normalize({c: "#" for c in cells})
+        ours = {frozenset(s.cells) for s in SPHERE.orientations(shape, True, False)}
+        assert ours == rigid_orientations(list(shape.cells))
+        in_group = {frozenset(SPHERE.transformed(shape, t).cells)
+                    for t in SPHERE.orientation_transforms(True, False)}
+        beyond_the_group += len(ours) > len(in_group)
+    assert beyond_the_group > 0
+
+
+def brute_count_balls(board: Iterable[Cell], pieces: list[tuple[list[Cell], int]]
+                      ) -> tuple[int, int]:
+    """Solutions as placed and up to the board's maps (the 48 signed permutations that
+    keep it), placements from :func:`rigid_orientations`; copies of a piece alike."""
+    board = frozenset(board)
+    shapes = []
+    for cells, count in pieces:
+        places = set()
+        for orient in rigid_orientations(cells):
+            anchor = min(orient)
+            for target in board:
+                shift = tuple(a - b for a, b in zip(target, anchor))
+                if sum(shift) % 2:
+                    continue
+                moved = frozenset(tuple(c[i] + shift[i] for i in range(3)) for c in orient)
+                if moved <= board:
+                    places.add(moved)
+        shapes.append((places, count))
+    left = [count for _, count in shapes]
+    found: set[frozenset[frozenset[Cell]]] = set()
+
+    def go(free: frozenset[Cell], chosen: list[frozenset[Cell]]) -> None:
+        if not free:
+            found.add(frozenset(chosen))
+            return
+        first = min(free)
+        for k, (places, _) in enumerate(shapes):
+            if left[k]:
+                for place in places:
+                    if first in place and place <= free:
+                        left[k] -= 1
+                        go(free - place, [*chosen, place])
+                        left[k] += 1
+
+    go(board, [])
+    maps = []
+    for perm, signs in MATRICES:
+        moved = [tuple(signs[i] * c[perm[i]] for i in range(3)) for c in board]
+        low = [min(c[i] for c in moved) - min(c[i] for c in board) for i in range(3)]
+        if sum(low) % 2 == 0 and {tuple(c[i] - low[i] for i in range(3)) for c in moved} \
+                == set(board):
+            maps.append((perm, signs, low))
+    seen: set[frozenset[frozenset[Cell]]] = set()
+    orbits = 0
+    for solution in found:
+        if solution in seen:
+            continue
+        orbits += 1
+        for perm, signs, low in maps:
+            seen.add(frozenset(frozenset(tuple(signs[i] * c[perm[i]] - low[i]
+                                               for i in range(3)) for c in place)
+                               for place in solution))
+    return len(found), orbits
+
+
+# a square pyramid of 9 + 4 + 1 balls, and a small one of 4 + 1
+PYRAMID = ["..#../.#.#./#.#.#/.#.#./..#..", "...../..#../.#.#./..#../.....",
+           "...../...../..#../...../....."]
+SMALL = [".../.#./#.#/.#.", ".../.../.#./..."]
+
+
+def _sphere_file(board: list[str], pieces: dict[str, tuple[list[str], int]]) -> str:
+    return _file(board, pieces).replace('lattice = "rhombic"', 'lattice = "sphere"')
+
+
+SPHERE_CASES = {
+    "pyramid of Vs and lines": (PYRAMID, {"V": (["#.#/.#."], 2), "I": (["#../.#./..#"], 2),
+                                          "D": (["#./.#"], 1)}),
+    "small pyramid of a triangle and two": (SMALL, {"T": (["#.#", ".#."], 1),
+                                                    "D": (["#./.#"], 1)}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SPHERE_CASES))
+def test_sphere_counts_match_the_brute_force(name: str) -> None:
+    board, pieces = SPHERE_CASES[name]
+    text = _sphere_file(board, pieces)
+    puzzle = read_text(text, name, name).puzzles[0]
+    expected = brute_count_balls(
+        puzzle.board, [(list(SPHERE.normalize(SPHERE.parse(shape)).cells), count)
+                       for shape, count in pieces.values()])
+    counted = puzzle.count()
+    assert (counted.solutions, counted.distinct) == expected
+    assert expected[0] > 0
+
+
+def test_a_ball_sliding_runs_into_the_balls_it_would_touch_inside() -> None:
+    # along (0, 1, 1): the two balls touching both ends are in the way, a ball beside the
+    # path at two radii is not
+    swept = set(SPHERE.swept((0, 0, 0), (0, 1, 1)))
+    assert {(0, 1, 1), (1, 0, 1), (1, 1, 0), (-1, 0, 1), (-1, 1, 0)} <= swept
+    assert (0, 2, 0) not in swept and (0, 0, 0) not in swept
+    steps = SPHERE.slide_steps()
+    assert len(steps) == 18 and all(SPHERE.can_translate(s) for s in steps)

@@ -494,7 +494,7 @@ def check_grid(puzzle: BtPuzzle, source: str) -> None:
         what = GRID_NAMES.get(grid, f"unknown grid type {grid}")
         raise BurrToolsError(source, None, f"BurrTools grid type {grid} ({what}) has no "
                              "puzzlebox lattice yet; cubes (0), flat triangular prisms "
-                             "(1) and rhombic dodecahedra (3) can be imported")
+                             "(1), spheres (2) and rhombic dodecahedra (3) can be imported")
 
 
 def choose_problem(puzzle: BtPuzzle, wanted: str | None, source: str) -> BtProblem:
@@ -575,15 +575,15 @@ def convert(puzzle: BtPuzzle, problem: BtProblem, source: str, title: str) -> Co
     elif grid == 0:
         lattice, reflect = "cube", False
         place = _solid
-    elif grid in burrtools_fcc.LATTICES:  # #37: rhombic dodecahedra
+    elif grid in burrtools_fcc.LATTICES:  # #37: spheres, rhombic dodecahedra
         for shape in [result, *used]:
             stray = burrtools_fcc.stray_voxel(grid, shape.filled)
             if stray is not None:
                 role = "the result" if shape is result else f"piece {_label(shape)}"
                 raise fail(f"{role} has a voxel at x, y, z = {stray} that is no cell of "
-                           "BurrTools' rhombic grid", shape.line)
+                           f"BurrTools' {GRID_NAMES[grid]} grid", shape.line)
         lattice, reflect = burrtools_fcc.LATTICES[grid], False
-        place = burrtools_fcc.rhombic
+        place = burrtools_fcc.place(grid)
     else:
         for shape in [result, *used]:
             if len({z for _, _, z in shape.filled}) > 1:

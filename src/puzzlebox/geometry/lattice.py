@@ -82,6 +82,8 @@ class Lattice(ABC):
     # cells are unit squares in rows and columns: a text drawing can outline pieces with
     # | and -, and a name in a picture may turn a quarter to fit a straight run of cells
     unit_squares: bool = False
+    # cells are unit cubes in layers, rows and columns (cube): the page's editor draws them so
+    unit_cubes: bool = False
     # translations move each coordinate by a multiple of this (rhombic: whole blocks of 5
     # voxels); bounds that count a shape's shifts inside a board step by it
     period: int = 1
@@ -321,7 +323,7 @@ def lattice_names() -> Sequence[str]:
 def _load_all() -> None:
     """Import every lattice module so it registers (cheap: no numpy, no numba). A module that
     fails to import is an error, never a lattice quietly missing from the registry."""
-    for module in ("square", "triangle", "hexagon", "cube", "rhombic"):
+    for module in ("square", "triangle", "hexagon", "cube", "rhombic", "sphere"):
         importlib.import_module(f"puzzlebox.geometry.{module}")
 
 
