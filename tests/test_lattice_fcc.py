@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 import tomllib
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
@@ -710,3 +711,81 @@ def test_a_ball_sliding_runs_into_the_balls_it_would_touch_inside() -> None:
     assert (0, 2, 0) not in swept and (0, 0, 0) not in swept
     steps = SPHERE.slide_steps()
     assert len(steps) == 18 and all(SPHERE.can_translate(s) for s in steps)
+
+
+def test_the_colouring_proof_holds_on_the_rhombic_lattice() -> None:
+    """A unit cube less two tetrahedra of one class, for eleven pairs across a face's
+    diagonal (each one of each class): the parity proof says no, without a search."""
+    dark = [p for p in PLACES if chamber_parity(p) == 0]
+    cells = set(PLACES) - set(dark[:2])
+    layers = ["/".join("".join("#" if (z, r, c) in cells else "." for c in range(5))
+                       for r in range(5)) for z in range(5)]
+    text = _file(layers, {"P": (["...../..#../.#.../...../....."], 11)})
+    counted = read_text(text, "parity", "parity").puzzles[0].count()
+    assert counted.solutions == 0 and counted.reason is not None
+    assert "alternating tetrahedra" in counted.reason and "10 dark and 12 light" in counted.reason
+
+
+# -- pictures and STL ------------------------------------------------------------------------
+
+
+def _closed(triangles) -> bool:
+    """Every edge of the mesh is met once each way (a closed surface, wound consistently)."""
+    edges: dict[tuple, int] = {}
+    for tri in triangles:
+        for a, b in ((tri[0], tri[1]), (tri[1], tri[2]), (tri[2], tri[0])):
+            key = (tuple(round(v, 4) for v in a), tuple(round(v, 4) for v in b))
+            edges[key] = edges.get(key, 0) + 1
+    return all(edges.get((b, a), 0) == n for (a, b), n in edges.items())
+
+
+def test_stl_of_tetrahedra_is_their_closed_union(tmp_path: Path) -> None:
+    from puzzlebox.render.stl import read_stl, signed_volume, write_stls
+
+    text = _file(_two_cubes(), {"Y": (["...../..#../.#.#./..#../....."], 1),
+                                "C": (CUBE_LAYERS, 1), "R": (["...../..#../...../...../.....",
+                                                              "..#../...../...../...../....."], 1)})
+    text = text.replace("count = 1", "count = [0, 1]")
+    puzzle = read_text(text, "stl", "stl").puzzles[0]
+    written = write_stls([puzzle], tmp_path, 12.0)
+    volumes = {}
+    for path in written:
+        triangles = [t for _, t in read_stl(path.read_bytes())]
+        assert _closed(triangles), path.name
+        volumes[path.stem] = signed_volume(triangles)
+    cube = 12.0 ** 3  # a unit cube of 12 mm, 24 tetrahedra
+    assert volumes == pytest.approx({"Y": cube / 6, "C": cube, "R": cube / 12})
+
+
+def test_stl_of_balls_is_closed_shells_joined_by_necks(tmp_path: Path) -> None:
+    from puzzlebox.render.stl import BALL_RINGS, BALL_SEGMENTS, read_stl, signed_volume, write_stls
+
+    text = _sphere_file(SMALL, {"T": (["#.#", ".#."], 1), "D": (["#./.#"], 1)})
+    puzzle = read_text(text, "balls", "balls").puzzles[0]
+    written = {p.stem: [t for _, t in read_stl(p.read_bytes())]
+               for p in write_stls([puzzle], tmp_path, 20.0)}
+    per_ball = 2 * BALL_SEGMENTS * (BALL_RINGS - 1)
+    # three balls in a bent row (two touch the middle one: two necks), two balls (one)
+    assert len(written["T"]) == 3 * per_ball + 2 * 32
+    assert len(written["D"]) == 2 * per_ball + 32
+    for triangles in written.values():
+        assert _closed(triangles) and signed_volume(triangles) > 0
+    ball = 4 / 3 * math.pi * 10 ** 3
+    assert 1.9 * ball * 0.95 < signed_volume(written["D"]) < 2.2 * ball
+
+
+@pytest.mark.parametrize("lattice", ["rhombic", "sphere"])
+def test_pictures_of_solutions_boards_and_pieces(lattice: str) -> None:
+    pytest.importorskip("matplotlib")
+    if lattice == "rhombic":
+        text = CASES["cube of pyramids and pairs"]
+    else:
+        text = _sphere_file(SMALL, {"T": (["#.#", ".#."], 1), "D": (["#./.#"], 1)})
+    puzzle = read_text(text, lattice, lattice).puzzles[0]
+    solution = next(iter(puzzle.solutions()))
+    svg = solution.svg()
+    import re
+
+    seen = set(re.findall(r'id="p0-iso-(\d+)-0"', svg))  # placements' faces, named
+    assert len(seen) >= 2 and seen <= {str(i) for i in range(len(solution.placements))}
+    assert "<svg" in puzzle.svg()  # the board and the pieces

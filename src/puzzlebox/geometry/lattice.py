@@ -35,6 +35,7 @@ from puzzlebox.geometry.grid_text import grid_rows, invisible_character
 Cell = tuple[int, ...]
 DEFAULT_LATTICE = "square"  # what a file without a `lattice` key stands on
 Point = tuple[float, float]
+Point3 = tuple[float, float, float]
 
 
 def _shifted(cell: Cell, offset: Cell) -> map[int]:
@@ -209,6 +210,17 @@ class Lattice(ABC):
         An empty result is returned as is; the reader says that a grid has no cells."""
 
     # -- drawing (render/ uses these; nothing else does) ---------------------------------
+    # cells are balls of this radius about their coordinates (sphere), drawn and printed as
+    # balls; None: cells are polygons or polyhedra
+    ball_radius: float | None = None
+
+    def solid_faces(self, cell: Cell) -> list[tuple[Point3, ...]] | None:
+        """The cell as a polyhedron of its own: its faces, each its corners in space
+        (``(layer, row, col)`` in units of a cube's edge) counter-clockwise seen from
+        outside, for pictures and STL; None where cells are not drawn so (flat lattices,
+        cube: unit cubes, render/isometric.py; balls)."""
+        return None
+
     def polygon(self, cell: Cell) -> list[Point] | None:
         """The cell's outline in picture units (x to the right, y down, one unit about a
         cell's width), or None on a lattice that is not drawn flat (cube: render/ draws

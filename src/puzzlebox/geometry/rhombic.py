@@ -35,6 +35,7 @@ from puzzlebox.geometry.lattice import (
     Cell,
     GridError,
     Lattice,
+    Point3,
     Transform,
     TwoColouring,
     register_lattice,
@@ -232,6 +233,14 @@ def _swept_first(here: tuple[int, int, int], step: Cell) -> tuple[Cell, ...]:
     return found
 
 
+def _sub3(a: Point3, b: Point3) -> Point3:
+    return (a[0] - b[0], a[1] - b[1], a[2] - b[2])
+
+
+def _cross3(a: Point3, b: Point3) -> Point3:
+    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
+
+
 class RhombicLattice(Lattice):
     name = "rhombic"
     dimensions = 3
@@ -286,6 +295,20 @@ class RhombicLattice(Lattice):
         base = (cell[0] - here[0], cell[1] - here[1], cell[2] - here[2])
         return tuple((base[0] + here[0] + o[0], base[1] + here[1] + o[1],
                       base[2] + here[2] + o[2]) for o in swept_offsets(here, step))
+
+    def solid_faces(self, cell: Cell) -> list[tuple[Point3, ...]]:
+        """The tetrahedron's four triangles in cube units, each wound counter-clockwise
+        seen from outside (away from its fourth corner)."""
+        points = [(p[0] / 2, p[1] / 2, p[2] / 2) for p in corners(cell)]
+        faces = []
+        for skip in range(4):
+            a, b, c = (points[i] for i in range(4) if i != skip)
+            d = points[skip]
+            normal = _cross3(_sub3(b, a), _sub3(c, a))
+            if sum(n * (dv - av) for n, dv, av in zip(normal, d, a, strict=True)) > 0:
+                b, c = c, b  # the normal pointed at the fourth corner: turn it round
+            faces.append((a, b, c))
+        return faces
 
     def parse(self, value: Any) -> dict[Cell, str]:
         """Layers as on ``cube``; a character on a voxel that is no tetrahedron is refused,

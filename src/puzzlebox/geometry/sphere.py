@@ -93,6 +93,7 @@ class SphereLattice(Lattice):
     name = "sphere"
     dimensions = 3
     cell_word = "sphere"
+    ball_radius = 2 ** 0.5 / 2  # touching balls: half the distance between neighbours
     transforms = CubeLattice.transforms  # signed permutations keep the parity of the sum
 
     def neighbours(self, cell: Cell) -> tuple[Cell, ...]:
