@@ -48,11 +48,13 @@ EXAMPLES = {  # example -> its number of problems
 }
 
 
-def timed(argv: list[str], timeout: float) -> tuple[float, float, str, int]:
-    """(wall seconds, CPU seconds of the child, stdout, return code)."""
+def timed(argv: list[str], timeout: float, stderr: bool = False
+          ) -> tuple[float, float, str, int]:
+    """(wall seconds, CPU seconds of the child, stdout (and stderr), return code)."""
     began = time.perf_counter()
     before = os.times()
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT if stderr else subprocess.PIPE, text=True)
     try:
         out, _ = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -66,8 +68,12 @@ def timed(argv: list[str], timeout: float) -> tuple[float, float, str, int]:
 
 
 def assemblies(out: str) -> int | None:
+    """The assemblies burrTxt counted; 0 where it said that a piece fits nowhere (it then
+    prints no count)."""
     found = re.search(r"(\d+) assemblies", out)
-    return int(found.group(1)) if found else None
+    if found:
+        return int(found.group(1))
+    return 0 if "can be place nowhere" in out else None
 
 
 def main() -> int:
@@ -108,7 +114,7 @@ def main() -> int:
                 bt = pb = None
                 for _ in range(args.repeat):
                     wall, cpu, out, _ = timed([args.burrtxt, "-q", "-o", str(number),
-                                               str(source)], args.timeout)
+                                               str(source)], args.timeout, stderr=True)
                     bt_times.append((wall, cpu))
                     bt = assemblies(out)
                     wall, cpu, out, _ = timed([puzzlebox, "count", str(toml), "--json"],
@@ -119,7 +125,7 @@ def main() -> int:
                 if args.no_disassembly:
                     continue
                 wall, cpu, out, code = timed([args.burrtxt, "-d", "-o", str(number),
-                                              str(source)], args.timeout)
+                                              str(source)], args.timeout, stderr=True)
                 bt_said = (f"signal {-code} ({signal.Signals(-code).name})" if code < 0
                            else f"{assemblies(out)} assemblies")
                 wall, cpu, out, _ = timed([puzzlebox, "count", str(toml), "--disassemble",
