@@ -583,7 +583,7 @@ def convert(puzzle: BtPuzzle, problem: BtProblem, source: str, title: str) -> Co
                 raise fail(f"{role} has a voxel at x, y, z = {stray} that is no cell of "
                            f"BurrTools' {GRID_NAMES[grid]} grid", shape.line)
         lattice, reflect = burrtools_fcc.LATTICES[grid], False
-        place = burrtools_fcc.place(grid)
+        place = burrtools_fcc.sphere if grid == 2 else burrtools_fcc.rhombic
     else:
         for shape in [result, *used]:
             if len({z for _, _, z in shape.filled}) > 1:

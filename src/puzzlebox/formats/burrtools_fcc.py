@@ -16,7 +16,7 @@ it is, and a shift by anything else would change that.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 from puzzlebox.geometry.rhombic import BLOCK, is_cell
 from puzzlebox.geometry.sphere import SPHERE
@@ -34,11 +34,6 @@ def stray_voxel(grid: int, voxels: Iterable[Voxel]) -> Voxel | None:
     if grid == 2:
         return next((v for v in sorted(voxels) if sum(v) % 2), None)
     return next((v for v in sorted(voxels) if not is_cell((v[2], v[1], v[0]))), None)
-
-
-def place(grid: int) -> Callable[[dict[Voxel, int]], dict[Cell, int]]:
-    """The map of a grid's voxels onto cells, the same for every shape of a puzzle."""
-    return sphere if grid == 2 else rhombic
 
 
 def sphere(voxels: dict[Voxel, int]) -> dict[Cell, int]:

@@ -56,7 +56,7 @@ def is_cell(cell: Cell) -> bool:
     return folded == [0, 1, 2]
 
 
-PLACES: tuple[tuple[int, int, int], ...] = tuple(
+PLACES: tuple[Cell, ...] = tuple(
     p for p in product(range(BLOCK), repeat=3) if is_cell(p))  # the 24, sorted
 
 
@@ -95,7 +95,7 @@ def chamber_parity(cell: Cell) -> int:
 
 # -- sliding (#37) ---------------------------------------------------------------------------
 
-Point = tuple[int, int, int]  # doubled coordinates: a unit cube spans 2, its centre is odd
+Point = tuple[int, ...]  # doubled coordinates: a unit cube spans 2, its centre is odd
 
 # the 12 steps a rhombic dodecahedron slides along (the normals of its faces), each followed
 # by its opposite, in cells (layer, row, col): one step moves a block diagonally
@@ -133,7 +133,7 @@ def corners(cell: Cell) -> tuple[Point, ...]:
         corner[edge] = 2 * block[edge] + (0 if here[edge] == 1 else 2)
         corner[middle] = 2 * block[middle] + end
         out.append(tuple(corner))
-    return tuple(out)  # type: ignore[arg-type]
+    return tuple(out)
 
 
 def _sub(a: Point, b: Point) -> Point:
@@ -168,10 +168,10 @@ def _interiors_meet(first: tuple[Point, ...], first_edges: list[Point],
     return True
 
 
-_SWEPT: dict[tuple[tuple[int, int, int], Cell], tuple[Cell, ...]] = {}
+_SWEPT: dict[tuple[Cell, Cell], tuple[Cell, ...]] = {}
 
 
-def swept_offsets(here: tuple[int, int, int], step: Cell) -> tuple[Cell, ...]:
+def swept_offsets(here: Cell, step: Cell) -> tuple[Cell, ...]:
     """The cells (as offsets from the cell) that the tetrahedron at ``here`` in block 0
     passes through inside as it slides by ``step``. Worked out once per place for the first
     step (:func:`_swept_first`) and carried to every other step by a map of the group that
@@ -198,7 +198,7 @@ def _linear(transform: Transform, vector: Cell) -> Cell:
 _REFERENCES: tuple[Cell, ...] = ((0, BLOCK, BLOCK), (0, 0, BLOCK), (BLOCK, BLOCK, BLOCK))
 
 
-def _swept_first(here: tuple[int, int, int], step: Cell) -> tuple[Cell, ...]:
+def _swept_first(here: Cell, step: Cell) -> tuple[Cell, ...]:
     """:func:`swept_offsets` for a reference step, from the geometry: the cells whose
     tetrahedron meets the inside of the hull of where the cell starts and where it ends
     (a convex body slid along a line sweeps the hull of its two ends)."""
@@ -300,7 +300,7 @@ class RhombicLattice(Lattice):
         """The tetrahedron's four triangles in cube units, each wound counter-clockwise
         seen from outside (away from its fourth corner)."""
         points = [(p[0] / 2, p[1] / 2, p[2] / 2) for p in corners(cell)]
-        faces = []
+        faces: list[tuple[Point3, ...]] = []
         for skip in range(4):
             a, b, c = (points[i] for i in range(4) if i != skip)
             d = points[skip]

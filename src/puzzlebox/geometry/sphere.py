@@ -23,7 +23,7 @@ does the same, so a piece has the orientations BurrTools gives it. The board's s
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -39,6 +39,11 @@ from puzzlebox.geometry.lattice import (
 Matrix = tuple[tuple[int, int, int], tuple[int, int, int], tuple[int, int, int]]  # times 3
 
 
+def _matrix(rows: Sequence[Sequence[int]]) -> Matrix:
+    return ((rows[0][0], rows[0][1], rows[0][2]), (rows[1][0], rows[1][1], rows[1][2]),
+            (rows[2][0], rows[2][1], rows[2][2]))
+
+
 def _signed_permutations() -> list[Matrix]:
     out = []
     for perm in itertools.permutations(range(3)):
@@ -46,7 +51,7 @@ def _signed_permutations() -> list[Matrix]:
             rows = [[0, 0, 0] for _ in range(3)]
             for i in range(3):
                 rows[i][perm[i]] = 3 * signs[i]
-            out.append((tuple(rows[0]), tuple(rows[1]), tuple(rows[2])))  # type: ignore[arg-type]
+            out.append(_matrix(rows))
     return out
 
 
@@ -58,19 +63,17 @@ def _det(m: Matrix) -> int:
 
 def _mul(a: Matrix, b: Matrix) -> Matrix:
     """``a b`` for matrices written three times over: the product is divided by 3."""
-    rows = tuple(tuple(sum(a[i][k] * b[k][j] for k in range(3)) // 3 for j in range(3))
-                 for i in range(3))
-    return rows  # type: ignore[return-value]
+    return _matrix([[sum(a[i][k] * b[k][j] for k in range(3)) // 3 for j in range(3)]
+                    for i in range(3)])
 
 
-def _turn60(axis: tuple[int, int, int]) -> Matrix:
+def _turn60(axis: Sequence[int]) -> Matrix:
     """Three times the rotation by 60 degrees about the body diagonal ``axis`` (entries
     +-1): ``I/2 + K/2 + n n^T / 6`` with ``K`` the cross product by the unit axis."""
     x, y, z = axis
     cross = ((0, -z, y), (z, 0, -x), (-y, x, 0))
-    rows = tuple(tuple((9 * (i == j) + 9 * cross[i][j] + 3 * axis[i] * axis[j]) // 6
-                       for j in range(3)) for i in range(3))
-    return rows  # type: ignore[return-value]
+    return _matrix([[(9 * (i == j) + 9 * cross[i][j] + 3 * axis[i] * axis[j]) // 6
+                     for j in range(3)] for i in range(3)])
 
 
 def _twins() -> tuple[Matrix, ...]:

@@ -266,7 +266,7 @@ def piece_surface(puzzle: Any, piece: Any, cell_mm: float) -> list[Triangle]:
     if lattice is not None and lattice.ball_radius is not None:
         return balls_surface(cells, lattice.ball_radius, cell_mm)
     if lattice is not None and lattice.solid_faces(cells[0]) is not None:
-        return polyhedra_surface([f for cell in cells for f in lattice.solid_faces(cell)],
+        return polyhedra_surface([f for cell in cells for f in lattice.solid_faces(cell) or ()],
                                  cell_mm)
     if len(cells[0]) == 3:
         return cube_surface(cells, cell_mm)

@@ -499,7 +499,7 @@ def _solid_panel(kind: str, title: str, board: Sequence[Cell],
 def _patches(lattice: Lattice, groups: Sequence[Sequence[Cell]]) -> list[Patch]:
     if lattice.ball_radius is not None:
         return ball_patches(groups, lattice.ball_radius)
-    return polyhedra_patches([[f for cell in cells for f in lattice.solid_faces(cell)]
+    return polyhedra_patches([[f for cell in cells for f in lattice.solid_faces(cell) or ()]
                               for cells in groups])
 
 
