@@ -106,6 +106,14 @@ def check_slides(puzzle: object, label: str) -> int:
     return dims
 
 
+# what a cell sweeps on a step, in the search's x y z, per lattice: the same board cells
+# and steps come back in every assembly of a puzzle (HexSticks: 33 assemblies, 2,256 cells
+# and 26 steps), so each is asked of the lattice once
+_SWEPT: dict[tuple[str, tuple[int, int, int], tuple[int, int, int]],
+             list[tuple[int, int, int]]] = {}
+_SWEPT_KEPT = 400_000  # entries (a few hundred bytes each): cleared past this
+
+
 def slides_of(lattice: Lattice) -> tuple[list[tuple[int, int, int]], Any] | None:
     """A lattice's own steps and what a cell sweeps on one, in the search's x y z (the
     lattice's (layer, row, col) reversed, as :func:`_spaced` writes cells), or None where
@@ -113,10 +121,18 @@ def slides_of(lattice: Lattice) -> tuple[list[tuple[int, int, int]], Any] | None
     steps = lattice.slide_steps()
     if steps is None:
         return None
+    name = lattice.name
 
     def swept(cell: tuple[int, int, int], step: tuple[int, int, int]
               ) -> list[tuple[int, int, int]]:
-        return [(u[2], u[1], u[0]) for u in lattice.swept(cell[::-1], step[::-1])]
+        key = (name, cell, step)
+        found = _SWEPT.get(key)
+        if found is None:
+            if len(_SWEPT) >= _SWEPT_KEPT:
+                _SWEPT.clear()
+            found = [(u[2], u[1], u[0]) for u in lattice.swept(cell[::-1], step[::-1])]
+            _SWEPT[key] = found
+        return found
 
     return [(s[2], s[1], s[0]) for s in steps], swept
 

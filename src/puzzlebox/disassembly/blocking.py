@@ -10,8 +10,9 @@ and kept (:class:`BlockingCache`); a search meets the same offsets again and aga
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
+from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 Cell = tuple[int, int, int]
 Offset = tuple[int, int, int]
@@ -131,31 +132,42 @@ class SweptBlockingCache:
 
     def __init__(self, pieces: Sequence[Iterable[Cell]], steps: Sequence[Step],
                  swept: Callable[[Cell, Step], Iterable[Cell]]) -> None:
+        import numpy as np  # the search that makes this cache has it loaded already
+
         self.steps = list(steps)
-        cells = [list(piece) for piece in pieces]
-        # each piece's cells on each line, per direction (for it as the one that blocks)
-        self.lines: list[list[dict[Cell, list[int]]]] = []
-        # what each piece sweeps in one step, per direction, less its own cells
-        self.sweeps: list[list[list[Cell]]] = []
-        for piece in cells:
-            own = set(piece)
-            lines: list[dict[Cell, list[int]]] = []
-            sweeps: list[list[Cell]] = []
+        self._np = np
+        # per piece and direction: its cells as sorted codes of (line, position) (for it
+        # as the one that blocks), and the cells it sweeps in one step less its own (for
+        # it as the one that moves), rows of x y z
+        self.codes: list[list[Any]] = []
+        self.sweeps: list[list[Any]] = []
+        for piece in pieces:
+            cells = list(piece)
+            own = set(cells)
+            mine = np.array(cells, dtype=np.int64).reshape(-1, 3)
+            codes, sweeps = [], []
             for step in self.steps:
-                found: dict[Cell, list[int]] = {}
-                for cell in piece:
-                    key, k = _along(cell, step)
-                    found.setdefault(key, []).append(k)
-                for values in found.values():
-                    values.sort()
-                lines.append(found)
-                swept_cells = {s for cell in piece for s in swept(cell, step)} - own
-                sweeps.append(sorted(swept_cells))
-            self.lines.append(lines)
+                codes.append(np.sort(self._encode(mine, step)))
+                swept_cells = sorted({s for cell in cells for s in swept(cell, step)} - own)
+                sweeps.append(np.array(swept_cells, dtype=np.int64).reshape(-1, 3))
+            self.codes.append(codes)
             self.sweeps.append(sweeps)
         self._pairs: dict[tuple[int, int, int, int, int],
                           tuple[tuple[int, ...], tuple[int, ...]]] = {}
         self.computed = 0
+
+    def _encode(self, cells: Any, step: Step) -> Any:
+        """Each cell's line along ``step`` and position on it (:func:`_along`) as one int64,
+        ordered by line, then position: 15 bits a coordinate of the line's key and 16 of the
+        position, offset to be non-negative (:data:`SPAN` bounds them)."""
+        np = self._np
+        axis = next(a for a in range(3) if step[a])
+        k = np.floor_divide(cells[:, axis], step[axis])
+        key = cells - k[:, None] * np.array(step, dtype=np.int64)
+        if len(cells) and (np.abs(key).max() >= SPAN or np.abs(k).max() >= SPAN):
+            raise ValueError("cells too far from the origin for the swept search's codes")
+        line = ((key[:, 0] + SPAN) * (2 * SPAN) + key[:, 1] + SPAN) * (2 * SPAN) + key[:, 2] + SPAN
+        return (line << 16) | (k + SPAN)
 
     def pair(self, i: int, j: int, dx: int, dy: int, dz: int
              ) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -169,22 +181,30 @@ class SweptBlockingCache:
 
     def free(self, i: int, j: int, offset: Step) -> tuple[int, ...]:
         """How many steps piece ``i`` can slide in each direction while ``j``, at ``offset``
-        relative to ``i``, stays put (:data:`FREE` when it never meets ``j``)."""
+        relative to ``i``, stays put (:data:`FREE` when it never meets ``j``): each cell
+        ``i`` sweeps, moved by ``-offset`` into ``j``'s frame, finds by its code the first
+        cell of ``j`` on its line at or past it (a sorted search), and the least distance
+        to one is the answer."""
+        np = self._np
         self.computed += 1
+        shift = np.array(offset, dtype=np.int64)
         result = []
         for d, step in enumerate(self.steps):
-            theirs = self.lines[j][d]
-            best = FREE
-            for cell in self.sweeps[i][d]:
-                key, k = _along((cell[0] - offset[0], cell[1] - offset[1],
-                                 cell[2] - offset[2]), step)
-                line = theirs.get(key)
-                if line is None or line[-1] < k:
-                    continue
-                gap = line[bisect_left(line, k)] - k
-                if gap < best:
-                    best = gap
-                    if gap == 0:
-                        break
-            result.append(best)
+            theirs = self.codes[j][d]
+            swept = self.sweeps[i][d]
+            if not len(theirs) or not len(swept):
+                result.append(FREE)
+                continue
+            codes = self._encode(swept - shift, step)
+            at = np.searchsorted(theirs, codes)
+            inside = at < len(theirs)
+            found = theirs[np.minimum(at, len(theirs) - 1)]
+            same = inside & ((found >> 16) == (codes >> 16))
+            if not same.any():
+                result.append(FREE)
+                continue
+            result.append(int(((found & 0xFFFF) - (codes & 0xFFFF))[same].min()))
         return tuple(result)
+
+
+SPAN = 1 << 14  # |coordinate| of a line's key, and |position|, below this (see _encode)
