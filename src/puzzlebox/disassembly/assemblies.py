@@ -100,8 +100,8 @@ def check_slides(puzzle: object, label: str) -> int:
     dims = sliding_axes(lattice)
     if dims is None:
         raise CannotDisassemble(
-            f"{label}: pieces slide along the axes of square and cube cells and the diagonals "
-            f"of rhombic dodecahedra only; this puzzle's {lattice.cell_word}s have other "
+            f"{label}: pieces slide along the axes of square and cube cells and the steps of "
+            f"rhombic and sphere cells only; this puzzle's {lattice.cell_word}s have other "
             "neighbours")
     return dims
 
