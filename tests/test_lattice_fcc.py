@@ -789,3 +789,18 @@ def test_pictures_of_solutions_boards_and_pieces(lattice: str) -> None:
     seen = set(re.findall(r'id="p0-iso-(\d+)-0"', svg))  # placements' faces, named
     assert len(seen) >= 2 and seen <= {str(i) for i in range(len(solution.placements))}
     assert "<svg" in puzzle.svg()  # the board and the pieces
+
+
+@pytest.mark.parametrize("step", [(0, 1, 1), (1, 0, -1), (2, 0, 0), (0, 0, -2)])
+def test_a_ball_sweeps_the_balls_nearer_than_two_radii_to_its_path(step) -> None:
+    """Against the path sampled finely: a ball is in the way when some point of the path
+    comes nearer to its centre than two radii (sqrt 2), by more than the sampling's error."""
+    path = [tuple(t / 400 * v for v in step) for t in range(401)]
+    expected = set()
+    for d in itertools.product(range(-4, 5), repeat=3):
+        if sum(d) % 2 or d == (0, 0, 0):
+            continue
+        nearest = min(math.dist(d, p) for p in path)
+        if nearest < math.sqrt(2) - 1e-9:
+            expected.add(d)
+    assert set(SPHERE.swept((0, 0, 0), step)) == expected

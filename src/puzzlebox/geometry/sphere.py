@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Sequence
-from fractions import Fraction
 from typing import Any
 
 from puzzlebox.geometry.cube import CubeLattice
@@ -157,10 +156,15 @@ class SphereLattice(Lattice):
         for d in itertools.product(range(-reach, reach + 1), repeat=3):
             if sum(d) % 2 or d == (0, 0, 0):
                 continue
-            t = min(max(Fraction(sum(a * b for a, b in zip(d, step)), length), Fraction(0)),
-                    Fraction(1))
-            gap = sum((a - t * b) ** 2 for a, b in zip(d, step))
-            if gap < 2:
+            # the squared distance from the centre d to the segment 0..step, in integers
+            along = sum(a * b for a, b in zip(d, step))
+            if along <= 0:
+                near = sum(a * a for a in d) < 2
+            elif along >= length:
+                near = sum((a - b) ** 2 for a, b in zip(d, step)) < 2
+            else:  # |d|^2 - along^2 / length < 2
+                near = sum(a * a for a in d) * length - along * along < 2 * length
+            if near:
                 out.append((cell[0] + d[0], cell[1] + d[1], cell[2] + d[2]))
         return tuple(out)
 
