@@ -510,6 +510,12 @@ def test_sphere_group_neighbours_and_translations() -> None:
         assert len(set(near)) == 12 and all(sum((a - b) ** 2 for a, b in zip(cell, n)) == 2
                                             for n in near)
         assert all(cell in SPHERE.neighbours(n) for n in near)
+    probe = cells[::5]
+    table = {tuple(t(c) for c in probe): t for t in group}
+    assert len(table) == 48  # distinct maps
+    for a in group:
+        for b in group[::7]:
+            assert tuple(a(b(c)) for c in probe) in table  # closed
     for t in group:
         assert len({t(c) for c in cells}) == len(cells)
         for cell in cells[::3]:
