@@ -810,3 +810,147 @@ def test_a_ball_sweeps_the_balls_nearer_than_two_radii_to_its_path(step) -> None
         if nearest < math.sqrt(2) - 1e-9:
             expected.add(d)
     assert set(SPHERE.swept((0, 0, 0), step)) == expected
+
+
+# -- the swept search against a brute force ----------------------------------------------------
+
+
+def _moved(cells: frozenset[Cell], v: Cell, k: int) -> frozenset[Cell]:
+    return frozenset((c[0] + k * v[0], c[1] + k * v[1], c[2] + k * v[2]) for c in cells)
+
+
+def _hits(moving: frozenset[Cell], rest: frozenset[Cell], v: Cell, k: int) -> bool:
+    """Does the group, already ``k`` steps along ``v``, meet ``rest`` on its next step?"""
+    return any(s in rest for c in _moved(moving, v, k) for s in RHOMBIC.swept(c, v))
+
+
+def _free_steps(moving: frozenset[Cell], rest: frozenset[Cell], v: Cell, cap: int) -> int:
+    k = 0
+    while k < cap and not _hits(moving, rest, v, k):
+        k += 1
+    return k
+
+
+def brute_apart(pieces: list[frozenset[Cell]]) -> tuple[bool, int | None]:
+    """(comes apart completely, fewest moves to the first separation): every group, every
+    step of the lattice, every distance, checked cell by cell along the sweep; positions
+    breadth first, not moved on from where a group can leave (as the thorough search)."""
+    n = len(pieces)
+    if n < 2:
+        return True, None
+    steps = RHOMBIC.slide_steps() or ()
+    span = 4 + max(abs(v) for p in pieces for c in p for v in c) // 5
+
+    def key(state):
+        base = min(state[0])
+        shift = tuple(-(b - b % 5) for b in base)
+        return tuple(_moved(p, shift, 1) for p in state)
+
+    start = tuple(pieces)
+    seen = {key(start)}
+    front, depth, first, apart = [start], 0, None, False
+    while front and depth < 12:
+        nxt = []
+        for state in front:
+            moves, escaped = [], False
+            for size in range(1, n):
+                for group in itertools.combinations(range(n), size):
+                    moving = frozenset().union(*(state[i] for i in group))
+                    rest = frozenset().union(*(state[i] for i in range(n) if i not in group))
+                    for v in steps:
+                        free = _free_steps(moving, rest, v, span)
+                        if free == span:  # clear of the rest for good
+                            first = depth + 1 if first is None else first
+                            inside = [state[i] for i in group]
+                            outside = [state[i] for i in range(n) if i not in group]
+                            apart = apart or (brute_apart(inside)[0] and
+                                              brute_apart(outside)[0])
+                            escaped = True
+                            continue
+                        for k in range(1, free + 1):
+                            new = list(state)
+                            for i in group:
+                                new[i] = _moved(state[i], v, k)
+                            moves.append(tuple(new))
+            if escaped:
+                continue
+            for new_state in moves:
+                if key(new_state) not in seen:
+                    seen.add(key(new_state))
+                    nxt.append(new_state)
+        front, depth = nxt, depth + 1
+    return apart, first
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_swept_search_agrees_with_the_brute_force(seed: int) -> None:
+    """Random cuts of one or two unit cubes into three connected pieces of tetrahedra:
+    whether they come apart, and in how few moves the first split is made."""
+    import random
+
+    from puzzlebox.disassembly import disassemble
+    from puzzlebox.disassembly.assemblies import slides_of
+
+    rng = random.Random(seed)
+    cells = [c for c in patch(0)] + ([(c[0] + 5, c[1], c[2]) for c in patch(0)]
+                                     if seed % 2 else [])
+    owner = dict.fromkeys(rng.sample(cells, 3), 0)
+    for k, cell in enumerate(owner):
+        owner[cell] = k
+    while len(owner) < len(cells):
+        cell = rng.choice(list(owner))
+        free = [n for n in RHOMBIC.neighbours(cell) if n in cells and n not in owner]
+        if free:
+            owner[rng.choice(free)] = owner[cell]
+    pieces = [frozenset(c for c, o in owner.items() if o == k) for k in range(3)]
+    apart, first = brute_apart(pieces)
+    xyz = [[c[::-1] for c in p] for p in pieces]
+    slides = slides_of(RHOMBIC)
+    thorough = disassemble(xyz, thorough=True, slides=slides)
+    assert (thorough is not None) == apart
+    quick = disassemble(xyz, slides=slides)
+    if quick is not None:
+        assert apart and int(quick.level.split(".")[0]) == first
+
+
+def _caged(seed: int) -> list[frozenset[Cell]]:
+    """A unit cube cut into two pieces inside a cage: the tetrahedra of the six neighbouring
+    cubes that lean on its faces (a rhombic dodecahedron's shell), with 10 to 18 of the 24
+    left out as openings."""
+    import random
+
+    rng = random.Random(seed)
+    centre = patch(0)
+    shell = sorted({RHOMBIC.neighbours(c)[0] for c in centre})  # across each base
+    holes = set(rng.sample(shell, rng.choice((10, 12, 14, 16, 18))))
+    owner = dict.fromkeys(rng.sample(centre, 2), 0)
+    for k, cell in enumerate(owner):
+        owner[cell] = k
+    while len(owner) < len(centre):
+        cell = rng.choice(list(owner))
+        free = [n for n in RHOMBIC.neighbours(cell) if n in centre and n not in owner]
+        if free:
+            owner[rng.choice(free)] = owner[cell]
+    return [frozenset(c for c in shell if c not in holes)] + [
+        frozenset(c for c, o in owner.items() if o == k) for k in range(2)]
+
+
+# seeds whose cages let both pieces out (0, 1), lock them in (2, 4), or let one group out
+# whose parts then stay locked together (3, 13)
+@pytest.mark.parametrize("seed", [0, 1, 2, 3, 4, 13])
+def test_the_swept_search_agrees_with_the_brute_force_in_a_cage(seed: int) -> None:
+    from puzzlebox.disassembly import disassemble
+    from puzzlebox.disassembly.assemblies import slides_of
+
+    pieces = _caged(seed)
+    apart, first = brute_apart(pieces)
+    xyz = [[c[::-1] for c in p] for p in pieces]
+    slides = slides_of(RHOMBIC)
+    thorough = disassemble(xyz, thorough=True, slides=slides)
+    assert (thorough is not None) == apart
+    quick = disassemble(xyz, slides=slides)
+    assert (quick is not None) <= apart
+    if quick is not None:
+        assert int(quick.level.split(".")[0]) == first
+    assert {0: (True, 1), 1: (True, 1), 2: (False, None), 4: (False, None),
+            3: (False, 1), 13: (False, 1)}[seed] == (apart, first)
