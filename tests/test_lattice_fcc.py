@@ -954,3 +954,39 @@ def test_the_swept_search_agrees_with_the_brute_force_in_a_cage(seed: int) -> No
         assert int(quick.level.split(".")[0]) == first
     assert {0: (True, 1), 1: (True, 1), 2: (False, None), 4: (False, None),
             3: (False, 1), 13: (False, 1)}[seed] == (apart, first)
+
+
+def _xml_grid(grid: int, voxels: list[tuple[tuple[int, int, int], set[tuple[int, int, int]]]]
+              ) -> bytes:
+    return _xml(voxels).replace(b'<gridType type="3"/>', f'<gridType type="{grid}"/>'.encode())
+
+
+def test_grid_2_imports_balls_at_even_sums_and_refuses_an_odd_one() -> None:
+    # BurrTools' (x, y, z) with x + y + z even; puzzlebox's (z, y, x) moved by an even vector
+    board = {(1, 1, 0), (2, 0, 0), (2, 2, 0), (3, 1, 0), (2, 1, 1)}  # 4 + 1, a pyramid
+    text = burrtools.import_data(_xml_grid(2, [((4, 3, 2), board),
+                                               ((3, 2, 2), {(0, 0, 0), (1, 1, 0), (1, 0, 1)}),
+                                               ((2, 2, 1), {(0, 0, 0), (1, 1, 0)})]),
+                                 "p.xmpuzzle")
+    doc = tomllib.loads(text)
+    assert doc["lattice"] == "sphere"
+    cells = set(_cells(doc["board"]["grid"]))
+    assert all(sum(c) % 2 == 0 for c in cells) and len(cells) == 5
+    moved = {(z, y, x) for x, y, z in board}
+    shift = {tuple(a - b for a, b in zip(c, m)) for c, m in zip(sorted(cells), sorted(moved))}
+    assert len(shift) == 1 and sum(next(iter(shift))) % 2 == 0  # one translation, even
+    assert read_text(text, "p", "p").puzzles[0].count().solutions > 0
+    with pytest.raises(burrtools.BurrToolsError, match=r"x, y, z = \(1, 0, 0\) that is no cell"):
+        burrtools.import_data(_xml_grid(2, [((2, 1, 1), {(0, 0, 0), (1, 0, 0)}),
+                                            ((1, 1, 1), {(0, 0, 0)})]), "p.xmpuzzle")
+
+
+def test_pictures_of_moves_are_refused_in_one_line_on_tetrahedra(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from puzzlebox.cli import main
+
+    path = tmp_path / "halves.toml"
+    path.write_text(CASES["cube of face pairs"])
+    code = main(["moves", str(path), "--format", "svg", "--out", str(tmp_path / "m.svg")])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "square and cube cells only" in err
