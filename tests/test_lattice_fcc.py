@@ -626,7 +626,9 @@ def test_a_piece_of_balls_has_every_orientation_a_rotation_of_space_gives_it() -
 def brute_count_balls(board: Iterable[Cell], pieces: list[tuple[list[Cell], int]]
                       ) -> tuple[int, int]:
     """Solutions as placed and up to the board's maps (the 48 signed permutations that
-    keep it), placements from :func:`rigid_orientations`; copies of a piece alike."""
+    keep it), placements from :func:`rigid_orientations`; a solution is a set of (piece,
+    cells), so copies of one piece are alike and differently named pieces are not (the
+    pieces here are their own mirror images: a map keeps each piece's set of shapes)."""
     board = frozenset(board)
     shapes = []
     for cells, count in pieces:
@@ -642,9 +644,9 @@ def brute_count_balls(board: Iterable[Cell], pieces: list[tuple[list[Cell], int]
                     places.add(moved)
         shapes.append((places, count))
     left = [count for _, count in shapes]
-    found: set[frozenset[frozenset[Cell]]] = set()
+    found: set[frozenset[tuple[int, frozenset[Cell]]]] = set()
 
-    def go(free: frozenset[Cell], chosen: list[frozenset[Cell]]) -> None:
+    def go(free: frozenset[Cell], chosen: list[tuple[int, frozenset[Cell]]]) -> None:
         if not free:
             found.add(frozenset(chosen))
             return
@@ -654,7 +656,7 @@ def brute_count_balls(board: Iterable[Cell], pieces: list[tuple[list[Cell], int]
                 for place in places:
                     if first in place and place <= free:
                         left[k] -= 1
-                        go(free - place, [*chosen, place])
+                        go(free - place, [*chosen, (k, place)])
                         left[k] += 1
 
     go(board, [])
@@ -665,16 +667,16 @@ def brute_count_balls(board: Iterable[Cell], pieces: list[tuple[list[Cell], int]
         if sum(low) % 2 == 0 and {tuple(c[i] - low[i] for i in range(3)) for c in moved} \
                 == set(board):
             maps.append((perm, signs, low))
-    seen: set[frozenset[frozenset[Cell]]] = set()
+    seen: set[frozenset[tuple[int, frozenset[Cell]]]] = set()
     orbits = 0
     for solution in found:
         if solution in seen:
             continue
         orbits += 1
         for perm, signs, low in maps:
-            seen.add(frozenset(frozenset(tuple(signs[i] * c[perm[i]] - low[i]
-                                               for i in range(3)) for c in place)
-                               for place in solution))
+            seen.add(frozenset((k, frozenset(tuple(signs[i] * c[perm[i]] - low[i]
+                                                   for i in range(3)) for c in place))
+                               for k, place in solution))
     return len(found), orbits
 
 
@@ -990,3 +992,27 @@ def test_pictures_of_moves_are_refused_in_one_line_on_tetrahedra(
     code = main(["moves", str(path), "--format", "svg", "--out", str(tmp_path / "m.svg")])
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1 and "square and cube cells only" in err
+
+
+# A flat triangle of 10 balls across a body diagonal (BurrTools' (x, y, z) = (a + 1, b,
+# 3 - a - b)), written as BurrTools files: pieces a line I, a triangle T and pairs D of
+# balls. The distinct counts are what `burrTxt -q` printed for each file (BurrTools 0.7.1,
+# 2026-12-06). (Where BurrTools' turns by 60 degrees matter: BallRoom's first problem counts
+# 2 with them, 1 without; that needs the file, test_burrtools_fcc_examples_count_as_burrtxt.)
+FLAT_TRIANGLE = {(a + 1, b, 3 - a - b) for a in range(4) for b in range(4 - a)}
+BALL_PIECES = {"I": ((3, 3, 1), {(0, 0, 0), (1, 1, 0), (2, 2, 0)}),
+               "T": ((2, 2, 2), {(0, 0, 0), (1, 1, 0), (1, 0, 1)}),
+               "D": ((2, 2, 1), {(0, 0, 0), (1, 1, 0)})}
+
+
+@pytest.mark.parametrize("pieces, solutions, distinct", [
+    ("ITDD", 30, 5), ("TTDD", 36, 6), ("IIDD", 24, 4)])
+def test_a_flat_ball_triangle_counts_as_burrtxt_and_the_brute_force(
+        pieces: str, solutions: int, distinct: int) -> None:
+    xml = _xml_grid(2, [((5, 5, 5), FLAT_TRIANGLE)] + [BALL_PIECES[p] for p in pieces])
+    puzzle = read_text(burrtools.import_data(xml, "t.xmpuzzle"), "t", "t").puzzles[0]
+    counted = puzzle.count()
+    assert (counted.solutions, counted.distinct) == (solutions, distinct)
+    # each piece is its own shape in the file (S2, S3, ...): copies are told apart
+    brute = brute_count_balls(puzzle.board, [(list(p.shape.cells), 1) for p in puzzle.pieces])
+    assert brute == (solutions, distinct)
