@@ -20,6 +20,8 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from puzzlebox.formats import burrtools
 from puzzlebox.formats.reader import read_text
@@ -1016,3 +1018,35 @@ def test_a_flat_ball_triangle_counts_as_burrtxt_and_the_brute_force(
     # each piece is its own shape in the file (S2, S3, ...): copies are told apart
     brute = brute_count_balls(puzzle.board, [(list(p.shape.cells), 1) for p in puzzle.pieces])
     assert brute == (solutions, distinct)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), shift=st.tuples(*[st.integers(-2, 2)] * 3))
+def test_swept_free_distances_are_the_slides_checked_cell_by_cell(seed: int, shift) -> None:
+    """SweptBlockingCache.free (codes and a sorted search) against sliding one piece step
+    by step and looking at every cell it sweeps (``_hits``), for two random pieces of
+    tetrahedra, one moved by whole blocks."""
+    import random
+
+    from puzzlebox.disassembly.assemblies import slides_of
+    from puzzlebox.disassembly.blocking import FREE, SweptBlockingCache
+
+    rng = random.Random(seed)
+    pieces = []
+    for _ in range(2):
+        cells = [rng.choice(patch(0))]
+        while len(cells) < rng.randint(1, 8):
+            near = rng.choice(RHOMBIC.neighbours(rng.choice(cells)))
+            if near not in cells:
+                cells.append(near)
+        pieces.append(frozenset(cells))
+    offset = tuple(5 * v for v in shift)  # piece 1 at offset from piece 0 (layer, row, col)
+    if pieces[0] & _moved(pieces[1], offset, 1):
+        return  # overlapping: no assembly
+    steps, swept = slides_of(RHOMBIC)
+    cache = SweptBlockingCache([[c[::-1] for c in p] for p in pieces], steps, swept)
+    free = cache.free(0, 1, offset[::-1])
+    other = _moved(pieces[1], offset, 1)
+    for d, step in enumerate(RHOMBIC.slide_steps() or ()):
+        expected = _free_steps(pieces[0], other, step, 12)
+        assert free[d] == (FREE if expected == 12 else expected), (d, step)
