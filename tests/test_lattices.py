@@ -41,7 +41,7 @@ def key(lattice: Lattice, f: Callable[[Cell], Cell]) -> Shape:
 
 
 def test_registry_has_the_four_lattices() -> None:
-    assert list(lattice_names()) == ["cube", "hexagon", "square", "triangle"]
+    assert list(lattice_names()) == ["cube", "hexagon", "rhombic", "sphere", "square", "triangle"]
     for lattice in ALL:
         assert lattice_named(lattice.name) is lattice
     with pytest.raises(KeyError, match="known"):

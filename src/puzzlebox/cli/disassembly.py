@@ -188,6 +188,15 @@ def _each(args: argparse.Namespace, puzzle: PolyominoPuzzle, board: int, rules: 
             display.close()
 
 
+def _drawn_moves(puzzle: PolyominoPuzzle) -> None:
+    """Pictures of the moves are drawn in cubes (square and cube lattices): refused in one
+    line on a lattice whose pieces slide along steps of its own (rhombic, #37)."""
+    if puzzle.lattice.slide_steps() is not None:
+        raise NoSuchAssembly(
+            f"{puzzle.name}: pictures of the moves are drawn for square and cube cells only; "
+            f"use --format text or json for {puzzle.lattice.cell_word} cells")
+
+
 def lattice_direction(move: Move, dims: int) -> list[int]:
     """A move's direction in the lattice's coordinates ([row, col] or [layer, row, col])."""
     x, y, z = move.direction
@@ -256,6 +265,8 @@ def run_solve(args: argparse.Namespace, pf: PuzzleFile,
     dims = 3
     for board, puzzle in enumerate(_polyomino(pf)):
         dims = check_slides(puzzle, puzzle.name)
+        if pictured:
+            _drawn_moves(puzzle)
         found = 0
         for done in _each(args, puzzle, board, rules, limits):
             if limit is not None and found >= limit:
@@ -393,6 +404,8 @@ def run_moves(args: argparse.Namespace, pf: PuzzleFile) -> int:
     rules, limits = rules_of(pf, args), limits_of(args)
     for puzzle in _polyomino(pf):
         dims = check_slides(puzzle, puzzle.name)
+        if args.format in ("svg", "png"):
+            _drawn_moves(puzzle)
         seen = 0
         chosen: Disassembled | None = None
         total = 0

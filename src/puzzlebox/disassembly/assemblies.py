@@ -2,8 +2,10 @@
 
 A solution of a polyomino puzzle is an assembly: each placement is a piece's cells. Pieces
 slide along the lattice's axes, which exist where a cell's neighbours are the unit steps
-along its coordinates (the square lattice in its plane, the cube lattice in space); on the
-other lattices the question is refused in one line.
+along its coordinates (the square lattice in its plane, the cube lattice in space), or
+along the steps a lattice names itself (``Lattice.slide_steps``: the rhombic lattice's 12
+face normals of a rhombic dodecahedron, #37); on the other lattices the question is
+refused in one line.
 
 Every door takes assemblies apart under the run layer's limits (``puzzlebox.run.Limits``:
 its time and memory), the same rule for the command line, the library and the page:
@@ -88,15 +90,51 @@ def sliding_axes(lattice: Lattice) -> int | None:
 
 
 def check_slides(puzzle: object, label: str) -> int:
-    """The sliding axes of the puzzle, or a one-line refusal."""
+    """The sliding axes of the puzzle (3 for a lattice with steps of its own), or a
+    one-line refusal."""
     if not getattr(puzzle, "slides_apart", False):  # Puzzle.slides_apart: a kind says so
         raise CannotDisassemble(f"{label}: only pieces packed on a board can be taken apart")
-    dims = sliding_axes(cast(PolyominoPuzzle, puzzle).lattice)
+    lattice = cast(PolyominoPuzzle, puzzle).lattice
+    if lattice.slide_steps() is not None:
+        return lattice.dimensions
+    dims = sliding_axes(lattice)
     if dims is None:
         raise CannotDisassemble(
-            f"{label}: pieces slide along the axes of square and cube cells only; this "
-            f"puzzle's {cast(PolyominoPuzzle, puzzle).lattice.cell_word}s have other neighbours")
+            f"{label}: pieces slide along the axes of square and cube cells and the steps of "
+            f"rhombic and sphere cells only; this puzzle's {lattice.cell_word}s have other "
+            "neighbours")
     return dims
+
+
+# what a cell sweeps on a step, in the search's x y z, per lattice: the same board cells
+# and steps come back in every assembly of a puzzle (HexSticks: 33 assemblies, 2,256 cells
+# and 26 steps), so each is asked of the lattice once
+_SWEPT: dict[tuple[str, tuple[int, int, int], tuple[int, int, int]],
+             list[tuple[int, int, int]]] = {}
+_SWEPT_KEPT = 400_000  # entries (a few hundred bytes each): cleared past this
+
+
+def slides_of(lattice: Lattice) -> tuple[list[tuple[int, int, int]], Any] | None:
+    """A lattice's own steps and what a cell sweeps on one, in the search's x y z (the
+    lattice's (layer, row, col) reversed, as :func:`_spaced` writes cells), or None where
+    pieces slide along the axes (the compiled searches' case)."""
+    steps = lattice.slide_steps()
+    if steps is None:
+        return None
+    name = lattice.name
+
+    def swept(cell: tuple[int, int, int], step: tuple[int, int, int]
+              ) -> list[tuple[int, int, int]]:
+        key = (name, cell, step)
+        found = _SWEPT.get(key)
+        if found is None:
+            if len(_SWEPT) >= _SWEPT_KEPT:
+                _SWEPT.clear()
+            found = [(u[2], u[1], u[0]) for u in lattice.swept(cell[::-1], step[::-1])]
+            _SWEPT[key] = found
+        return found
+
+    return [(s[2], s[1], s[0]) for s in steps], swept
 
 
 def _spaced(cells: Sequence[Cell], dims: int) -> np.ndarray:
@@ -153,7 +191,8 @@ def disassemble_solution(puzzle: PolyominoPuzzle, solution: PolyominoSolution,
                              groups=arranged.groups, thorough=rules.thorough,
                              max_states=rules.max_states, max_seconds=rules.max_seconds,
                              label=label, deadline=deadline,
-                             max_memory=None if limits is None else limits.memory)
+                             max_memory=None if limits is None else limits.memory,
+                             slides=slides_of(puzzle.lattice))
     return Disassembled(solution, arranged.names, separation, arranged.placements)
 
 

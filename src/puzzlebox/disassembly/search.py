@@ -37,13 +37,13 @@ compare the other two against.
 from __future__ import annotations
 
 import time
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
 
 import numpy as np
 
-from puzzlebox.disassembly.blocking import FREE, BlockingCache, Cell
+from puzzlebox.disassembly.blocking import FREE, BlockingCache, Cell, Step, SweptBlockingCache
 from puzzlebox.engine import kernel_choice
 from puzzlebox.engine.memory import OutOfTime, OverMemory, memory_limit, size_text
 from puzzlebox.errors import PuzzleboxError
@@ -132,11 +132,12 @@ class Move:
     distance: int | None
 
     def text(self, names: Sequence[str] | None = None) -> str:
-        """The move in words, e.g. ``2,5 +x 3`` or ``4 -z out``."""
+        """The move in words, e.g. ``2,5 +x 3``, ``4 -z out`` or, along a diagonal step,
+        ``1 +x-y 2``."""
         who = ",".join(names[p] if names else str(p) for p in self.pieces)
-        axis = "xyz"[next(a for a in range(3) if self.direction[a])]
-        sign = "+" if sum(self.direction) > 0 else "-"
-        return f"{who} {sign}{axis} {'out' if self.distance is None else self.distance}"
+        way = "".join(("+" if v > 0 else "-") + "xyz"[a]
+                      for a, v in enumerate(self.direction) if v)
+        return f"{who} {way} {'out' if self.distance is None else self.distance}"
 
 
 @dataclass(frozen=True)
@@ -247,7 +248,7 @@ class _Part:
         fixed = solver.fixed
         self.fixed_mask = sum(1 << k for k, p in enumerate(pieces) if p in fixed)
         self.full = (1 << self.n) - 1
-        self.dirs = 2 * solver.dims
+        self.dirs = len(solver.steps)
         self.kernel: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self.native: tuple[np.ndarray, np.ndarray] | None = None  # the C search's pieces
         if solver.native is not None and self.n <= solver.native.MAX_PIECES:
@@ -384,25 +385,25 @@ class _Part:
     def shifted(self, pos: Position, mask: int, direction: int, distance: int) -> Position:
         """The position after the pieces in ``mask`` slide ``distance`` along ``direction``,
         given relative to piece 0 again."""
-        axis, sign = direction >> 1, (-1 if direction & 1 else 1)
-        step = sign * distance
+        step = self.solver.steps[direction]
         out = list(pos)
-        for k in range(self.n):
-            if mask >> k & 1:
-                out[3 * k + axis] += step
-        base = out[axis]
-        if base:
+        for axis in range(3):
+            if not step[axis]:
+                continue
+            along = step[axis] * distance
             for k in range(self.n):
-                out[3 * k + axis] -= base
+                if mask >> k & 1:
+                    out[3 * k + axis] += along
+            base = out[axis]
+            if base:
+                for k in range(self.n):
+                    out[3 * k + axis] -= base
         return tuple(out)
 
     def move_of(self, mask: int, direction: int, distance: int | None) -> Move:
         moving, direction = self.mover(mask, direction)
-        axis, sign = direction >> 1, (-1 if direction & 1 else 1)
-        vector = [0, 0, 0]
-        vector[axis] = sign
         pieces = tuple(self.pieces[k] for k in range(self.n) if moving >> k & 1)
-        return Move(pieces, (vector[0], vector[1], vector[2]), distance)
+        return Move(pieces, self.solver.steps[direction], distance)
 
     def search(self, start: Position) -> Separation | None:
         """Breadth first from ``start`` until a separation whose parts come apart."""
@@ -548,13 +549,32 @@ def _native() -> ModuleType | None:
     return _cdisasm
 
 
+def axis_steps(dims: int) -> tuple[Step, ...]:
+    """The unit steps along the first ``dims`` axes, each followed by its opposite: the
+    directions ``2 * axis`` (up) and ``2 * axis + 1`` (down) of the compiled searches."""
+    out: list[Step] = []
+    for axis in range(dims):
+        for sign in (1, -1):
+            out.append((sign * (axis == 0), sign * (axis == 1), sign * (axis == 2)))
+    return tuple(out)
+
+
+Swept = Callable[[Cell, Step], Iterable[Cell]]
+
+
 class _Solver:
     def __init__(self, dims: int, pieces: Sequence[np.ndarray],
                  fixed: Collection[int], groups: Iterable[Collection[int]], thorough: bool,
-                 budget: _Budget, compiled: bool = True) -> None:
+                 budget: _Budget, compiled: bool = True,
+                 slides: tuple[Sequence[Step], Swept] | None = None) -> None:
         self.dims = dims
+        # the directions, each followed by its opposite: the axes, or a lattice's own steps
+        # with the cells a cell sweeps on one (the Python step alone knows those, #37)
+        self.steps = axis_steps(dims) if slides is None else tuple(slides[0])
+        self.swept = None if slides is None else slides[1]
+        compiled = compiled and slides is None
         self.voxels = pieces  # each piece's cells, rows of x y z
-        self._cache: BlockingCache | None = None
+        self._cache: BlockingCache | SweptBlockingCache | None = None
         self._fronts: dict[int, np.ndarray] = {}
         self.fixed = frozenset(fixed)
         self.groups = [frozenset(g) for g in groups]
@@ -567,12 +587,13 @@ class _Solver:
         self.failed: dict[tuple[int, ...], set[Position]] = {}
 
     @property
-    def cache(self) -> BlockingCache:
+    def cache(self) -> BlockingCache | SweptBlockingCache:
         """The pair cache of the Python step, built on first use (the compiled step needs
         none)."""
         if self._cache is None:
             cells = [[(x, y, z) for x, y, z in piece.tolist()] for piece in self.voxels]
-            self._cache = BlockingCache(cells, self.dims)
+            self._cache = BlockingCache(cells, self.dims) if self.swept is None else \
+                SweptBlockingCache(cells, self.steps, self.swept)
         return self._cache
 
     def fronts(self, piece: int) -> np.ndarray:
@@ -644,6 +665,7 @@ def disassemble(
     compiled: bool = True,
     deadline: Deadline | None = None,
     max_memory: int | None = None,
+    slides: tuple[Sequence[Step], Swept] | None = None,
 ) -> Separation | None:
     """How the assembled ``pieces`` (each a set of cells, as placed) come apart, or None
     when they cannot.
@@ -656,13 +678,15 @@ def disassemble(
     :class:`DisassemblyOverMemory` (an ``OverMemory``) where it would hold more than
     ``max_memory`` bytes (None: the default memory limit, 2 GB, as for the engines).
     ``compiled=False`` runs the Python reference of the inner step instead of the compiled
-    kernel (the same answers, slower).
+    kernel (the same answers, slower). ``slides`` gives a lattice's own directions instead
+    of the axes (x y z steps, each followed by its opposite) with the cells a cell sweeps
+    in one step (``swept(cell, step)``); the Python step runs them.
     """
     cells = _arrays(pieces)
     if max_seconds is not None:
         deadline = Deadline.sooner(deadline, Deadline.after(max_seconds))
     budget = _Budget(max_states, deadline, label, memory_limit(max_memory))
-    solver = _Solver(dims, cells, fixed, groups, thorough, budget, compiled)
+    solver = _Solver(dims, cells, fixed, groups, thorough, budget, compiled, slides)
     everyone = tuple(range(len(cells)))
     if not solver.needs_work(everyone):
         return None

@@ -44,6 +44,7 @@ from pathlib import Path
 from xml.parsers import expat
 
 from puzzlebox import limits
+from puzzlebox.formats import burrtools_fcc
 from puzzlebox.formats.burrtools_variable import part_groups, variable_cells
 from puzzlebox.formats.errors import PuzzleFileError
 from puzzlebox.formats.reader import read_text
@@ -489,11 +490,11 @@ def check_grid(puzzle: BtPuzzle, source: str) -> None:
     """Refuse, naming it, a grid puzzlebox has no lattice for (before asking which
     problem: no problem of such a file can be imported)."""
     grid = puzzle.grid
-    if grid not in (0, 1):
+    if grid not in (0, 1, *burrtools_fcc.LATTICES):
         what = GRID_NAMES.get(grid, f"unknown grid type {grid}")
         raise BurrToolsError(source, None, f"BurrTools grid type {grid} ({what}) has no "
-                             "puzzlebox lattice yet; cubes (0) and flat triangular prisms "
-                             "(1) can be imported")
+                             "puzzlebox lattice yet; cubes (0), flat triangular prisms "
+                             "(1), spheres (2) and rhombic dodecahedra (3) can be imported")
 
 
 def choose_problem(puzzle: BtPuzzle, wanted: str | None, source: str) -> BtProblem:
@@ -574,6 +575,15 @@ def convert(puzzle: BtPuzzle, problem: BtProblem, source: str, title: str) -> Co
     elif grid == 0:
         lattice, reflect = "cube", False
         place = _solid
+    elif grid in burrtools_fcc.LATTICES:  # #37: spheres, rhombic dodecahedra
+        for shape in [result, *used]:
+            stray = burrtools_fcc.stray_voxel(grid, shape.filled)
+            if stray is not None:
+                role = "the result" if shape is result else f"piece {_label(shape)}"
+                raise fail(f"{role} has a voxel at x, y, z = {stray} that is no cell of "
+                           f"BurrTools' {GRID_NAMES[grid]} grid", shape.line)
+        lattice, reflect = burrtools_fcc.LATTICES[grid], False
+        place = burrtools_fcc.sphere if grid == 2 else burrtools_fcc.rhombic
     else:
         for shape in [result, *used]:
             if len({z for _, _, z in shape.filled}) > 1:

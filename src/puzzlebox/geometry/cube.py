@@ -70,6 +70,7 @@ class CubeLattice(Lattice):
     name = "cube"
     dimensions = 3
     cell_word = "cube"
+    unit_cubes = True
     transforms = _GROUP
 
     def neighbours(self, cell: Cell) -> tuple[Cell, ...]:

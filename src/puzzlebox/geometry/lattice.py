@@ -35,6 +35,7 @@ from puzzlebox.geometry.grid_text import grid_rows, invisible_character
 Cell = tuple[int, ...]
 DEFAULT_LATTICE = "square"  # what a file without a `lattice` key stands on
 Point = tuple[float, float]
+Point3 = tuple[float, float, float]
 
 
 def _shifted(cell: Cell, offset: Cell) -> map[int]:
@@ -82,6 +83,11 @@ class Lattice(ABC):
     # cells are unit squares in rows and columns: a text drawing can outline pieces with
     # | and -, and a name in a picture may turn a quarter to fit a straight run of cells
     unit_squares: bool = False
+    # cells are unit cubes in layers, rows and columns (cube): the page's editor draws them so
+    unit_cubes: bool = False
+    # translations move each coordinate by a multiple of this (rhombic: whole blocks of 5
+    # voxels); bounds that count a shape's shifts inside a board step by it
+    period: int = 1
 
     # -- the graph ----------------------------------------------------------------------
     @abstractmethod
@@ -179,6 +185,20 @@ class Lattice(ABC):
         """A colouring for parity proofs, or None where the lattice has none (hexagon)."""
         return None
 
+    # -- taking apart ---------------------------------------------------------------------
+    def slide_steps(self) -> tuple[Cell, ...] | None:
+        """The steps pieces slide along when an assembly is taken apart, each followed by its
+        opposite, on a lattice whose cells do not slide along the coordinate axes by unit
+        steps; None where they do (square, cube: the axes, found from the neighbours) or
+        do not slide at all (disassembly/assemblies.py decides which)."""
+        return None
+
+    def swept(self, cell: Cell, step: Cell) -> tuple[Cell, ...]:
+        """The cells whose inside ``cell`` passes through as it slides by one of
+        :meth:`slide_steps` (itself left out): where cells are prisms along the step, only
+        the cell it lands on."""
+        return (tuple(_shifted(cell, step)),)
+
     # -- puzzle files -------------------------------------------------------------------
     @abstractmethod
     def parse(self, value: Any) -> dict[Cell, str]:
@@ -190,6 +210,17 @@ class Lattice(ABC):
         An empty result is returned as is; the reader says that a grid has no cells."""
 
     # -- drawing (render/ uses these; nothing else does) ---------------------------------
+    # cells are balls of this radius about their coordinates (sphere), drawn and printed as
+    # balls; None: cells are polygons or polyhedra
+    ball_radius: float | None = None
+
+    def solid_faces(self, cell: Cell) -> list[tuple[Point3, ...]] | None:
+        """The cell as a polyhedron of its own: its faces, each its corners in space
+        (``(layer, row, col)`` in units of a cube's edge) counter-clockwise seen from
+        outside, for pictures and STL; None where cells are not drawn so (flat lattices,
+        cube: unit cubes, render/isometric.py; balls)."""
+        return None
+
     def polygon(self, cell: Cell) -> list[Point] | None:
         """The cell's outline in picture units (x to the right, y down, one unit about a
         cell's width), or None on a lattice that is not drawn flat (cube: render/ draws
@@ -304,7 +335,7 @@ def lattice_names() -> Sequence[str]:
 def _load_all() -> None:
     """Import every lattice module so it registers (cheap: no numpy, no numba). A module that
     fails to import is an error, never a lattice quietly missing from the registry."""
-    for module in ("square", "triangle", "hexagon", "cube"):
+    for module in ("square", "triangle", "hexagon", "cube", "rhombic", "sphere"):
         importlib.import_module(f"puzzlebox.geometry.{module}")
 
 

@@ -7,6 +7,13 @@ name (a name like ``../x`` cannot write outside ``DIR``).
 What is written, and why it prints:
 
 * a piece of a ``cube`` puzzle (cells ``(layer, row, col)``) is the union of unit cubes;
+* a piece of a ``rhombic`` puzzle is the union of its tetrahedra (``Lattice.solid_faces``;
+  ``cell_mm`` is the edge of the unit cube, so a rhombic dodecahedron is two cells wide):
+  the faces two of its tetrahedra share are dropped, the rest is its closed surface;
+* a piece of a ``sphere`` puzzle is its balls (``cell_mm`` across each) and, between every
+  two of them that touch, a neck (a prism a third of a ball thick from centre to centre) so
+  that the piece holds together: overlapping closed shells, each wound outwards, which a
+  slicer prints as their union (touching balls alone would meet at a point);
 * a piece of a flat lattice is its cells' polygons extruded one cell high, the tile a
   polyomino set is made of.
 
@@ -71,6 +78,99 @@ def cube_surface(cells: Iterable[Cell], cell_mm: float = 1.0) -> list[Triangle]:
             triangles.append((a, b, c))
             triangles.append((a, c, d))
     return triangles
+
+
+def _space(point: tuple[float, float, float], cell_mm: float) -> Vertex:
+    """``(layer, row, col)`` to millimetres ``(x, y, z) = (col, -row, layer)``, as
+    :func:`cube_surface` maps cells."""
+    return (point[2] * cell_mm + 0.0, -point[1] * cell_mm + 0.0, point[0] * cell_mm + 0.0)
+
+
+def polyhedra_surface(faces: Iterable[Sequence[tuple[float, float, float]]],
+                      cell_mm: float = 1.0) -> list[Triangle]:
+    """The outer surface of the union of polyhedral cells given by their faces (corners
+    counter-clockwise from outside, ``(layer, row, col)``): a face met twice lies between two
+    cells of the piece and is dropped; the others are fanned into triangles."""
+    found: dict[frozenset[tuple[float, float, float]], list[Sequence[tuple[float, ...]]]] = {}
+    for face in faces:
+        key = frozenset((round(a, 6), round(b, 6), round(c, 6)) for a, b, c in face)
+        found.setdefault(key, []).append(face)
+    triangles: list[Triangle] = []
+    for key in sorted(found, key=sorted):
+        kept = found[key]
+        if len(kept) != 1:
+            continue
+        points = [_space((p[0], p[1], p[2]), cell_mm) for p in kept[0]]
+        for i in range(1, len(points) - 1):
+            triangles.append((points[0], points[i], points[i + 1]))
+    return triangles
+
+
+BALL_SEGMENTS, BALL_RINGS = 16, 8  # a ball's mesh: segments round, rings pole to pole
+NECK = 1 / 3  # a neck's radius, in balls' radii
+NECK_SIDES = 8
+
+
+def balls_surface(cells: Sequence[tuple[int, ...]], radius: float, cell_mm: float = 1.0,
+                  ) -> list[Triangle]:
+    """Balls of ``radius`` (in the cells' units) about each cell, scaled so that a ball is
+    ``cell_mm`` across, and a neck between every two that touch: each a closed shell of
+    triangles wound outwards (see the module's text)."""
+    scale = cell_mm / (2 * radius)
+    triangles: list[Triangle] = []
+    centres = [_space((c[0] * scale, c[1] * scale, c[2] * scale), 1.0) for c in cells]
+    r = radius * scale
+    for cx, cy, cz in centres:
+        rings = []
+        for i in range(BALL_RINGS + 1):
+            theta = math.pi * i / BALL_RINGS
+            rings.append([(cx + r * math.sin(theta) * math.cos(2 * math.pi * j / BALL_SEGMENTS),
+                           cy + r * math.sin(theta) * math.sin(2 * math.pi * j / BALL_SEGMENTS),
+                           cz + r * math.cos(theta)) for j in range(BALL_SEGMENTS)])
+        for i in range(BALL_RINGS):
+            for j in range(BALL_SEGMENTS):
+                a, b = rings[i][j], rings[i][(j + 1) % BALL_SEGMENTS]
+                c, d = rings[i + 1][j], rings[i + 1][(j + 1) % BALL_SEGMENTS]
+                if i > 0:
+                    triangles.append((a, c, b))
+                if i < BALL_RINGS - 1:
+                    triangles.append((b, c, d))
+    touch = (2 * r) ** 2 * 1.0001
+    for i, p in enumerate(centres):
+        for q in centres[i + 1:]:
+            if sum((a - b) ** 2 for a, b in zip(p, q, strict=True)) <= touch:
+                triangles += _neck(p, q, r * NECK)
+    return triangles
+
+
+def _neck(p: Vertex, q: Vertex, r: float) -> list[Triangle]:
+    """A closed prism of ``NECK_SIDES`` sides and radius ``r`` from ``p`` to ``q``."""
+    axis = tuple(b - a for a, b in zip(p, q, strict=True))
+    length = math.sqrt(sum(v * v for v in axis))
+    w = tuple(v / length for v in axis)
+    helper = (1.0, 0.0, 0.0) if abs(w[0]) < 0.9 else (0.0, 1.0, 0.0)
+    u = _unit(_cross(w, helper))
+    v = _cross(w, u)
+    ring = [(math.cos(2 * math.pi * k / NECK_SIDES), math.sin(2 * math.pi * k / NECK_SIDES))
+            for k in range(NECK_SIDES)]
+    bottom = [tuple(p[i] + r * (c * u[i] + s * v[i]) for i in range(3)) for c, s in ring]
+    top = [tuple(q[i] + r * (c * u[i] + s * v[i]) for i in range(3)) for c, s in ring]
+    out: list[Triangle] = []
+    for k in range(NECK_SIDES):
+        a, b = bottom[k], bottom[(k + 1) % NECK_SIDES]
+        c, d = top[k], top[(k + 1) % NECK_SIDES]
+        out += [(a, b, d), (a, d, c)]  # type: ignore[list-item]
+        out += [(p, b, a), (q, c, d)]  # type: ignore[list-item]
+    return out
+
+
+def _cross(a: Sequence[float], b: Sequence[float]) -> Vertex:
+    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
+
+
+def _unit(a: Vertex) -> Vertex:
+    length = math.sqrt(sum(v * v for v in a))
+    return (a[0] / length, a[1] / length, a[2] / length)
 
 
 def prism_surface(polygons: Sequence[Sequence[tuple[float, float]]], cell_mm: float = 1.0,
@@ -159,11 +259,17 @@ def signed_volume(triangles: Iterable[Triangle]) -> float:
 
 
 def piece_surface(puzzle: Any, piece: Any, cell_mm: float) -> list[Triangle]:
-    """A piece's triangles: cubes on a 3-D lattice, extruded cells on a flat one."""
+    """A piece's triangles: balls, polyhedra (tetrahedra) or cubes on a 3-D lattice,
+    extruded cells on a flat one."""
     cells = list(piece.shape.cells)
+    lattice = getattr(puzzle, "lattice", None)
+    if lattice is not None and lattice.ball_radius is not None:
+        return balls_surface(cells, lattice.ball_radius, cell_mm)
+    if lattice is not None and lattice.solid_faces(cells[0]) is not None:
+        return polyhedra_surface([f for cell in cells for f in lattice.solid_faces(cell) or ()],
+                                 cell_mm)
     if len(cells[0]) == 3:
         return cube_surface(cells, cell_mm)
-    lattice = getattr(puzzle, "lattice", None)
     return prism_surface([cell_polygon(lattice, cell) for cell in cells], cell_mm)
 
 

@@ -183,7 +183,7 @@ def model_lattices() -> list[str]:
     """The lattices of the editor's model: the flat ones (drawn as polygons) and cube
     (drawn as layers of squares with an isometric view, static/cube.js)."""
     return [name for name in lattice_names()
-            if name in drawn_lattices() or lattice_named(name).dimensions == 3]
+            if name in drawn_lattices() or lattice_named(name).unit_cubes]
 
 
 def cell_polygons(name: str, rows: int, cols: int) -> list[list[Any]]:

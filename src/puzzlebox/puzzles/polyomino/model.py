@@ -440,18 +440,19 @@ class PolyominoPuzzle(Puzzle):
     def cover_entries_bound(self) -> int:
         """Each orientation of a piece lies at most once on each board cell (by where its
         first cell goes), and at most once per shift of its bounding box inside the board's
-        (coordinate by coordinate, on any lattice); each placement lists its cells and the
-        piece. Exact for a rectangle or a box without holes; on a board that wraps, once
-        per board cell."""
+        (coordinate by coordinate, on any lattice, by the lattice's period: whole blocks on
+        rhombic); each placement lists its cells and the piece. Exact for a rectangle or a
+        box without holes; on a board that wraps, once per board cell."""
         cells = len(self.board)
         spans = _spans(self.board)
+        period = self.lattice.period
         total = 0
         for piece in self.pieces:
             size = len(piece.shape)
             for shape in self.piece_orientations(piece):
                 boxes = 1
                 for board_span, shape_span in zip(spans, _spans(shape.cells), strict=True):
-                    boxes *= max(board_span - shape_span + 1, 0)
+                    boxes *= max((board_span - shape_span) // period + 1, 0)
                 if self.wrap is not None:  # across the seam too: once per board cell
                     total += cells * (size + 1)
                     continue

@@ -60,6 +60,7 @@ from puzzlebox.render.pictures import (
     ink_box,
     title_height,
 )
+from puzzlebox.render.solid3d import Patch, ball_patches, patches_extent, polyhedra_patches
 from puzzlebox.render.text import layer_heading
 
 if TYPE_CHECKING:
@@ -487,6 +488,51 @@ def _solid_panel(kind: str, title: str, board: Sequence[Cell],
     return Panel(kind, title, width, height, paint, POLYOMINO_PX, POLYOMINO_FLOW)
 
 
+# -- tetrahedra and balls (#37): the view alone -----------------------------------------------
+#
+# A rhombic or sphere puzzle's layers are BurrTools' voxel layers (most of a block empty, or
+# a checkerboard of balls): drawn as squares they would read as cubes that are not there,
+# so these puzzles are drawn as the view of the solid (render/solid3d.py), with a key of
+# the pieces' colours under it.
+
+
+def _patches(lattice: Lattice, groups: Sequence[Sequence[Cell]]) -> list[Patch]:
+    if lattice.ball_radius is not None:
+        return ball_patches(groups, lattice.ball_radius)
+    return polyhedra_patches([[f for cell in cells for f in lattice.solid_faces(cell) or ()]
+                              for cells in groups])
+
+
+def _view_panel(kind: str, title: str, lattice: Lattice,
+                groups: Sequence[tuple[Sequence[Cell], str, str | None]],
+                scale: float = ISO_SCALE) -> Panel:
+    """The solid made of ``groups`` (cells, colour, name) seen from the front right and
+    above, and a line naming each group's colour; ``iso-i-k`` names group i's k-th face."""
+    patches = _patches(lattice, [cells for cells, _, _ in groups])
+    vx, vy, vw, vh = patches_extent(patches) if patches else (0.0, 0.0, 1.0, 1.0)
+    names = [name for _, _, name in groups if name]
+    key_h = title_height(POLYOMINO_PX) * 1.6 if names else 0.0
+    width, height = vw * scale, vh * scale
+
+    def paint(canvas: Canvas, x0: float, y0: float) -> None:
+        thin = canvas.line_width(0.025)
+        counts: dict[int, int] = {}
+        for patch in patches:
+            _, color, _ = groups[patch.group]
+            k = counts.get(patch.group, 0)
+            counts[patch.group] = k + 1
+            fill = mix(color, "#FFFFFF", 0.35 * patch.light) if patch.light >= 0 else \
+                mix(color, "#000000", -0.3 * patch.light)
+            points = [(x0 + (x - vx) * scale, y0 + (y - vy) * scale) for x, y in patch.points]
+            canvas.polygon(points, facecolor=fill, edgecolor=OUTLINE, linewidth=thin,
+                           joinstyle="round", zorder=2, gid=canvas.gid(f"iso-{patch.group}-{k}"))
+        if names:
+            canvas.text(x0 + width / 2, y0 + height + key_h * 0.55, ",  ".join(names),
+                        LEGEND_PT / TITLE_PT * title_height(POLYOMINO_PX), color="#333333")
+
+    return Panel(kind, title, width, height + key_h, paint, POLYOMINO_PX, POLYOMINO_FLOW)
+
+
 def solid_solution_panel(puzzle: PolyominoPuzzle, solution: PolyominoSolution,
                          title: str) -> Panel:
     """A polycube solution: the assembled solid, each piece in its colour, and its layers
@@ -494,6 +540,8 @@ def solid_solution_panel(puzzle: PolyominoPuzzle, solution: PolyominoSolution,
     fills = _placement_fills(puzzle, solution)
     groups = [(p.cells, fill, p.piece)
               for p, fill in zip(solution.placements, fills, strict=True)]
+    if not puzzle.lattice.unit_cubes:
+        return _view_panel("solution", title, puzzle.lattice, groups)
     return _solid_panel("solution", title, list(puzzle.board), groups,
                         [p.name for p in puzzle.pieces],
                         puzzle.board if puzzle.match_colors else None)
@@ -502,6 +550,8 @@ def solid_solution_panel(puzzle: PolyominoPuzzle, solution: PolyominoSolution,
 def solid_board_panel(puzzle: PolyominoPuzzle, title: str) -> Panel:
     """An empty polycube board: its solid in grey and its layers."""
     board = list(puzzle.board)
+    if not puzzle.lattice.unit_cubes:
+        return _view_panel("board", title, puzzle.lattice, [(board, SOLID_BOARD, None)])
     return _solid_panel("board", title, board, [(board, SOLID_BOARD, None)], [],
                         puzzle.board if puzzle.match_colors else None)
 
@@ -511,6 +561,11 @@ def solid_piece_panels(puzzle: PolyominoPuzzle) -> list[Panel]:
     and count (there is no room for a name on a cube's face)."""
     panels = []
     title_cells_per_char = title_height(POLYOMINO_PX) * 0.62
+    if not puzzle.lattice.unit_cubes:
+        return [_view_panel("piece", f"{piece.name} {count_text(piece)}".strip(),
+                            puzzle.lattice, [(list(piece.shape.cells), piece_color(index),
+                                              None)], PIECE_ISO_SCALE)
+                for index, piece in enumerate(puzzle.pieces)]
     for index, piece in enumerate(puzzle.pieces):
         cells = list(piece.shape.cells)
         _, _, w, h = _iso_size(cells, PIECE_ISO_SCALE)
