@@ -30,6 +30,7 @@ from puzzlebox.disassembly.assemblies import (
     level_key,
     take_apart,
 )
+from puzzlebox.disassembly.directions import to_lattice
 from puzzlebox.disassembly.search import DEFAULT_MAX_STATES, Move
 from puzzlebox.engine.memory import parse_memory
 from puzzlebox.errors import PuzzleboxError
@@ -189,8 +190,7 @@ def _each(args: argparse.Namespace, puzzle: PolyominoPuzzle, board: int, rules: 
 
 def lattice_direction(move: Move, dims: int) -> list[int]:
     """A move's direction in the lattice's coordinates ([row, col] or [layer, row, col])."""
-    x, y, z = move.direction
-    return [y, x] if dims == 2 else [z, y, x]
+    return to_lattice(move.direction, dims)
 
 
 def move_json(move: Move, done: Disassembled, dims: int) -> dict[str, Any]:

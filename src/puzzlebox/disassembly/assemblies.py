@@ -2,8 +2,9 @@
 
 A solution of a polyomino puzzle is an assembly: each placement is a piece's cells. Pieces
 slide along the lattice's axes, which exist where a cell's neighbours are the unit steps
-along its coordinates (the square lattice in its plane, the cube lattice in space); on the
-other lattices the question is refused in one line.
+along its coordinates (the square lattice in its plane, the cube lattice in space) and on
+triangular prisms in layers (the triangle lattice's three directions and the layers,
+directions.py); on the other lattices the question is refused in one line.
 
 Every door takes assemblies apart under the run layer's limits (``puzzlebox.run.Limits``:
 its time and memory), the same rule for the command line, the library and the page:
@@ -21,6 +22,7 @@ from typing import Any, Protocol, TypeVar, cast
 
 import numpy as np
 
+from puzzlebox.disassembly.directions import PRISM
 from puzzlebox.disassembly.search import (
     DEFAULT_MAX_STATES,
     Deadline,
@@ -73,11 +75,18 @@ class Disassembled:
         return None if self.separation is None else self.separation.level
 
 
+# an up prism's five neighbours, (layer, row, col): below, left, right, under its base, above
+_PRISM_NEIGHBOURS = {(-1, 0, 0), (0, 0, -1), (0, 0, 1), (0, 1, 0), (1, 0, 0)}
+
+
 def sliding_axes(lattice: Lattice) -> int | None:
-    """The number of axes pieces slide along on ``lattice``, or None when a cell's
-    neighbours are not the unit steps along its coordinates."""
+    """The set of axes pieces slide along on ``lattice`` (directions.py: 2 and 3 axes when
+    a cell's neighbours are the unit steps along its coordinates, :data:`PRISM` when they
+    are a triangular prism's in layers), or None when they are neither."""
     dims = lattice.dimensions
     origin = (0,) * dims
+    if dims == 3 and set(lattice.neighbours(origin)) == _PRISM_NEIGHBOURS:
+        return PRISM
     steps = set()
     for axis in range(dims):
         for sign in (1, -1):
@@ -94,7 +103,8 @@ def check_slides(puzzle: object, label: str) -> int:
     dims = sliding_axes(cast(PolyominoPuzzle, puzzle).lattice)
     if dims is None:
         raise CannotDisassemble(
-            f"{label}: pieces slide along the axes of square and cube cells only; this "
+            f"{label}: pieces slide along the axes of square and cube cells and of triangular "
+            "prisms only; this "
             f"puzzle's {cast(PolyominoPuzzle, puzzle).lattice.cell_word}s have other neighbours")
     return dims
 
@@ -102,10 +112,12 @@ def check_slides(puzzle: object, label: str) -> int:
 def _spaced(cells: Sequence[Cell], dims: int) -> np.ndarray:
     """A placement's cells as rows of (x, y, z) for the search: x the column, y the row, z
     the layer (as the BurrTools importer maps voxels), so that moves are tried along x, then
-    y, then z."""
+    y, then z (on prisms y counts up the picture: directions.py)."""
     grid = np.array(cells, dtype=np.int64)
     if dims == 2:
         return np.column_stack([grid[:, 1], grid[:, 0], np.zeros(len(grid), dtype=np.int64)])
+    if dims == PRISM:
+        return np.column_stack([grid[:, 2], -grid[:, 1], grid[:, 0]])
     return np.ascontiguousarray(grid[:, ::-1])
 
 

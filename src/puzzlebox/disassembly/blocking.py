@@ -1,11 +1,13 @@
 """How far one piece can slide along an axis before it touches another (the blocking relation).
 
-Pieces are sets of unit cells on the cube lattice (the square lattice is its one-layer case).
+Pieces are sets of cells: unit cubes (the square lattice is their one-layer case) or
+triangular prisms (directions.py says how each lattice's cells lie on the lines of its axes).
 Sliding a piece along an axis by ``k`` units passes through every cell between, so the piece
 is free to move ``k`` units against another piece exactly when every cell of it has no cell
-of the other piece among the next ``k`` cells of its line. The largest such ``k`` depends
-only on the two pieces and their relative offset, so it is computed once per pair and offset
-and kept (:class:`BlockingCache`); a search meets the same offsets again and again.
+of the other piece among the next ``k`` cells of its line (``2k`` on the prism's plane).
+The largest such ``k`` depends only on the two pieces and their relative offset, so it is
+computed once per pair and offset and kept (:class:`BlockingCache`); a search meets the
+same offsets again and again.
 """
 
 from __future__ import annotations
@@ -13,19 +15,22 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 
+from puzzlebox.disassembly.directions import cells_per_unit, line, vectors
+
 Cell = tuple[int, int, int]
 Offset = tuple[int, int, int]
 
 FREE = 1 << 30  # "never blocked": the piece can slide away for ever in that direction
 
 
-def _lines(cells: Iterable[Cell], axis: int) -> dict[tuple[int, int], list[int]]:
-    """The piece's cells along ``axis``, grouped by the line they lie on (the other two
-    coordinates), each line's coordinates sorted."""
+def _lines(cells: Iterable[Cell], dims: int, axis: int
+           ) -> dict[tuple[int, int], list[int]]:  # fmt: skip
+    """The piece's cells along ``axis``, grouped by the line they lie on (directions.py),
+    each line's places sorted."""
     lines: dict[tuple[int, int], list[int]] = {}
     for cell in cells:
-        key = (cell[(axis + 1) % 3], cell[(axis + 2) % 3])
-        lines.setdefault(key, []).append(cell[axis])
+        key, place = line(dims, axis, cell)
+        lines.setdefault(key, []).append(place)
     for values in lines.values():
         values.sort()
     return lines
@@ -52,12 +57,17 @@ class BlockingCache:
     """Free distances between pairs of pieces, computed once per pair and relative offset.
 
     Directions are numbered ``2 * axis`` (up the axis) and ``2 * axis + 1`` (down it), for
-    the ``dims`` axes the pieces may slide along (2 on the square lattice, 3 on the cube).
+    the axes the pieces may slide along (directions.py: ``dims`` 2 on the square lattice,
+    3 on the cube, 4 for prisms in layers). Distances are in units of the axis (on the
+    prism's plane a unit passes two cells).
     """
 
     def __init__(self, pieces: Sequence[Iterable[Cell]], dims: int = 3) -> None:
         self.dims = dims
-        self.lines = [[_lines(piece, axis) for axis in range(dims)] for piece in pieces]
+        self.axes = len(vectors(dims))
+        pieces = [list(piece) for piece in pieces]
+        self.lines = [[_lines(piece, dims, axis) for axis in range(self.axes)]
+                      for piece in pieces]
         self._cache: dict[tuple[int, int, int, int, int], tuple[int, ...]] = {}
         self._pairs: dict[tuple[int, int, int, int, int],
                           tuple[tuple[int, ...], tuple[int, ...]]] = {}
@@ -83,10 +93,9 @@ class BlockingCache:
             return found
         self.computed += 1
         result: list[int] = []
-        for axis in range(self.dims):
+        for axis in range(self.axes):
             up = down = FREE
-            along = offset[axis]
-            across = (offset[(axis + 1) % 3], offset[(axis + 2) % 3])
+            across, along = line(self.dims, axis, offset)  # translations move lines whole
             theirs_lines = self.lines[j][axis]
             for (u, v), mine in self.lines[i][axis].items():
                 theirs = theirs_lines.get((u - across[0], v - across[1]))
@@ -98,6 +107,10 @@ class BlockingCache:
                     # moving down is moving up in the mirrored line
                     down = min(down, _gap_ahead(
                         [-x for x in reversed(mine)], [-x for x in reversed(theirs)], -along))
+            unit = cells_per_unit(self.dims, axis)
+            if unit > 1:  # free cells to whole units
+                up = up if up >= FREE else up // unit
+                down = down if down >= FREE else down // unit
             result.extend((up, down))
         value = tuple(result)
         self._cache[key] = value

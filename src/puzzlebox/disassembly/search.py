@@ -5,10 +5,11 @@ burrs), written afresh here:
 
 * A **position** is the offset of every piece from where the assembly has it, counted up to
   a common translation (moving a group one way is moving the others the other way).
-* A **move** slides a group of pieces ``k`` units along one lattice axis, the rest staying
-  put, through free cells only; any ``k`` the group can reach counts as one move. Groups are
-  the sets *closed* under blocking: when a piece of the group would run into a piece outside
-  it within ``k`` units, that piece must move too.
+* A **move** slides a group of pieces ``k`` units along one lattice axis (directions.py:
+  x, y, z on square and cube; on prisms also the triangle lattice's 60 and 120 degree
+  directions), the rest staying put, through free cells only; any ``k`` the group can
+  reach counts as one move. Groups are the sets *closed* under blocking: when a piece of
+  the group would run into a piece outside it within ``k`` units, that piece must move too.
 * A **separation** is a move that takes a group away for ever (nothing blocks it along its
   axis). The search stops at the first position where one exists, so the number of moves to
   it, the removal included, is the fewest possible: the first number of the level.
@@ -43,7 +44,9 @@ from types import ModuleType
 
 import numpy as np
 
+from puzzlebox.disassembly import directions
 from puzzlebox.disassembly.blocking import FREE, BlockingCache, Cell
+from puzzlebox.disassembly.directions import direction_name
 from puzzlebox.engine import kernel_choice
 from puzzlebox.engine.memory import OutOfTime, OverMemory, memory_limit, size_text
 from puzzlebox.errors import PuzzleboxError
@@ -134,9 +137,9 @@ class Move:
     def text(self, names: Sequence[str] | None = None) -> str:
         """The move in words, e.g. ``2,5 +x 3`` or ``4 -z out``."""
         who = ",".join(names[p] if names else str(p) for p in self.pieces)
-        axis = "xyz"[next(a for a in range(3) if self.direction[a])]
-        sign = "+" if sum(self.direction) > 0 else "-"
-        return f"{who} {sign}{axis} {'out' if self.distance is None else self.distance}"
+        axis, sign = direction_name(self.direction)
+        return (f"{who} {'+' if sign > 0 else '-'}{axis} "
+                f"{'out' if self.distance is None else self.distance}")
 
 
 @dataclass(frozen=True)
@@ -247,7 +250,7 @@ class _Part:
         fixed = solver.fixed
         self.fixed_mask = sum(1 << k for k, p in enumerate(pieces) if p in fixed)
         self.full = (1 << self.n) - 1
-        self.dirs = 2 * solver.dims
+        self.dirs = 2 * len(solver.vectors)
         self.kernel: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self.native: tuple[np.ndarray, np.ndarray] | None = None  # the C search's pieces
         if solver.native is not None and self.n <= solver.native.MAX_PIECES:
@@ -384,25 +387,27 @@ class _Part:
     def shifted(self, pos: Position, mask: int, direction: int, distance: int) -> Position:
         """The position after the pieces in ``mask`` slide ``distance`` along ``direction``,
         given relative to piece 0 again."""
-        axis, sign = direction >> 1, (-1 if direction & 1 else 1)
-        step = sign * distance
+        vector = self.solver.vectors[direction >> 1]
+        step = -distance if direction & 1 else distance
         out = list(pos)
-        for k in range(self.n):
-            if mask >> k & 1:
-                out[3 * k + axis] += step
-        base = out[axis]
-        if base:
+        for axis in range(3):
+            if not vector[axis]:
+                continue
             for k in range(self.n):
-                out[3 * k + axis] -= base
+                if mask >> k & 1:
+                    out[3 * k + axis] += step * vector[axis]
+            base = out[axis]
+            if base:
+                for k in range(self.n):
+                    out[3 * k + axis] -= base
         return tuple(out)
 
     def move_of(self, mask: int, direction: int, distance: int | None) -> Move:
         moving, direction = self.mover(mask, direction)
-        axis, sign = direction >> 1, (-1 if direction & 1 else 1)
-        vector = [0, 0, 0]
-        vector[axis] = sign
+        sign = -1 if direction & 1 else 1
+        x, y, z = self.solver.vectors[direction >> 1]
         pieces = tuple(self.pieces[k] for k in range(self.n) if moving >> k & 1)
-        return Move(pieces, (vector[0], vector[1], vector[2]), distance)
+        return Move(pieces, (sign * x, sign * y, sign * z), distance)
 
     def search(self, start: Position) -> Separation | None:
         """Breadth first from ``start`` until a separation whose parts come apart."""
@@ -553,6 +558,7 @@ class _Solver:
                  fixed: Collection[int], groups: Iterable[Collection[int]], thorough: bool,
                  budget: _Budget, compiled: bool = True) -> None:
         self.dims = dims
+        self.vectors = directions.vectors(dims)
         self.voxels = pieces  # each piece's cells, rows of x y z
         self._cache: BlockingCache | None = None
         self._fronts: dict[int, np.ndarray] = {}
@@ -560,6 +566,8 @@ class _Solver:
         self.groups = [frozenset(g) for g in groups]
         self.thorough = thorough
         self.budget = budget
+        # the compiled searches know the axis-aligned sets of axes (directions.py)
+        compiled = compiled and directions.compiled(dims)
         self.native = _native() if compiled else None
         self.kernels = _compiled() if compiled and self.native is None else None
         # positions of each part known not to come apart (a thorough search meets the same
@@ -642,9 +650,10 @@ def disassemble(
     when they cannot.
 
     ``dims`` is 3 on the cube lattice and 2 on the square lattice (cells may then be given
-    as pairs). ``fixed`` pieces never move (a box, a frame); each of ``groups`` is a set of
-    pieces that may stay together. Raises :class:`DisassemblyTooBig` past ``max_states``
-    positions, :class:`DisassemblyOutOfTime` (an ``OutOfTime``) past ``max_seconds``
+    as pairs), 4 for triangular prisms in layers (directions.py: cells ``(col, -row,
+    layer)``, four axes; the Python reference of the step runs it). ``fixed`` pieces never
+    move (a box, a frame); each of ``groups`` is a set of pieces that may stay together.
+    Raises :class:`DisassemblyTooBig` past ``max_states`` positions, :class:`DisassemblyOutOfTime` (an ``OutOfTime``) past ``max_seconds``
     seconds from now or past ``deadline`` (one that began earlier: a whole command's),
     :class:`DisassemblyOverMemory` (an ``OverMemory``) where it would hold more than
     ``max_memory`` bytes (None: the default memory limit, 2 GB, as for the engines).

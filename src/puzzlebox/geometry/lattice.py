@@ -304,7 +304,7 @@ def lattice_names() -> Sequence[str]:
 def _load_all() -> None:
     """Import every lattice module so it registers (cheap: no numpy, no numba). A module that
     fails to import is an error, never a lattice quietly missing from the registry."""
-    for module in ("square", "triangle", "hexagon", "cube"):
+    for module in ("square", "triangle", "hexagon", "cube", "prism"):
         importlib.import_module(f"puzzlebox.geometry.{module}")
 
 
