@@ -654,7 +654,8 @@ def disassemble(
     layer)``, four axes; the Python reference of the step runs it). ``fixed`` pieces never
     move (a box, a frame); each of ``groups`` is a set of pieces that may stay together.
     Raises :class:`DisassemblyTooBig` past ``max_states`` positions,
-    :class:`DisassemblyOutOfTime` (an ``OutOfTime``) past ``max_seconds`` seconds from now or past ``deadline`` (one that began earlier: a whole command's),
+    :class:`DisassemblyOutOfTime` (an ``OutOfTime``) past ``max_seconds`` seconds from now
+    or past ``deadline`` (one that began earlier: a whole command's),
     :class:`DisassemblyOverMemory` (an ``OverMemory``) where it would hold more than
     ``max_memory`` bytes (None: the default memory limit, 2 GB, as for the engines).
     ``compiled=False`` runs the Python reference of the inner step instead of the compiled
