@@ -21,6 +21,8 @@ The embeddings (each a bijection from the file's cells, ../shared/docs/puzzle-fo
   integer points after scaling by 3, the same linear maps as the hexagon turn and mirror the
   plane, and translations are the multiples of 3 (they move corners to corners).
 * cube ``(layer, row, col)``: the point itself; the 48 signed permutation matrices.
+* prism ``(layer, row, col)``: the triangle's point of ``(row, col)`` and ``3 * layer``; the
+  triangle's 12 matrices, each with the layers kept or turned over (24).
 
 Counting: ``count(...)`` returns every solution as placed (labelled pieces) and the number
 of classes under the maps of the board that send the set of each piece's placements onto
@@ -57,6 +59,8 @@ class Geometry:
     steps: tuple[tuple[Point, ...], ...]  # neighbour offsets, per point class (see step_class)
 
     def to_point(self, cell: Sequence[int]) -> Point:
+        if self.name == "prism":  # the layer's triangle, and three times the layer
+            return (*TRIANGLE.to_point(cell[1:]), 3 * cell[0])
         if self.name == "triangle":
             row, col = cell
             up = (row + col) % 2 == 0
@@ -69,6 +73,8 @@ class Geometry:
         return tuple(cell)
 
     def to_cell(self, point: Point) -> tuple[int, ...]:
+        if self.name == "prism":
+            return (point[2] // 3, *TRIANGLE.to_cell(point[:2]))
         if self.name == "triangle":
             u, v = point
             up = u % 3 == 1
@@ -83,7 +89,7 @@ class Geometry:
         return tuple(point)
 
     def step_class(self, point: Point) -> int:
-        return 0 if self.name != "triangle" or point[0] % 3 == 1 else 1
+        return 0 if self.name not in ("triangle", "prism") or point[0] % 3 == 1 else 1
 
     def neighbours(self, point: Point) -> list[Point]:
         return [add(point, step) for step in self.steps[self.step_class(point)]]
@@ -163,7 +169,16 @@ CUBE = Geometry(
     1,
     (((1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1)),),
 )
-GEOMETRIES = {g.name: g for g in (SQUARE, HEXAGON, TRIANGLE, CUBE)}
+# triangular prisms in layers (#37): the triangle's points with the layer times 3 added, so
+# that translations are again the multiples of 3; the triangle's maps, and turning over
+PRISM = Geometry(
+    "prism", 3,
+    closure([((0, -1, 0), (1, 1, 0), (0, 0, 1)), ((1, 0, 0), (-1, -1, 0), (0, 0, 1)),
+             ((1, 0, 0), (0, 1, 0), (0, 0, -1))]),
+    3,
+    tuple(tuple((*s, 0) for s in steps) + ((0, 0, 3), (0, 0, -3)) for steps in TRIANGLE.steps),
+)
+GEOMETRIES = {g.name: g for g in (SQUARE, HEXAGON, TRIANGLE, CUBE, PRISM)}
 
 
 def normalize(geometry: Geometry, points: Iterable[Point]) -> tuple[Point, ...]:
