@@ -14,11 +14,14 @@ from collections.abc import Callable
 from itertools import product
 from pathlib import Path
 
-import lattice_oracle as oracle
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import lattice_oracle as oracle
+from puzzlebox.disassembly.blocking import FREE, BlockingCache
+from puzzlebox.disassembly.directions import PRISM as AXES
+from puzzlebox.disassembly.directions import vectors
 from puzzlebox.formats.reader import read_text
 from puzzlebox.geometry.lattice import Cell, GridError, Shape, lattice_named
 
@@ -193,3 +196,71 @@ def test_random_prism_puzzles_count_as_the_brute_force(seed: int, tmp_path: Path
     assert len(shapes) == len(instance.pieces)
     ours, theirs = _both(path)
     assert ours == theirs and ours[0] >= 1
+
+
+# -- sliding prisms: free distances against the geometry ------------------------------------
+
+_H = 3 ** 0.5 / 2
+
+
+def _triangle_at(px: float, py: float) -> tuple[int, int] | None:
+    """The triangle ``(x, y)`` (BurrTools' numbering, y up: directions.py) whose inside holds
+    the point, found from the triangles' corners; None on an edge."""
+    y = int(py // _H)
+    for x in range(int(2 * px) - 3, int(2 * px) + 3):
+        up = (x + y) % 2 == 0
+        base, apex = (y * _H, (y + 1) * _H) if up else ((y + 1) * _H, y * _H)
+        corners = [(0.5 * x, base), (0.5 * x + 1, base), (0.5 * x + 0.5, apex)]
+        signs = []
+        for k in range(3):
+            (ax, ay), (bx, by) = corners[k], corners[(k + 1) % 3]
+            signs.append((bx - ax) * (py - ay) - (by - ay) * (px - ax))
+        if all(s > 1e-9 for s in signs) or all(s < -1e-9 for s in signs):
+            return (x, y)
+    return None
+
+
+def _centroid(x: int, y: int) -> tuple[float, float]:
+    return 0.5 * x + 0.5, y * _H + (_H / 3 if (x + y) % 2 == 0 else 2 * _H / 3)
+
+
+def _free_by_geometry(mine: list[Cell], theirs: set[Cell], step: Cell) -> int:
+    """How many whole units ``mine`` slides along the plane direction ``step`` before a
+    prism of it would overlap one of ``theirs``: each centroid walked in small steps, the
+    triangle under it looked up (a triangle sliding along one of its edges' directions sweeps
+    exactly the triangles its centroid passes)."""
+    dx, dy = 0.5 * step[0], _H * step[1]
+    for units in range(1, 12):
+        for x, y, z in mine:
+            cx, cy = _centroid(x, y)
+            for k in range(1, 25):
+                t = units - 1 + k / 24
+                hit = _triangle_at(cx + t * dx, cy + t * dy)
+                if hit is not None and (*hit, z) in theirs:
+                    return units - 1
+    return 1 << 30
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 5), st.integers(0, 2), st.integers(0, 1)),
+                min_size=1, max_size=4, unique=True),
+       st.lists(st.tuples(st.integers(0, 5), st.integers(0, 2), st.integers(0, 1)),
+                min_size=1, max_size=4, unique=True),
+       st.tuples(st.integers(-3, 3), st.integers(-2, 2)))
+def test_prisms_slide_as_far_as_the_geometry_allows(mine: list[Cell], theirs: list[Cell],
+                                                    offset: tuple[int, int]) -> None:
+    """The blocking cache's free distances along the three plane directions, against the
+    triangles the prisms' centroids pass (and a long way means never blocked)."""
+    ox, oy = offset
+    ox += (ox + oy) % 2  # a translation of the lattice keeps up prisms up
+    moved = {(x + ox, y + oy, z) for x, y, z in theirs}
+    if moved & set(mine):
+        return
+    cache = BlockingCache([mine, theirs], AXES)
+    free = cache.free(0, 1, (ox, oy, 0))
+    for axis, step in enumerate(vectors(AXES)):
+        if step[2]:
+            continue
+        for sign, got in ((1, free[2 * axis]), (-1, free[2 * axis + 1])):
+            want = _free_by_geometry(mine, moved, (sign * step[0], sign * step[1], 0))
+            assert (got if got < FREE else 1 << 30) == (want if want < 11 else 1 << 30)
