@@ -24,6 +24,8 @@ from puzzlebox.disassembly.directions import PRISM as AXES
 from puzzlebox.disassembly.directions import vectors
 from puzzlebox.formats.reader import read_text
 from puzzlebox.geometry.lattice import Cell, GridError, Shape, lattice_named
+from puzzlebox.render.pictures import puzzle_svg, solution_svg
+from puzzlebox.render.stl import layered_surface, signed_volume
 
 PRISM = lattice_named("prism")
 
@@ -264,3 +266,36 @@ def test_prisms_slide_as_far_as_the_geometry_allows(mine: list[Cell], theirs: li
         for sign, got in ((1, free[2 * axis]), (-1, free[2 * axis + 1])):
             want = _free_by_geometry(mine, moved, (sign * step[0], sign * step[1], 0))
             assert (got if got < FREE else 1 << 30) == (want if want < 11 else 1 << 30)
+
+
+# -- pictures and solids ----------------------------------------------------------------------
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sets(st.tuples(st.integers(0, 2), st.integers(0, 2), st.integers(0, 4)),
+               min_size=1, max_size=10))
+def test_stl_of_stacked_prisms_is_closed_and_holds_their_volume(cells: set[Cell]) -> None:
+    """Every edge of the surface is met once each way (a closed surface, faces between
+    stacked or neighbouring prisms left out) and the volume is the prisms' (a triangle's
+    area times a height of one side)."""
+    triangles = layered_surface(cells, lattice_named("triangle"), 10.0)
+    edges: dict[tuple[tuple[float, ...], tuple[float, ...]], int] = {}
+    for t in triangles:
+        for k in range(3):
+            a = tuple(round(v, 3) for v in t[k])
+            b = tuple(round(v, 3) for v in t[(k + 1) % 3])
+            edges[a, b] = edges.get((a, b), 0) + 1
+    assert all(edges.get((b, a), 0) == n for (a, b), n in edges.items())
+    prism = 3 ** 0.5 / 4 * 10.0 ** 3
+    assert abs(signed_volume(triangles) - len(cells) * prism) < 1e-6 * len(cells) * prism
+
+
+def test_pictures_draw_prism_layers_as_triangles(tmp_path: Path) -> None:
+    """A prism puzzle's picture is its layers of triangles side by side (no isometric view
+    of cubes), a piece's picture its layers in its colour."""
+    path = _write(tmp_path, "r0", _random_puzzle(0))
+    puzzle = read_text(path.read_text(), path.name, path.stem).puzzles[0]
+    svg = solution_svg(puzzle, next(iter(puzzle.solutions())))
+    assert '-layer0-piece-0"' in svg and '-layer1-board"' in svg
+    assert '-iso-0-0"' not in svg
+    assert '-layer0-board"' in puzzle_svg(puzzle)

@@ -30,7 +30,7 @@ from puzzlebox.disassembly.assemblies import (
     level_key,
     take_apart,
 )
-from puzzlebox.disassembly.directions import to_lattice
+from puzzlebox.disassembly.directions import PRISM, to_lattice
 from puzzlebox.disassembly.search import DEFAULT_MAX_STATES, Move
 from puzzlebox.engine.memory import parse_memory
 from puzzlebox.errors import PuzzleboxError
@@ -46,6 +46,14 @@ AXES = "xyz"  # x the column, y the row, z the layer (moves are given so, as Bur
 
 class NoSuchAssembly(PuzzleboxError):
     """``moves --solution N`` past the assemblies that come apart."""
+
+
+def refuse_pictures(puzzle_name: str, dims: int, pictured: bool) -> None:
+    """Pictures of the moves are drawn in cubes and squares (disassembly/strip.py): a prism
+    assembly's moves are refused there in one line, and given as text or JSON."""
+    if pictured and dims == PRISM:
+        raise NoSuchAssembly(f"{puzzle_name}: pictures of the moves draw cubes and squares; "
+                             "a prism assembly's moves are given as text or JSON")
 
 
 def add_arguments(parser: argparse.ArgumentParser, flag: bool = True) -> None:
@@ -255,6 +263,7 @@ def run_solve(args: argparse.Namespace, pf: PuzzleFile,
     dims = 3
     for board, puzzle in enumerate(_polyomino(pf)):
         dims = check_slides(puzzle, puzzle.name)
+        refuse_pictures(puzzle.name, dims, pictured)
         found = 0
         for done in _each(args, puzzle, board, rules, limits):
             if limit is not None and found >= limit:
@@ -339,6 +348,7 @@ def run_moves(args: argparse.Namespace, pf: PuzzleFile) -> int:
     rules, limits = rules_of(pf, args), limits_of(args)
     for puzzle in _polyomino(pf):
         dims = check_slides(puzzle, puzzle.name)
+        refuse_pictures(puzzle.name, dims, args.format in ("svg", "png"))
         seen = 0
         chosen: Disassembled | None = None
         total = 0

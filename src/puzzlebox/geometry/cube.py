@@ -71,6 +71,7 @@ class CubeLattice(Lattice):
     dimensions = 3
     cell_word = "cube"
     transforms = _GROUP
+    layer_lattice = "square"
 
     def neighbours(self, cell: Cell) -> tuple[Cell, ...]:
         l, r, c = cell

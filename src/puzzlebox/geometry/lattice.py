@@ -82,6 +82,9 @@ class Lattice(ABC):
     # cells are unit squares in rows and columns: a text drawing can outline pieces with
     # | and -, and a name in a picture may turn a quarter to fit a straight run of cells
     unit_squares: bool = False
+    # a lattice in layers names the flat lattice each layer is (cube: "square", prism:
+    # "triangle"): render/ draws a layer with that lattice's polygons (None: not in layers)
+    layer_lattice: str | None = None
 
     # -- the graph ----------------------------------------------------------------------
     @abstractmethod

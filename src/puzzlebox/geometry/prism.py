@@ -59,6 +59,7 @@ class PrismLattice(Lattice):
     dimensions = 3
     cell_word = "prism"
     transforms = _GROUP
+    layer_lattice = "triangle"
 
     def neighbours(self, cell: Cell) -> tuple[Cell, ...]:
         layer, r, c = cell

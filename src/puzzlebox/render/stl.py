@@ -31,7 +31,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from puzzlebox.geometry.lattice import Cell
+from puzzlebox.geometry.lattice import Cell, lattice_named
 from puzzlebox.outfile import write_bytes
 from puzzlebox.render.sheet import DIGITS, ExportError, ExportTooLarge, cell_polygon
 from puzzlebox.safety import file_component, printable
@@ -105,6 +105,45 @@ def prism_surface(polygons: Sequence[Sequence[tuple[float, float]]], cell_mm: fl
     return triangles
 
 
+def layered_surface(cells: Iterable[Cell], flat: Any, cell_mm: float = 1.0
+                    ) -> list[Triangle]:  # fmt: skip
+    """The surface of the union of prisms in layers (``(layer, row, col)`` cells, each the
+    flat lattice's cell extruded one cell up, as tall as a triangle's side): each cell's
+    top where nothing is above it and its bottom where nothing is below, and on each layer
+    a wall on every edge that no other cell of that layer shares. A face between two
+    stacked prisms is inside the piece and is left out, so the surface is closed."""
+    cells = set(cells)
+    triangles: list[Triangle] = []
+    for layer in sorted({c[0] for c in cells}):
+        here = [c for c in cells if c[0] == layer]
+        low, high = layer * cell_mm, (layer + 1) * cell_mm
+        edges: dict[tuple[tuple[float, float], tuple[float, float]], int] = {}
+        for cell in sorted(here):
+            polygon = cell_polygon(flat, (cell[1], cell[2]))
+            pts = [(round(x * cell_mm, DIGITS) + 0.0, round(-y * cell_mm, DIGITS) + 0.0)
+                   for x, y in polygon]
+            if _area2(pts) < 0:
+                pts.reverse()
+            for i in range(1, len(pts) - 1):
+                p0, p1, p2 = pts[0], pts[i], pts[i + 1]
+                if (layer + 1, cell[1], cell[2]) not in cells:
+                    triangles.append(((*p0, high), (*p1, high), (*p2, high)))
+                if (layer - 1, cell[1], cell[2]) not in cells:
+                    triangles.append(((*p0, low), (*p2, low), (*p1, low)))
+            for a, b in zip(pts, pts[1:] + pts[:1], strict=True):
+                if (b, a) in edges:
+                    edges[(b, a)] -= 1
+                    if not edges[(b, a)]:
+                        del edges[(b, a)]
+                else:
+                    edges[(a, b)] = edges.get((a, b), 0) + 1
+        for (a, b), n in sorted(edges.items()):
+            for _ in range(n):  # the inside on the left of a -> b: the wall faces right
+                triangles.append(((*a, low), (*b, low), (*b, high)))
+                triangles.append(((*a, low), (*b, high), (*a, high)))
+    return triangles
+
+
 def _area2(pts: Sequence[tuple[float, float]]) -> float:
     n = len(pts)
     return sum(pts[i][0] * pts[(i + 1) % n][1] - pts[(i + 1) % n][0] * pts[i][1]
@@ -159,11 +198,15 @@ def signed_volume(triangles: Iterable[Triangle]) -> float:
 
 
 def piece_surface(puzzle: Any, piece: Any, cell_mm: float) -> list[Triangle]:
-    """A piece's triangles: cubes on a 3-D lattice, extruded cells on a flat one."""
+    """A piece's triangles: cubes on a 3-D lattice, extruded cells on a flat one, stacked
+    extruded cells on a lattice in layers of another flat lattice (prism: triangles)."""
     cells = list(piece.shape.cells)
+    lattice = getattr(puzzle, "lattice", None)
+    flat = getattr(lattice, "layer_lattice", None)
+    if len(cells[0]) == 3 and flat not in (None, "square"):
+        return layered_surface(cells, lattice_named(flat), cell_mm)
     if len(cells[0]) == 3:
         return cube_surface(cells, cell_mm)
-    lattice = getattr(puzzle, "lattice", None)
     return prism_surface([cell_polygon(lattice, cell) for cell in cells], cell_mm)
 
 

@@ -181,9 +181,10 @@ def drawn_lattices() -> list[str]:
 
 def model_lattices() -> list[str]:
     """The lattices of the editor's model: the flat ones (drawn as polygons) and cube
-    (drawn as layers of squares with an isometric view, static/cube.js)."""
+    (drawn as layers of squares with an isometric view, static/cube.js; a lattice in layers
+    of other cells, prism, is not drawn by the page's editor yet)."""
     return [name for name in lattice_names()
-            if name in drawn_lattices() or lattice_named(name).dimensions == 3]
+            if name in drawn_lattices() or lattice_named(name).layer_lattice == "square"]
 
 
 def cell_polygons(name: str, rows: int, cols: int) -> list[list[Any]]:
