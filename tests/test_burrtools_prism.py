@@ -1,10 +1,12 @@
 """BurrTools' prism examples (#37): Bill Cutler's Bermuda and the two problems of Prisgon,
-triangular prisms in layers (grid type 1), imported and counted as BurrTools counts them.
+triangular prisms in layers (grid type 1), and the 4-Piece-Tetrahedron (grid type 4),
+imported and counted as BurrTools counts them.
 
-The figures are burrTxt's own (BurrTools 0.6.x built from the peer checkout:
-``burrTxt -d FILE`` and ``burrTxt -d -o 1 Prisgon.xmpuzzle``): Bermuda 1 assembly, level 1;
-Prisgon "Markus" 1 assembly, level 9.6.4.2.2.2.1.2; "Philos" 1 assembly, level
-9.5.1.1.2.2.2. The files are GPL and stay in the peer checkout: the tests skip where it is
+The figures are burrTxt's own (BurrTools 0.7.1 built from the peer checkout:
+``burrTxt -d FILE``, ``burrTxt -d -o 1 Prisgon.xmpuzzle`` and ``burrTxt -q
+FourPieceTetrahedron.xmpuzzle``): Bermuda 1 assembly, level 1; Prisgon "Markus" 1
+assembly, level 9.6.4.2.2.2.1.2; "Philos" 1 assembly, level 9.5.1.1.2.2.2;
+FourPieceTetrahedron 1 assembly. The files are GPL and stay in the peer checkout: the tests skip where it is
 not beside the repository.
 """
 
@@ -101,3 +103,20 @@ def test_prisgon_cage_and_its_variable_cells() -> None:
     doc = tomllib.loads(text)
     assert "optional" in doc["board"] and any("weights" in line for line in ignored)
     assert len(doc["pieces"]) == 9
+
+
+def test_four_piece_tetrahedron_counts_as_burrtxt(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """Wayne Daniel's 4-Piece-Tetrahedron (grid type 4, tetrahedra and octahedra): one
+    assembly, as ``burrTxt -q`` counts ("1 assemblies"); taking it apart is refused in one
+    line (``burrTxt -d`` has no movements for this grid and stops with a crash)."""
+    assert EXAMPLES is not None
+    toml = tmp_path / "fpt.toml"
+    code, _, err = _run(capsys, "import", str(EXAMPLES / "FourPieceTetrahedron.xmpuzzle"),
+                        "-o", str(toml))
+    assert code == 0, err
+    assert tomllib.loads(toml.read_text())["lattice"] == "tetra-octa"
+    code, out, _ = _run(capsys, "count", str(toml), "--json")
+    assert code == 0 and json.loads(out)["distinct"] == 1
+    code, _, err = _run(capsys, "count", str(toml), "--disassemble")
+    assert code == 2 and "other neighbours" in err and err.count("\n") == 1

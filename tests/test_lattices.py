@@ -41,7 +41,8 @@ def key(lattice: Lattice, f: Callable[[Cell], Cell]) -> Shape:
 
 
 def test_registry_has_the_lattices() -> None:
-    assert list(lattice_names()) == ["cube", "hexagon", "prism", "square", "triangle"]
+    assert list(lattice_names()) == ["cube", "hexagon", "prism", "square", "tetra-octa",
+                                   "triangle"]
     for lattice in ALL:
         assert lattice_named(lattice.name) is lattice
     with pytest.raises(KeyError, match="known"):

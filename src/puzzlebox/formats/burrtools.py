@@ -22,7 +22,8 @@ and pieces are all one layer thick become square-lattice puzzles (a flat piece c
 turned over, so rotations and reflections are allowed), other cube puzzles become
 ``lattice = "cube"`` puzzles (pieces are solids: rotations only); triangular prisms become
 ``lattice = "triangle"`` when every shape is one layer thick, ``lattice = "prism"`` (layers of
-triangles, rotations only) otherwise. Anything else is refused in
+triangles, rotations only) otherwise; tetrahedra and octahedra become ``lattice =
+"tetra-octa"`` (BurrTools' own positions, rotations only). Anything else is refused in
 one line naming what cannot be mapped: the other grids, colour rules that let a colour
 fill another (neutral voxels are ``[rules] neutral``), ranges above puzzlebox's limits.
 
@@ -453,7 +454,7 @@ Cell = tuple[int, ...]
 class Converted:
     """A problem mapped onto a puzzlebox lattice, ready to write."""
 
-    lattice: str  # "square", "triangle", "cube" or "prism"
+    lattice: str  # "square", "triangle", "cube", "prism" or "tetra-octa"
     board: dict[Cell, str]
     pieces: list[tuple[str, dict[Cell, str], int, int]]  # name, cells, lo, hi
     reflect: bool
@@ -490,11 +491,11 @@ def check_grid(puzzle: BtPuzzle, source: str) -> None:
     """Refuse, naming it, a grid puzzlebox has no lattice for (before asking which
     problem: no problem of such a file can be imported)."""
     grid = puzzle.grid
-    if grid not in (0, 1):
+    if grid not in (0, 1, 4):
         what = GRID_NAMES.get(grid, f"unknown grid type {grid}")
         raise BurrToolsError(source, None, f"BurrTools grid type {grid} ({what}) has no "
-                             "puzzlebox lattice yet; cubes (0) and triangular prisms (1) "
-                             "can be imported")
+                             "puzzlebox lattice yet; cubes (0), triangular prisms (1) and "
+                             "tetrahedra with octahedra (4) can be imported")
 
 
 def choose_problem(puzzle: BtPuzzle, wanted: str | None, source: str) -> BtProblem:
@@ -575,6 +576,9 @@ def convert(puzzle: BtPuzzle, problem: BtProblem, source: str, title: str) -> Co
     elif grid == 0:
         lattice, reflect = "cube", False
         place = _solid
+    elif grid == 4:  # tetrahedra and octahedra (#37): solids, rotations only
+        lattice, reflect = "tetra-octa", False
+        place = _tetra_octa
     elif all(len({z for _, _, z in s.filled}) == 1 for s in [result, *used]):
         lattice, reflect = "triangle", True
         place = _flat_triangle
@@ -717,6 +721,15 @@ def _prisms(voxels: dict[Voxel, int]) -> dict[Cell, int]:
         left -= 1
     low = min(z for _, _, z in voxels)
     return {(z - low, top - y, x - left): c for (x, y, z), c in voxels.items()}
+
+
+def _tetra_octa(voxels: dict[Voxel, int]) -> dict[Cell, int]:
+    """BurrTools' positions of grid type 4 as tetra-octa cells ``(layer, row, col)`` =
+    ``(z, y, x)``, moved towards 0 by whole pairs of blocks (6 positions: the grid's
+    translations keep which positions are cells only by whole blocks with an even sum).
+    The same exchange of axes for every shape (a mirror of space) keeps the counts."""
+    low = [6 * (min(v[i] for v in voxels) // 6) for i in range(3)]
+    return {(z - low[2], y - low[1], x - low[0]): c for (x, y, z), c in voxels.items()}
 
 
 def _origin(cells: dict[tuple[int, ...], int]) -> dict[Cell, int]:

@@ -72,6 +72,7 @@ class CubeLattice(Lattice):
     cell_word = "cube"
     transforms = _GROUP
     layer_lattice = "square"
+    unit_cubes = True
 
     def neighbours(self, cell: Cell) -> tuple[Cell, ...]:
         l, r, c = cell

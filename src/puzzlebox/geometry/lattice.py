@@ -85,6 +85,8 @@ class Lattice(ABC):
     # a lattice in layers names the flat lattice each layer is (cube: "square", prism:
     # "triangle"): render/ draws a layer with that lattice's polygons (None: not in layers)
     layer_lattice: str | None = None
+    # cells are unit cubes (cube): render/isometric.py can draw them in an isometric view
+    unit_cubes: bool = False
 
     # -- the graph ----------------------------------------------------------------------
     @abstractmethod
@@ -307,7 +309,7 @@ def lattice_names() -> Sequence[str]:
 def _load_all() -> None:
     """Import every lattice module so it registers (cheap: no numpy, no numba). A module that
     fails to import is an error, never a lattice quietly missing from the registry."""
-    for module in ("square", "triangle", "hexagon", "cube", "prism"):
+    for module in ("square", "triangle", "hexagon", "cube", "prism", "tetraocta"):
         importlib.import_module(f"puzzlebox.geometry.{module}")
 
 

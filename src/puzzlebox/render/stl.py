@@ -205,6 +205,9 @@ def piece_surface(puzzle: Any, piece: Any, cell_mm: float) -> list[Triangle]:
     flat = getattr(lattice, "layer_lattice", None)
     if len(cells[0]) == 3 and flat not in (None, "square"):
         return layered_surface(cells, lattice_named(flat), cell_mm)
+    if len(cells[0]) == 3 and lattice is not None and flat is None:
+        raise ExportError(f"the {lattice.name} lattice's pieces have no STL solids yet "
+                          "(cubes, prisms and flat cells do)")
     if len(cells[0]) == 3:
         return cube_surface(cells, cell_mm)
     return prism_surface([cell_polygon(lattice, cell) for cell in cells], cell_mm)

@@ -184,7 +184,7 @@ def model_lattices() -> list[str]:
     (drawn as layers of squares with an isometric view, static/cube.js; a lattice in layers
     of other cells, prism, is not drawn by the page's editor yet)."""
     return [name for name in lattice_names()
-            if name in drawn_lattices() or lattice_named(name).layer_lattice == "square"]
+            if name in drawn_lattices() or lattice_named(name).unit_cubes]
 
 
 def cell_polygons(name: str, rows: int, cols: int) -> list[list[Any]]:

@@ -400,8 +400,14 @@ LAYER_GAP = 0.6  # cells between two layers
 
 def flat_of(lattice: Lattice) -> Lattice:
     """The flat lattice each layer of a lattice in layers is drawn with (cube: squares,
-    prism: triangles)."""
+    prism: triangles); squares, the positions of its grid, on a 3-D lattice not in layers
+    (tetra-octa: BurrTools' positions, as its files write them)."""
     return lattice_named(lattice.layer_lattice or "square")
+
+
+def _cubes(lattice: Lattice) -> bool:
+    """Whether the cells are unit cubes, which the isometric view draws."""
+    return lattice.unit_cubes
 
 
 def _layers_size(board: Iterable[Cell], flat: Lattice = SQUARE
@@ -475,10 +481,9 @@ def _paint_layers(canvas: Canvas, board: Iterable[Cell],
 def _solid_panel(kind: str, title: str, board: Sequence[Cell],
                  groups: Sequence[tuple[Sequence[Cell], str, str | None]],
                  names: list[str], colors: dict[Cell, str] | None = None,
-                 flat: Lattice = SQUARE) -> Panel:
-    """The isometric view of ``groups`` on the left (cubes only: render/isometric.py draws
-    unit cubes), the board's layers on the right."""
-    iso = flat is SQUARE
+                 flat: Lattice = SQUARE, iso: bool = True) -> Panel:
+    """The isometric view of ``groups`` on the left (``iso``: cubes only, render/isometric.py
+    draws unit cubes), the board's layers on the right."""
     _, _, iso_w, iso_h = _iso_size(board) if iso else (0.0, 0.0, 0.0, 0.0)
     _, _, layers_w, layers_h = _layers_size(board, flat)
     labeller = _Labeller(names, POLYOMINO_PX, flat) if names else None
@@ -505,14 +510,16 @@ def solid_solution_panel(puzzle: PolyominoPuzzle, solution: PolyominoSolution,
               for p, fill in zip(solution.placements, fills, strict=True)]
     return _solid_panel("solution", title, list(puzzle.board), groups,
                         [p.name for p in puzzle.pieces],
-                        puzzle.board if puzzle.match_colors else None, flat_of(puzzle.lattice))
+                        puzzle.board if puzzle.match_colors else None, flat_of(puzzle.lattice),
+                        _cubes(puzzle.lattice))
 
 
 def solid_board_panel(puzzle: PolyominoPuzzle, title: str) -> Panel:
     """An empty polycube board: its solid in grey and its layers."""
     board = list(puzzle.board)
     return _solid_panel("board", title, board, [(board, SOLID_BOARD, None)], [],
-                        puzzle.board if puzzle.match_colors else None, flat_of(puzzle.lattice))
+                        puzzle.board if puzzle.match_colors else None, flat_of(puzzle.lattice),
+                        _cubes(puzzle.lattice))
 
 
 def solid_piece_panels(puzzle: PolyominoPuzzle) -> list[Panel]:
@@ -524,7 +531,7 @@ def solid_piece_panels(puzzle: PolyominoPuzzle) -> list[Panel]:
     flat = flat_of(puzzle.lattice)
     for index, piece in enumerate(puzzle.pieces):
         cells = list(piece.shape.cells)
-        if flat is not SQUARE:
+        if not _cubes(puzzle.lattice):
             _, _, lw_, lh = _layers_size(cells, flat)
             title = f"{piece.name} {count_text(piece)}".strip()
             width = max(lw_, len(title) * title_cells_per_char)
