@@ -6,8 +6,8 @@ The figures are burrTxt's own (BurrTools 0.7.1 built from the peer checkout:
 ``burrTxt -d FILE``, ``burrTxt -d -o 1 Prisgon.xmpuzzle`` and ``burrTxt -q
 FourPieceTetrahedron.xmpuzzle``): Bermuda 1 assembly, level 1; Prisgon "Markus" 1
 assembly, level 9.6.4.2.2.2.1.2; "Philos" 1 assembly, level 9.5.1.1.2.2.2;
-FourPieceTetrahedron 1 assembly. The files are GPL and stay in the peer checkout: the tests skip where it is
-not beside the repository.
+FourPieceTetrahedron 1 assembly. The files are GPL and stay in the peer checkout: the
+tests skip where it is not beside the repository.
 """
 
 from __future__ import annotations
