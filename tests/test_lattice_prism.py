@@ -23,6 +23,8 @@ from puzzlebox.disassembly.blocking import FREE, BlockingCache
 from puzzlebox.disassembly.directions import PRISM as AXES
 from puzzlebox.disassembly.directions import vectors
 from puzzlebox.formats.reader import read_text
+from puzzlebox.puzzles.polyomino import PolyominoPuzzle
+from puzzlebox.puzzles.proofs import checkerboard_impossibility
 from puzzlebox.geometry.lattice import Cell, GridError, Shape, lattice_named
 from puzzlebox.render.pictures import puzzle_svg, solution_svg
 from puzzlebox.render.stl import layered_surface, signed_volume
@@ -299,3 +301,19 @@ def test_pictures_draw_prism_layers_as_triangles(tmp_path: Path) -> None:
     assert '-layer0-piece-0"' in svg and '-layer1-board"' in svg
     assert '-iso-' not in svg  # a cube puzzle's picture has p0-iso-i-k faces
     assert '-layer0-board"' in puzzle_svg(puzzle)
+
+
+def test_the_up_and_down_colouring_proves_a_prism_puzzle_impossible() -> None:
+    """Three layers of an up and a down prism (3 up, 3 down) and three posts of two stacked
+    prisms: a post covers 2 up or 2 down prisms wherever it stands (maps keep up prisms up
+    or turn all of them down; a post never lies on its side), so three of them cover 6 or 2
+    more of one kind than the other, never equal numbers: the proof says so, and the count
+    agrees."""
+    text = ('lattice = "prism"\n[board]\ngrid = ["##", "##", "##"]\n[pieces]\n'
+            'post = { shape = ["#", "#"], count = 3 }\n')
+    puzzle = read_text(text, "posts", "posts").puzzles[0]
+    assert isinstance(puzzle, PolyominoPuzzle)
+    sentence = checkerboard_impossibility(puzzle)
+    assert sentence is not None and "up and down prisms" in sentence
+    assert "3 up and 3 down" in sentence
+    assert puzzle.count().solutions == 0
