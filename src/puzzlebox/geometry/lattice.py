@@ -6,13 +6,16 @@ which maps of the grid keep it a grid (its symmetry group), where a shape may be
 (translations), the normal form of a shape, a two-colouring for parity proofs, and how a
 grid value in a puzzle file becomes cells.
 
-One module per lattice (square.py, triangle.py, hexagon.py, cube.py) defines one instance
-and registers it; :func:`lattice_named` is the only place a name becomes a lattice.
+One module per lattice (square.py, triangle.py, hexagon.py, cube.py, prism.py, tetraocta.py)
+defines one instance and registers it; :func:`lattice_named` is the only place a name
+becomes a lattice.
 
 Coordinates (../shared/docs/puzzle-format.md, "Other lattices"):
 
 * square ``(row, col)``; triangle ``(row, col)``, pointing up when ``row + col`` is even;
-  hexagon axial ``(row, q)``; cube ``(layer, row, col)``, layer 0 at the bottom.
+  hexagon axial ``(row, q)``; cube ``(layer, row, col)``, layer 0 at the bottom; prism
+  ``(layer, row, col)``, each layer a triangle grid; tetra-octa ``(layer, row, col)``,
+  BurrTools' positions of its grid type 4.
 
 A *transform* is one element of the lattice's point group: a function from a cell to a cell
 that maps neighbours to neighbours. It need not fix the origin or keep shapes in the first
