@@ -23,9 +23,9 @@ from puzzlebox.disassembly.blocking import FREE, BlockingCache
 from puzzlebox.disassembly.directions import PRISM as AXES
 from puzzlebox.disassembly.directions import vectors
 from puzzlebox.formats.reader import read_text
+from puzzlebox.geometry.lattice import Cell, GridError, Shape, lattice_named
 from puzzlebox.puzzles.polyomino import PolyominoPuzzle
 from puzzlebox.puzzles.proofs import checkerboard_impossibility
-from puzzlebox.geometry.lattice import Cell, GridError, Shape, lattice_named
 from puzzlebox.render.pictures import puzzle_svg, solution_svg
 from puzzlebox.render.stl import layered_surface, signed_volume
 
