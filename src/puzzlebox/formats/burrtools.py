@@ -725,11 +725,13 @@ def _prisms(voxels: dict[Voxel, int]) -> dict[Cell, int]:
 
 def _tetra_octa(voxels: dict[Voxel, int]) -> dict[Cell, int]:
     """BurrTools' positions of grid type 4 as tetra-octa cells ``(layer, row, col)`` =
-    ``(z, y, x)``, moved towards 0 by whole pairs of blocks (6 positions: the grid's
-    translations keep which positions are cells only by whole blocks with an even sum).
-    The same exchange of axes for every shape (a mirror of space) keeps the counts."""
-    low = [6 * (min(v[i] for v in voxels) // 6) for i in range(3)]
-    return {(z - low[2], y - low[1], x - low[0]): c for (x, y, z), c in voxels.items()}
+    ``(z, y, x)``, moved towards 0 as the lattice's normal form moves them (by whole blocks
+    of 3 positions with an even sum: only those keep which positions are cells). The same
+    exchange of axes for every shape (a mirror of space) keeps the counts."""
+    cells = {(z, y, x): c for (x, y, z), c in voxels.items()}
+    shift = lattice_named("tetra-octa").normalize_offset(cells)
+    return {tuple(v + d for v, d in zip(cell, shift, strict=True)): c
+            for cell, c in cells.items()}
 
 
 def _origin(cells: dict[tuple[int, ...], int]) -> dict[Cell, int]:
