@@ -19,9 +19,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import lattice_oracle as oracle
-from puzzlebox.disassembly.blocking import FREE, BlockingCache
-from puzzlebox.disassembly.directions import PRISM as AXES
-from puzzlebox.disassembly.directions import vectors
+from puzzlebox.disassembly.assemblies import slides_of
+from puzzlebox.disassembly.blocking import FREE, SweptBlockingCache
 from puzzlebox.formats.reader import read_text
 from puzzlebox.geometry.lattice import Cell, GridError, Shape, lattice_named
 from puzzlebox.puzzles.polyomino import PolyominoPuzzle
@@ -208,8 +207,9 @@ _H = 3 ** 0.5 / 2
 
 
 def _triangle_at(px: float, py: float) -> tuple[int, int] | None:
-    """The triangle ``(x, y)`` (BurrTools' numbering, y up: directions.py) whose inside holds
-    the point, found from the triangles' corners; None on an edge."""
+    """The triangle ``(x, y)`` (BurrTools' numbering: x the column, y the row counting up,
+    up when ``x + y`` is even) whose inside holds the point, found from the triangles'
+    corners; None on an edge."""
     y = int(py // _H)
     for x in range(int(2 * px) - 3, int(2 * px) + 3):
         up = (x + y) % 2 == 0
@@ -253,21 +253,29 @@ def _free_by_geometry(mine: list[Cell], theirs: set[Cell], step: Cell) -> int:
        st.tuples(st.integers(-3, 3), st.integers(-2, 2)))
 def test_prisms_slide_as_far_as_the_geometry_allows(mine: list[Cell], theirs: list[Cell],
                                                     offset: tuple[int, int]) -> None:
-    """The blocking cache's free distances along the three plane directions, against the
-    triangles the prisms' centroids pass (and a long way means never blocked)."""
+    """The disassembler's free distances along the plane's six steps (the prism lattice's
+    steps and sweeps, in the search's x y z = col, row, layer), against the triangles the
+    prisms' centroids pass (BurrTools' numbering here: x, y with y up, so row = -y)."""
     ox, oy = offset
     ox += (ox + oy) % 2  # a translation of the lattice keeps up prisms up
     moved = {(x + ox, y + oy, z) for x, y, z in theirs}
     if moved & set(mine):
         return
-    cache = BlockingCache([mine, theirs], AXES)
-    free = cache.free(0, 1, (ox, oy, 0))
-    for axis, step in enumerate(vectors(AXES)):
-        if step[2]:
-            continue
-        for sign, got in ((1, free[2 * axis]), (-1, free[2 * axis + 1])):
-            want = _free_by_geometry(mine, moved, (sign * step[0], sign * step[1], 0))
-            assert (got if got < FREE else 1 << 30) == (want if want < 11 else 1 << 30)
+    slides = slides_of(PRISM)
+    assert slides is not None
+    steps, swept = slides
+
+    def search(cells: list[Cell]) -> list[tuple[int, int, int]]:  # (x, y, z) -> (col, row, z)
+        return [(x, -y, z) for x, y, z in cells]
+
+    cache = SweptBlockingCache([search(mine), search(theirs)], steps, swept)
+    free = cache.free(0, 1, (ox, -oy, 0))
+    plane = [d for d, step in enumerate(steps) if not step[2]]
+    assert len(plane) == 6
+    for d in plane:
+        col, row, _ = steps[d]
+        want = _free_by_geometry(mine, moved, (col, -row, 0))
+        assert (free[d] if free[d] < FREE else 1 << 30) == (want if want < 11 else 1 << 30)
 
 
 # -- pictures and solids ----------------------------------------------------------------------

@@ -30,7 +30,6 @@ from puzzlebox.disassembly.assemblies import (
     level_key,
     take_apart,
 )
-from puzzlebox.disassembly.directions import PRISM, to_lattice
 from puzzlebox.disassembly.search import DEFAULT_MAX_STATES, Move
 from puzzlebox.engine.memory import parse_memory
 from puzzlebox.errors import PuzzleboxError
@@ -46,14 +45,6 @@ AXES = "xyz"  # x the column, y the row, z the layer (moves are given so, as Bur
 
 class NoSuchAssembly(PuzzleboxError):
     """``moves --solution N`` past the assemblies that come apart."""
-
-
-def refuse_pictures(puzzle_name: str, dims: int, pictured: bool) -> None:
-    """Pictures of the moves are drawn in cubes and squares (disassembly/strip.py): a prism
-    assembly's moves are refused there in one line, and given as text or JSON."""
-    if pictured and dims == PRISM:
-        raise NoSuchAssembly(f"{puzzle_name}: pictures of the moves draw cubes and squares; "
-                             "a prism assembly's moves are given as text or JSON")
 
 
 def add_arguments(parser: argparse.ArgumentParser, flag: bool = True) -> None:
@@ -196,9 +187,19 @@ def _each(args: argparse.Namespace, puzzle: PolyominoPuzzle, board: int, rules: 
             display.close()
 
 
+def _drawn_moves(puzzle: PolyominoPuzzle) -> None:
+    """Pictures of the moves are drawn in cubes (square and cube lattices): refused in one
+    line on a lattice whose pieces slide along steps of its own (rhombic, #37)."""
+    if puzzle.lattice.slide_steps() is not None:
+        raise NoSuchAssembly(
+            f"{puzzle.name}: pictures of the moves are drawn for square and cube cells only; "
+            f"use --format text or json for {puzzle.lattice.cell_word} cells")
+
+
 def lattice_direction(move: Move, dims: int) -> list[int]:
     """A move's direction in the lattice's coordinates ([row, col] or [layer, row, col])."""
-    return to_lattice(move.direction, dims)
+    x, y, z = move.direction
+    return [y, x] if dims == 2 else [z, y, x]
 
 
 def move_json(move: Move, done: Disassembled, dims: int) -> dict[str, Any]:
@@ -263,7 +264,8 @@ def run_solve(args: argparse.Namespace, pf: PuzzleFile,
     dims = 3
     for board, puzzle in enumerate(_polyomino(pf)):
         dims = check_slides(puzzle, puzzle.name)
-        refuse_pictures(puzzle.name, dims, pictured)
+        if pictured:
+            _drawn_moves(puzzle)
         found = 0
         for done in _each(args, puzzle, board, rules, limits):
             if limit is not None and found >= limit:
@@ -348,7 +350,8 @@ def run_moves(args: argparse.Namespace, pf: PuzzleFile) -> int:
     rules, limits = rules_of(pf, args), limits_of(args)
     for puzzle in _polyomino(pf):
         dims = check_slides(puzzle, puzzle.name)
-        refuse_pictures(puzzle.name, dims, args.format in ("svg", "png"))
+        if args.format in ("svg", "png"):
+            _drawn_moves(puzzle)
         seen = 0
         chosen: Disassembled | None = None
         total = 0

@@ -2,9 +2,11 @@
 
 A solution of a polyomino puzzle is an assembly: each placement is a piece's cells. Pieces
 slide along the lattice's axes, which exist where a cell's neighbours are the unit steps
-along its coordinates (the square lattice in its plane, the cube lattice in space) and on
-triangular prisms in layers (the triangle lattice's three directions and the layers,
-directions.py); on the other lattices the question is refused in one line.
+along its coordinates (the square lattice in its plane, the cube lattice in space), or
+along the steps a lattice names itself (``Lattice.slide_steps``: the rhombic lattice's 12
+face normals of a rhombic dodecahedron, the prism lattice's layers and the triangle
+lattice's three directions, #37); on the other lattices the question is refused in one
+line.
 
 Every door takes assemblies apart under the run layer's limits (``puzzlebox.run.Limits``:
 its time and memory), the same rule for the command line, the library and the page:
@@ -22,7 +24,6 @@ from typing import Any, Protocol, TypeVar, cast
 
 import numpy as np
 
-from puzzlebox.disassembly.directions import PRISM
 from puzzlebox.disassembly.search import (
     DEFAULT_MAX_STATES,
     Deadline,
@@ -75,18 +76,11 @@ class Disassembled:
         return None if self.separation is None else self.separation.level
 
 
-# an up prism's five neighbours, (layer, row, col): below, left, right, under its base, above
-_PRISM_NEIGHBOURS = {(-1, 0, 0), (0, 0, -1), (0, 0, 1), (0, 1, 0), (1, 0, 0)}
-
-
 def sliding_axes(lattice: Lattice) -> int | None:
-    """The set of axes pieces slide along on ``lattice`` (directions.py: 2 and 3 axes when
-    a cell's neighbours are the unit steps along its coordinates, :data:`PRISM` when they
-    are a triangular prism's in layers), or None when they are neither."""
+    """The number of axes pieces slide along on ``lattice``, or None when a cell's
+    neighbours are not the unit steps along its coordinates."""
     dims = lattice.dimensions
     origin = (0,) * dims
-    if dims == 3 and set(lattice.neighbours(origin)) == _PRISM_NEIGHBOURS:
-        return PRISM
     steps = set()
     for axis in range(dims):
         for sign in (1, -1):
@@ -97,27 +91,44 @@ def sliding_axes(lattice: Lattice) -> int | None:
 
 
 def check_slides(puzzle: object, label: str) -> int:
-    """The sliding axes of the puzzle, or a one-line refusal."""
+    """The sliding axes of the puzzle (3 for a lattice with steps of its own), or a
+    one-line refusal."""
     if not getattr(puzzle, "slides_apart", False):  # Puzzle.slides_apart: a kind says so
         raise CannotDisassemble(f"{label}: only pieces packed on a board can be taken apart")
-    dims = sliding_axes(cast(PolyominoPuzzle, puzzle).lattice)
+    lattice = cast(PolyominoPuzzle, puzzle).lattice
+    if lattice.slide_steps() is not None:
+        return lattice.dimensions
+    dims = sliding_axes(lattice)
     if dims is None:
         raise CannotDisassemble(
-            f"{label}: pieces slide along the axes of square and cube cells and of triangular "
-            "prisms only; this "
-            f"puzzle's {cast(PolyominoPuzzle, puzzle).lattice.cell_word}s have other neighbours")
+            f"{label}: pieces slide along the axes of square and cube cells, the diagonals "
+            f"of rhombic dodecahedra and the edges of triangular prisms only; this puzzle's "
+            f"{lattice.cell_word}s have other neighbours")
     return dims
+
+
+def slides_of(lattice: Lattice) -> tuple[list[tuple[int, int, int]], Any] | None:
+    """A lattice's own steps and what a cell sweeps on one, in the search's x y z (the
+    lattice's (layer, row, col) reversed, as :func:`_spaced` writes cells), or None where
+    pieces slide along the axes (the compiled searches' case)."""
+    steps = lattice.slide_steps()
+    if steps is None:
+        return None
+
+    def swept(cell: tuple[int, int, int], step: tuple[int, int, int]
+              ) -> list[tuple[int, int, int]]:
+        return [(u[2], u[1], u[0]) for u in lattice.swept(cell[::-1], step[::-1])]
+
+    return [(s[2], s[1], s[0]) for s in steps], swept
 
 
 def _spaced(cells: Sequence[Cell], dims: int) -> np.ndarray:
     """A placement's cells as rows of (x, y, z) for the search: x the column, y the row, z
     the layer (as the BurrTools importer maps voxels), so that moves are tried along x, then
-    y, then z (on prisms y counts up the picture: directions.py)."""
+    y, then z."""
     grid = np.array(cells, dtype=np.int64)
     if dims == 2:
         return np.column_stack([grid[:, 1], grid[:, 0], np.zeros(len(grid), dtype=np.int64)])
-    if dims == PRISM:
-        return np.column_stack([grid[:, 2], -grid[:, 1], grid[:, 0]])
     return np.ascontiguousarray(grid[:, ::-1])
 
 
@@ -165,7 +176,8 @@ def disassemble_solution(puzzle: PolyominoPuzzle, solution: PolyominoSolution,
                              groups=arranged.groups, thorough=rules.thorough,
                              max_states=rules.max_states, max_seconds=rules.max_seconds,
                              label=label, deadline=deadline,
-                             max_memory=None if limits is None else limits.memory)
+                             max_memory=None if limits is None else limits.memory,
+                             slides=slides_of(puzzle.lattice))
     return Disassembled(solution, arranged.names, separation, arranged.placements)
 
 

@@ -1,21 +1,17 @@
 """How far one piece can slide along an axis before it touches another (the blocking relation).
 
-Pieces are sets of cells: unit cubes (the square lattice is their one-layer case) or
-triangular prisms (directions.py says how each lattice's cells lie on the lines of its axes).
+Pieces are sets of unit cells on the cube lattice (the square lattice is its one-layer case).
 Sliding a piece along an axis by ``k`` units passes through every cell between, so the piece
 is free to move ``k`` units against another piece exactly when every cell of it has no cell
-of the other piece among the next ``k`` cells of its line (``2k`` on the prism's plane).
-The largest such ``k`` depends only on the two pieces and their relative offset, so it is
-computed once per pair and offset and kept (:class:`BlockingCache`); a search meets the
-same offsets again and again.
+of the other piece among the next ``k`` cells of its line. The largest such ``k`` depends
+only on the two pieces and their relative offset, so it is computed once per pair and offset
+and kept (:class:`BlockingCache`); a search meets the same offsets again and again.
 """
 
 from __future__ import annotations
 
-from bisect import bisect_right
-from collections.abc import Iterable, Sequence
-
-from puzzlebox.disassembly.directions import cells_per_unit, line, vectors
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Iterable, Sequence
 
 Cell = tuple[int, int, int]
 Offset = tuple[int, int, int]
@@ -23,14 +19,13 @@ Offset = tuple[int, int, int]
 FREE = 1 << 30  # "never blocked": the piece can slide away for ever in that direction
 
 
-def _lines(cells: Iterable[Cell], dims: int, axis: int
-           ) -> dict[tuple[int, int], list[int]]:  # fmt: skip
-    """The piece's cells along ``axis``, grouped by the line they lie on (directions.py),
-    each line's places sorted."""
+def _lines(cells: Iterable[Cell], axis: int) -> dict[tuple[int, int], list[int]]:
+    """The piece's cells along ``axis``, grouped by the line they lie on (the other two
+    coordinates), each line's coordinates sorted."""
     lines: dict[tuple[int, int], list[int]] = {}
     for cell in cells:
-        key, place = line(dims, axis, cell)
-        lines.setdefault(key, []).append(place)
+        key = (cell[(axis + 1) % 3], cell[(axis + 2) % 3])
+        lines.setdefault(key, []).append(cell[axis])
     for values in lines.values():
         values.sort()
     return lines
@@ -57,17 +52,12 @@ class BlockingCache:
     """Free distances between pairs of pieces, computed once per pair and relative offset.
 
     Directions are numbered ``2 * axis`` (up the axis) and ``2 * axis + 1`` (down it), for
-    the axes the pieces may slide along (directions.py: ``dims`` 2 on the square lattice,
-    3 on the cube, 4 for prisms in layers). Distances are in units of the axis (on the
-    prism's plane a unit passes two cells).
+    the ``dims`` axes the pieces may slide along (2 on the square lattice, 3 on the cube).
     """
 
     def __init__(self, pieces: Sequence[Iterable[Cell]], dims: int = 3) -> None:
         self.dims = dims
-        self.axes = len(vectors(dims))
-        pieces = [list(piece) for piece in pieces]
-        self.lines = [[_lines(piece, dims, axis) for axis in range(self.axes)]
-                      for piece in pieces]
+        self.lines = [[_lines(piece, axis) for axis in range(dims)] for piece in pieces]
         self._cache: dict[tuple[int, int, int, int, int], tuple[int, ...]] = {}
         self._pairs: dict[tuple[int, int, int, int, int],
                           tuple[tuple[int, ...], tuple[int, ...]]] = {}
@@ -93,9 +83,10 @@ class BlockingCache:
             return found
         self.computed += 1
         result: list[int] = []
-        for axis in range(self.axes):
+        for axis in range(self.dims):
             up = down = FREE
-            across, along = line(self.dims, axis, offset)  # translations move lines whole
+            along = offset[axis]
+            across = (offset[(axis + 1) % 3], offset[(axis + 2) % 3])
             theirs_lines = self.lines[j][axis]
             for (u, v), mine in self.lines[i][axis].items():
                 theirs = theirs_lines.get((u - across[0], v - across[1]))
@@ -107,10 +98,6 @@ class BlockingCache:
                     # moving down is moving up in the mirrored line
                     down = min(down, _gap_ahead(
                         [-x for x in reversed(mine)], [-x for x in reversed(theirs)], -along))
-            unit = cells_per_unit(self.dims, axis)
-            if unit > 1:  # free cells to whole units
-                up = up if up >= FREE else up // unit
-                down = down if down >= FREE else down // unit
             result.extend((up, down))
         value = tuple(result)
         self._cache[key] = value
@@ -118,3 +105,86 @@ class BlockingCache:
         mirrored = tuple(value[d ^ 1] for d in range(len(value)))
         self._cache[(j, i, -offset[0], -offset[1], -offset[2])] = mirrored
         return value
+
+
+Step = tuple[int, int, int]
+
+
+def _along(cell: Cell, step: Step) -> tuple[Cell, int]:
+    """The line through ``cell`` along ``step`` (the cell moved back to where the step's
+    first non-zero coordinate is smallest but not negative, the same for every cell of the
+    line) and how many steps along it the cell is."""
+    axis = next(a for a in range(3) if step[a])
+    k = cell[axis] // step[axis]
+    return (cell[0] - k * step[0], cell[1] - k * step[1], cell[2] - k * step[2]), k
+
+
+class SweptBlockingCache:
+    """:class:`BlockingCache` for a lattice whose pieces slide along steps that are not unit
+    steps of the axes (rhombic dodecahedra, #37): a cell sliding one step passes through
+    the inside of several cells, ``swept(cell, step)`` names them, and sliding ``k`` steps
+    passes through those of each step, moved along. So piece ``i`` can slide ``k`` steps
+    past ``j`` when no cell that a cell of ``i`` sweeps in its first step, moved by fewer
+    than ``k`` steps, is a cell of ``j``. Directions are the ``steps`` in the order given,
+    each followed by its opposite, as the search numbers them (``d ^ 1`` is ``d``'s
+    opposite)."""
+
+    def __init__(self, pieces: Sequence[Iterable[Cell]], steps: Sequence[Step],
+                 swept: Callable[[Cell, Step], Iterable[Cell]]) -> None:
+        self.steps = list(steps)
+        cells = [list(piece) for piece in pieces]
+        # each piece's cells on each line, per direction (for it as the one that blocks)
+        self.lines: list[list[dict[Cell, list[int]]]] = []
+        # what each piece sweeps in one step, per direction, less its own cells
+        self.sweeps: list[list[list[Cell]]] = []
+        for piece in cells:
+            own = set(piece)
+            lines: list[dict[Cell, list[int]]] = []
+            sweeps: list[list[Cell]] = []
+            for step in self.steps:
+                found: dict[Cell, list[int]] = {}
+                for cell in piece:
+                    key, k = _along(cell, step)
+                    found.setdefault(key, []).append(k)
+                for values in found.values():
+                    values.sort()
+                lines.append(found)
+                swept_cells = {s for cell in piece for s in swept(cell, step)} - own
+                sweeps.append(sorted(swept_cells))
+            self.lines.append(lines)
+            self.sweeps.append(sweeps)
+        self._pairs: dict[tuple[int, int, int, int, int],
+                          tuple[tuple[int, ...], tuple[int, ...]]] = {}
+        self.computed = 0
+
+    def pair(self, i: int, j: int, dx: int, dy: int, dz: int
+             ) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """``i`` past ``j`` at offset (dx, dy, dz), and ``j`` past ``i``."""
+        key = (i, j, dx, dy, dz)
+        found = self._pairs.get(key)
+        if found is None:
+            found = (self.free(i, j, (dx, dy, dz)), self.free(j, i, (-dx, -dy, -dz)))
+            self._pairs[key] = found
+        return found
+
+    def free(self, i: int, j: int, offset: Step) -> tuple[int, ...]:
+        """How many steps piece ``i`` can slide in each direction while ``j``, at ``offset``
+        relative to ``i``, stays put (:data:`FREE` when it never meets ``j``)."""
+        self.computed += 1
+        result = []
+        for d, step in enumerate(self.steps):
+            theirs = self.lines[j][d]
+            best = FREE
+            for cell in self.sweeps[i][d]:
+                key, k = _along((cell[0] - offset[0], cell[1] - offset[1],
+                                 cell[2] - offset[2]), step)
+                line = theirs.get(key)
+                if line is None or line[-1] < k:
+                    continue
+                gap = line[bisect_left(line, k)] - k
+                if gap < best:
+                    best = gap
+                    if gap == 0:
+                        break
+            result.append(best)
+        return tuple(result)

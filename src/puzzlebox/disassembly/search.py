@@ -5,11 +5,10 @@ burrs), written afresh here:
 
 * A **position** is the offset of every piece from where the assembly has it, counted up to
   a common translation (moving a group one way is moving the others the other way).
-* A **move** slides a group of pieces ``k`` units along one lattice axis (directions.py:
-  x, y, z on square and cube; on prisms also the triangle lattice's 60 and 120 degree
-  directions), the rest staying put, through free cells only; any ``k`` the group can
-  reach counts as one move. Groups are the sets *closed* under blocking: when a piece of
-  the group would run into a piece outside it within ``k`` units, that piece must move too.
+* A **move** slides a group of pieces ``k`` units along one lattice axis, the rest staying
+  put, through free cells only; any ``k`` the group can reach counts as one move. Groups are
+  the sets *closed* under blocking: when a piece of the group would run into a piece outside
+  it within ``k`` units, that piece must move too.
 * A **separation** is a move that takes a group away for ever (nothing blocks it along its
   axis). The search stops at the first position where one exists, so the number of moves to
   it, the removal included, is the fewest possible: the first number of the level.
@@ -38,15 +37,13 @@ compare the other two against.
 from __future__ import annotations
 
 import time
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
 
 import numpy as np
 
-from puzzlebox.disassembly import directions
-from puzzlebox.disassembly.blocking import FREE, BlockingCache, Cell
-from puzzlebox.disassembly.directions import direction_name
+from puzzlebox.disassembly.blocking import FREE, BlockingCache, Cell, Step, SweptBlockingCache
 from puzzlebox.engine import kernel_choice
 from puzzlebox.engine.memory import OutOfTime, OverMemory, memory_limit, size_text
 from puzzlebox.errors import PuzzleboxError
@@ -135,11 +132,12 @@ class Move:
     distance: int | None
 
     def text(self, names: Sequence[str] | None = None) -> str:
-        """The move in words, e.g. ``2,5 +x 3`` or ``4 -z out``."""
+        """The move in words, e.g. ``2,5 +x 3``, ``4 -z out`` or, along a diagonal step,
+        ``1 +x-y 2``."""
         who = ",".join(names[p] if names else str(p) for p in self.pieces)
-        axis, sign = direction_name(self.direction)
-        return (f"{who} {'+' if sign > 0 else '-'}{axis} "
-                f"{'out' if self.distance is None else self.distance}")
+        way = "".join(("+" if v > 0 else "-") + "xyz"[a]
+                      for a, v in enumerate(self.direction) if v)
+        return f"{who} {way} {'out' if self.distance is None else self.distance}"
 
 
 @dataclass(frozen=True)
@@ -250,7 +248,7 @@ class _Part:
         fixed = solver.fixed
         self.fixed_mask = sum(1 << k for k, p in enumerate(pieces) if p in fixed)
         self.full = (1 << self.n) - 1
-        self.dirs = 2 * len(solver.vectors)
+        self.dirs = len(solver.steps)
         self.kernel: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self.native: tuple[np.ndarray, np.ndarray] | None = None  # the C search's pieces
         if solver.native is not None and self.n <= solver.native.MAX_PIECES:
@@ -387,15 +385,15 @@ class _Part:
     def shifted(self, pos: Position, mask: int, direction: int, distance: int) -> Position:
         """The position after the pieces in ``mask`` slide ``distance`` along ``direction``,
         given relative to piece 0 again."""
-        vector = self.solver.vectors[direction >> 1]
-        step = -distance if direction & 1 else distance
+        step = self.solver.steps[direction]
         out = list(pos)
         for axis in range(3):
-            if not vector[axis]:
+            if not step[axis]:
                 continue
+            along = step[axis] * distance
             for k in range(self.n):
                 if mask >> k & 1:
-                    out[3 * k + axis] += step * vector[axis]
+                    out[3 * k + axis] += along
             base = out[axis]
             if base:
                 for k in range(self.n):
@@ -404,10 +402,8 @@ class _Part:
 
     def move_of(self, mask: int, direction: int, distance: int | None) -> Move:
         moving, direction = self.mover(mask, direction)
-        sign = -1 if direction & 1 else 1
-        x, y, z = self.solver.vectors[direction >> 1]
         pieces = tuple(self.pieces[k] for k in range(self.n) if moving >> k & 1)
-        return Move(pieces, (sign * x, sign * y, sign * z), distance)
+        return Move(pieces, self.solver.steps[direction], distance)
 
     def search(self, start: Position) -> Separation | None:
         """Breadth first from ``start`` until a separation whose parts come apart."""
@@ -553,21 +549,37 @@ def _native() -> ModuleType | None:
     return _cdisasm
 
 
+def axis_steps(dims: int) -> tuple[Step, ...]:
+    """The unit steps along the first ``dims`` axes, each followed by its opposite: the
+    directions ``2 * axis`` (up) and ``2 * axis + 1`` (down) of the compiled searches."""
+    out: list[Step] = []
+    for axis in range(dims):
+        for sign in (1, -1):
+            out.append((sign * (axis == 0), sign * (axis == 1), sign * (axis == 2)))
+    return tuple(out)
+
+
+Swept = Callable[[Cell, Step], Iterable[Cell]]
+
+
 class _Solver:
     def __init__(self, dims: int, pieces: Sequence[np.ndarray],
                  fixed: Collection[int], groups: Iterable[Collection[int]], thorough: bool,
-                 budget: _Budget, compiled: bool = True) -> None:
+                 budget: _Budget, compiled: bool = True,
+                 slides: tuple[Sequence[Step], Swept] | None = None) -> None:
         self.dims = dims
-        self.vectors = directions.vectors(dims)
+        # the directions, each followed by its opposite: the axes, or a lattice's own steps
+        # with the cells a cell sweeps on one (the Python step alone knows those, #37)
+        self.steps = axis_steps(dims) if slides is None else tuple(slides[0])
+        self.swept = None if slides is None else slides[1]
+        compiled = compiled and slides is None
         self.voxels = pieces  # each piece's cells, rows of x y z
-        self._cache: BlockingCache | None = None
+        self._cache: BlockingCache | SweptBlockingCache | None = None
         self._fronts: dict[int, np.ndarray] = {}
         self.fixed = frozenset(fixed)
         self.groups = [frozenset(g) for g in groups]
         self.thorough = thorough
         self.budget = budget
-        # the compiled searches know the axis-aligned sets of axes (directions.py)
-        compiled = compiled and directions.compiled(dims)
         self.native = _native() if compiled else None
         self.kernels = _compiled() if compiled and self.native is None else None
         # positions of each part known not to come apart (a thorough search meets the same
@@ -575,12 +587,13 @@ class _Solver:
         self.failed: dict[tuple[int, ...], set[Position]] = {}
 
     @property
-    def cache(self) -> BlockingCache:
+    def cache(self) -> BlockingCache | SweptBlockingCache:
         """The pair cache of the Python step, built on first use (the compiled step needs
         none)."""
         if self._cache is None:
             cells = [[(x, y, z) for x, y, z in piece.tolist()] for piece in self.voxels]
-            self._cache = BlockingCache(cells, self.dims)
+            self._cache = BlockingCache(cells, self.dims) if self.swept is None else \
+                SweptBlockingCache(cells, self.steps, self.swept)
         return self._cache
 
     def fronts(self, piece: int) -> np.ndarray:
@@ -645,27 +658,28 @@ def disassemble(
     compiled: bool = True,
     deadline: Deadline | None = None,
     max_memory: int | None = None,
+    slides: tuple[Sequence[Step], Swept] | None = None,
 ) -> Separation | None:
     """How the assembled ``pieces`` (each a set of cells, as placed) come apart, or None
     when they cannot.
 
     ``dims`` is 3 on the cube lattice and 2 on the square lattice (cells may then be given
-    as pairs), 4 for triangular prisms in layers (directions.py: cells ``(col, -row,
-    layer)``, four axes; the Python reference of the step runs it). ``fixed`` pieces never
-    move (a box, a frame); each of ``groups`` is a set of pieces that may stay together.
-    Raises :class:`DisassemblyTooBig` past ``max_states`` positions,
-    :class:`DisassemblyOutOfTime` (an ``OutOfTime``) past ``max_seconds`` seconds from now
-    or past ``deadline`` (one that began earlier: a whole command's),
+    as pairs). ``fixed`` pieces never move (a box, a frame); each of ``groups`` is a set of
+    pieces that may stay together. Raises :class:`DisassemblyTooBig` past ``max_states``
+    positions, :class:`DisassemblyOutOfTime` (an ``OutOfTime``) past ``max_seconds``
+    seconds from now or past ``deadline`` (one that began earlier: a whole command's),
     :class:`DisassemblyOverMemory` (an ``OverMemory``) where it would hold more than
     ``max_memory`` bytes (None: the default memory limit, 2 GB, as for the engines).
     ``compiled=False`` runs the Python reference of the inner step instead of the compiled
-    kernel (the same answers, slower).
+    kernel (the same answers, slower). ``slides`` gives a lattice's own directions instead
+    of the axes (x y z steps, each followed by its opposite) with the cells a cell sweeps
+    in one step (``swept(cell, step)``); the Python step runs them.
     """
     cells = _arrays(pieces)
     if max_seconds is not None:
         deadline = Deadline.sooner(deadline, Deadline.after(max_seconds))
     budget = _Budget(max_states, deadline, label, memory_limit(max_memory))
-    solver = _Solver(dims, cells, fixed, groups, thorough, budget, compiled)
+    solver = _Solver(dims, cells, fixed, groups, thorough, budget, compiled, slides)
     everyone = tuple(range(len(cells)))
     if not solver.needs_work(everyone):
         return None

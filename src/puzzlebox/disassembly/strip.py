@@ -25,7 +25,6 @@ from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from puzzlebox.disassembly.assemblies import Disassembled
-from puzzlebox.disassembly.directions import to_search
 from puzzlebox.disassembly.search import Move, Separation
 from puzzlebox.outfile import replacing, write_text
 from puzzlebox.render.drawing import pictures
@@ -69,7 +68,7 @@ class Polygon:
 
 
 def _xyz(cell: tuple[int, ...], dims: int) -> Offset:
-    return to_search(cell, dims)
+    return (cell[1], cell[0], 0) if dims == 2 else (cell[2], cell[1], cell[0])
 
 
 def _cells(done: Disassembled, dims: int) -> list[list[Offset]]:

@@ -187,6 +187,20 @@ class Lattice(ABC):
         """A colouring for parity proofs, or None where the lattice has none (hexagon)."""
         return None
 
+    # -- taking apart ---------------------------------------------------------------------
+    def slide_steps(self) -> tuple[Cell, ...] | None:
+        """The steps pieces slide along when an assembly is taken apart, each followed by its
+        opposite, on a lattice whose cells do not slide along the coordinate axes by unit
+        steps; None where they do (square, cube: the axes, found from the neighbours) or
+        do not slide at all (disassembly/assemblies.py decides which)."""
+        return None
+
+    def swept(self, cell: Cell, step: Cell) -> tuple[Cell, ...]:
+        """The cells whose inside ``cell`` passes through as it slides by one of
+        :meth:`slide_steps` (itself left out): where cells are prisms along the step, only
+        the cell it lands on."""
+        return (tuple(_shifted(cell, step)),)
+
     # -- puzzle files -------------------------------------------------------------------
     @abstractmethod
     def parse(self, value: Any) -> dict[Cell, str]:

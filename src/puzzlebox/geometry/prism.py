@@ -89,6 +89,34 @@ class PrismLattice(Lattice):
         return TwoColouring("up and down prisms", "up", "down",
                             lambda c: (c[1] + c[2]) % 2 == 0)
 
+    def slide_steps(self) -> tuple[Cell, ...]:
+        """BurrTools' four ways of sliding prisms (its movement cache for grid type 1), in
+        its order, each followed by its opposite: up the layers; along a row, to the next
+        prism pointing the same way (two columns); up to the right at 60 degrees and up to
+        the left at 120 degrees (a row up and a column across: an up prism stays up). The
+        order decides which of two equally short separations the search meets first, so it
+        is BurrTools' (z, then its x, then its (1, 1) and (-1, 1) with its rows counting
+        up)."""
+        return ((1, 0, 0), (-1, 0, 0), (0, 0, 2), (0, 0, -2),
+                (0, -1, 1), (0, 1, -1), (0, -1, -1), (0, 1, 1))
+
+    def swept(self, cell: Cell, step: Cell) -> tuple[Cell, ...]:
+        """A prism sliding one step up or down the layers passes into the prism it lands on;
+        one step in the plane slides along an edge of its triangle through the triangle
+        beyond that edge's far end, pointing the other way, then lands: the cells of its
+        strip, the one between and the one it lands on."""
+        layer, r, c = cell
+        if step[0]:
+            return ((layer + step[0], r, c),)
+        dr, dc = step[1], step[2]
+        landing = (layer, r + dr, c + dc)
+        if dr == 0:  # along the row: the triangle beside it, then the next one its way
+            return ((layer, r, c + dc // 2), landing)
+        up = (r + c) % 2 == 0
+        if up == (dr < 0):  # towards its apex (up prism going up): beside it in its row
+            return ((layer, r, c + dc), landing)
+        return ((layer, r + dr, c), landing)  # towards its base: across the base first
+
     def parse(self, value: Any) -> dict[Cell, str]:
         """Layers from the bottom up, each a triangle grid; a single string is one layer."""
         return parse_layers(value, self.name)

@@ -28,7 +28,6 @@ import zipfile
 from typing import TYPE_CHECKING, Any, cast
 
 from puzzlebox.disassembly.assemblies import Rules, check_slides, take_apart
-from puzzlebox.disassembly.directions import PRISM
 from puzzlebox.disassembly.strip import positions
 from puzzlebox.errors import PuzzleboxError
 from puzzlebox.formats.burrtools import import_data
@@ -253,7 +252,7 @@ def moves_of(text: str, name: str, number: int = 1) -> dict[str, Any]:
     puzzles = _puzzle(text, name)
     puzzle = cast(PolyominoPuzzle, puzzles[0])
     dims = check_slides(puzzle, puzzle.name)
-    if dims == PRISM:  # the page's 3-D view draws cubes
+    if puzzle.lattice.slide_steps() is not None:  # the page's 3-D view draws cubes
         raise DesignError(f"{puzzle.name}: the page animates the moves of cubes and squares; "
                           "`puzzlebox moves FILE` gives a prism assembly's moves")
     declared = getattr(puzzle, "disassembly", None)
