@@ -70,9 +70,9 @@ class CubeLattice(Lattice):
     name = "cube"
     dimensions = 3
     cell_word = "cube"
+    unit_cubes = True
     transforms = _GROUP
     layer_lattice = "square"
-    unit_cubes = True
 
     def neighbours(self, cell: Cell) -> tuple[Cell, ...]:
         l, r, c = cell

@@ -85,11 +85,11 @@ class Lattice(ABC):
     # cells are unit squares in rows and columns: a text drawing can outline pieces with
     # | and -, and a name in a picture may turn a quarter to fit a straight run of cells
     unit_squares: bool = False
+    # cells are unit cubes in layers, rows and columns (cube): the page's editor draws them so
+    unit_cubes: bool = False
     # a lattice in layers names the flat lattice each layer is (cube: "square", prism:
     # "triangle"): render/ draws a layer with that lattice's polygons (None: not in layers)
     layer_lattice: str | None = None
-    # cells are unit cubes (cube): render/isometric.py can draw them in an isometric view
-    unit_cubes: bool = False
 
     # -- the graph ----------------------------------------------------------------------
     @abstractmethod

@@ -181,8 +181,7 @@ def drawn_lattices() -> list[str]:
 
 def model_lattices() -> list[str]:
     """The lattices of the editor's model: the flat ones (drawn as polygons) and cube
-    (drawn as layers of squares with an isometric view, static/cube.js; a lattice in layers
-    of other cells, prism, is not drawn by the page's editor yet)."""
+    (drawn as layers of squares with an isometric view, static/cube.js)."""
     return [name for name in lattice_names()
             if name in drawn_lattices() or lattice_named(name).unit_cubes]
 
