@@ -10,7 +10,8 @@ repository: ``shared/peers/burrtools/examples`` or ``$BURRTOOLS_EXAMPLES``) are 
 ``burrTxt -d [-o N] FILE`` (burrtools.py builds it) run in turn, round after round, so a
 change of load charges both alike. CPU is user + system of each whole process (``wait4``),
 the median of the rounds; the assemblies and levels are printed side by side. The prism
-take-apart runs on the Python reference of the disassembler's step (directions.py).
+take-apart runs on the Python reference of the disassembler's step (the lattice's own
+steps: ``Lattice.slide_steps`` and ``swept``).
 """
 
 from __future__ import annotations
