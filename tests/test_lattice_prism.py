@@ -26,7 +26,7 @@ from puzzlebox.geometry.lattice import Cell, GridError, Shape, lattice_named
 from puzzlebox.puzzles.polyomino import PolyominoPuzzle
 from puzzlebox.puzzles.proofs import checkerboard_impossibility
 from puzzlebox.render.pictures import puzzle_svg, solution_svg
-from puzzlebox.render.stl import layered_surface, signed_volume
+from puzzlebox.render.stl import polyhedra_surface, signed_volume
 
 PRISM = lattice_named("prism")
 
@@ -288,7 +288,7 @@ def test_stl_of_stacked_prisms_is_closed_and_holds_their_volume(cells: set[Cell]
     """Every edge of the surface is met once each way (a closed surface, faces between
     stacked or neighbouring prisms left out) and the volume is the prisms' (a triangle's
     area times a height of one side)."""
-    triangles = layered_surface(cells, lattice_named("triangle"), 10.0)
+    triangles = polyhedra_surface([f for c in cells for f in PRISM.solid_faces(c)], 10.0)
     edges: dict[tuple[tuple[float, ...], tuple[float, ...]], int] = {}
     for t in triangles:
         for k in range(3):

@@ -18,6 +18,7 @@ import lattice_oracle as oracle
 from puzzlebox.formats.reader import read_text
 from puzzlebox.geometry.lattice import Cell, GridError, Shape, lattice_named
 from puzzlebox.geometry.tetraocta import is_cell
+from puzzlebox.render.stl import polyhedra_surface, signed_volume
 
 LATTICE = lattice_named("tetra-octa")
 CELLS = [c for c in product(range(-3, 9), repeat=3) if is_cell(c)]
@@ -143,3 +144,27 @@ def test_random_puzzles_count_as_the_brute_force(seed: int, tmp_path: Path) -> N
     found, _ = oracle.count(oracle.read(path))
     assert (counted.solutions, counted.distinct) == (found.solutions, found.distinct)
     assert counted.solutions >= 1
+
+
+def test_stl_of_tetrahedra_and_eighths_is_closed_and_holds_their_volume() -> None:
+    """A piece's STL (its cells' polyhedra, shared faces dropped) is closed, every edge met
+    once each way, and holds a third of a cube per tetrahedron and a sixth per eighth: a
+    unit cube of five cells is exactly one cube, wound outwards."""
+    rng = random.Random(7)
+    for size in (1, 2, 5, 9):
+        piece = {rng.choice(CELLS)}
+        while len(piece) < size:
+            piece.add(rng.choice([n for c in piece for n in LATTICE.neighbours(c)]))
+        triangles = polyhedra_surface([f for c in piece for f in LATTICE.solid_faces(c)], 10.0)
+        edges: dict[tuple[tuple[float, ...], tuple[float, ...]], int] = {}
+        for t in triangles:
+            for k in range(3):
+                a = tuple(round(v, 3) for v in t[k])
+                b = tuple(round(v, 3) for v in t[(k + 1) % 3])
+                edges[a, b] = edges.get((a, b), 0) + 1
+        assert all(edges.get((b, a), 0) == n for (a, b), n in edges.items())
+        want = sum(1 / 3 if all(v % 3 == 1 for v in c) else 1 / 6 for c in piece) * 1000
+        assert abs(signed_volume(triangles) - want) < 1e-6 * want
+    cube = [c for c in product(range(3), repeat=3) if is_cell(c)]
+    triangles = polyhedra_surface([f for c in cube for f in LATTICE.solid_faces(c)], 1.0)
+    assert len(triangles) == 12 and abs(signed_volume(triangles) - 1.0) < 1e-9

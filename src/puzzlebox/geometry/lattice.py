@@ -38,10 +38,32 @@ from puzzlebox.geometry.grid_text import grid_rows, invisible_character
 Cell = tuple[int, ...]
 DEFAULT_LATTICE = "square"  # what a file without a `lattice` key stands on
 Point = tuple[float, float]
+Point3 = tuple[float, float, float]
 
 
 def _shifted(cell: Cell, offset: Cell) -> map[int]:
     return map(add, cell, offset)
+
+
+def outward(faces: Iterable[Sequence[Point3]]) -> list[tuple[Point3, ...]]:
+    """A convex cell's faces, each wound counter-clockwise seen from outside (its normal by
+    the right-hand rule pointing away from the cell's centre): the order
+    :meth:`Lattice.solid_faces` promises, whatever order the corners were listed in. The
+    map to space that pictures and STL use, ``(layer, row, col) -> (col, -row, layer)``,
+    keeps the handedness, so outward here is outward there."""
+    faces = [tuple(face) for face in faces]
+    corners = {p for face in faces for p in face}
+    centre = tuple(sum(p[i] for p in corners) / len(corners) for i in range(3))
+    out = []
+    for face in faces:
+        a, b, c = face[0], face[1], face[2]
+        u = [b[i] - a[i] for i in range(3)]
+        v = [c[i] - a[i] for i in range(3)]
+        normal = (u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2],
+                  u[0] * v[1] - u[1] * v[0])
+        mid = [sum(p[i] for p in face) / len(face) - centre[i] for i in range(3)]
+        out.append(face if sum(n * m for n, m in zip(normal, mid)) > 0 else face[::-1])
+    return out
 
 
 @dataclass(frozen=True)
@@ -212,6 +234,13 @@ class Lattice(ABC):
         An empty result is returned as is; the reader says that a grid has no cells."""
 
     # -- drawing (render/ uses these; nothing else does) ---------------------------------
+    def solid_faces(self, cell: Cell) -> list[tuple[Point3, ...]] | None:
+        """The cell as a polyhedron of its own: its faces, each its corners in space
+        (``(layer, row, col)`` in units of a cube's edge) counter-clockwise seen from
+        outside, for pictures and STL; None where cells are not drawn so (flat lattices,
+        cube: unit cubes, render/isometric.py; balls)."""
+        return None
+
     def polygon(self, cell: Cell) -> list[Point] | None:
         """The cell's outline in picture units (x to the right, y down, one unit about a
         cell's width), or None on a lattice that is not drawn flat (cube: render/ draws

@@ -22,8 +22,10 @@ from puzzlebox.geometry.cube import parse_layers
 from puzzlebox.geometry.lattice import (
     Cell,
     Lattice,
+    Point3,
     Transform,
     TwoColouring,
+    outward,
     register_lattice,
 )
 from puzzlebox.geometry.triangle import TRIANGLE
@@ -116,6 +118,17 @@ class PrismLattice(Lattice):
         if up == (dr < 0):  # towards its apex (up prism going up): beside it in its row
             return ((layer, r, c + dc), landing)
         return ((layer, r + dr, c), landing)  # towards its base: across the base first
+
+    def solid_faces(self, cell: Cell) -> list[tuple[Point3, ...]]:
+        """The prism: its triangle (the triangle lattice's polygon, in the same units: a
+        side 1, as tall as the prism) at the bottom and top of its layer, and a rectangle
+        on each side."""
+        layer = cell[0]
+        corners = TRIANGLE.polygon((cell[1], cell[2]))
+        low = [(float(layer), y, x) for x, y in corners]
+        high = [(float(layer + 1), y, x) for x, y in corners]
+        sides = [(low[i], low[(i + 1) % 3], high[(i + 1) % 3], high[i]) for i in range(3)]
+        return outward([tuple(low), tuple(high), *sides])
 
     def parse(self, value: Any) -> dict[Cell, str]:
         """Layers from the bottom up, each a triangle grid; a single string is one layer."""

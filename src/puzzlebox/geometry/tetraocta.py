@@ -38,8 +38,10 @@ from puzzlebox.geometry.lattice import (
     Cell,
     GridError,
     Lattice,
+    Point3,
     Transform,
     TwoColouring,
+    outward,
     register_lattice,
 )
 
@@ -139,6 +141,24 @@ class TetraOctaLattice(Lattice):
         kind (a piece covers the same numbers of each wherever it lies)."""
         return TwoColouring("tetrahedra and octahedron eighths", "tetrahedron", "eighth",
                             is_tetrahedron)
+
+    def solid_faces(self, cell: Cell) -> list[tuple[Point3, ...]]:
+        """The cell in units of the unit cube (its block): the tetrahedron on the cube's four
+        corners that are not cut off, or the eighth at a cut-off corner, whose other three
+        corners are the cube's corners next to it."""
+        block = [v // 3 for v in cell]
+        if is_tetrahedron(cell):
+            corners = [tuple(float(b + s) for b, s in zip(block, bits, strict=True))
+                       for bits in product((0, 1), repeat=3)
+                       if not is_cell(tuple(3 * b + 2 * s
+                                            for b, s in zip(block, bits, strict=True)))]
+        else:
+            at = [v % 3 // 2 for v in cell]  # which corner of its block: 0 or 1 on each axis
+            apex = tuple(float(b + s) for b, s in zip(block, at, strict=True))
+            corners = [apex] + [tuple(apex[i] + (1 - 2 * at[i]) * (i == axis)
+                                      for i in range(3)) for axis in range(3)]
+        faces = [tuple(corners[k] for k in range(4) if k != left) for left in range(4)]
+        return outward(faces)
 
     def parse(self, value: Any) -> dict[Cell, str]:
         """Layers of rows from the bottom up, as on cube; a character on a position that

@@ -7,6 +7,10 @@ name (a name like ``../x`` cannot write outside ``DIR``).
 What is written, and why it prints:
 
 * a piece of a ``cube`` puzzle (cells ``(layer, row, col)``) is the union of unit cubes;
+* a piece of a ``prism`` or ``tetra-octa`` puzzle is the union of its cells' polyhedra
+  (``Lattice.solid_faces``: prisms a triangle's side tall; tetrahedra and octahedron eighths
+  in units of the cube, ``cell_mm`` its edge): the faces two of its cells share are
+  dropped, the rest is its closed surface;
 * a piece of a flat lattice is its cells' polygons extruded one cell high, the tile a
   polyomino set is made of.
 
@@ -31,7 +35,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from puzzlebox.geometry.lattice import Cell, lattice_named
+from puzzlebox.geometry.lattice import Cell
 from puzzlebox.outfile import write_bytes
 from puzzlebox.render.sheet import DIGITS, ExportError, ExportTooLarge, cell_polygon
 from puzzlebox.safety import file_component, printable
@@ -73,6 +77,32 @@ def cube_surface(cells: Iterable[Cell], cell_mm: float = 1.0) -> list[Triangle]:
     return triangles
 
 
+def _space(point: tuple[float, float, float], cell_mm: float) -> Vertex:
+    """``(layer, row, col)`` to millimetres ``(x, y, z) = (col, -row, layer)``, as
+    :func:`cube_surface` maps cells."""
+    return (point[2] * cell_mm + 0.0, -point[1] * cell_mm + 0.0, point[0] * cell_mm + 0.0)
+
+
+def polyhedra_surface(faces: Iterable[Sequence[tuple[float, float, float]]],
+                      cell_mm: float = 1.0) -> list[Triangle]:
+    """The outer surface of the union of polyhedral cells given by their faces (corners
+    counter-clockwise from outside, ``(layer, row, col)``): a face met twice lies between two
+    cells of the piece and is dropped; the others are fanned into triangles."""
+    found: dict[frozenset[tuple[float, float, float]], list[Sequence[tuple[float, ...]]]] = {}
+    for face in faces:
+        key = frozenset((round(a, 6), round(b, 6), round(c, 6)) for a, b, c in face)
+        found.setdefault(key, []).append(face)
+    triangles: list[Triangle] = []
+    for key in sorted(found, key=sorted):
+        kept = found[key]
+        if len(kept) != 1:
+            continue
+        points = [_space((p[0], p[1], p[2]), cell_mm) for p in kept[0]]
+        for i in range(1, len(points) - 1):
+            triangles.append((points[0], points[i], points[i + 1]))
+    return triangles
+
+
 def prism_surface(polygons: Sequence[Sequence[tuple[float, float]]], cell_mm: float = 1.0,
                   height: float = 1.0) -> list[Triangle]:
     """The surface of flat cells (convex polygons in picture units, y down) extruded
@@ -102,45 +132,6 @@ def prism_surface(polygons: Sequence[Sequence[tuple[float, float]]], cell_mm: fl
         for _ in range(n):  # a boundary edge a -> b, the inside on its left: the wall faces right
             triangles.append(((*a, 0.0), (*b, 0.0), (*b, top)))
             triangles.append(((*a, 0.0), (*b, top), (*a, top)))
-    return triangles
-
-
-def layered_surface(cells: Iterable[Cell], flat: Any, cell_mm: float = 1.0
-                    ) -> list[Triangle]:  # fmt: skip
-    """The surface of the union of prisms in layers (``(layer, row, col)`` cells, each the
-    flat lattice's cell extruded one cell up, as tall as a triangle's side): each cell's
-    top where nothing is above it and its bottom where nothing is below, and on each layer
-    a wall on every edge that no other cell of that layer shares. A face between two
-    stacked prisms is inside the piece and is left out, so the surface is closed."""
-    cells = set(cells)
-    triangles: list[Triangle] = []
-    for layer in sorted({c[0] for c in cells}):
-        here = [c for c in cells if c[0] == layer]
-        low, high = layer * cell_mm, (layer + 1) * cell_mm
-        edges: dict[tuple[tuple[float, float], tuple[float, float]], int] = {}
-        for cell in sorted(here):
-            polygon = cell_polygon(flat, (cell[1], cell[2]))
-            pts = [(round(x * cell_mm, DIGITS) + 0.0, round(-y * cell_mm, DIGITS) + 0.0)
-                   for x, y in polygon]
-            if _area2(pts) < 0:
-                pts.reverse()
-            for i in range(1, len(pts) - 1):
-                p0, p1, p2 = pts[0], pts[i], pts[i + 1]
-                if (layer + 1, cell[1], cell[2]) not in cells:
-                    triangles.append(((*p0, high), (*p1, high), (*p2, high)))
-                if (layer - 1, cell[1], cell[2]) not in cells:
-                    triangles.append(((*p0, low), (*p2, low), (*p1, low)))
-            for a, b in zip(pts, pts[1:] + pts[:1], strict=True):
-                if (b, a) in edges:
-                    edges[(b, a)] -= 1
-                    if not edges[(b, a)]:
-                        del edges[(b, a)]
-                else:
-                    edges[(a, b)] = edges.get((a, b), 0) + 1
-        for (a, b), n in sorted(edges.items()):
-            for _ in range(n):  # the inside on the left of a -> b: the wall faces right
-                triangles.append(((*a, low), (*b, low), (*b, high)))
-                triangles.append(((*a, low), (*b, high), (*a, high)))
     return triangles
 
 
@@ -198,16 +189,13 @@ def signed_volume(triangles: Iterable[Triangle]) -> float:
 
 
 def piece_surface(puzzle: Any, piece: Any, cell_mm: float) -> list[Triangle]:
-    """A piece's triangles: cubes on a 3-D lattice, extruded cells on a flat one, stacked
-    extruded cells on a lattice in layers of another flat lattice (prism: triangles)."""
+    """A piece's triangles: polyhedra (prisms, tetrahedra) or cubes on a 3-D lattice,
+    extruded cells on a flat one."""
     cells = list(piece.shape.cells)
     lattice = getattr(puzzle, "lattice", None)
-    flat = getattr(lattice, "layer_lattice", None)
-    if len(cells[0]) == 3 and flat not in (None, "square"):
-        return layered_surface(cells, lattice_named(flat), cell_mm)
-    if len(cells[0]) == 3 and lattice is not None and flat is None:
-        raise ExportError(f"the {lattice.name} lattice's pieces have no STL solids yet "
-                          "(cubes, prisms and flat cells do)")
+    if lattice is not None and lattice.solid_faces(cells[0]) is not None:
+        return polyhedra_surface([f for cell in cells for f in lattice.solid_faces(cell) or ()],
+                                 cell_mm)
     if len(cells[0]) == 3:
         return cube_surface(cells, cell_mm)
     return prism_surface([cell_polygon(lattice, cell) for cell in cells], cell_mm)
