@@ -51,11 +51,11 @@ def outward(faces: Iterable[Sequence[Point3]]) -> list[tuple[Point3, ...]]:
     :meth:`Lattice.solid_faces` promises, whatever order the corners were listed in. The
     map to space that pictures and STL use, ``(layer, row, col) -> (col, -row, layer)``,
     keeps the handedness, so outward here is outward there."""
-    faces = [tuple(face) for face in faces]
-    corners = {p for face in faces for p in face}
+    listed: list[tuple[Point3, ...]] = [tuple(face) for face in faces]
+    corners = {p for face in listed for p in face}
     centre = tuple(sum(p[i] for p in corners) / len(corners) for i in range(3))
-    out = []
-    for face in faces:
+    out: list[tuple[Point3, ...]] = []
+    for face in listed:
         a, b, c = face[0], face[1], face[2]
         u = [b[i] - a[i] for i in range(3)]
         v = [c[i] - a[i] for i in range(3)]

@@ -125,6 +125,7 @@ class PrismLattice(Lattice):
         on each side."""
         layer = cell[0]
         corners = TRIANGLE.polygon((cell[1], cell[2]))
+        assert corners is not None  # every triangle is drawn flat
         low = [(float(layer), y, x) for x, y in corners]
         high = [(float(layer + 1), y, x) for x, y in corners]
         sides = [(low[i], low[(i + 1) % 3], high[(i + 1) % 3], high[i]) for i in range(3)]

@@ -146,17 +146,19 @@ class TetraOctaLattice(Lattice):
         """The cell in units of the unit cube (its block): the tetrahedron on the cube's four
         corners that are not cut off, or the eighth at a cut-off corner, whose other three
         corners are the cube's corners next to it."""
-        block = [v // 3 for v in cell]
+        b0, b1, b2 = (v // 3 for v in cell)
+        corners: list[Point3]
         if is_tetrahedron(cell):
-            corners = [tuple(float(b + s) for b, s in zip(block, bits, strict=True))
-                       for bits in product((0, 1), repeat=3)
-                       if not is_cell(tuple(3 * b + 2 * s
-                                            for b, s in zip(block, bits, strict=True)))]
+            corners = [(float(b0 + s0), float(b1 + s1), float(b2 + s2))
+                       for s0, s1, s2 in product((0, 1), repeat=3)
+                       if not is_cell((3 * b0 + 2 * s0, 3 * b1 + 2 * s1, 3 * b2 + 2 * s2))]
         else:
             at = [v % 3 // 2 for v in cell]  # which corner of its block: 0 or 1 on each axis
-            apex = tuple(float(b + s) for b, s in zip(block, at, strict=True))
-            corners = [apex] + [tuple(apex[i] + (1 - 2 * at[i]) * (i == axis)
-                                      for i in range(3)) for axis in range(3)]
+            apex = (float(b0 + at[0]), float(b1 + at[1]), float(b2 + at[2]))
+            away = [1 - 2 * a for a in at]  # towards the inside of the block
+            corners = [apex, (apex[0] + away[0], apex[1], apex[2]),
+                       (apex[0], apex[1] + away[1], apex[2]),
+                       (apex[0], apex[1], apex[2] + away[2])]
         faces = [tuple(corners[k] for k in range(4) if k != left) for left in range(4)]
         return outward(faces)
 
