@@ -26,6 +26,7 @@ from puzzlebox.geometry.lattice import Cell, GridError, Shape, lattice_named
 from puzzlebox.puzzles.polyomino import PolyominoPuzzle
 from puzzlebox.puzzles.proofs import checkerboard_impossibility
 from puzzlebox.render.pictures import puzzle_svg, solution_svg
+from puzzlebox.render.solid3d import polyhedra_patches
 from puzzlebox.render.stl import polyhedra_surface, signed_volume
 
 PRISM = lattice_named("prism")
@@ -300,15 +301,19 @@ def test_stl_of_stacked_prisms_is_closed_and_holds_their_volume(cells: set[Cell]
     assert abs(signed_volume(triangles) - len(cells) * prism) < 1e-6 * len(cells) * prism
 
 
-def test_pictures_draw_prism_layers_as_triangles(tmp_path: Path) -> None:
-    """A prism puzzle's picture is its layers of triangles side by side (no isometric view
-    of cubes), a piece's picture its layers in its colour."""
+def test_pictures_draw_prisms_in_3d_and_their_layers_as_triangles(tmp_path: Path) -> None:
+    """A prism puzzle's picture is the view of its prisms (the faces the viewer sees, from
+    Lattice.solid_faces) beside its layers of triangles; a piece's picture is its view."""
     path = _write(tmp_path, "r0", _random_puzzle(0))
     puzzle = read_text(path.read_text(), path.name, path.stem).puzzles[0]
     svg = solution_svg(puzzle, next(iter(puzzle.solutions())))
     assert '-layer0-piece-0"' in svg and '-layer1-board"' in svg
-    assert '-iso-' not in svg  # a cube puzzle's picture has p0-iso-i-k faces
-    assert '-layer0-board"' in puzzle_svg(puzzle)
+    assert '-iso-0-0"' in svg
+    shown = puzzle_svg(puzzle)
+    assert '-layer0-board"' in shown and '-shape-0-0"' in shown
+    # every face seen lies on the outside: none between two prisms of the board
+    board = [f for c in puzzle.board for f in PRISM.solid_faces(c)]
+    assert 0 < len(polyhedra_patches([board])) < len(board)
 
 
 def test_the_up_and_down_colouring_proves_a_prism_puzzle_impossible() -> None:

@@ -18,6 +18,7 @@ import lattice_oracle as oracle
 from puzzlebox.formats.reader import read_text
 from puzzlebox.geometry.lattice import Cell, GridError, Shape, lattice_named
 from puzzlebox.geometry.tetraocta import is_cell
+from puzzlebox.render.pictures import solution_svg
 from puzzlebox.render.stl import polyhedra_surface, signed_volume
 
 LATTICE = lattice_named("tetra-octa")
@@ -168,3 +169,13 @@ def test_stl_of_tetrahedra_and_eighths_is_closed_and_holds_their_volume() -> Non
     cube = [c for c in product(range(3), repeat=3) if is_cell(c)]
     triangles = polyhedra_surface([f for c in cube for f in LATTICE.solid_faces(c)], 1.0)
     assert len(triangles) == 12 and abs(signed_volume(triangles) - 1.0) < 1e-9
+
+
+def test_pictures_show_the_solid_alone(tmp_path: Path) -> None:
+    """A tetra-octa puzzle is drawn as the view of its tetrahedra and eighths (its layers
+    are BurrTools' positions, mostly no cell: not drawn), the pieces named under it."""
+    path = tmp_path / "t.toml"
+    path.write_text(_random_puzzle(0))
+    puzzle = read_text(path.read_text(), path.name, path.stem).puzzles[0]
+    svg = solution_svg(puzzle, next(iter(puzzle.solutions())))
+    assert '-iso-0-0"' in svg and "-layer0-" not in svg

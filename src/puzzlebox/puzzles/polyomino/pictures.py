@@ -16,7 +16,7 @@ render/pictures.py lays the panels out on a sheet and writes the file.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from puzzlebox.geometry.lattice import Cell, Lattice, lattice_named
@@ -60,6 +60,7 @@ from puzzlebox.render.pictures import (
     ink_box,
     title_height,
 )
+from puzzlebox.render.solid3d import patches_extent, polyhedra_patches
 from puzzlebox.render.text import layer_heading
 
 if TYPE_CHECKING:
@@ -478,25 +479,78 @@ def _paint_layers(canvas: Canvas, board: Iterable[Cell],
                      edgecolor=OUTLINE, linewidth=2 * lw, zorder=4)
 
 
+def _polyhedra_view(lattice: Lattice, groups: Sequence[tuple[Sequence[Cell], str]],
+                    scale: float = ISO_SCALE
+                    ) -> tuple[float, float, Callable[[Canvas, float, float, str], None]]:
+    """The view of cells that are polyhedra of their own (``Lattice.solid_faces``: prisms,
+    tetrahedra and octahedron eighths) from where cubes are seen (render/solid3d.py): its
+    width and height, and what paints it (``gid-i-k`` names group i's k-th face)."""
+    patches = polyhedra_patches([[f for cell in cells for f in lattice.solid_faces(cell) or ()]
+                                 for cells, _ in groups])
+    vx, vy, vw, vh = patches_extent(patches) if patches else (0.0, 0.0, 0.0, 0.0)
+
+    def paint(canvas: Canvas, x0: float, y0: float, gid: str) -> None:
+        thin = canvas.line_width(0.025)
+        counts: dict[int, int] = {}
+        for patch in patches:
+            color = groups[patch.group][1]
+            k = counts.get(patch.group, 0)
+            counts[patch.group] = k + 1
+            fill = mix(color, "#FFFFFF", 0.35 * patch.light) if patch.light >= 0 else \
+                mix(color, "#000000", -0.3 * patch.light)
+            points = [(x0 + (x - vx) * scale, y0 + (y - vy) * scale) for x, y in patch.points]
+            canvas.polygon(points, facecolor=fill, edgecolor=OUTLINE, linewidth=thin,
+                           joinstyle="round", zorder=2, gid=canvas.gid(f"{gid}-{patch.group}-{k}"))
+
+    return vw * scale, vh * scale, paint
+
+
 def _solid_panel(kind: str, title: str, board: Sequence[Cell],
                  groups: Sequence[tuple[Sequence[Cell], str, str | None]],
                  names: list[str], colors: dict[Cell, str] | None = None,
-                 flat: Lattice = SQUARE, iso: bool = True) -> Panel:
-    """The isometric view of ``groups`` on the left (``iso``: cubes only, render/isometric.py
-    draws unit cubes), the board's layers on the right."""
-    _, _, iso_w, iso_h = _iso_size(board) if iso else (0.0, 0.0, 0.0, 0.0)
-    _, _, layers_w, layers_h = _layers_size(board, flat)
+                 lattice: Lattice | None = None) -> Panel:
+    """The view of ``groups`` on the left (unit cubes: render/isometric.py; polyhedra of
+    their own, prisms and tetrahedra: render/solid3d.py; none for other cells), the board's
+    layers on the right, each drawn with the cells of its flat lattice. A lattice that is
+    not in layers of a flat one (tetra-octa: BurrTools' positions, mostly no cell) gets its
+    view alone, with the pieces' names under it."""
+    flat = SQUARE if lattice is None else flat_of(lattice)
+    cubes = lattice is None or lattice.unit_cubes
+    layered = lattice is None or lattice.layer_lattice is not None
+    polyhedra = None
+    if cubes:
+        _, _, iso_w, iso_h = _iso_size(board)
+    elif lattice is not None and lattice.solid_faces(board[0]) is not None:
+        iso_w, iso_h, polyhedra = _polyhedra_view(lattice, [(c, k) for c, k, _ in groups])
+    else:
+        iso_w = iso_h = 0.0
+    if not layered and polyhedra is None:
+        layered = True  # nothing else draws it
+    if layered:
+        _, _, layers_w, layers_h = _layers_size(board, flat)
+    else:  # a line of the pieces' names under the view
+        layers_w = 0.0
+        layers_h = title_height(POLYOMINO_PX) * 1.6 if names else 0.0
     labeller = _Labeller(names, POLYOMINO_PX, flat) if names else None
-    gap = 2 * GAP if iso else 0.0
+    gap = 2 * GAP if iso_w and layered else 0.0
     width = iso_w + gap + layers_w
-    height = max(iso_h, layers_h)
+    height = max(iso_h, layers_h) if layered else iso_h + layers_h
 
     def paint(canvas: Canvas, x0: float, y0: float) -> None:
-        if iso:
+        if cubes:
             _paint_iso(canvas, [(cells, color) for cells, color, _ in groups], x0,
                        y0 + (height - iso_h) / 2, "iso")
-        _paint_layers(canvas, board, groups, x0 + iso_w + gap, y0 + (height - layers_h) / 2,
-                      labeller, colors, flat)
+        elif polyhedra is not None:
+            polyhedra(canvas, x0, y0 + ((height - iso_h) / 2 if layered else 0.0), "iso")
+        if layered:
+            _paint_layers(canvas, board, groups, x0 + iso_w + gap,
+                          y0 + (height - layers_h) / 2, labeller, colors, flat)
+        elif names:
+            shown = [name for _, _, name in groups if name]
+            if shown:
+                canvas.text(x0 + width / 2, y0 + iso_h + layers_h * 0.55, ",  ".join(shown),
+                            LEGEND_PT / TITLE_PT * title_height(POLYOMINO_PX),
+                            color="#333333")
 
     return Panel(kind, title, width, height, paint, POLYOMINO_PX, POLYOMINO_FLOW)
 
@@ -510,16 +564,14 @@ def solid_solution_panel(puzzle: PolyominoPuzzle, solution: PolyominoSolution,
               for p, fill in zip(solution.placements, fills, strict=True)]
     return _solid_panel("solution", title, list(puzzle.board), groups,
                         [p.name for p in puzzle.pieces],
-                        puzzle.board if puzzle.match_colors else None, flat_of(puzzle.lattice),
-                        _cubes(puzzle.lattice))
+                        puzzle.board if puzzle.match_colors else None, puzzle.lattice)
 
 
 def solid_board_panel(puzzle: PolyominoPuzzle, title: str) -> Panel:
     """An empty polycube board: its solid in grey and its layers."""
     board = list(puzzle.board)
     return _solid_panel("board", title, board, [(board, SOLID_BOARD, None)], [],
-                        puzzle.board if puzzle.match_colors else None, flat_of(puzzle.lattice),
-                        _cubes(puzzle.lattice))
+                        puzzle.board if puzzle.match_colors else None, puzzle.lattice)
 
 
 def solid_piece_panels(puzzle: PolyominoPuzzle) -> list[Panel]:
@@ -531,6 +583,20 @@ def solid_piece_panels(puzzle: PolyominoPuzzle) -> list[Panel]:
     flat = flat_of(puzzle.lattice)
     for index, piece in enumerate(puzzle.pieces):
         cells = list(piece.shape.cells)
+        if not _cubes(puzzle.lattice) and puzzle.lattice.solid_faces(cells[0]) is not None:
+            vw, vh, view = _polyhedra_view(puzzle.lattice, [(cells, piece_color(index))],
+                                           PIECE_ISO_SCALE)
+            title = f"{piece.name} {count_text(piece)}".strip()
+            width = max(vw, len(title) * title_cells_per_char)
+
+            def paint_view(canvas: Canvas, x0: float, y0: float,
+                           view: Callable[[Canvas, float, float, str], None] = view,
+                           w: float = vw, width: float = width) -> None:
+                view(canvas, x0 + (width - w) / 2, y0, "shape")
+
+            panels.append(Panel("piece", title, width, vh, paint_view, POLYOMINO_PX,
+                                POLYOMINO_FLOW))
+            continue
         if not _cubes(puzzle.lattice):
             _, _, lw_, lh = _layers_size(cells, flat)
             title = f"{piece.name} {count_text(piece)}".strip()
