@@ -18,6 +18,8 @@ import lattice_oracle as oracle
 from puzzlebox.formats.reader import read_text
 from puzzlebox.geometry.lattice import Cell, GridError, Shape, lattice_named
 from puzzlebox.geometry.tetraocta import is_cell
+from puzzlebox.puzzles.polyomino import PolyominoPuzzle
+from puzzlebox.puzzles.proofs import checkerboard_impossibility
 from puzzlebox.render.pictures import solution_svg
 from puzzlebox.render.stl import polyhedra_surface, signed_volume
 
@@ -179,3 +181,18 @@ def test_pictures_show_the_solid_alone(tmp_path: Path) -> None:
     puzzle = read_text(path.read_text(), path.name, path.stem).puzzles[0]
     svg = solution_svg(puzzle, next(iter(puzzle.solutions())))
     assert '-iso-0-0"' in svg and "-layer0-" not in svg
+
+
+def test_the_tetrahedra_colouring_proves_a_puzzle_impossible() -> None:
+    """One unit cube (a tetrahedron and four eighths) and pieces of two tetrahedra in all:
+    every map keeps tetrahedra tetrahedra, so the colouring of tetrahedra against eighths
+    says no placement covers the cube, and the count agrees."""
+    pair = '["..#/.../...", ".../.#./..."]'  # an eighth and the tetrahedron beside it
+    text = ('lattice = "tetra-octa"\n[board]\n'
+            'grid = ["..#/.../#..", ".../.#./...", "#../.../..#"]\n[pieces]\n'
+            f'pair = {{ shape = {pair}, count = 2 }}\neighth = "..#"\n')
+    puzzle = read_text(text, "pairs", "pairs").puzzles[0]
+    assert isinstance(puzzle, PolyominoPuzzle)
+    sentence = checkerboard_impossibility(puzzle)
+    assert sentence is not None and "1 tetrahedron and 4 eighth" in sentence
+    assert puzzle.count().solutions == 0
