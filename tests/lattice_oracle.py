@@ -21,6 +21,11 @@ The embeddings (each a bijection from the file's cells, ../shared/docs/puzzle-fo
   integer points after scaling by 3, the same linear maps as the hexagon turn and mirror the
   plane, and translations are the multiples of 3 (they move corners to corners).
 * cube ``(layer, row, col)``: the point itself; the 48 signed permutation matrices.
+* tetra-octa ``(layer, row, col)``: BurrTools' positions, 3 a unit cube; the point is four
+  times the cell's centroid (``4 * (v // 3) + v % 3 + 1`` on each axis); the cube's 48
+  matrices; translations by whole cubes (4) with an even sum.
+* prism ``(layer, row, col)``: the triangle's point of ``(row, col)`` and ``3 * layer``; the
+  triangle's 12 matrices, each with the layers kept or turned over (24).
 
 Counting: ``count(...)`` returns every solution as placed (labelled pieces) and the number
 of classes under the maps of the board that send the set of each piece's placements onto
@@ -57,6 +62,10 @@ class Geometry:
     steps: tuple[tuple[Point, ...], ...]  # neighbour offsets, per point class (see step_class)
 
     def to_point(self, cell: Sequence[int]) -> Point:
+        if self.name == "tetra-octa":  # four times the centroid (module docstring)
+            return tuple(4 * (v // 3) + v % 3 + 1 for v in cell)
+        if self.name == "prism":  # the layer's triangle, and three times the layer
+            return (*TRIANGLE.to_point(cell[1:]), 3 * cell[0])
         if self.name == "triangle":
             row, col = cell
             up = (row + col) % 2 == 0
@@ -69,6 +78,10 @@ class Geometry:
         return tuple(cell)
 
     def to_cell(self, point: Point) -> tuple[int, ...]:
+        if self.name == "tetra-octa":
+            return tuple(3 * (u // 4) + u % 4 - 1 for u in point)
+        if self.name == "prism":
+            return (point[2] // 3, *TRIANGLE.to_cell(point[:2]))
         if self.name == "triangle":
             u, v = point
             up = u % 3 == 1
@@ -83,13 +96,35 @@ class Geometry:
         return tuple(point)
 
     def step_class(self, point: Point) -> int:
-        return 0 if self.name != "triangle" or point[0] % 3 == 1 else 1
+        return 0 if self.name not in ("triangle", "prism") or point[0] % 3 == 1 else 1
 
     def neighbours(self, point: Point) -> list[Point]:
+        if self.name == "tetra-octa":  # the offsets between face neighbours' centroids
+            return [q for d in TETRA_OCTA_STEPS if tetra_octa_cell(q := add(point, d))]
         return [add(point, step) for step in self.steps[self.step_class(point)]]
 
     def proper(self, matrix: Matrix) -> bool:
         return determinant(matrix) > 0
+
+    def translates(self, shift: Point) -> bool:
+        """Whether moving by ``shift`` maps the lattice onto itself."""
+        if self.name == "tetra-octa":  # whole unit cubes (4) with an even sum
+            return all(x % 4 == 0 for x in shift) and (sum(shift) // 4) % 2 == 0
+        return not any(x % self.modulus for x in shift)
+
+
+def tetra_octa_cell(u: Point) -> bool:
+    """A point is a cell's centroid (times 4): a regular tetrahedron's, at the centre of a
+    unit cube (every coordinate 2 mod 4), or an octahedron eighth's, a quarter in from a
+    corner of space whose coordinates have an odd sum (every coordinate odd)."""
+    if all(x % 4 == 2 for x in u):
+        return True
+    return all(x % 2 for x in u) and sum((x + 1) // 4 for x in u) % 2 == 1
+
+
+# a tetrahedron to its eighths and back, an eighth to the next across a face of its cube
+TETRA_OCTA_STEPS = tuple(itertools.product((1, -1), repeat=3)) + tuple(
+    tuple(s if i == axis else 0 for i in range(3)) for axis in range(3) for s in (2, -2))
 
 
 def add(p: Point, q: Point) -> Point:
@@ -163,7 +198,18 @@ CUBE = Geometry(
     1,
     (((1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1)),),
 )
-GEOMETRIES = {g.name: g for g in (SQUARE, HEXAGON, TRIANGLE, CUBE)}
+# triangular prisms in layers (#37): the triangle's points with the layer times 3 added, so
+# that translations are again the multiples of 3; the triangle's maps, and turning over
+PRISM = Geometry(
+    "prism", 3,
+    closure([((0, -1, 0), (1, 1, 0), (0, 0, 1)), ((1, 0, 0), (-1, -1, 0), (0, 0, 1)),
+             ((1, 0, 0), (0, 1, 0), (0, 0, -1))]),
+    3,
+    tuple(tuple((*s, 0) for s in steps) + ((0, 0, 3), (0, 0, -3)) for steps in TRIANGLE.steps),
+)
+# tetrahedra and octahedra (BurrTools' grid 4, #37): centroids times 4, the cube's 48 maps
+TETRA_OCTA = Geometry("tetra-octa", 3, CUBE.matrices, 4, ((),))
+GEOMETRIES = {g.name: g for g in (SQUARE, HEXAGON, TRIANGLE, CUBE, PRISM, TETRA_OCTA)}
 
 
 def normalize(geometry: Geometry, points: Iterable[Point]) -> tuple[Point, ...]:
@@ -172,6 +218,8 @@ def normalize(geometry: Geometry, points: Iterable[Point]) -> tuple[Point, ...]:
     points = sorted(points)
     m = geometry.modulus
     shift = tuple(x - x % m for x in points[0])
+    if geometry.name == "tetra-octa" and (sum(shift) // 4) % 2:
+        shift = (*shift[:2], shift[2] - 4)  # an allowed translation: an even sum of cubes
     return tuple(sub(p, shift) for p in points)
 
 
@@ -309,7 +357,7 @@ def placements(instance: Instance) -> dict[str, list[frozenset[Point]]]:
         for shape in orientations(g, points, instance.rotate, instance.reflect):
             for target in board:
                 shift = sub(target, shape[0])
-                if any(x % g.modulus for x in shift):
+                if not g.translates(shift):
                     continue
                 moved = frozenset(add(p, shift) for p in shape)
                 if moved <= board:
@@ -329,7 +377,7 @@ def board_symmetries(instance: Instance, options: dict[str, list[frozenset[Point
     for m in g.matrices:
         image = sorted(apply(m, p) for p in board)
         shift = sub(board[0], image[0])
-        if any(x % g.modulus for x in shift):
+        if not g.translates(shift):
             continue
         if sorted(add(p, shift) for p in image) != board:
             continue

@@ -22,7 +22,7 @@ WITH_MAIN = ["bitboard_plain", "browse_steps",
              "cover_kernels_ab", "design", "disassembly", "docs_commands", "fcc",
              "engines", "estimates", "hard",
              "kernel_ab", "lattices", "long_count", "memo", "oracle_counts", "parallel",
-             "polysticks",
+             "polysticks", "prisms",
              "progress_accuracy", "queens_dlx", "run", "startup", "sudoku_count", "xmpuzzle"]
 
 

@@ -293,16 +293,38 @@ def test_flat_prisms_become_triangles_with_the_same_neighbours(tmp_path, seed):
         assert here == _our_triangle_neighbours(*cell) & ours
 
 
-def test_a_thick_prism_puzzle_is_refused(tmp_path, capsys):
-    xml = puzzle_xml([shape_xml({(0, 0, 0), (0, 0, 1)}), shape_xml({(0, 0, 0)})],
-                     [problem_xml([(1, 2, 2)], 0)], grid=1)
+def test_a_thick_prism_puzzle_imports_in_layers(tmp_path, capsys):
+    """Prisms stacked (#37): BurrTools' z layers become the prism lattice's layers."""
+    xml = puzzle_xml([shape_xml({(0, 0, 0), (0, 0, 1), (1, 0, 1)}),
+                      shape_xml({(0, 0, 0), (1, 0, 0)}), shape_xml({(0, 0, 0)})],
+                     [problem_xml([(1, 1, 1), (2, 1, 1)], 0)], grid=1)
     code, out, err = run(capsys, "import", write(tmp_path, xml))
-    assert code == 2 and out == ""
-    assert "more than one layer of triangular prisms" in err and err.count("\n") == 1
+    assert code == 0, err
+    doc = tomllib.loads(out)
+    assert doc["lattice"] == "prism" and doc["board"]["grid"] == ["#.", "##"]
+    assert doc["rules"] == {"rotate": True, "reflect": False}
+    # the pair side by side (sharing a side face) lies in the top layer: it cannot stand
+    # up, two prisms stacked share a triangle instead
+    assert read_text(out, "x", "x").puzzles[0].count().solutions == 1
 
 
-@pytest.mark.parametrize("grid, words", [
-                                         (4, "tetrahedra and octahedra"), (9, "unknown")])
+def test_tetrahedra_and_octahedra_import_as_burrtools_places_them(tmp_path, capsys):
+    """Grid 4 (#37): a unit cube of BurrTools' positions (its tetrahedron at the centre,
+    four octahedron eighths at corners) filled by a tetrahedron with an eighth and three
+    eighths: the eighth goes on any of the four corners, one way up to symmetry."""
+    cube = {(1, 1, 1), (2, 0, 0), (0, 2, 0), (0, 0, 2), (2, 2, 2)}
+    xml = puzzle_xml([shape_xml(cube), shape_xml({(1, 1, 1), (2, 0, 0)}),
+                      shape_xml({(2, 0, 0)})],
+                     [problem_xml([(1, 1, 1), (2, 3, 3)], 0)], grid=4)
+    code, out, err = run(capsys, "import", write(tmp_path, xml))
+    assert code == 0, err
+    doc = tomllib.loads(out)
+    assert doc["lattice"] == "tetra-octa" and doc["rules"]["reflect"] is False
+    counted = read_text(out, "x", "x").puzzles[0].count()
+    assert (counted.solutions, counted.distinct) == (4, 1)
+
+
+@pytest.mark.parametrize("grid, words", [(9, "unknown")])
 def test_other_grids_are_refused_by_name(tmp_path, capsys, grid, words):
     xml = puzzle_xml([shape_xml({(0, 0, 0)}), shape_xml({(0, 0, 0)})],
                      [problem_xml([(1, 1, 1)], 0)], grid=grid)

@@ -556,7 +556,7 @@ def test_regions_are_split_by_the_lattices_neighbours():
      "not connected"),
     ('lattice = "square"\n[board]\ngrid = "####"\n[pieces]\nA = "#.#"\n', 5, "not connected"),
     ('title = "x"\nlattice = "penrose"\n[board]\ngrid = "####"\n[pieces]\nA = "##"\n', 2,
-     '"cube", "hexagon", "rhombic", "sphere", "square", "triangle"'),
+     '"cube", "hexagon", "prism", "rhombic", "sphere", "square", "tetra-octa", "triangle"'),
     ('lattice = 6\n[board]\ngrid = "####"\n[pieces]\nA = "##"\n', 1, "must be a string"),
     ('kind = "queens"\nlattice = "cube"\nn = 4\n', 2, "unknown key"),
 ])

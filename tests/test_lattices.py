@@ -40,8 +40,9 @@ def key(lattice: Lattice, f: Callable[[Cell], Cell]) -> Shape:
     return lattice.normalize({f(c): chr(65 + i) for i, c in enumerate(cells)})
 
 
-def test_registry_has_the_four_lattices() -> None:
-    assert list(lattice_names()) == ["cube", "hexagon", "rhombic", "sphere", "square", "triangle"]
+def test_registry_has_the_lattices() -> None:
+    assert list(lattice_names()) == ["cube", "hexagon", "prism", "rhombic", "sphere", "square",
+                                     "tetra-octa", "triangle"]
     for lattice in ALL:
         assert lattice_named(lattice.name) is lattice
     with pytest.raises(KeyError, match="known"):

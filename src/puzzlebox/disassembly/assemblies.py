@@ -3,9 +3,10 @@
 A solution of a polyomino puzzle is an assembly: each placement is a piece's cells. Pieces
 slide along the lattice's axes, which exist where a cell's neighbours are the unit steps
 along its coordinates (the square lattice in its plane, the cube lattice in space), or
-along the steps a lattice names itself (``Lattice.slide_steps``: the rhombic lattice's 12
-face normals of a rhombic dodecahedron, #37); on the other lattices the question is
-refused in one line.
+along the steps a lattice names itself (``Lattice.slide_steps``: the 26 cube axes, face
+and body diagonals of the rhombic and sphere lattices, the prism lattice's
+layers and the triangle lattice's three directions, #37); on the other lattices the question
+is refused in one line.
 
 Every door takes assemblies apart under the run layer's limits (``puzzlebox.run.Limits``:
 its time and memory), the same rule for the command line, the library and the page:
@@ -100,9 +101,9 @@ def check_slides(puzzle: object, label: str) -> int:
     dims = sliding_axes(lattice)
     if dims is None:
         raise CannotDisassemble(
-            f"{label}: pieces slide along the axes of square and cube cells and the steps of "
-            f"rhombic and sphere cells only; this puzzle's {lattice.cell_word}s have other "
-            "neighbours")
+            f"{label}: pieces slide along the axes of square and cube cells, the steps of "
+            f"rhombic and sphere cells and the edges of triangular prisms only; this "
+            f"puzzle's {lattice.cell_word}s have other neighbours")
     return dims
 
 

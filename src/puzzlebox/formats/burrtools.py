@@ -21,7 +21,9 @@ What maps onto puzzlebox (docs/import-export.md has the table): cube puzzles who
 and pieces are all one layer thick become square-lattice puzzles (a flat piece can be
 turned over, so rotations and reflections are allowed), other cube puzzles become
 ``lattice = "cube"`` puzzles (pieces are solids: rotations only); triangular prisms become
-``lattice = "triangle"`` when every shape is one layer thick. Anything else is refused in
+``lattice = "triangle"`` when every shape is one layer thick, ``lattice = "prism"`` (layers of
+triangles, rotations only) otherwise; tetrahedra and octahedra become ``lattice =
+"tetra-octa"`` (BurrTools' own positions, rotations only). Anything else is refused in
 one line naming what cannot be mapped: the other grids, colour rules that let a colour
 fill another (neutral voxels are ``[rules] neutral``), ranges above puzzlebox's limits.
 
@@ -453,7 +455,7 @@ Cell = tuple[int, ...]
 class Converted:
     """A problem mapped onto a puzzlebox lattice, ready to write."""
 
-    lattice: str  # "square", "triangle" or "cube"
+    lattice: str  # "square", "triangle", "cube", "prism" or "tetra-octa"
     board: dict[Cell, str]
     pieces: list[tuple[str, dict[Cell, str], int, int]]  # name, cells, lo, hi
     reflect: bool
@@ -490,11 +492,12 @@ def check_grid(puzzle: BtPuzzle, source: str) -> None:
     """Refuse, naming it, a grid puzzlebox has no lattice for (before asking which
     problem: no problem of such a file can be imported)."""
     grid = puzzle.grid
-    if grid not in (0, 1, *burrtools_fcc.LATTICES):
+    if grid not in (0, 1, 4, *burrtools_fcc.LATTICES):
         what = GRID_NAMES.get(grid, f"unknown grid type {grid}")
         raise BurrToolsError(source, None, f"BurrTools grid type {grid} ({what}) has no "
-                             "puzzlebox lattice yet; cubes (0), flat triangular prisms "
-                             "(1), spheres (2) and rhombic dodecahedra (3) can be imported")
+                             "puzzlebox lattice yet; cubes (0), triangular prisms (1), "
+                             "spheres (2), rhombic dodecahedra (3) and tetrahedra with "
+                             "octahedra (4) can be imported")
 
 
 def choose_problem(puzzle: BtPuzzle, wanted: str | None, source: str) -> BtProblem:
@@ -584,15 +587,15 @@ def convert(puzzle: BtPuzzle, problem: BtProblem, source: str, title: str) -> Co
                            f"BurrTools' {GRID_NAMES[grid]} grid", shape.line)
         lattice, reflect = burrtools_fcc.LATTICES[grid], False
         place = burrtools_fcc.sphere if grid == 2 else burrtools_fcc.rhombic
-    else:
-        for shape in [result, *used]:
-            if len({z for _, _, z in shape.filled}) > 1:
-                role = "the result" if shape is result else f"piece {_label(shape)}"
-                raise fail(f"{role} is more than one layer of triangular prisms thick; "
-                           "puzzlebox's triangle lattice is flat (a solid prism puzzle "
-                           "has no lattice yet)", shape.line)
+    elif grid == 4:  # tetrahedra and octahedra (#37): solids, rotations only
+        lattice, reflect = "tetra-octa", False
+        place = _tetra_octa
+    elif all(len({z for _, _, z in s.filled}) == 1 for s in [result, *used]):
         lattice, reflect = "triangle", True
         place = _flat_triangle
+    else:  # prisms in layers (#37): solids, rotations only
+        lattice, reflect = "prism", False
+        place = _prisms
 
     def cells(shape: BtShape) -> dict[Cell, str]:
         return {cell: chars[colour] for cell, colour in place(shape.filled).items()}
@@ -716,6 +719,30 @@ def _flat_triangle(voxels: dict[Voxel, int]) -> dict[Cell, int]:
     if (top - left) % 2:
         left -= 1
     return {(top - y, x - left): c for (x, y, _), c in voxels.items()}
+
+
+def _prisms(voxels: dict[Voxel, int]) -> dict[Cell, int]:
+    """Triangular prisms in layers as prism cells ``(layer, row, col)``: BurrTools' ``z``
+    is the layer, and each layer's triangles map as :func:`_flat_triangle` maps them (the
+    same shift for every layer, so prisms stay stacked). The map mirrors space (rows count
+    down, ``y`` up), the same for every shape, so the counts stay."""
+    top = max(y for _, y, _ in voxels)
+    left = min(x for x, _, _ in voxels)
+    if (top - left) % 2:
+        left -= 1
+    low = min(z for _, _, z in voxels)
+    return {(z - low, top - y, x - left): c for (x, y, z), c in voxels.items()}
+
+
+def _tetra_octa(voxels: dict[Voxel, int]) -> dict[Cell, int]:
+    """BurrTools' positions of grid type 4 as tetra-octa cells ``(layer, row, col)`` =
+    ``(z, y, x)``, moved towards 0 as the lattice's normal form moves them (by whole blocks
+    of 3 positions with an even sum: only those keep which positions are cells). The same
+    exchange of axes for every shape (a mirror of space) keeps the counts."""
+    cells = {(z, y, x): c for (x, y, z), c in voxels.items()}
+    shift = lattice_named("tetra-octa").normalize_offset(cells)
+    return {tuple(v + d for v, d in zip(cell, shift, strict=True)): c
+            for cell, c in cells.items()}
 
 
 def _origin(cells: dict[tuple[int, ...], int]) -> dict[Cell, int]:

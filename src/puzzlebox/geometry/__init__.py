@@ -1,4 +1,5 @@
-"""Lattices of cells (square, triangle, hexagon, cube), shapes and their symmetries.
+"""Lattices of cells (square, triangle, hexagon, cube, prism, tetra-octa), shapes and their
+symmetries.
 
 Used by puzzles/ (to generate placements and symmetry groups) and render/ (to draw);
 lattice.py says what a lattice must provide, one module per lattice provides it.

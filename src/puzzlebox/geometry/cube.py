@@ -72,6 +72,7 @@ class CubeLattice(Lattice):
     cell_word = "cube"
     unit_cubes = True
     transforms = _GROUP
+    layer_lattice = "square"
 
     def neighbours(self, cell: Cell) -> tuple[Cell, ...]:
         l, r, c = cell
@@ -96,40 +97,47 @@ class CubeLattice(Lattice):
         )
 
     def parse(self, value: Any) -> dict[Cell, str]:
-        """Layers from the bottom up (layer 0 first); a single string is one layer.
+        """Layers from the bottom up (layer 0 first); a single string is one layer."""
+        return parse_layers(value, self.name)
 
-        Every layer must have as many rows as the first: a layer's rows are placed by their
-        index, so a short layer would silently shift the cells of the next one in the
-        picture a person drew; they write an empty row as dots instead."""
-        if isinstance(value, str):
-            value = [value]
-        if not isinstance(value, list):
+
+def parse_layers(value: Any, lattice: str) -> dict[Cell, str]:
+    """A list of layer strings from the bottom up (or one string: one layer) as
+    ``{(layer, row, col): character}``, each layer read as a flat grid (shared by the
+    lattices in layers: cube, prism).
+
+    Every layer must have as many rows as the first: a layer's rows are placed by their
+    index, so a short layer would silently shift the cells of the next one in the picture
+    a person drew; they write an empty row as dots instead."""
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list):
+        raise GridError(
+            f"a {lattice} grid must be a list of layer strings (bottom layer first) "
+            f"or one string, not {type(value).__name__}"
+        )
+    cells: dict[Cell, str] = {}
+    first_rows: int | None = None
+    for layer, text in enumerate(value):
+        if not isinstance(text, str):
             raise GridError(
-                "a cube grid must be a list of layer strings (bottom layer first) "
-                f"or one string, not {type(value).__name__}"
+                f"layer {layer} of a {lattice} grid must be a string of rows, "
+                f"not {type(text).__name__}"
             )
-        cells: dict[Cell, str] = {}
-        first_rows: int | None = None
-        for layer, text in enumerate(value):
-            if not isinstance(text, str):
-                raise GridError(
-                    f"layer {layer} of a cube grid must be a string of rows, "
-                    f"not {type(text).__name__}"
-                )
-            try:
-                layer_cells, rows = parse_grid(text)
-            except GridError as error:  # layers count from 0, as [layer, row, col] (#38)
-                raise GridError(f"layer {layer}: {error}") from None
-            if first_rows is None:
-                first_rows = len(rows)
-            elif len(rows) != first_rows:
-                raise GridError(
-                    f"layer {layer} has {len(rows)} rows, layer 0 has {first_rows}; "
-                    "write empty rows with dots"
-                )
-            for (r, c), ch in layer_cells.items():
-                cells[(layer, r, c)] = ch
-        return cells
+        try:
+            layer_cells, rows = parse_grid(text)
+        except GridError as error:  # layers count from 0, as [layer, row, col] (#38)
+            raise GridError(f"layer {layer}: {error}") from None
+        if first_rows is None:
+            first_rows = len(rows)
+        elif len(rows) != first_rows:
+            raise GridError(
+                f"layer {layer} has {len(rows)} rows, layer 0 has {first_rows}; "
+                "write empty rows with dots"
+            )
+        for (r, c), ch in layer_cells.items():
+            cells[(layer, r, c)] = ch
+    return cells
 
 
 CUBE = register_lattice(CubeLattice())

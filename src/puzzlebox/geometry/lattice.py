@@ -6,13 +6,16 @@ which maps of the grid keep it a grid (its symmetry group), where a shape may be
 (translations), the normal form of a shape, a two-colouring for parity proofs, and how a
 grid value in a puzzle file becomes cells.
 
-One module per lattice (square.py, triangle.py, hexagon.py, cube.py) defines one instance
-and registers it; :func:`lattice_named` is the only place a name becomes a lattice.
+One module per lattice (square.py, triangle.py, hexagon.py, cube.py, prism.py, tetraocta.py)
+defines one instance and registers it; :func:`lattice_named` is the only place a name
+becomes a lattice.
 
 Coordinates (../shared/docs/puzzle-format.md, "Other lattices"):
 
 * square ``(row, col)``; triangle ``(row, col)``, pointing up when ``row + col`` is even;
-  hexagon axial ``(row, q)``; cube ``(layer, row, col)``, layer 0 at the bottom.
+  hexagon axial ``(row, q)``; cube ``(layer, row, col)``, layer 0 at the bottom; prism
+  ``(layer, row, col)``, each layer a triangle grid; tetra-octa ``(layer, row, col)``,
+  BurrTools' positions of its grid type 4.
 
 A *transform* is one element of the lattice's point group: a function from a cell to a cell
 that maps neighbours to neighbours. It need not fix the origin or keep shapes in the first
@@ -40,6 +43,27 @@ Point3 = tuple[float, float, float]
 
 def _shifted(cell: Cell, offset: Cell) -> map[int]:
     return map(add, cell, offset)
+
+
+def outward(faces: Iterable[Sequence[Point3]]) -> list[tuple[Point3, ...]]:
+    """A convex cell's faces, each wound counter-clockwise seen from outside (its normal by
+    the right-hand rule pointing away from the cell's centre): the order
+    :meth:`Lattice.solid_faces` promises, whatever order the corners were listed in. The
+    map to space that pictures and STL use, ``(layer, row, col) -> (col, -row, layer)``,
+    keeps the handedness, so outward here is outward there."""
+    listed: list[tuple[Point3, ...]] = [tuple(face) for face in faces]
+    corners = {p for face in listed for p in face}
+    centre = tuple(sum(p[i] for p in corners) / len(corners) for i in range(3))
+    out: list[tuple[Point3, ...]] = []
+    for face in listed:
+        a, b, c = face[0], face[1], face[2]
+        u = [b[i] - a[i] for i in range(3)]
+        v = [c[i] - a[i] for i in range(3)]
+        normal = (u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2],
+                  u[0] * v[1] - u[1] * v[0])
+        mid = [sum(p[i] for p in face) / len(face) - centre[i] for i in range(3)]
+        out.append(face if sum(n * m for n, m in zip(normal, mid)) > 0 else face[::-1])
+    return out
 
 
 @dataclass(frozen=True)
@@ -88,6 +112,9 @@ class Lattice(ABC):
     # translations move each coordinate by a multiple of this (rhombic: whole blocks of 5
     # voxels); bounds that count a shape's shifts inside a board step by it
     period: int = 1
+    # a lattice in layers names the flat lattice each layer is (cube: "square", prism:
+    # "triangle"): render/ draws a layer with that lattice's polygons (None: not in layers)
+    layer_lattice: str | None = None
 
     # -- the graph ----------------------------------------------------------------------
     @abstractmethod
@@ -335,7 +362,8 @@ def lattice_names() -> Sequence[str]:
 def _load_all() -> None:
     """Import every lattice module so it registers (cheap: no numpy, no numba). A module that
     fails to import is an error, never a lattice quietly missing from the registry."""
-    for module in ("square", "triangle", "hexagon", "cube", "rhombic", "sphere"):
+    for module in ("square", "triangle", "hexagon", "cube", "rhombic", "sphere", "prism",
+                   "tetraocta"):
         importlib.import_module(f"puzzlebox.geometry.{module}")
 
 

@@ -10,6 +10,9 @@ What is written, and why it prints:
 * a piece of a ``rhombic`` puzzle is the union of its tetrahedra (``Lattice.solid_faces``;
   ``cell_mm`` is the edge of the unit cube, so a rhombic dodecahedron is two cells wide):
   the faces two of its tetrahedra share are dropped, the rest is its closed surface;
+* a piece of a ``prism`` or ``tetra-octa`` puzzle is the union of its cells' polyhedra
+  (``Lattice.solid_faces``: prisms a triangle's side tall; tetrahedra and octahedron eighths
+  in units of the cube, ``cell_mm`` its edge), the same way;
 * a piece of a ``sphere`` puzzle is its balls (``cell_mm`` across each) and, between every
   two of them that touch, a neck (a prism a third of a ball thick from centre to centre) so
   that the piece holds together: overlapping closed shells, each wound outwards, which a
@@ -259,8 +262,8 @@ def signed_volume(triangles: Iterable[Triangle]) -> float:
 
 
 def piece_surface(puzzle: Any, piece: Any, cell_mm: float) -> list[Triangle]:
-    """A piece's triangles: balls, polyhedra (tetrahedra) or cubes on a 3-D lattice,
-    extruded cells on a flat one."""
+    """A piece's triangles: balls, polyhedra (tetrahedra, prisms, octahedron eighths) or
+    cubes on a 3-D lattice, extruded cells on a flat one."""
     cells = list(piece.shape.cells)
     lattice = getattr(puzzle, "lattice", None)
     if lattice is not None and lattice.ball_radius is not None:

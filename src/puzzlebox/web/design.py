@@ -291,6 +291,9 @@ def moves_of(text: str, name: str, number: int = 1) -> dict[str, Any]:
     puzzles = _puzzle(text, name)
     puzzle = cast(PolyominoPuzzle, puzzles[0])
     dims = check_slides(puzzle, puzzle.name)
+    if puzzle.lattice.slide_steps() is not None:  # the page's 3-D view draws cubes
+        raise DesignError(f"{puzzle.name}: the page animates the moves of cubes and squares; "
+                          "`puzzlebox moves FILE` gives this assembly's moves")
     rules = _rules_of(puzzle)
     seen = total = 0
     began = time.monotonic()

@@ -16,10 +16,10 @@ render/pictures.py lays the panels out on a sheet and writes the file.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from puzzlebox.geometry.lattice import Cell, Lattice
+from puzzlebox.geometry.lattice import Cell, Lattice, lattice_named
 from puzzlebox.geometry.square import SQUARE
 from puzzlebox.puzzles.polyomino.designer_drawing import paint_labels
 from puzzlebox.render.isometric import piece_edges, view_extent, visible_faces
@@ -378,8 +378,8 @@ def _paint_iso(canvas: Canvas, groups: Sequence[tuple[Sequence[Cell], str]], x0:
     canvas.segments(segs, OUTLINE, canvas.line_width(0.07), 3)
 
 
-def _components(cells: Iterable[tuple[int, int]]) -> list[list[tuple[int, int]]]:
-    """Groups of square cells that touch by a side."""
+def _components(lattice: Lattice, cells: Iterable[Cell]) -> list[list[Cell]]:
+    """Groups of a flat lattice's cells that touch by a side."""
     todo = set(cells)
     parts = []
     while todo:
@@ -387,8 +387,7 @@ def _components(cells: Iterable[tuple[int, int]]) -> list[list[tuple[int, int]]]
         todo.discard(start)
         part, stack = [start], [start]
         while stack:
-            r, c = stack.pop()
-            for near in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            for near in lattice.neighbours(stack.pop()):
                 if near in todo:
                     todo.discard(near)
                     part.append(near)
@@ -400,90 +399,158 @@ def _components(cells: Iterable[tuple[int, int]]) -> list[list[tuple[int, int]]]
 LAYER_GAP = 0.6  # cells between two layers
 
 
-def _layers_size(board: Iterable[Cell]) -> tuple[int, int, list[int], float, float]:
-    """Rows and columns of a layer, the layers (bottom first), and the width and height of
-    the row of layers with their headings."""
+def flat_of(lattice: Lattice) -> Lattice:
+    """The flat lattice each layer of a lattice in layers is drawn with (cube: squares,
+    prism: triangles); squares, the positions of its grid, on a 3-D lattice not in layers
+    (tetra-octa: BurrTools' positions, as its files write them)."""
+    return lattice_named(lattice.layer_lattice or "square")
+
+
+def _cubes(lattice: Lattice) -> bool:
+    """Whether the cells are unit cubes, which the isometric view draws."""
+    return lattice.unit_cubes
+
+
+def _layers_size(board: Iterable[Cell], flat: Lattice = SQUARE
+                 ) -> tuple[tuple[float, float, float, float], list[int], float, float]:
+    """The frame of one layer (all layers' cells seen from above, as :func:`_frame`
+    gives it), the layers (bottom first), and the width and height of the row of layers
+    with their headings."""
     cells = list(board)
-    rows = 1 + max(c[1] for c in cells) - min(c[1] for c in cells)
-    cols = 1 + max(c[2] for c in cells) - min(c[2] for c in cells)
+    frame = _frame(flat, {(c[1], c[2]) for c in cells})
     layers = sorted({c[0] for c in cells})
-    width = len(layers) * _layer_slot(cols, layers) + (len(layers) - 1) * LAYER_GAP
-    return rows, cols, layers, width, rows + title_height(POLYOMINO_PX) * 1.4
+    width = len(layers) * _layer_slot(frame[2], layers) + (len(layers) - 1) * LAYER_GAP
+    return frame, layers, width, frame[3] + title_height(POLYOMINO_PX) * 1.4
 
 
-def _layer_slot(cols: int, layers: list[int]) -> float:
-    """The width given to one layer: its columns, or its heading where that is wider
+def _layer_slot(width: float, layers: list[int]) -> float:
+    """The width given to one layer: its picture's, or its heading's where that is wider
     (about 0.55 em per character)."""
     size = LEGEND_PT / TITLE_PT * title_height(POLYOMINO_PX)
     longest = max(len(layer_heading(layer, layers)) for layer in layers)
-    return max(float(cols), longest * size * 0.55)
+    return max(float(width), longest * size * 0.55)
 
 
 def _paint_layers(canvas: Canvas, board: Iterable[Cell],
                   groups: Sequence[tuple[Sequence[Cell], str, str | None]], x0: float,
                   y0: float, labeller: _Labeller | None,
-                  colors: dict[Cell, str] | None = None) -> None:
-    """Each layer of the board as a square grid, bottom layer first, left to right: each
-    group's cells in that layer as one outlined shape (gid ``layerK-piece-i``) in its
-    colour, named inside where a group has a name; ``colors`` (a colour-matched board) as
-    a dark veil over the darker colours' cells, as on flat boards."""
+                  colors: dict[Cell, str] | None = None, flat: Lattice = SQUARE) -> None:
+    """Each layer of the board as a flat grid (``flat``'s cells: squares on cube, triangles
+    on prism), bottom layer first, left to right: each group's cells in that layer as one
+    outlined shape (gid ``layerK-piece-i``) in its colour, named inside where a group has a
+    name; ``colors`` (a colour-matched board) as a dark veil over the darker colours'
+    cells, as on flat boards."""
     board = list(board)
     darkness = color_darkness(colors.values()) if colors else {}
-    _, cols, layers, _, _ = _layers_size(board)
-    r0 = min(c[1] for c in board)
-    c0 = min(c[2] for c in board)
+    (fx, fy, w, _), layers, _, _ = _layers_size(board, flat)
     head = title_height(POLYOMINO_PX) * 1.4
     lw = canvas.line_width(0.06)
-    slot = _layer_slot(cols, layers)
+    slot = _layer_slot(w, layers)
     for n, layer in enumerate(layers):
-        lx = x0 + n * (slot + LAYER_GAP) + (slot - cols) / 2
+        lx = x0 + n * (slot + LAYER_GAP) + (slot - w) / 2
         heading = layer_heading(layer, layers)
-        canvas.text(lx + cols / 2, y0 + head * 0.45, heading,
+        canvas.text(lx + w / 2, y0 + head * 0.45, heading,
                     LEGEND_PT / TITLE_PT * title_height(POLYOMINO_PX), color="#333333")
         ly = y0 + head
-        flat = [(c[1], c[2]) for c in board if c[0] == layer]
-        _holes(canvas, SQUARE, flat, lx, ly, c0, r0)
+        cells_here = [(c[1], c[2]) for c in board if c[0] == layer]
+        _holes(canvas, flat, cells_here, lx, ly, fx, fy)
         for i, (cells, color, name) in enumerate(groups):
             mine = [(c[1], c[2]) for c in cells if c[0] == layer]
             if not mine:
                 continue
-            canvas.loops(_moved(cell_loops(SQUARE, mine), c0, r0), lx, ly,
+            canvas.loops(_moved(cell_loops(flat, mine), fx, fy), lx, ly,
                          gid=canvas.gid(f"layer{layer}-piece-{i}"), facecolor=color,
                          edgecolor=OUTLINE, linewidth=lw, zorder=2)
-            segs = _inner_segments(SQUARE, mine, lx - c0, ly - r0)
+            segs = _inner_segments(flat, mine, lx - fx, ly - fy)
             canvas.segments(segs, mix(color, OUTLINE, 0.35), canvas.line_width(0.015), 2.5)
             if name is None or labeller is None:
                 continue
-            for part in _components(mine):
+            for part in _components(flat, mine):
                 text, x, y, rot, size = labeller.place(name, part)
-                _label(canvas, text, lx + x - c0, ly + y - r0, rot, size, color,
+                _label(canvas, text, lx + x - fx, ly + y - fy, rot, size, color,
                        colors is not None)
         if colors:
             tints: dict[Cell, str] = {(c[1], c[2]): ch for c, ch in colors.items()
                                       if c[0] == layer}
-            _color_tints(canvas, SQUARE, tints, darkness, lx, ly, c0, r0,
+            _color_tints(canvas, flat, tints, darkness, lx, ly, fx, fy,
                          f"layer{layer}-color")
-        canvas.loops(_moved(cell_loops(SQUARE, flat), c0, r0), lx, ly,
+        canvas.loops(_moved(cell_loops(flat, cells_here), fx, fy), lx, ly,
                      gid=canvas.gid(f"layer{layer}-board"), facecolor="none",
                      edgecolor=OUTLINE, linewidth=2 * lw, zorder=4)
 
 
+def _polyhedra_view(lattice: Lattice, groups: Sequence[tuple[Sequence[Cell], str]],
+                    scale: float = ISO_SCALE
+                    ) -> tuple[float, float, Callable[[Canvas, float, float, str], None]]:
+    """The view of cells that are polyhedra of their own (``Lattice.solid_faces``: prisms,
+    tetrahedra and octahedron eighths) from where cubes are seen (render/solid3d.py): its
+    width and height, and what paints it (``gid-i-k`` names group i's k-th face)."""
+    patches = polyhedra_patches([[f for cell in cells for f in lattice.solid_faces(cell) or ()]
+                                 for cells, _ in groups])
+    vx, vy, vw, vh = patches_extent(patches) if patches else (0.0, 0.0, 0.0, 0.0)
+
+    def paint(canvas: Canvas, x0: float, y0: float, gid: str) -> None:
+        thin = canvas.line_width(0.025)
+        counts: dict[int, int] = {}
+        for patch in patches:
+            color = groups[patch.group][1]
+            k = counts.get(patch.group, 0)
+            counts[patch.group] = k + 1
+            fill = mix(color, "#FFFFFF", 0.35 * patch.light) if patch.light >= 0 else \
+                mix(color, "#000000", -0.3 * patch.light)
+            points = [(x0 + (x - vx) * scale, y0 + (y - vy) * scale) for x, y in patch.points]
+            canvas.polygon(points, facecolor=fill, edgecolor=OUTLINE, linewidth=thin,
+                           joinstyle="round", zorder=2, gid=canvas.gid(f"{gid}-{patch.group}-{k}"))
+
+    return vw * scale, vh * scale, paint
+
+
 def _solid_panel(kind: str, title: str, board: Sequence[Cell],
                  groups: Sequence[tuple[Sequence[Cell], str, str | None]],
-                 names: list[str], colors: dict[Cell, str] | None = None) -> Panel:
-    """The isometric view of ``groups`` on the left, the board's layers on the right."""
-    _, _, iso_w, iso_h = _iso_size(board)
-    _, _, _, layers_w, layers_h = _layers_size(board)
-    labeller = _Labeller(names, POLYOMINO_PX, SQUARE) if names else None
-    gap = 2 * GAP
+                 names: list[str], colors: dict[Cell, str] | None = None,
+                 lattice: Lattice | None = None) -> Panel:
+    """The view of ``groups`` on the left (unit cubes: render/isometric.py; polyhedra of
+    their own, prisms and tetrahedra: render/solid3d.py; none for other cells), the board's
+    layers on the right, each drawn with the cells of its flat lattice. A lattice that is
+    not in layers of a flat one (tetra-octa: BurrTools' positions, mostly no cell) gets its
+    view alone, with the pieces' names under it."""
+    flat = SQUARE if lattice is None else flat_of(lattice)
+    cubes = lattice is None or lattice.unit_cubes
+    layered = lattice is None or lattice.layer_lattice is not None
+    polyhedra = None
+    if cubes:
+        _, _, iso_w, iso_h = _iso_size(board)
+    elif lattice is not None and lattice.solid_faces(board[0]) is not None:
+        iso_w, iso_h, polyhedra = _polyhedra_view(lattice, [(c, k) for c, k, _ in groups])
+    else:
+        iso_w = iso_h = 0.0
+    if not layered and polyhedra is None:
+        layered = True  # nothing else draws it
+    if layered:
+        _, _, layers_w, layers_h = _layers_size(board, flat)
+    else:  # a line of the pieces' names under the view
+        layers_w = 0.0
+        layers_h = title_height(POLYOMINO_PX) * 1.6 if names else 0.0
+    labeller = _Labeller(names, POLYOMINO_PX, flat) if names else None
+    gap = 2 * GAP if iso_w and layered else 0.0
     width = iso_w + gap + layers_w
-    height = max(iso_h, layers_h)
+    height = max(iso_h, layers_h) if layered else iso_h + layers_h
 
     def paint(canvas: Canvas, x0: float, y0: float) -> None:
-        _paint_iso(canvas, [(cells, color) for cells, color, _ in groups], x0,
-                   y0 + (height - iso_h) / 2, "iso")
-        _paint_layers(canvas, board, groups, x0 + iso_w + gap, y0 + (height - layers_h) / 2,
-                      labeller, colors)
+        if cubes:
+            _paint_iso(canvas, [(cells, color) for cells, color, _ in groups], x0,
+                       y0 + (height - iso_h) / 2, "iso")
+        elif polyhedra is not None:
+            polyhedra(canvas, x0, y0 + ((height - iso_h) / 2 if layered else 0.0), "iso")
+        if layered:
+            _paint_layers(canvas, board, groups, x0 + iso_w + gap,
+                          y0 + (height - layers_h) / 2, labeller, colors, flat)
+        elif names:
+            shown = [name for _, _, name in groups if name]
+            if shown:
+                canvas.text(x0 + width / 2, y0 + iso_h + layers_h * 0.55, ",  ".join(shown),
+                            LEGEND_PT / TITLE_PT * title_height(POLYOMINO_PX),
+                            color="#333333")
 
     return Panel(kind, title, width, height, paint, POLYOMINO_PX, POLYOMINO_FLOW)
 
@@ -501,6 +568,12 @@ def _patches(lattice: Lattice, groups: Sequence[Sequence[Cell]]) -> list[Patch]:
         return ball_patches(groups, lattice.ball_radius)
     return polyhedra_patches([[f for cell in cells for f in lattice.solid_faces(cell) or ()]
                               for cells in groups])
+
+
+def _view_alone(lattice: Lattice) -> bool:
+    """Whether a solid is drawn as its 3-D view alone: a lattice that is not in layers of
+    flat cells (rhombic, sphere, tetra-octa; cube and prism show their layers too)."""
+    return not lattice.unit_cubes and lattice.layer_lattice is None
 
 
 def _view_panel(kind: str, title: str, lattice: Lattice,
@@ -540,34 +613,63 @@ def solid_solution_panel(puzzle: PolyominoPuzzle, solution: PolyominoSolution,
     fills = _placement_fills(puzzle, solution)
     groups = [(p.cells, fill, p.piece)
               for p, fill in zip(solution.placements, fills, strict=True)]
-    if not puzzle.lattice.unit_cubes:
+    if _view_alone(puzzle.lattice):
         return _view_panel("solution", title, puzzle.lattice, groups)
     return _solid_panel("solution", title, list(puzzle.board), groups,
                         [p.name for p in puzzle.pieces],
-                        puzzle.board if puzzle.match_colors else None)
+                        puzzle.board if puzzle.match_colors else None, puzzle.lattice)
 
 
 def solid_board_panel(puzzle: PolyominoPuzzle, title: str) -> Panel:
     """An empty polycube board: its solid in grey and its layers."""
     board = list(puzzle.board)
-    if not puzzle.lattice.unit_cubes:
+    if _view_alone(puzzle.lattice):
         return _view_panel("board", title, puzzle.lattice, [(board, SOLID_BOARD, None)])
     return _solid_panel("board", title, board, [(board, SOLID_BOARD, None)], [],
-                        puzzle.board if puzzle.match_colors else None)
+                        puzzle.board if puzzle.match_colors else None, puzzle.lattice)
 
 
 def solid_piece_panels(puzzle: PolyominoPuzzle) -> list[Panel]:
     """Each polycube piece as a small isometric view in its colour, titled with its name
-    and count (there is no room for a name on a cube's face)."""
+    and count (there is no room for a name on a cube's face); on a lattice whose layers
+    are not squares (prism), the piece's layers side by side in its colour."""
     panels = []
     title_cells_per_char = title_height(POLYOMINO_PX) * 0.62
-    if not puzzle.lattice.unit_cubes:
+    if _view_alone(puzzle.lattice):
         return [_view_panel("piece", f"{piece.name} {count_text(piece)}".strip(),
                             puzzle.lattice, [(list(piece.shape.cells), piece_color(index),
                                               None)], PIECE_ISO_SCALE)
                 for index, piece in enumerate(puzzle.pieces)]
+    flat = flat_of(puzzle.lattice)
     for index, piece in enumerate(puzzle.pieces):
         cells = list(piece.shape.cells)
+        if not _cubes(puzzle.lattice) and puzzle.lattice.solid_faces(cells[0]) is not None:
+            vw, vh, view = _polyhedra_view(puzzle.lattice, [(cells, piece_color(index))],
+                                           PIECE_ISO_SCALE)
+            title = f"{piece.name} {count_text(piece)}".strip()
+            width = max(vw, len(title) * title_cells_per_char)
+
+            def paint_view(canvas: Canvas, x0: float, y0: float,
+                           view: Callable[[Canvas, float, float, str], None] = view,
+                           w: float = vw, width: float = width) -> None:
+                view(canvas, x0 + (width - w) / 2, y0, "shape")
+
+            panels.append(Panel("piece", title, width, vh, paint_view, POLYOMINO_PX,
+                                POLYOMINO_FLOW))
+            continue
+        if not _cubes(puzzle.lattice):
+            _, _, lw_, lh = _layers_size(cells, flat)
+            title = f"{piece.name} {count_text(piece)}".strip()
+            width = max(lw_, len(title) * title_cells_per_char)
+
+            def paint_layers(canvas: Canvas, x0: float, y0: float, cells: list[Cell] = cells,
+                             w: float = lw_, width: float = width, index: int = index) -> None:
+                _paint_layers(canvas, cells, [(cells, piece_color(index), None)],
+                              x0 + (width - w) / 2, y0, None, None, flat)
+
+            panels.append(Panel("piece", title, width, lh, paint_layers, POLYOMINO_PX,
+                                POLYOMINO_FLOW))
+            continue
         _, _, w, h = _iso_size(cells, PIECE_ISO_SCALE)
         title = f"{piece.name} {count_text(piece)}".strip()
         width = max(w, len(title) * title_cells_per_char)

@@ -56,13 +56,21 @@ class StickGrid:
     where a place is drawn. ``maps`` lists the rotations first (``rotations`` of them, a
     turn each), then the mirror images, the first of which (``mirror``) mirrors left to
     right; ``rays`` are the steps from a point to its sticks, counter-clockwise as drawn,
-    from the one to the right."""
+    from the one to the right. Everything a grid does differently is a value here, so
+    that nothing asks which grid it is."""
 
     name: str
     maps: tuple[Matrix, ...]
     rotations: int
     rays: tuple[Point, ...]
-    directions: tuple[str, ...]  # each stick direction's name, in direction() order
+    directions: tuple[str, ...]  # each stick direction's name
+    parities: tuple[Point, ...]  # each direction's (row % 2, col % 2), in that order
+    halves: tuple[Point, ...]  # each direction's step from a stick's middle to an end
+    marks: tuple[str, ...]  # each direction's character in the text notation
+    plane_of: tuple[float, float, float, float]  # (x from row, x from col, y from row, 0)
+    staggered: bool  # rows of points drawn half a step apart (the triangle notation)
+    claims_rays: bool  # "no crossing" claims rays (triangle), not points passed straight
+    family: str  # what a puzzle of its sticks is called
 
     @property
     def mirror(self) -> int:
@@ -73,15 +81,11 @@ class StickGrid:
 
     def direction(self, stick: Stick) -> int:
         """Which of the grid's stick directions (an index into ``directions``)."""
-        key = (stick[0] % 2, stick[1] % 2)
-        if self.name == "square":
-            return 0 if key == (0, 1) else 1
-        return {(0, 1): 0, (1, 0): 1, (1, 1): 2}[key]
+        return self.parities.index((stick[0] % 2, stick[1] % 2))
 
     def half(self, stick: Stick) -> Point:
         """The step from a stick's middle to its one end (the other is minus it)."""
-        return ((0, 1), (1, 0), (1, -1))[self.direction(stick)] if self.name == "triangle" \
-            else ((0, 1), (1, 0))[self.direction(stick)]
+        return self.halves[self.direction(stick)]
 
     def ends(self, stick: Stick) -> tuple[Point, Point]:
         """The two grid points a stick joins, the upper (or left) one first."""
@@ -93,24 +97,29 @@ class StickGrid:
     def plane(self, place: tuple[int, int]) -> tuple[float, float]:
         """Where a place is drawn, (x, y) in unit sticks, y down."""
         y, x = place
-        if self.name == "square":
-            return x / 2, y / 2
-        return x / 2 + y / 4, y * math.sqrt(3) / 4
+        xy, xx, yy, _ = self.plane_of
+        return xy * y + xx * x, yy * y
 
     def text_column(self, place: tuple[int, int]) -> int:
         """The column of the text notation where a place is written (its row is its
-        first coordinate)."""
+        first coordinate): ``2 col + row`` on a staggered grid, ``col`` otherwise."""
         y, x = place
-        return x if self.name == "square" else 2 * x + y
+        return 2 * x + y if self.staggered else x
 
 
-SQUARE = StickGrid("square", _group((0, 1, -1, 0), (1, 0, 0, -1), 4),
-                   4, ((0, 1), (-1, 0), (0, -1), (1, 0)), ("horizontal", "vertical"))
+SQUARE = StickGrid("square", _group((0, 1, -1, 0), (1, 0, 0, -1), 4), 4,
+                   ((0, 1), (-1, 0), (0, -1), (1, 0)), ("horizontal", "vertical"),
+                   ((0, 1), (1, 0)), ((0, 1), (1, 0)), ("-", "|"), (0.0, 0.5, 0.5, 0.0),
+                   staggered=False, claims_rays=False, family="polysticks")
 # On axial (row, col): a turn by 60 degrees sends (r, c) to (r + c, -r); the mirror
-# (c -> -c on the drawing) sends (r, c) to (r, -r - c).
-TRIANGLE = StickGrid("triangle", _group((1, 1, -1, 0), (1, 0, -1, -1), 6),
-                     6, ((0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1), (1, 0)),
-                     ("horizontal", "down-right", "down-left"))
+# (c -> -c on the drawing) sends (r, c) to (r, -r - c). A point (r, c) is drawn at
+# x = c + r / 2, y = r * sqrt(3) / 2 (places are doubled: half of that).
+TRIANGLE = StickGrid("triangle", _group((1, 1, -1, 0), (1, 0, -1, -1), 6), 6,
+                     ((0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1), (1, 0)),
+                     ("horizontal", "down-right", "down-left"),
+                     ((0, 1), (1, 0), (1, 1)), ((0, 1), (1, 0), (1, -1)), ("-", "\\", "/"),
+                     (0.25, 0.5, math.sqrt(3) / 4, 0.0),
+                     staggered=True, claims_rays=True, family="polytrigs (sticks on triangles)")
 GRIDS = {g.name: g for g in (SQUARE, TRIANGLE)}
 
 

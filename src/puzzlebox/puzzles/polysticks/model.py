@@ -141,7 +141,7 @@ class PolysticksPuzzle(Puzzle):
         triangle grid with ``corners``, rays of points."""
         if self.touch == "ends":
             return [("point", *p) for p in geometry.joint_points(sticks, self.grid)]
-        if self.grid is geometry.TRIANGLE:
+        if self.grid.claims_rays:
             return [("ray", *r) for r in geometry.claimed_rays(sticks, self.grid)]
         return [("point", *p) for p in geometry.through_points(sticks, self.grid)]
 
@@ -283,7 +283,7 @@ class PolysticksPuzzle(Puzzle):
             return
         if tuple(board_counts) in states:
             return
-        if grid is geometry.SQUARE:
+        if len(grid.directions) == 2:  # squares: the balance of horizontal and vertical
             balance = board_counts[0] - board_counts[1]
             yield Proof("balance", f"the board has {balance:+d} more horizontal than "
                         "vertical sticks, which no choice of the pieces and their turns "

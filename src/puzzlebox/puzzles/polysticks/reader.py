@@ -45,7 +45,7 @@ def read_grid(r: FileReader, value: Any, path: tuple[Any, ...],
     if len(value) > 4 * MAX_STICKS:
         raise r.fail(path, f"a grid of {len(value)} characters; the limit is "
                      f"{4 * MAX_STICKS}")
-    if grid is geometry.TRIANGLE:  # rows are lines only: '/' is a stick there
+    if grid.staggered:  # the triangle notation, whose rows are lines only: '/' is a stick
         lines = grid_rows(value) if "\n" in value else [value]
         return _checked(r, value, path, _read_triangle(r, value, path, lines))
     lines = grid_rows(value)
@@ -127,7 +127,7 @@ def _read_triangle(r: FileReader, value: str, path: tuple[Any, ...], lines: list
                                  "points are)", at)
                 continue
             kind = geometry.TRIANGLE.direction(place)
-            mark = (text.HORIZONTAL, text.DOWN_RIGHT, text.DOWN_LEFT)[kind]
+            mark = geometry.TRIANGLE.marks[kind]
             if ch != mark and not ch.isalnum():
                 raise r.fail(path, f"{where}: {ch!r} where a {names[kind]} stick goes "
                              f"(write {want[kind]}, or leave a space; the first '+' fixes "

@@ -33,8 +33,6 @@ if TYPE_CHECKING:
 POINT = "+"
 HORIZONTAL = "-"
 VERTICAL = "|"
-DOWN_LEFT = "/"
-DOWN_RIGHT = "\\"
 EMPTY = " "
 # Characters that read as "nothing here" at any place of a grid.
 BLANKS = frozenset(" .")
@@ -45,7 +43,7 @@ SPARE_MARKS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 def _columns(stick: Stick, grid: StickGrid) -> list[int]:
     """The text columns a stick is written in (three for a horizontal triangle stick)."""
     x = grid.text_column(stick)
-    wide = grid is not SQUARE and grid.direction(stick) == 0
+    wide = grid.staggered and grid.direction(stick) == 0  # +---+: three characters
     return [x - 1, x, x + 1] if wide else [x]
 
 
@@ -89,8 +87,7 @@ def stick_owners(owners: Mapping[Stick, int], grid: StickGrid = SQUARE
 def plain_marks(sticks: Iterable[Stick], grid: StickGrid = SQUARE) -> dict[Stick, str]:
     """Each stick marked as the file writes it: ``-`` or ``|`` on squares, ``-``, ``\\``
     or ``/`` on triangles."""
-    names = (HORIZONTAL, VERTICAL) if grid is SQUARE else (HORIZONTAL, DOWN_RIGHT, DOWN_LEFT)
-    return {s: names[grid.direction(s)] for s in sticks}
+    return {s: grid.marks[grid.direction(s)] for s in sticks}
 
 
 def piece_marks(names: Sequence[str]) -> dict[str, str]:
@@ -124,8 +121,7 @@ def describe(puzzle: PolysticksPuzzle) -> list[str]:
     """The board and the pieces, each drawn in the file's notation."""
     rule = "no two pieces cross" if puzzle.touch == "corners" else \
         "pieces meet only where one of them ends"
-    family = "polysticks" if puzzle.grid is SQUARE else "polytrigs (sticks on triangles)"
-    out = [f"{family}: a board of {len(puzzle.board)} sticks, {len(puzzle.pieces)} "
+    out = [f"{puzzle.grid.family}: a board of {len(puzzle.board)} sticks, {len(puzzle.pieces)} "
            f"pieces ({rule}):"]
     out += ["  " + line for line in stick_lines(plain_marks(puzzle.board, puzzle.grid),
                                                 puzzle.grid)]
