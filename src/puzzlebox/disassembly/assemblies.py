@@ -14,6 +14,7 @@ apart before one deadline, the whole command's; :func:`disassemble_solution` tak
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -25,6 +26,7 @@ from puzzlebox.disassembly.search import (
     DEFAULT_MAX_STATES,
     Deadline,
     Separation,
+    Shapes,
     disassemble,
 )
 from puzzlebox.errors import PuzzleboxError
@@ -89,6 +91,9 @@ def sliding_axes(lattice: Lattice) -> int | None:
 
 def check_slides(puzzle: object, label: str) -> int:
     """The sliding axes of the puzzle, or a one-line refusal."""
+    shared = _SHARED.get(puzzle) if isinstance(puzzle, PolyominoPuzzle) else None
+    if shared is not None:  # worked out before, for the puzzle's first assembly
+        return shared.dims
     if not getattr(puzzle, "slides_apart", False):  # Puzzle.slides_apart: a kind says so
         raise CannotDisassemble(f"{label}: only pieces packed on a board can be taken apart")
     dims = sliding_axes(cast(PolyominoPuzzle, puzzle).lattice)
@@ -125,13 +130,43 @@ class Arranged:
         return tuple(p.piece for p in self.placements)
 
 
+class _Shared:
+    """What the take-aparts of one puzzle share: the order of its pieces, each placement's
+    cells as the search takes them, and the book of shapes (:class:`Shapes`)."""
+
+    def __init__(self, puzzle: PolyominoPuzzle, dims: int) -> None:
+        self.dims = dims
+        self.rank = {piece.name: k for k, piece in enumerate(puzzle.pieces)}
+        self.spaced: dict[tuple[Cell, ...], np.ndarray] = {}
+        self.shapes = Shapes(dims)
+
+    def cells(self, placement: Placement) -> np.ndarray:
+        found = self.spaced.get(placement.cells)
+        if found is None:
+            found = self.spaced[placement.cells] = _spaced(placement.cells, self.dims)
+        return found
+
+
+# each puzzle's shared part, for as long as the puzzle lives (a worker of a split keeps its
+# puzzle from one batch to the next, and so its book)
+_SHARED: weakref.WeakKeyDictionary[PolyominoPuzzle, _Shared] = weakref.WeakKeyDictionary()
+
+
+def _shared(puzzle: PolyominoPuzzle, dims: int) -> _Shared:
+    found = _SHARED.get(puzzle)
+    if found is None or found.dims != dims:
+        found = _SHARED[puzzle] = _Shared(puzzle, dims)
+    return found
+
+
 def arrange(puzzle: PolyominoPuzzle, solution: PolyominoSolution, dims: int,
             fixed: Collection[str] = (), groups: Sequence[Collection[str]] = ()) -> Arranged:
     """``solution``'s pieces numbered for the search, ``fixed`` and ``groups`` by name."""
-    rank = {piece.name: k for k, piece in enumerate(puzzle.pieces)}
+    shared = _shared(puzzle, dims)
+    rank = shared.rank
     placements = tuple(sorted(solution.placements, key=lambda p: (rank[p.piece], p.cells)))
     names = [p.piece for p in placements]
-    return Arranged(placements, [_spaced(p.cells, dims) for p in placements],
+    return Arranged(placements, [shared.cells(p) for p in placements],
                     [k for k, name in enumerate(names) if name in fixed],
                     [[k for k, name in enumerate(names) if name in group] for group in groups])
 
@@ -153,7 +188,8 @@ def disassemble_solution(puzzle: PolyominoPuzzle, solution: PolyominoSolution,
                              groups=arranged.groups, thorough=rules.thorough,
                              max_states=rules.max_states, max_seconds=rules.max_seconds,
                              label=label, deadline=deadline,
-                             max_memory=None if limits is None else limits.memory)
+                             max_memory=None if limits is None else limits.memory,
+                             shapes=_shared(puzzle, dims).shapes)
     return Disassembled(solution, arranged.names, separation, arranged.placements)
 
 

@@ -40,6 +40,7 @@ import time
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
+from typing import Any, cast
 
 import numpy as np
 
@@ -250,7 +251,13 @@ class _Part:
         self.dirs = 2 * solver.dims
         self.kernel: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self.native: tuple[np.ndarray, np.ndarray] | None = None  # the C search's pieces
-        if solver.native is not None and self.n <= solver.native.MAX_PIECES:
+        # the same in the book of shapes that the solver shares: (shapes, low corners)
+        self.placed: tuple[list[int], list[int]] | None = None
+        if solver.placed is not None and self.n <= solver.placed[0].MAX_PIECES:
+            _, sids, origins = solver.placed
+            self.placed = ([sids[p] for p in pieces],
+                           [c for p in pieces for c in origins[3 * p:3 * p + 3]])
+        elif solver.native is not None and self.n <= solver.native.MAX_PIECES:
             self.native = (np.concatenate([solver.voxels[p] for p in pieces]),
                            np.cumsum([0] + [len(solver.voxels[p]) for p in pieces],
                                      dtype=np.int64))
@@ -407,7 +414,7 @@ class _Part:
     def search(self, start: Position) -> Separation | None:
         """Breadth first from ``start`` until a separation whose parts come apart."""
         solver = self.solver
-        if self.native is not None and solver.native is not None:
+        if (self.native is not None and solver.native is not None) or self.placed is not None:
             return self.search_native(start)
         # only three fronts of positions are kept to tell old from new (every move can be
         # undone), while the parent links keep the paths of the live front
@@ -463,14 +470,22 @@ class _Part:
         if start in failed:
             return None
         native = solver.native
-        assert self.native is not None and native is not None
+        assert native is not None
         budget = solver.budget
-        walk = native.walk(*self.native, solver.dims, self.fixed_mask, start) \
-            if solver.thorough else None
+        # the part's pieces: shapes of the shared book at their low corners, or voxels
+        pieces: tuple[Any, ...]
+        if self.placed is not None and solver.shapes is not None:
+            pieces = (solver.shapes.book, *self.placed)
+            bfs, walk_from = native.bfs_in, native.walk_in
+        else:
+            assert self.native is not None
+            pieces = (*self.native, solver.dims)
+            bfs, walk_from = native.bfs, native.walk
+        walk = walk_from(*pieces, self.fixed_mask, start) if solver.thorough else None
         while True:
             if walk is None:
-                status, budget.visited, pos, splits, path = native.bfs(
-                    *self.native, solver.dims, self.fixed_mask, start, budget.visited,
+                status, budget.visited, pos, splits, path = bfs(
+                    *pieces, self.fixed_mask, start, budget.visited,
                     budget.max_states, budget.seconds_left(), budget.max_bytes)
             else:
                 status, budget.visited, pos, splits, path = native.walk_next(
@@ -548,10 +563,65 @@ def _native() -> ModuleType | None:
     return _cdisasm
 
 
+class Shapes:
+    """The shapes of one puzzle's pieces, shared by the take-aparts of all its assemblies.
+
+    Every assembly of a puzzle places the same pieces in the same few orientations, and how
+    far one piece slides past another depends only on the two shapes and their offset. The
+    C search keeps those distances in a *book* of shapes (_cdisasm.c); one book serves
+    every part of every assembly taken apart with the same ``Shapes``, so a distance is
+    worked out once per puzzle rather than once per assembly. Its cache of distances is
+    held under a quarter of the memory limit (past it, it begins again), and the C search
+    counts it in what a take-apart holds. Where the C search is not built (or
+    ``compiled=False``), searches ignore it."""
+
+    def __init__(self, dims: int) -> None:
+        self.dims = dims
+        self.book: Any = None
+        self._ids: dict[bytes, int] = {}  # a shape's rows (from its low corner): its number
+        self._placed: dict[bytes, tuple[int, int, int, int]] = {}  # cells: shape, corner
+
+    def place(self, native: ModuleType, cells: np.ndarray) -> tuple[int, int, int, int] | None:
+        """The shape of ``cells`` (int64 rows x y z) and its low corner x, y, z; None when
+        the book is full (:meth:`renew` then)."""
+        key = cells.tobytes()
+        found = self._placed.get(key)
+        if found is not None:
+            return found
+        if self.book is None:
+            self.book = native.book(self.dims)
+        low = cells.min(axis=0)
+        rows = cells - low
+        rows = np.ascontiguousarray(rows[np.lexsort(rows.T[::-1])])  # one order per shape
+        name = rows.tobytes()
+        shape = self._ids.get(name)
+        if shape is None:
+            shape, _ = native.book_add(self.book, rows)
+            if shape < 0:
+                return None
+            self._ids[name] = shape
+        found = (shape, int(low[0]), int(low[1]), int(low[2]))
+        self._placed[key] = found
+        return found
+
+    def renew(self) -> None:
+        """An empty book (the old one was full: it has room for 16,384 shapes)."""
+        self.book = None
+        self._ids.clear()
+        self._placed.clear()
+
+    def info(self) -> dict[str, int]:
+        """What the book holds: shapes, pairs (distances kept), computed (distances worked
+        out), cleared (times its cache began again), bytes (for bench/ and the tests)."""
+        if self.book is None or _cdisasm is None:
+            return {"shapes": 0, "pairs": 0, "computed": 0, "cleared": 0, "bytes": 0}
+        return dict(_cdisasm.book_info(self.book))
+
+
 class _Solver:
     def __init__(self, dims: int, pieces: Sequence[np.ndarray],
                  fixed: Collection[int], groups: Iterable[Collection[int]], thorough: bool,
-                 budget: _Budget, compiled: bool = True) -> None:
+                 budget: _Budget, compiled: bool = True, shapes: Shapes | None = None) -> None:
         self.dims = dims
         self.voxels = pieces  # each piece's cells, rows of x y z
         self._cache: BlockingCache | None = None
@@ -562,9 +632,25 @@ class _Solver:
         self.budget = budget
         self.native = _native() if compiled else None
         self.kernels = _compiled() if compiled and self.native is None else None
+        # each piece as a shape of the shared book and its low corner (the C search)
+        self.shapes = shapes if self.native is not None else None
+        self.placed: tuple[ModuleType, list[int], list[int]] | None = None
+        if self.shapes is not None and self.native is not None:
+            self.placed = self._place(self.shapes, self.native)
         # positions of each part known not to come apart (a thorough search meets the same
         # part again and again after each separation that fails)
         self.failed: dict[tuple[int, ...], set[Position]] = {}
+
+    def _place(self, shapes: Shapes, native: ModuleType
+               ) -> tuple[ModuleType, list[int], list[int]]:
+        """Every piece's shape in the book and its low corner (a full book is renewed)."""
+        for _ in range(2):
+            where = [shapes.place(native, cells) for cells in self.voxels]
+            if all(w is not None for w in where):
+                return (native, [w[0] for w in where if w is not None],
+                        [c for w in where if w is not None for c in w[1:]])
+            shapes.renew()
+        raise AssertionError("an empty book has room for every piece of a part")
 
     @property
     def cache(self) -> BlockingCache:
@@ -596,9 +682,16 @@ class _Solver:
         return not any(members <= group for group in self.groups)
 
 
-def _arrays(pieces: Sequence[Iterable[Sequence[int]]]) -> list[np.ndarray]:
+def _arrays(pieces: Sequence[Iterable[Sequence[int]]], trusted: bool = False
+            ) -> list[np.ndarray]:
     """Each piece's cells as rows of x y z (z 0 for cells given as pairs); a piece without
-    cells, or two pieces on one cell, is a caller's bug (ValueError)."""
+    cells, or two pieces on one cell, is a caller's bug (ValueError). ``trusted``: pieces
+    that are already int64 rows of x y z are taken as they are, unchecked for overlaps (a
+    solution of an exact cover places no cell twice)."""
+    if trusted and all(isinstance(p, np.ndarray) and p.dtype == np.int64 and p.ndim == 2
+                       and p.shape[1] == 3 and len(p) and p.flags.c_contiguous
+                       for p in pieces):
+        return cast(list[np.ndarray], list(pieces))
     out: list[np.ndarray] = []
     for index, piece in enumerate(pieces):
         cells = np.array(piece if isinstance(piece, np.ndarray) else list(piece),
@@ -637,6 +730,7 @@ def disassemble(
     compiled: bool = True,
     deadline: Deadline | None = None,
     max_memory: int | None = None,
+    shapes: Shapes | None = None,
 ) -> Separation | None:
     """How the assembled ``pieces`` (each a set of cells, as placed) come apart, or None
     when they cannot.
@@ -649,13 +743,17 @@ def disassemble(
     :class:`DisassemblyOverMemory` (an ``OverMemory``) where it would hold more than
     ``max_memory`` bytes (None: the default memory limit, 2 GB, as for the engines).
     ``compiled=False`` runs the Python reference of the inner step instead of the compiled
-    kernel (the same answers, slower).
+    kernel (the same answers, slower). ``shapes`` (one :class:`Shapes` for all the
+    assemblies of a puzzle) shares the pieces' shapes and the distances between them with
+    every other take-apart given it: the same answers, each distance worked out once. With
+    it, pieces given as int64 rows of x y z are taken as a solution of an exact cover gives
+    them: their overlaps are not looked for again.
     """
-    cells = _arrays(pieces)
+    cells = _arrays(pieces, trusted=shapes is not None)
     if max_seconds is not None:
         deadline = Deadline.sooner(deadline, Deadline.after(max_seconds))
     budget = _Budget(max_states, deadline, label, memory_limit(max_memory))
-    solver = _Solver(dims, cells, fixed, groups, thorough, budget, compiled)
+    solver = _Solver(dims, cells, fixed, groups, thorough, budget, compiled, shapes)
     everyone = tuple(range(len(cells)))
     if not solver.needs_work(everyone):
         return None
