@@ -64,6 +64,30 @@ static double now_seconds(void) {
 #endif
 }
 
+static int popcount64(uint64_t x) {
+#if defined(__POPCNT__)
+    return __builtin_popcountll(x);
+#else /* no instruction for it in this build: a few word operations, not a library call */
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+#endif
+}
+
+static int clz64(uint64_t x) { /* x is not 0 */
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_clzll(x);
+#else
+    int k = 0;
+    while (!(x >> 63)) {
+        x <<= 1;
+        k++;
+    }
+    return k;
+#endif
+}
+
 static int ctz64(uint64_t x) {
 #if defined(__GNUC__) || defined(__clang__)
     return __builtin_ctzll(x);
@@ -234,13 +258,9 @@ static void pair_free(const Book *b, int si, int sj, const int64_t *off, int32_t
     }
 }
 
-static uint64_t mix64(uint64_t h) {
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdULL;
-    h ^= h >> 33;
-    h *= 0xc4ceb9fe1a85ec53ULL;
-    h ^= h >> 33;
-    return h;
+/* Where a key of the book's cache is looked for first: the high half of one product. */
+static size_t book_slot(uint64_t key) {
+    return (size_t)((key * 0x9E3779B97F4A7C15ULL) >> 32);
 }
 
 /* The book's values for shapes si <= sj, sj at ``off`` from si (worked out on the first
@@ -258,7 +278,7 @@ static const int32_t *pair_cached(Book *b, int si, int sj, const int64_t *off, i
                    ((uint64_t)sj << (3 * OFF_BITS)) |
                    ((uint64_t)(off[0] + OFF_LIMIT) << (2 * OFF_BITS)) |
                    ((uint64_t)(off[1] + OFF_LIMIT) << OFF_BITS) | (uint64_t)(off[2] + OFF_LIMIT);
-    size_t mask = b->ccap - 1, h = (size_t)mix64(key) & mask;
+    size_t mask = b->ccap - 1, h = book_slot(key) & mask;
     while (b->ckey[h]) {
         if (b->ckey[h] == key) return b->cval + h * (size_t)b->dirs;
         h = (h + 1) & mask;
@@ -280,7 +300,7 @@ static const int32_t *pair_cached(Book *b, int si, int sj, const int64_t *off, i
             }
             for (size_t k = 0; k < b->ccap; k++) {
                 if (!b->ckey[k]) continue;
-                size_t g = (size_t)mix64(b->ckey[k]) & (cap - 1);
+                size_t g = book_slot(b->ckey[k]) & (cap - 1);
                 while (keys[g]) g = (g + 1) & (cap - 1);
                 keys[g] = b->ckey[k];
                 memcpy(vals + g * (size_t)b->dirs, b->cval + k * (size_t)b->dirs,
@@ -293,7 +313,7 @@ static const int32_t *pair_cached(Book *b, int si, int sj, const int64_t *off, i
             b->ccap = cap;
         }
         mask = b->ccap - 1;
-        h = (size_t)mix64(key) & mask;
+        h = book_slot(key) & mask;
         while (b->ckey[h]) h = (h + 1) & mask;
     }
     b->ckey[h] = key;
@@ -316,6 +336,8 @@ typedef struct {
     int64_t *reach;    /* dirs * n * n */
     uint64_t *edges;   /* the closure's scratch: masks by distance, all zero */
     uint64_t *clos, *done;
+    uint64_t *drags;   /* dirs * n: what each piece drags along each way, at some distance */
+    uint64_t *byval;   /* 64: a row's pieces by distance (moves) */
     int64_t *vals;     /* the distinct finite distances of a direction, n * n at most */
     int64_t *found;    /* separations: rows (single, moving, direction) */
     int64_t *out;      /* separations in order: rows (moving, direction) */
@@ -345,13 +367,16 @@ static int part_init(Part *p, Book *book, const int32_t *sid, const int64_t *org
      * n * n levels) of n masks */
     p->edges = calloc((size_t)(n * n > 64 ? n * n : 64) * (size_t)n, sizeof(uint64_t));
     p->clos = malloc(sizeof(uint64_t) * 2 * (size_t)n);
+    p->drags = malloc(sizeof(uint64_t) * (size_t)(p->dirs * n));
+    p->byval = malloc(sizeof(uint64_t) * 64);
     p->vals = malloc(sizeof(int64_t) * (size_t)(n * n));
     p->found = malloc(sizeof(int64_t) * 3 * (size_t)(p->dirs * n));
     p->out = malloc(sizeof(int64_t) * 2 * (size_t)(p->dirs * n));
     p->mv_cap = 64;
     p->mv = malloc(sizeof(int64_t) * 3 * p->mv_cap);
     p->ranked = malloc(sizeof(int64_t) * (size_t)n);
-    if (!p->sid || !p->org || !p->reach || !p->edges || !p->clos || !p->vals || !p->found ||
+    if (!p->sid || !p->org || !p->reach || !p->edges || !p->clos || !p->drags || !p->byval ||
+        !p->vals || !p->found ||
         !p->out || !p->mv || !p->ranked)
         return -1;
     p->done = p->clos + n;
@@ -366,6 +391,8 @@ static void part_free(Part *p) {
     free(p->reach);
     free(p->edges);
     free(p->clos);
+    free(p->drags);
+    free(p->byval);
     free(p->vals);
     free(p->found);
     free(p->out);
@@ -406,7 +433,7 @@ static int blocking(Part *p, const int32_t *pos) {
                 R(p, d, j, i) = v[d ^ 1 ^ swap];  /* j moving d is i moving the other way */
             }
         }
-    uint64_t *clos = p->clos, *done = p->done, *edges = p->edges;
+    uint64_t *clos = p->clos, *done = p->done, *rev = p->done, *edges = p->edges;
     int64_t *vals = p->vals;
     for (int d = 0; d < p->dirs; d++) {
         /* the distances met, as a mask when all are below 64 (the usual case) */
@@ -425,11 +452,22 @@ static int blocking(Part *p, const int32_t *pos) {
             }
         if (!big) {
             /* a distance at a time, ascending: each pair that makes a new link closes the
-             * masks of what reaches its first piece (n word operations a link) */
+             * masks of what reaches its first piece (n word operations a link). A piece
+             * that drags more than half the pieces is *past*: no move and no separation
+             * looks at its row beyond that distance (moves stop where the group passes
+             * half, separations take at most half), and whatever reaches it is past too;
+             * so links from a piece past are not followed, and once every piece is past the
+             * rest of the distances are not looked at. */
+            int half = n / 2, left = n;
+            uint64_t past = 0;
             for (int i = 0; i < n; i++) {
                 for (int j = 0; j < n; j++) R(p, d, i, j) = FREE_DIST;
                 R(p, d, i, i) = 0;
-                clos[i] = (uint64_t)1 << i;
+                clos[i] = rev[i] = (uint64_t)1 << i;
+                if (1 > half) { /* a part of one piece */
+                    past |= (uint64_t)1 << i;
+                    left--;
+                }
             }
             while (present) {
                 int v = ctz64(present);
@@ -439,24 +477,41 @@ static int blocking(Part *p, const int32_t *pos) {
                     uint64_t links = level[i];
                     level[i] = 0;
                     uint64_t ibit = (uint64_t)1 << i;
+                    if (past & ibit) continue;
                     while (links) {
                         int j = ctz64(links);
                         links &= links - 1;
                         if (clos[i] >> j & 1) continue; /* i reaches j already */
                         uint64_t via = clos[j];
-                        for (int x = 0; x < n; x++) {
-                            if (!(clos[x] & ibit)) continue;
+                        uint64_t who = rev[i] & ~past; /* the pieces that reach i */
+                        while (who) {
+                            int x = ctz64(who);
+                            who &= who - 1;
                             uint64_t fresh = via & ~clos[x];
                             clos[x] |= fresh;
                             while (fresh) {
                                 int y = ctz64(fresh);
                                 fresh &= fresh - 1;
                                 R(p, d, x, y) = v;
+                                rev[y] |= (uint64_t)1 << x;
+                            }
+                            if (popcount64(clos[x]) > half) {
+                                past |= (uint64_t)1 << x;
+                                left--;
                             }
                         }
+                        if (past & ibit) break;
+                    }
+                }
+                if (!left) { /* every piece past: the masks of the distances left cleared */
+                    while (present) {
+                        int w = ctz64(present);
+                        present &= present - 1;
+                        memset(edges + (size_t)w * n, 0, sizeof(uint64_t) * (size_t)n);
                     }
                 }
             }
+            memcpy(p->drags + (size_t)d * n, clos, sizeof(uint64_t) * (size_t)n);
             continue;
         }
         /* some distance of 64 or more: the distinct distances, ascending, one level each */
@@ -516,6 +571,7 @@ static int blocking(Part *p, const int32_t *pos) {
                 }
             }
         }
+        memcpy(p->drags + (size_t)d * n, done, sizeof(uint64_t) * (size_t)n);
     }
     return 0;
 }
@@ -533,14 +589,8 @@ static void separations(Part *p) {
     int64_t *found = p->found;
     for (int d = 0; d < p->dirs; d++)
         for (int q = 0; q < n; q++) {
-            int count = 0;
-            uint64_t mask = 0;
-            for (int j = 0; j < n; j++)
-                if (R(p, d, q, j) < FREE_DIST) {
-                    count++;
-                    mask |= (uint64_t)1 << j;
-                }
-            if (count > half) continue;
+            uint64_t mask = p->drags[d * n + q]; /* what q drags at some distance */
+            if (popcount64(mask) > half) continue;
             uint64_t moving = mask;
             int direction = d;
             if (mask & fixed) {
@@ -597,27 +647,68 @@ static int moves(Part *p) {
         size_t first = p->nmoves;
         for (int q = 0; q < n; q++) {
             const int64_t *row = &R(p, d, q, 0);
-            for (int j = 0; j < n; j++) { /* insertion sort, stable: ties by piece */
-                int64_t value = row[j];
-                int at = j;
-                while (at > 0 && row[ranked[at - 1]] > value) {
-                    ranked[at] = ranked[at - 1];
-                    at--;
+            /* the pieces q drags, by distance, where all distances are below 64 (the usual
+             * case): byval[v] the pieces at distance v, ``present`` the distances met */
+            uint64_t present = 0, *byval = p->byval;
+            int big = 0;
+            for (int j = 0; j < n; j++) {
+                int64_t v = row[j];
+                if (v >= FREE_DIST) continue;
+                if (v >= 64) {
+                    big = 1;
+                    break;
                 }
-                ranked[at] = j;
+                if (!(present >> v & 1)) {
+                    present |= (uint64_t)1 << v;
+                    byval[v] = 0;
+                }
+                byval[v] |= (uint64_t)1 << j;
             }
-            int64_t most = half < n ? row[ranked[half]] : 0;
-            if (most >= FREE_DIST) {
-                most = 0;
-                for (int j = 0; j < n; j++)
-                    if (row[j] < FREE_DIST && row[j] > most) most = row[j];
+            int64_t most = 0;
+            if (!big) {
+                /* the distance at which the group passes half the pieces, else the last */
+                uint64_t group = 0;
+                int past = 0;
+                for (uint64_t rest = present; rest; rest &= rest - 1) {
+                    int v = ctz64(rest);
+                    group |= byval[v];
+                    if (popcount64(group) >= half + 1) {
+                        most = v;
+                        past = 1;
+                        break;
+                    }
+                }
+                if (!past && present) most = 63 - clz64(present);
+            } else {
+                for (int j = 0; j < n; j++) { /* insertion sort, stable: ties by piece */
+                    int64_t value = row[j];
+                    int at = j;
+                    while (at > 0 && row[ranked[at - 1]] > value) {
+                        ranked[at] = ranked[at - 1];
+                        at--;
+                    }
+                    ranked[at] = j;
+                }
+                most = half < n ? row[ranked[half]] : 0;
+                if (most >= FREE_DIST) {
+                    most = 0;
+                    for (int j = 0; j < n; j++)
+                        if (row[j] < FREE_DIST && row[j] > most) most = row[j];
+                }
             }
-            uint64_t mask = 0;
+            uint64_t mask = 0, rest = present;
             int at = 0;
             for (int64_t k = 1; k <= most; k++) {
-                while (at < n && row[ranked[at]] < k) {
-                    mask |= (uint64_t)1 << ranked[at];
-                    at++;
+                if (!big) {
+                    while (rest && ctz64(rest) < k) {
+                        mask |= byval[ctz64(rest)];
+                        rest &= rest - 1;
+                    }
+                } else {
+                    while (at < n && row[ranked[at]] < k) {
+                        mask |= (uint64_t)1 << ranked[at];
+                        at++;
+                    }
                 }
                 int known = 0;
                 for (size_t r = first; r < p->nmoves; r++)

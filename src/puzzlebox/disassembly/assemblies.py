@@ -28,6 +28,7 @@ from puzzlebox.disassembly.search import (
     Separation,
     Shapes,
     disassemble,
+    disassemble_shaped,
 )
 from puzzlebox.errors import PuzzleboxError
 from puzzlebox.geometry import Cell, Lattice
@@ -138,12 +139,21 @@ class _Shared:
         self.dims = dims
         self.rank = {piece.name: k for k, piece in enumerate(puzzle.pieces)}
         self.spaced: dict[tuple[Cell, ...], np.ndarray] = {}
+        self.by_id: dict[int, tuple[tuple[Cell, ...], np.ndarray]] = {}
         self.shapes = Shapes(dims)
 
     def cells(self, placement: Placement) -> np.ndarray:
+        """The placement's cells as rows of x y z, one array per placement (the book of
+        shapes knows it again by itself)."""
+        seen = self.by_id.get(id(placement.cells))
+        if seen is not None and seen[0] is placement.cells:  # the solver's own tuple again
+            return seen[1]
         found = self.spaced.get(placement.cells)
         if found is None:
             found = self.spaced[placement.cells] = _spaced(placement.cells, self.dims)
+        if len(self.by_id) > 4 * len(self.spaced) + 4096:  # new tuples each time: again
+            self.by_id.clear()
+        self.by_id[id(placement.cells)] = (placement.cells, found)  # held: its id stays
         return found
 
 
@@ -184,12 +194,20 @@ def disassemble_solution(puzzle: PolyominoPuzzle, solution: PolyominoSolution,
     arranged = arrange(puzzle, solution, dims, rules.fixed, rules.groups)
     if limits is not None and limits.time is not None:
         deadline = Deadline.sooner(deadline, Deadline.after(limits.time))
-    separation = disassemble(arranged.pieces, dims=dims, fixed=arranged.fixed,
-                             groups=arranged.groups, thorough=rules.thorough,
-                             max_states=rules.max_states, max_seconds=rules.max_seconds,
-                             label=label, deadline=deadline,
-                             max_memory=None if limits is None else limits.memory,
-                             shapes=_shared(puzzle, dims).shapes)
+    if rules.max_seconds is not None:
+        deadline = Deadline.sooner(deadline, Deadline.after(rules.max_seconds))
+    memory = None if limits is None else limits.memory
+    shapes = _shared(puzzle, dims).shapes
+    if rules.thorough:
+        separation = disassemble(arranged.pieces, dims=dims, fixed=arranged.fixed,
+                                 groups=arranged.groups, thorough=True,
+                                 max_states=rules.max_states, label=label, deadline=deadline,
+                                 max_memory=memory, shapes=shapes)
+    else:
+        separation = disassemble_shaped(arranged.pieces, shapes, dims=dims,
+                                        fixed=arranged.fixed, groups=arranged.groups,
+                                        max_states=rules.max_states, label=label,
+                                        deadline=deadline, max_memory=memory)
     return Disassembled(solution, arranged.names, separation, arranged.placements)
 
 

@@ -461,7 +461,8 @@ class _Part:
         failed.update(everything or (start,))
         return None
 
-    def search_native(self, start: Position) -> Separation | None:
+    def search_native(self, start: Position,
+                      first: tuple[int, int, Any, Any, Any] | None = None) -> Separation | None:
         """:meth:`search` with the whole breadth-first loop in the C extension: as
         BurrTools judges (the first separation met decides) in one call; a thorough search
         goes on from each position whose separations all fail."""
@@ -483,7 +484,10 @@ class _Part:
             bfs, walk_from = native.bfs, native.walk
         walk = walk_from(*pieces, self.fixed_mask, start) if solver.thorough else None
         while True:
-            if walk is None:
+            if first is not None:  # the breadth-first search already made (shaped())
+                status, budget.visited, pos, splits, path = first
+                first = None
+            elif walk is None:
                 status, budget.visited, pos, splits, path = bfs(
                     *pieces, self.fixed_mask, start, budget.visited,
                     budget.max_states, budget.seconds_left(), budget.max_bytes)
@@ -580,13 +584,18 @@ class Shapes:
         self.book: Any = None
         self._ids: dict[bytes, int] = {}  # a shape's rows (from its low corner): its number
         self._placed: dict[bytes, tuple[int, int, int, int]] = {}  # cells: shape, corner
+        self._by_id: dict[int, tuple[np.ndarray, tuple[int, int, int, int]]] = {}
 
     def place(self, native: ModuleType, cells: np.ndarray) -> tuple[int, int, int, int] | None:
         """The shape of ``cells`` (int64 rows x y z) and its low corner x, y, z; None when
         the book is full (:meth:`renew` then)."""
+        seen = self._by_id.get(id(cells))
+        if seen is not None and seen[0] is cells:  # the same array as before (a caller's)
+            return seen[1]
         key = cells.tobytes()
         found = self._placed.get(key)
         if found is not None:
+            self._remember(cells, found)
             return found
         if self.book is None:
             self.book = native.book(self.dims)
@@ -602,13 +611,22 @@ class Shapes:
             self._ids[name] = shape
         found = (shape, int(low[0]), int(low[1]), int(low[2]))
         self._placed[key] = found
+        self._remember(cells, found)
         return found
+
+    def _remember(self, cells: np.ndarray, found: tuple[int, int, int, int]) -> None:
+        """Know the array itself next time (it is held, so its id stays its own); a caller
+        that hands new arrays each time fills this up, and it begins again."""
+        if len(self._by_id) > 4 * len(self._placed) + 4096:
+            self._by_id.clear()
+        self._by_id[id(cells)] = (cells, found)
 
     def renew(self) -> None:
         """An empty book (the old one was full: it has room for 16,384 shapes)."""
         self.book = None
         self._ids.clear()
         self._placed.clear()
+        self._by_id.clear()
 
     def info(self) -> dict[str, int]:
         """What the book holds: shapes, pairs (distances kept), computed (distances worked
@@ -715,6 +733,54 @@ def _arrays(pieces: Sequence[Iterable[Sequence[int]]], trusted: bool = False
                                      f"{(x, y, z)}")
                 seen[x, y, z] = index
     return out
+
+
+def disassemble_shaped(
+    cells: list[np.ndarray],
+    shapes: Shapes,
+    *,
+    dims: int,
+    fixed: Sequence[int] = (),
+    groups: Sequence[Collection[int]] = (),
+    max_states: int = DEFAULT_MAX_STATES,
+    label: str = "assembly",
+    deadline: Deadline | None = None,
+    max_memory: int | None = None,
+) -> Separation | None:
+    """:func:`disassemble` (not thorough) of an exact cover's solution, each piece's cells
+    an int64 array of rows x y z that the caller keeps (:class:`Shapes` knows it again by
+    itself), with the book of ``shapes``: the same answer. Most assemblies of a puzzle hold
+    together, and their take-apart is one breadth-first search of the C extension, made
+    straight from here without the setup of the general search; an assembly whose search
+    meets a separation goes on in the general one from there."""
+    native = _native()
+    budget = _Budget(max_states, deadline, label, memory_limit(max_memory))
+    n = len(cells)
+    held = set(fixed)
+    if native is None or n > native.MAX_PIECES:
+        solver = _Solver(dims, cells, fixed, groups, False, budget, True, shapes)
+        everyone = tuple(range(n))
+        if not solver.needs_work(everyone):
+            return None
+        order = sorted(everyone, key=lambda p: (p not in held, p))
+        return _Part(solver, tuple(order)).search((0,) * (3 * n))
+    if n < 2 or len(held) == n or any(set(range(n)) <= set(g) for g in groups):
+        return None  # one piece, only fixed pieces, or a group of them all: nothing to do
+    order = [k for k in range(n) if k in held] + [k for k in range(n) if k not in held]
+    where = [shapes.place(native, cells[k]) for k in order]
+    if any(w is None for w in where):  # the book is full: the general search renews it
+        return disassemble(cells, dims=dims, fixed=fixed, groups=groups, max_states=max_states,
+                           label=label, deadline=deadline, max_memory=max_memory,
+                           shapes=shapes)
+    start = (0,) * (3 * n)
+    first = native.bfs_in(
+        shapes.book, [w[0] for w in where if w is not None],
+        [c for w in where if w is not None for c in w[1:]], (1 << len(held)) - 1, start,
+        0, budget.max_states, budget.seconds_left(), budget.max_bytes)
+    if first[0] == native.NONE:
+        return None
+    solver = _Solver(dims, cells, fixed, groups, False, budget, True, shapes)
+    return _Part(solver, tuple(order)).search_native(start, first)
 
 
 def disassemble(
