@@ -133,7 +133,7 @@ def measure(argv: list[str], cpu_limit: float, wall_limit: float) -> Measured:
     def limit() -> None:
         resource.setrlimit(resource.RLIMIT_CPU, (int(cpu_limit) + 1, int(cpu_limit) + 2))
 
-    with tempfile.TemporaryFile("w+") as out:
+    with tempfile.TemporaryFile("w+", errors="replace") as out:  # burrTxt's own bytes
         began = time.perf_counter()
         proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.DEVNULL, text=True,
                                 preexec_fn=limit, start_new_session=True)

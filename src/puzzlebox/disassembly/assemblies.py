@@ -218,9 +218,21 @@ def _here(work: Callable[[], T]) -> T:
     return work()
 
 
+def _in_turn(works: list[Callable[[], Disassembled]]
+             ) -> tuple[list[Disassembled], Exception | None]:
+    """Each work in turn, up to the first that fails: what they gave, and its error."""
+    done: list[Disassembled] = []
+    for work in works:
+        try:
+            done.append(work())
+        except Exception as error:  # handed back with what came before it
+            return done, error
+    return done, None
+
+
 def take_apart(puzzle: PolyominoPuzzle, rules: Rules = Rules(),
                limits: HeldTo | None = None, engine: str = "auto",
-               on: Callable[[Callable[[], Disassembled]], Disassembled] = _here
+               on: Callable[[Callable[[], Any]], Any] = _here, batch: int = 1
                ) -> Iterator[Disassembled]:  # fmt: skip
     """Each assembly of ``puzzle`` (its solutions up to symmetry, found through a run held
     to ``limits``: ``puzzle.distinct_solutions(limits=limits)``), taken apart in turn under
@@ -228,16 +240,41 @@ def take_apart(puzzle: PolyominoPuzzle, rules: Rules = Rules(),
     step: past it, ``OutOfTime`` (from the search for assemblies or from a take-apart),
     with the words of every other time limit; past ``limits.memory`` (2 GB when None),
     ``OverMemory``. ``limits`` None: the run's defaults (a hopeless search for assemblies
-    refused, 2 GB). ``on(work)`` runs each take-apart (the command line: on a thread of its
-    own)."""
+    refused, 2 GB). ``on(work)`` runs the take-aparts (the command line: on a thread of its
+    own), ``batch`` at most at a time: 1, then twice as many each time up to ``batch``, so
+    that a thread is handed work less often (0.014 ms a handing) while a caller that stops
+    early has at most a batch taken apart for nothing. The answers and their order are the
+    same whatever the batch; an error of the search for assemblies comes after the
+    assemblies found before it, an error of a take-apart after those before it."""
     check_slides(puzzle, puzzle.name)
     deadline = None if limits is None or limits.time is None else Deadline.after(limits.time)
     run: dict[str, Any] = {} if limits is None else {"limits": limits}
-    found = puzzle.distinct_solutions(engine=engine, **run)
-    for number, solution in enumerate(found, 1):
-        label = f"{puzzle.name}: assembly {number}"
-        yield on(partial(disassemble_solution, puzzle, cast(PolyominoSolution, solution),
-                         rules, label, limits, deadline))
+    found = iter(puzzle.distinct_solutions(engine=engine, **run))
+    number, size = 0, 1
+    while True:
+        works: list[Callable[[], Disassembled]] = []
+        stopped: Exception | None = None
+        try:
+            for solution in found:
+                number += 1
+                works.append(partial(disassemble_solution, puzzle,
+                                     cast(PolyominoSolution, solution), rules,
+                                     f"{puzzle.name}: assembly {number}", limits, deadline))
+                if len(works) >= size:
+                    break
+        except Exception as error:  # the search met a limit: its assemblies come first
+            stopped = error
+        if works:
+            done, failed = cast(tuple[list[Disassembled], Exception | None],
+                                on(partial(_in_turn, works)))
+            yield from done
+            if failed is not None:
+                raise failed
+        if stopped is not None:
+            raise stopped
+        if len(works) < size:
+            return
+        size = min(2 * size, max(batch, 1))
 
 
 def disassemble_all(puzzle: PolyominoPuzzle, solutions: Iterable[PolyominoSolution],
