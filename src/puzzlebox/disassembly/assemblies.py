@@ -18,6 +18,7 @@ import weakref
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
+from types import ModuleType
 from typing import Any, Protocol, TypeVar, cast
 
 import numpy as np
@@ -29,6 +30,7 @@ from puzzlebox.disassembly.search import (
     Shapes,
     disassemble,
     disassemble_shaped,
+    native_search,
 )
 from puzzlebox.errors import PuzzleboxError
 from puzzlebox.geometry import Cell, Lattice
@@ -141,6 +143,28 @@ class _Shared:
         self.spaced: dict[tuple[Cell, ...], np.ndarray] = {}
         self.by_id: dict[int, tuple[tuple[Cell, ...], np.ndarray]] = {}
         self.shapes = Shapes(dims)
+        # a placement's cells (the solver's own tuple, by identity): the tuple, its place
+        # in the puzzle's order, its cells for the search, its shape and low corner in the
+        # book and the book's generation then
+        self.records: dict[int, tuple[tuple[Cell, ...], tuple[int, tuple[Cell, ...]],
+                                      np.ndarray, tuple[int, int, int, int] | None, int]] = {}
+
+    def record(self, placement: Placement, native: ModuleType
+               ) -> tuple[tuple[Cell, ...], tuple[int, tuple[Cell, ...]], np.ndarray,
+                          tuple[int, int, int, int] | None, int]:
+        """What a take-apart asks of a placement, worked out once (see ``records``)."""
+        cells = placement.cells
+        found = self.records.get(id(cells))
+        if found is not None and found[0] is cells and found[4] == self.shapes.generation:
+            return found
+        rows = self.cells(placement)
+        generation = self.shapes.generation
+        found = (cells, (self.rank[placement.piece], cells), rows,
+                 self.shapes.place(native, rows), generation)
+        if len(self.records) > 4 * len(self.spaced) + 4096:  # new tuples each time: again
+            self.records.clear()
+        self.records[id(cells)] = found  # it holds the tuple: the id stays its own
+        return found
 
     def cells(self, placement: Placement) -> np.ndarray:
         """The placement's cells as rows of x y z, one array per placement (the book of
@@ -191,6 +215,14 @@ def disassemble_solution(puzzle: PolyominoPuzzle, solution: PolyominoSolution,
     a whole command's), whichever comes first; ``rules.max_states`` positions, then
     ``DisassemblyTooBig``."""
     dims = check_slides(puzzle, label)
+    if limits is not None and limits.time is not None:
+        deadline = Deadline.sooner(deadline, Deadline.after(limits.time))
+    if rules.max_seconds is not None:
+        deadline = Deadline.sooner(deadline, Deadline.after(rules.max_seconds))
+    memory = None if limits is None else limits.memory
+    native = native_search()
+    if native is not None and not rules.thorough:
+        return _quickly(puzzle, solution, dims, native, rules, label, deadline, memory)
     arranged = arrange(puzzle, solution, dims, rules.fixed, rules.groups)
     if limits is not None and limits.time is not None:
         deadline = Deadline.sooner(deadline, Deadline.after(limits.time))
@@ -209,6 +241,26 @@ def disassemble_solution(puzzle: PolyominoPuzzle, solution: PolyominoSolution,
                                         max_states=rules.max_states, label=label,
                                         deadline=deadline, max_memory=memory)
     return Disassembled(solution, arranged.names, separation, arranged.placements)
+
+
+def _quickly(puzzle: PolyominoPuzzle, solution: PolyominoSolution, dims: int,
+             native: ModuleType, rules: Rules, label: str, deadline: Deadline | None,
+             memory: int | None) -> Disassembled:
+    """:func:`disassemble_solution` with the C search (not thorough): what it asks of each
+    placement kept from the assemblies before (:meth:`_Shared.record`), the same answer."""
+    shared = _shared(puzzle, dims)
+    got = sorted(((shared.record(p, native), p) for p in solution.placements),
+                 key=lambda rp: rp[0][1])
+    placements = tuple(p for _, p in got)
+    names = tuple(p.piece for p in placements)
+    fixed = [k for k, name in enumerate(names) if name in rules.fixed] if rules.fixed else []
+    groups = [[k for k, name in enumerate(names) if name in group] for group in rules.groups]
+    placed = [r[3] for r, _ in got]
+    separation = disassemble_shaped(
+        [r[2] for r, _ in got], shared.shapes, dims=dims, fixed=fixed, groups=groups,
+        max_states=rules.max_states, label=label, deadline=deadline, max_memory=memory,
+        placed=None if any(w is None for w in placed) else placed)
+    return Disassembled(solution, names, separation, placements)
 
 
 T = TypeVar("T")

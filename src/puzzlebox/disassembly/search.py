@@ -553,6 +553,11 @@ def _compiled() -> ModuleType:
     return _kernel
 
 
+def native_search() -> ModuleType | None:
+    """The C search's module where it runs now (built, and the kernels chosen are C)."""
+    return _native()
+
+
 def _native() -> ModuleType | None:
     """The C search when it is built and the kernels chosen are C (engine/kernel_choice.py:
     ``PUZZLEBOX_KERNELS=numba`` runs numba's step instead, as for the engines)."""
@@ -582,6 +587,7 @@ class Shapes:
     def __init__(self, dims: int) -> None:
         self.dims = dims
         self.book: Any = None
+        self.generation = 0  # one more each time the book is renewed (its numbers change)
         self._ids: dict[bytes, int] = {}  # a shape's rows (from its low corner): its number
         self._placed: dict[bytes, tuple[int, int, int, int]] = {}  # cells: shape, corner
         self._by_id: dict[int, tuple[np.ndarray, tuple[int, int, int, int]]] = {}
@@ -623,6 +629,7 @@ class Shapes:
 
     def renew(self) -> None:
         """An empty book (the old one was full: it has room for 16,384 shapes)."""
+        self.generation += 1
         self.book = None
         self._ids.clear()
         self._placed.clear()
@@ -746,13 +753,16 @@ def disassemble_shaped(
     label: str = "assembly",
     deadline: Deadline | None = None,
     max_memory: int | None = None,
+    placed: Sequence[tuple[int, int, int, int] | None] | None = None,
 ) -> Separation | None:
     """:func:`disassemble` (not thorough) of an exact cover's solution, each piece's cells
     an int64 array of rows x y z that the caller keeps (:class:`Shapes` knows it again by
     itself), with the book of ``shapes``: the same answer. Most assemblies of a puzzle hold
     together, and their take-apart is one breadth-first search of the C extension, made
     straight from here without the setup of the general search; an assembly whose search
-    meets a separation goes on in the general one from there."""
+    meets a separation goes on in the general one from there. ``placed``: each piece's
+    shape and low corner as :meth:`Shapes.place` gave them for the book as it is now (a
+    caller that keeps them asks the book no more)."""
     native = _native()
     budget = _Budget(max_states, deadline, label, memory_limit(max_memory))
     n = len(cells)
@@ -767,7 +777,8 @@ def disassemble_shaped(
     if n < 2 or len(held) == n or any(set(range(n)) <= set(g) for g in groups):
         return None  # one piece, only fixed pieces, or a group of them all: nothing to do
     order = [k for k in range(n) if k in held] + [k for k in range(n) if k not in held]
-    where = [shapes.place(native, cells[k]) for k in order]
+    where = [shapes.place(native, cells[k]) for k in order] if placed is None else \
+        [placed[k] for k in order]
     if any(w is None for w in where):  # the book is full: the general search renews it
         return disassemble(cells, dims=dims, fixed=fixed, groups=groups, max_states=max_states,
                            label=label, deadline=deadline, max_memory=max_memory,
