@@ -183,3 +183,20 @@ def test_a_limit_met_in_a_batch_comes_after_the_assemblies_before_it() -> None:
         return got, str(raised.value)
 
     assert upto(1) == upto(16)
+
+
+@needs_c
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), pieces=st.integers(2, 5), far=st.integers(67, 95))
+def test_pieces_far_apart_take_the_long_way_alike(seed: int, pieces: int, far: int) -> None:
+    """A piece ``far`` cells away along x, on a line of the others: free distances of 64
+    and more, which the C search closes one distinct distance at a time (its other way
+    keeps masks by distance below 64): the Python reference's separation."""
+    cells = _assembly(seed, (3, 3, 2), pieces, 2)
+    cells.append([(far, 1, 0), (far + 1, 1, 0)])
+    try:
+        alone = disassemble(cells, max_states=5_000)
+    except DisassemblyTooBig:
+        return
+    assert disassemble(cells, compiled=False, max_states=5_000) == alone
+    assert disassemble(cells, shapes=_SHARED, max_states=5_000) == alone

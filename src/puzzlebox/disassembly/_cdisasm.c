@@ -75,19 +75,6 @@ static int popcount64(uint64_t x) {
 #endif
 }
 
-static int clz64(uint64_t x) { /* x is not 0 */
-#if defined(__GNUC__) || defined(__clang__)
-    return __builtin_clzll(x);
-#else
-    int k = 0;
-    while (!(x >> 63)) {
-        x <<= 1;
-        k++;
-    }
-    return k;
-#endif
-}
-
 static int ctz64(uint64_t x) {
 #if defined(__GNUC__) || defined(__clang__)
     return __builtin_ctzll(x);
@@ -333,18 +320,21 @@ typedef struct {
     int32_t *sid;      /* each piece's shape in the book */
     int64_t *org;      /* 3 per piece: its shape's low corner where the part starts */
     int64_t max_cache; /* the bound of the book's cache, bytes (negative: none) */
-    int64_t *reach;    /* dirs * n * n */
+    int64_t *reach;    /* dirs * n * n: a direction's pair distances (64 or more) */
     uint64_t *edges;   /* the closure's scratch: masks by distance, all zero */
     uint64_t *clos, *done;
     uint64_t *drags;   /* dirs * n: what each piece drags along each way, at some distance */
-    uint64_t *byval;   /* 64: a row's pieces by distance (moves) */
+    int32_t *pv;       /* each pair's free distances (i < j, 6 a pair), as i moves past j */
+    int64_t *hv;       /* the histories (blocking): dirs * n * n distances, */
+    uint64_t *hm;      /* what is dragged from each on, */
+    int *hn;           /* and how many, dirs * n */
+    uint64_t *lv;      /* the levels of a direction with a distance of 64 or more */
     int64_t *vals;     /* the distinct finite distances of a direction, n * n at most */
     int64_t *found;    /* separations: rows (single, moving, direction) */
     int64_t *out;      /* separations in order: rows (moving, direction) */
     int nsplits;
     int64_t *mv;       /* moves: rows (mask, direction, distance) */
     size_t mv_cap, nmoves;
-    int64_t *ranked;
 } Part;
 
 /* A part of ``n`` pieces: piece k is shape sid[k] of ``book`` with its low corner at
@@ -363,21 +353,24 @@ static int part_init(Part *p, Book *book, const int32_t *sid, const int64_t *org
     p->sid = malloc(sizeof(int32_t) * (size_t)n);
     p->org = malloc(sizeof(int64_t) * 3 * (size_t)n);
     p->reach = malloc(sizeof(int64_t) * (size_t)(p->dirs * n * n));
-    /* the closure's masks by distance, kept all zero between steps: 64 distances (or
-     * n * n levels) of n masks */
-    p->edges = calloc((size_t)(n * n > 64 ? n * n : 64) * (size_t)n, sizeof(uint64_t));
+    /* the closure's masks by direction and distance, kept all zero between steps */
+    p->edges = calloc((size_t)p->dirs * 64 * (size_t)n, sizeof(uint64_t));
+    p->pv = malloc(sizeof(int32_t) * 6 * (size_t)(n * (n - 1) / 2 + 1));
+    p->hv = malloc(sizeof(int64_t) * (size_t)(p->dirs * n * n));
+    p->hm = malloc(sizeof(uint64_t) * (size_t)(p->dirs * n * n));
+    p->hn = malloc(sizeof(int) * (size_t)(p->dirs * n));
+    p->lv = malloc(sizeof(uint64_t) * (size_t)(n * n * n));
     p->clos = malloc(sizeof(uint64_t) * 2 * (size_t)n);
     p->drags = malloc(sizeof(uint64_t) * (size_t)(p->dirs * n));
-    p->byval = malloc(sizeof(uint64_t) * 64);
     p->vals = malloc(sizeof(int64_t) * (size_t)(n * n));
     p->found = malloc(sizeof(int64_t) * 3 * (size_t)(p->dirs * n));
     p->out = malloc(sizeof(int64_t) * 2 * (size_t)(p->dirs * n));
     p->mv_cap = 64;
     p->mv = malloc(sizeof(int64_t) * 3 * p->mv_cap);
-    p->ranked = malloc(sizeof(int64_t) * (size_t)n);
-    if (!p->sid || !p->org || !p->reach || !p->edges || !p->clos || !p->drags || !p->byval ||
+    if (!p->sid || !p->org || !p->reach || !p->edges || !p->clos || !p->drags ||
+        !p->pv || !p->hv || !p->hm || !p->hn || !p->lv ||
         !p->vals || !p->found ||
-        !p->out || !p->mv || !p->ranked)
+        !p->out || !p->mv)
         return -1;
     p->done = p->clos + n;
     memcpy(p->sid, sid, sizeof(int32_t) * (size_t)n);
@@ -392,28 +385,54 @@ static void part_free(Part *p) {
     free(p->edges);
     free(p->clos);
     free(p->drags);
-    free(p->byval);
+    free(p->pv);
+    free(p->hv);
+    free(p->hm);
+    free(p->hn);
+    free(p->lv);
     free(p->vals);
     free(p->found);
     free(p->out);
     free(p->mv);
-    free(p->ranked);
 }
 
 #define R(p, d, i, j) ((p)->reach[((size_t)(d) * (p)->n + (i)) * (p)->n + (j)])
 
-/* _kernel.blocking: the least distance at which piece i sliding along d drags piece j,
- * from the pairs' free distances (the book's), then closed: what i drags, drags on in
- * turn, so R[d, i, j] is the least, over chains from i to j, of the largest free distance
- * along the chain (a bottleneck path). Worked out a distance at a time: j is dragged at
- * the t-th smallest distance v_t when it is reachable from i by pairs no freer than v_t,
- * a transitive closure of bit masks (n * n word operations a distance, where the
- * Floyd-Warshall of _kernel.blocking takes n * n * n). */
+/* Piece q's history along direction d: the distances at which what it drags grows, and
+ * what it drags from each on (each mask holds the ones before). */
+#define HV(p, d, q) ((p)->hv + ((size_t)(d) * (p)->n + (q)) * (p)->n)
+#define HM(p, d, q) ((p)->hm + ((size_t)(d) * (p)->n + (q)) * (p)->n)
+#define HN(p, d, q) ((p)->hn[(size_t)(d) * (p)->n + (q)])
+
+static void history_add(Part *p, int d, int q, int64_t v, uint64_t mask) {
+    int at = HN(p, d, q);
+    if (at && HV(p, d, q)[at - 1] == v) {
+        HM(p, d, q)[at - 1] = mask;
+    } else {
+        HV(p, d, q)[at] = v;
+        HM(p, d, q)[at] = mask;
+        HN(p, d, q) = at + 1;
+    }
+}
+
+/* _kernel.blocking, kept as histories: the least distance at which piece i sliding along d
+ * drags piece j, from the pairs' free distances (the book's), then closed: what i drags,
+ * drags on in turn, so j is dragged at the least, over chains from i to j, of the largest
+ * free distance along the chain (a bottleneck path). Worked out a distance at a time: j is
+ * dragged at the t-th smallest distance when it is reachable from i by pairs no freer
+ * than that, a transitive closure of bit masks. What moves and separations ask of it is,
+ * for each piece and direction, what it drags from each distance on (its history) and
+ * what it drags at some distance (p->drags), where _kernel.blocking gives the matrix. */
 static int blocking(Part *p, const int32_t *pos) {
-    int n = p->n;
+    int n = p->n, dirs = p->dirs;
     int32_t spare[6];
+    uint64_t present[6] = {0, 0, 0, 0, 0, 0};
+    int big[6] = {0, 0, 0, 0, 0, 0};
+    uint64_t *edges = p->edges; /* dirs x 64 distances x n masks, all zero between steps */
+    int32_t *pv = p->pv;
+    size_t pair = 0;
     for (int i = 0; i < n; i++)
-        for (int j = i + 1; j < n; j++) {
+        for (int j = i + 1; j < n; j++, pair++) {
             int si = p->sid[i], sj = p->sid[j];
             int64_t off[3];
             for (int a = 0; a < 3; a++)
@@ -428,51 +447,49 @@ static int blocking(Part *p, const int32_t *pos) {
             }
             const int32_t *v = pair_cached(p->book, si, sj, off, spare, p->max_cache);
             if (!v) return -1;
-            for (int d = 0; d < p->dirs; d++) {
-                R(p, d, i, j) = v[d ^ swap];      /* i moving d past j */
-                R(p, d, j, i) = v[d ^ 1 ^ swap];  /* j moving d is i moving the other way */
-            }
-        }
-    uint64_t *clos = p->clos, *done = p->done, *rev = p->done, *edges = p->edges;
-    int64_t *vals = p->vals;
-    for (int d = 0; d < p->dirs; d++) {
-        /* the distances met, as a mask when all are below 64 (the usual case) */
-        uint64_t present = 0;
-        int big = 0;
-        for (int i = 0; i < n; i++)
-            for (int j = 0; j < n; j++) {
-                int64_t v = R(p, d, i, j);
-                if (i == j || v >= FREE_DIST) continue;
-                if (v < 64) {
-                    present |= (uint64_t)1 << v;
-                    edges[(size_t)v * n + i] |= (uint64_t)1 << j;
-                } else {
-                    big = 1;
+            int32_t *mine = pv + pair * 6;
+            for (int d = 0; d < dirs; d++) mine[d] = v[d ^ swap]; /* i moving d past j */
+            for (int d = 0; d < dirs; d++) {
+                int32_t there = mine[d], back = mine[d ^ 1]; /* j moving d: i moving back */
+                if (there < 64) {
+                    present[d] |= (uint64_t)1 << there;
+                    edges[((size_t)d * 64 + there) * n + i] |= (uint64_t)1 << j;
+                } else if (there < FREE_DIST) {
+                    big[d] = 1;
+                }
+                if (back < 64) {
+                    present[d] |= (uint64_t)1 << back;
+                    edges[((size_t)d * 64 + back) * n + j] |= (uint64_t)1 << i;
+                } else if (back < FREE_DIST) {
+                    big[d] = 1;
                 }
             }
-        if (!big) {
+        }
+    uint64_t *clos = p->clos, *done = p->done, *rev = p->done;
+    int64_t *vals = p->vals;
+    for (int d = 0; d < dirs; d++) {
+        for (int q = 0; q < n; q++) HN(p, d, q) = 0;
+        if (!big[d]) {
             /* a distance at a time, ascending: each pair that makes a new link closes the
-             * masks of what reaches its first piece (n word operations a link). A piece
-             * that drags more than half the pieces is *past*: no move and no separation
-             * looks at its row beyond that distance (moves stop where the group passes
-             * half, separations take at most half), and whatever reaches it is past too;
-             * so links from a piece past are not followed, and once every piece is past the
-             * rest of the distances are not looked at. */
+             * masks of what reaches its first piece (a word operation for each piece that
+             * reaches it). A piece that drags more than half the pieces is *past*: no move
+             * and no separation looks at it beyond that distance (moves stop where the
+             * group passes half, separations take at most half), and whatever reaches it
+             * is past too; so links from a piece past are not followed, and once every
+             * piece is past the rest of the distances are not looked at. */
             int half = n / 2, left = n;
-            uint64_t past = 0;
+            uint64_t past = 0, levels = present[d];
             for (int i = 0; i < n; i++) {
-                for (int j = 0; j < n; j++) R(p, d, i, j) = FREE_DIST;
-                R(p, d, i, i) = 0;
                 clos[i] = rev[i] = (uint64_t)1 << i;
                 if (1 > half) { /* a part of one piece */
                     past |= (uint64_t)1 << i;
                     left--;
                 }
             }
-            while (present) {
-                int v = ctz64(present);
-                present &= present - 1;
-                uint64_t *level = edges + (size_t)v * n;
+            while (levels) {
+                int v = ctz64(levels);
+                levels &= levels - 1;
+                uint64_t *level = edges + ((size_t)d * 64 + v) * n;
                 for (int i = 0; i < n; i++) {
                     uint64_t links = level[i];
                     level[i] = 0;
@@ -488,11 +505,12 @@ static int blocking(Part *p, const int32_t *pos) {
                             int x = ctz64(who);
                             who &= who - 1;
                             uint64_t fresh = via & ~clos[x];
+                            if (!fresh) continue;
                             clos[x] |= fresh;
+                            history_add(p, d, x, v, clos[x]);
                             while (fresh) {
                                 int y = ctz64(fresh);
                                 fresh &= fresh - 1;
-                                R(p, d, x, y) = v;
                                 rev[y] |= (uint64_t)1 << x;
                             }
                             if (popcount64(clos[x]) > half) {
@@ -504,22 +522,27 @@ static int blocking(Part *p, const int32_t *pos) {
                     }
                 }
                 if (!left) { /* every piece past: the masks of the distances left cleared */
-                    while (present) {
-                        int w = ctz64(present);
-                        present &= present - 1;
-                        memset(edges + (size_t)w * n, 0, sizeof(uint64_t) * (size_t)n);
+                    while (levels) {
+                        int w = ctz64(levels);
+                        levels &= levels - 1;
+                        memset(edges + ((size_t)d * 64 + w) * n, 0, sizeof(uint64_t) * (size_t)n);
                     }
                 }
             }
             memcpy(p->drags + (size_t)d * n, clos, sizeof(uint64_t) * (size_t)n);
             continue;
         }
-        /* some distance of 64 or more: the distinct distances, ascending, one level each */
-        while (present) { /* the masks filled above are not used this way */
-            int v = ctz64(present);
-            present &= present - 1;
-            memset(edges + (size_t)v * n, 0, sizeof(uint64_t) * (size_t)n);
-        }
+        /* some distance of 64 or more: the masks filled above are not used this way; the
+         * distinct distances, ascending, one level each, from the pairs' distances */
+        for (uint64_t levels = present[d]; levels; levels &= levels - 1)
+            memset(edges + ((size_t)d * 64 + ctz64(levels)) * n, 0, sizeof(uint64_t) * (size_t)n);
+        for (int i = 0; i < n; i++) R(p, d, i, i) = FREE_DIST;
+        pair = 0;
+        for (int i = 0; i < n; i++)
+            for (int j = i + 1; j < n; j++, pair++) {
+                R(p, d, i, j) = pv[pair * 6 + d];
+                R(p, d, j, i) = pv[pair * 6 + (d ^ 1)];
+            }
         int T = 0;
         for (int i = 0; i < n; i++)
             for (int j = 0; j < n; j++) {
@@ -533,6 +556,8 @@ static int blocking(Part *p, const int32_t *pos) {
                 vals[at] = v;
                 T++;
             }
+        uint64_t *lv = p->lv; /* T levels of n masks */
+        memset(lv, 0, sizeof(uint64_t) * (size_t)T * (size_t)n);
         for (int i = 0; i < n; i++) {
             for (int j = 0; j < n; j++) {
                 if (i == j) continue;
@@ -544,32 +569,23 @@ static int blocking(Part *p, const int32_t *pos) {
                     if (vals[mid] < v) lo = mid + 1;
                     else hi = mid;
                 }
-                edges[(size_t)lo * n + i] |= (uint64_t)1 << j;
+                lv[(size_t)lo * n + i] |= (uint64_t)1 << j;
             }
-            for (int j = 0; j < n; j++) R(p, d, i, j) = FREE_DIST;
-            R(p, d, i, i) = 0;
             clos[i] = done[i] = (uint64_t)1 << i;
         }
         for (int t = 0; t < T; t++) {
-            uint64_t *level = edges + (size_t)t * n;
-            for (int i = 0; i < n; i++) {
-                clos[i] |= level[i];
-                level[i] = 0;
-            }
+            uint64_t *level = lv + (size_t)t * n;
+            for (int i = 0; i < n; i++) clos[i] |= level[i];
             for (int m = 0; m < n; m++) {
                 uint64_t bit = (uint64_t)1 << m, via = clos[m];
                 for (int i = 0; i < n; i++)
                     if (clos[i] & bit) clos[i] |= via;
             }
-            for (int i = 0; i < n; i++) {
-                uint64_t fresh = clos[i] & ~done[i];
-                done[i] |= fresh;
-                while (fresh) {
-                    int j = ctz64(fresh);
-                    fresh &= fresh - 1;
-                    R(p, d, i, j) = vals[t];
+            for (int i = 0; i < n; i++)
+                if (clos[i] != done[i]) {
+                    done[i] = clos[i];
+                    history_add(p, d, i, vals[t], clos[i]);
                 }
-            }
         }
         memcpy(p->drags + (size_t)d * n, done, sizeof(uint64_t) * (size_t)n);
     }
@@ -641,75 +657,28 @@ static int push_move(Part *p, uint64_t mask, int d, int64_t k) {
 static int moves(Part *p) {
     int n = p->n, half = n / 2;
     uint64_t full = p->full, fixed = p->fixed;
-    int64_t *ranked = p->ranked;
     p->nmoves = 0;
     for (int d = 0; d < p->dirs; d++) {
         size_t first = p->nmoves;
         for (int q = 0; q < n; q++) {
-            const int64_t *row = &R(p, d, q, 0);
-            /* the pieces q drags, by distance, where all distances are below 64 (the usual
-             * case): byval[v] the pieces at distance v, ``present`` the distances met */
-            uint64_t present = 0, *byval = p->byval;
-            int big = 0;
-            for (int j = 0; j < n; j++) {
-                int64_t v = row[j];
-                if (v >= FREE_DIST) continue;
-                if (v >= 64) {
-                    big = 1;
-                    break;
-                }
-                if (!(present >> v & 1)) {
-                    present |= (uint64_t)1 << v;
-                    byval[v] = 0;
-                }
-                byval[v] |= (uint64_t)1 << j;
-            }
+            /* what q drags from each distance on: the group of distance k is what it drags
+             * from the distances below k; it moves every distance up to where the group
+             * passes half the pieces (else up to its last distance) */
+            int count = HN(p, d, q);
+            const int64_t *hv = HV(p, d, q);
+            const uint64_t *hm = HM(p, d, q);
             int64_t most = 0;
-            if (!big) {
-                /* the distance at which the group passes half the pieces, else the last */
-                uint64_t group = 0;
-                int past = 0;
-                for (uint64_t rest = present; rest; rest &= rest - 1) {
-                    int v = ctz64(rest);
-                    group |= byval[v];
-                    if (popcount64(group) >= half + 1) {
-                        most = v;
-                        past = 1;
-                        break;
-                    }
-                }
-                if (!past && present) most = 63 - clz64(present);
+            if (half + 1 <= 1) {
+                most = 0;
             } else {
-                for (int j = 0; j < n; j++) { /* insertion sort, stable: ties by piece */
-                    int64_t value = row[j];
-                    int at = j;
-                    while (at > 0 && row[ranked[at - 1]] > value) {
-                        ranked[at] = ranked[at - 1];
-                        at--;
-                    }
-                    ranked[at] = j;
-                }
-                most = half < n ? row[ranked[half]] : 0;
-                if (most >= FREE_DIST) {
-                    most = 0;
-                    for (int j = 0; j < n; j++)
-                        if (row[j] < FREE_DIST && row[j] > most) most = row[j];
-                }
+                int h = 0;
+                while (h < count && popcount64(hm[h]) < half + 1) h++;
+                most = h < count ? hv[h] : count ? hv[count - 1] : 0;
             }
-            uint64_t mask = 0, rest = present;
+            uint64_t mask = (uint64_t)1 << q;
             int at = 0;
             for (int64_t k = 1; k <= most; k++) {
-                if (!big) {
-                    while (rest && ctz64(rest) < k) {
-                        mask |= byval[ctz64(rest)];
-                        rest &= rest - 1;
-                    }
-                } else {
-                    while (at < n && row[ranked[at]] < k) {
-                        mask |= (uint64_t)1 << ranked[at];
-                        at++;
-                    }
-                }
+                while (at < count && hv[at] < k) mask = hm[at++];
                 int known = 0;
                 for (size_t r = first; r < p->nmoves; r++)
                     if (p->mv[3 * r + 2] == k && (uint64_t)p->mv[3 * r] == mask) {
