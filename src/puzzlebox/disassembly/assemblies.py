@@ -15,13 +15,12 @@ apart before one deadline, the whole command's; :func:`disassemble_solution` tak
 from __future__ import annotations
 
 import weakref
+from array import array
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from types import ModuleType
-from typing import Any, Protocol, TypeVar, cast
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 from puzzlebox.disassembly.search import (
     DEFAULT_MAX_STATES,
@@ -35,6 +34,9 @@ from puzzlebox.disassembly.search import (
 from puzzlebox.errors import PuzzleboxError
 from puzzlebox.geometry import Cell, Lattice
 from puzzlebox.puzzles.polyomino import Placement, PolyominoPuzzle, PolyominoSolution
+
+if TYPE_CHECKING:  # loaded where a search needs it: a take-apart in C needs none
+    import numpy as np
 
 
 class CannotDisassemble(PuzzleboxError):
@@ -111,10 +113,20 @@ def _spaced(cells: Sequence[Cell], dims: int) -> np.ndarray:
     """A placement's cells as rows of (x, y, z) for the search: x the column, y the row, z
     the layer (as the BurrTools importer maps voxels), so that moves are tried along x, then
     y, then z."""
+    import numpy as np
+
     grid = np.array(cells, dtype=np.int64)
     if dims == 2:
         return np.column_stack([grid[:, 1], grid[:, 0], np.zeros(len(grid), dtype=np.int64)])
     return np.ascontiguousarray(grid[:, ::-1])
+
+
+def _spaced_flat(cells: Sequence[Cell], dims: int) -> array[int]:
+    """:func:`_spaced` as an ``array('q')`` of x y z one cell after another (the same
+    bytes): the C search takes it, and no numpy is loaded for it."""
+    if dims == 2:
+        return array("q", [c for row, col in cells for c in (col, row, 0)])
+    return array("q", [c for layer, row, col in cells for c in (col, row, layer)])
 
 
 @dataclass(frozen=True)
@@ -144,24 +156,27 @@ class _Shared:
         self.by_id: dict[int, tuple[tuple[Cell, ...], np.ndarray]] = {}
         self.shapes = Shapes(dims)
         # a placement's cells (the solver's own tuple, by identity): the tuple, its place
-        # in the puzzle's order, its cells for the search, its shape and low corner in the
-        # book and the book's generation then
+        # in the puzzle's order, its cells for the C search, its shape and low corner in
+        # the book and the book's generation then
         self.records: dict[int, tuple[tuple[Cell, ...], tuple[int, tuple[Cell, ...]],
-                                      np.ndarray, tuple[int, int, int, int] | None, int]] = {}
+                                      array[int], tuple[int, int, int, int] | None, int]] = {}
+        self.flat: dict[tuple[Cell, ...], array[int]] = {}
 
     def record(self, placement: Placement, native: ModuleType
-               ) -> tuple[tuple[Cell, ...], tuple[int, tuple[Cell, ...]], np.ndarray,
+               ) -> tuple[tuple[Cell, ...], tuple[int, tuple[Cell, ...]], array[int],
                           tuple[int, int, int, int] | None, int]:
         """What a take-apart asks of a placement, worked out once (see ``records``)."""
         cells = placement.cells
         found = self.records.get(id(cells))
         if found is not None and found[0] is cells and found[4] == self.shapes.generation:
             return found
-        rows = self.cells(placement)
+        rows = self.flat.get(cells)
+        if rows is None:
+            rows = self.flat[cells] = _spaced_flat(cells, self.dims)
         generation = self.shapes.generation
         found = (cells, (self.rank[placement.piece], cells), rows,
                  self.shapes.place(native, rows), generation)
-        if len(self.records) > 4 * len(self.spaced) + 4096:  # new tuples each time: again
+        if len(self.records) > 4 * len(self.flat) + 4096:  # new tuples each time: again
             self.records.clear()
         self.records[id(cells)] = found  # it holds the tuple: the id stays its own
         return found
@@ -221,7 +236,8 @@ def disassemble_solution(puzzle: PolyominoPuzzle, solution: PolyominoSolution,
         deadline = Deadline.sooner(deadline, Deadline.after(rules.max_seconds))
     memory = None if limits is None else limits.memory
     native = native_search()
-    if native is not None and not rules.thorough:
+    if native is not None and not rules.thorough and \
+            len(solution.placements) <= native.MAX_PIECES:
         return _quickly(puzzle, solution, dims, native, rules, label, deadline, memory)
     arranged = arrange(puzzle, solution, dims, rules.fixed, rules.groups)
     if limits is not None and limits.time is not None:

@@ -37,17 +37,19 @@ compare the other two against.
 from __future__ import annotations
 
 import time
+from array import array
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any, cast
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, cast
 
 from puzzlebox.disassembly.blocking import FREE, BlockingCache, Cell
 from puzzlebox.engine import kernel_choice
 from puzzlebox.engine.memory import OutOfTime, OverMemory, memory_limit, size_text
 from puzzlebox.errors import PuzzleboxError
+
+if TYPE_CHECKING:  # numpy loads where a search needs it: the C search of an exact cover's
+    import numpy as np  # solution (disassemble_shaped) needs none (0.1 s of a process's CPU)
 
 _cdisasm: ModuleType | None
 try:
@@ -257,7 +259,10 @@ class _Part:
             _, sids, origins = solver.placed
             self.placed = ([sids[p] for p in pieces],
                            [c for p in pieces for c in origins[3 * p:3 * p + 3]])
-        elif solver.native is not None and self.n <= solver.native.MAX_PIECES:
+            return
+        import numpy as np
+
+        if solver.native is not None and self.n <= solver.native.MAX_PIECES:
             self.native = (np.concatenate([solver.voxels[p] for p in pieces]),
                            np.cumsum([0] + [len(solver.voxels[p]) for p in pieces],
                                      dtype=np.int64))
@@ -279,6 +284,8 @@ class _Part:
             return self.solver.native.expand(*self.native, self.solver.dims, self.fixed_mask,
                                              pos)
         if self.kernel is not None and self.solver.kernels is not None:
+            import numpy as np
+
             voxels, starts, fronts = self.kernel
             splits, table, after = self.solver.kernels.expand(
                 voxels, starts, fronts, np.array(pos, dtype=np.int64), self.solver.dims,
@@ -301,6 +308,8 @@ class _Part:
         Piece ``i`` moving ``k`` drags ``j`` when it can move less than ``k`` past it, and
         what ``i`` drags drags on in turn: the least over chains of the largest free
         distance along the chain (a bottleneck path, Floyd-Warshall over the pieces)."""
+        import numpy as np
+
         pair = self.solver.cache.pair
         n, pieces = self.n, self.pieces
         zero = (0,) * self.dirs
@@ -590,11 +599,13 @@ class Shapes:
         self.generation = 0  # one more each time the book is renewed (its numbers change)
         self._ids: dict[bytes, int] = {}  # a shape's rows (from its low corner): its number
         self._placed: dict[bytes, tuple[int, int, int, int]] = {}  # cells: shape, corner
-        self._by_id: dict[int, tuple[np.ndarray, tuple[int, int, int, int]]] = {}
+        self._by_id: dict[int, tuple[Any, tuple[int, int, int, int]]] = {}
 
-    def place(self, native: ModuleType, cells: np.ndarray) -> tuple[int, int, int, int] | None:
-        """The shape of ``cells`` (int64 rows x y z) and its low corner x, y, z; None when
-        the book is full (:meth:`renew` then)."""
+    def place(self, native: ModuleType, cells: np.ndarray | array[int]
+              ) -> tuple[int, int, int, int] | None:
+        """The shape of ``cells`` (int64 rows x y z, or an ``array('q')`` of x y z one
+        after the other) and its low corner x, y, z; None when the book is full
+        (:meth:`renew` then)."""
         seen = self._by_id.get(id(cells))
         if seen is not None and seen[0] is cells:  # the same array as before (a caller's)
             return seen[1]
@@ -605,9 +616,11 @@ class Shapes:
             return found
         if self.book is None:
             self.book = native.book(self.dims)
-        low = cells.min(axis=0)
-        rows = cells - low
-        rows = np.ascontiguousarray(rows[np.lexsort(rows.T[::-1])])  # one order per shape
+        flat = array("q", key)  # x y z, one cell after another
+        xs, ys, zs = flat[0::3], flat[1::3], flat[2::3]
+        low = (min(xs), min(ys), min(zs))
+        rows = array("q", [c for cell in sorted(zip(xs, ys, zs))  # one order per shape
+                           for c in (cell[0] - low[0], cell[1] - low[1], cell[2] - low[2])])
         name = rows.tobytes()
         shape = self._ids.get(name)
         if shape is None:
@@ -615,12 +628,12 @@ class Shapes:
             if shape < 0:
                 return None
             self._ids[name] = shape
-        found = (shape, int(low[0]), int(low[1]), int(low[2]))
+        found = (shape, low[0], low[1], low[2])
         self._placed[key] = found
         self._remember(cells, found)
         return found
 
-    def _remember(self, cells: np.ndarray, found: tuple[int, int, int, int]) -> None:
+    def _remember(self, cells: Any, found: tuple[int, int, int, int]) -> None:
         """Know the array itself next time (it is held, so its id stays its own); a caller
         that hands new arrays each time fills this up, and it begins again."""
         if len(self._by_id) > 4 * len(self._placed) + 4096:
@@ -644,7 +657,7 @@ class Shapes:
 
 
 class _Solver:
-    def __init__(self, dims: int, pieces: Sequence[np.ndarray],
+    def __init__(self, dims: int, pieces: Sequence[Any],
                  fixed: Collection[int], groups: Iterable[Collection[int]], thorough: bool,
                  budget: _Budget, compiled: bool = True, shapes: Shapes | None = None) -> None:
         self.dims = dims
@@ -691,6 +704,8 @@ class _Solver:
         numbered in the piece's own array (a part shifts them to its own numbering)."""
         found = self._fronts.get(piece)
         if found is None:
+            import numpy as np
+
             assert self.kernels is not None
             voxels = self.voxels[piece]
             found = self.kernels.front_cells(
@@ -713,6 +728,8 @@ def _arrays(pieces: Sequence[Iterable[Sequence[int]]], trusted: bool = False
     cells, or two pieces on one cell, is a caller's bug (ValueError). ``trusted``: pieces
     that are already int64 rows of x y z are taken as they are, unchecked for overlaps (a
     solution of an exact cover places no cell twice)."""
+    import numpy as np
+
     if trusted and all(isinstance(p, np.ndarray) and p.dtype == np.int64 and p.ndim == 2
                        and p.shape[1] == 3 and len(p) and p.flags.c_contiguous
                        for p in pieces):
@@ -743,7 +760,7 @@ def _arrays(pieces: Sequence[Iterable[Sequence[int]]], trusted: bool = False
 
 
 def disassemble_shaped(
-    cells: list[np.ndarray],
+    cells: Sequence[np.ndarray | array[int]],
     shapes: Shapes,
     *,
     dims: int,
@@ -756,11 +773,13 @@ def disassemble_shaped(
     placed: Sequence[tuple[int, int, int, int] | None] | None = None,
 ) -> Separation | None:
     """:func:`disassemble` (not thorough) of an exact cover's solution, each piece's cells
-    an int64 array of rows x y z that the caller keeps (:class:`Shapes` knows it again by
-    itself), with the book of ``shapes``: the same answer. Most assemblies of a puzzle hold
-    together, and their take-apart is one breadth-first search of the C extension, made
-    straight from here without the setup of the general search; an assembly whose search
-    meets a separation goes on in the general one from there. ``placed``: each piece's
+    an int64 array of rows x y z (or an ``array('q')`` of x y z one after the other, where
+    the C search runs: numpy is then not loaded) that the caller keeps (:class:`Shapes`
+    knows it again by itself), with the book of ``shapes``: the same answer. Most
+    assemblies of a puzzle hold together, and their take-apart is one breadth-first
+    search of the C extension, made straight from here without the setup of the general
+    search; an assembly whose search meets a separation goes on in the general one from
+    there. ``placed``: each piece's
     shape and low corner as :meth:`Shapes.place` gave them for the book as it is now (a
     caller that keeps them asks the book no more)."""
     native = _native()
@@ -768,7 +787,11 @@ def disassemble_shaped(
     n = len(cells)
     held = set(fixed)
     if native is None or n > native.MAX_PIECES:
-        solver = _Solver(dims, cells, fixed, groups, False, budget, True, shapes)
+        import numpy as np
+
+        rows = [c if isinstance(c, np.ndarray) else np.array(c, dtype=np.int64).reshape(-1, 3)
+                for c in cells]
+        solver = _Solver(dims, rows, fixed, groups, False, budget, True, shapes)
         everyone = tuple(range(n))
         if not solver.needs_work(everyone):
             return None
@@ -779,10 +802,9 @@ def disassemble_shaped(
     order = [k for k in range(n) if k in held] + [k for k in range(n) if k not in held]
     where = [shapes.place(native, cells[k]) for k in order] if placed is None else \
         [placed[k] for k in order]
-    if any(w is None for w in where):  # the book is full: the general search renews it
-        return disassemble(cells, dims=dims, fixed=fixed, groups=groups, max_states=max_states,
-                           label=label, deadline=deadline, max_memory=max_memory,
-                           shapes=shapes)
+    if any(w is None for w in where):  # the book is full: an empty one has room
+        shapes.renew()
+        where = [shapes.place(native, cells[k]) for k in order]
     start = (0,) * (3 * n)
     first = native.bfs_in(
         shapes.book, [w[0] for w in where if w is not None],
