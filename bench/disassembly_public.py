@@ -47,6 +47,7 @@ sys.path.insert(0, str(BENCH))
 PUZZLECAD = ("aaron-siegel/puzzlecad", "2ba064c51e8b8c0018a34d96776b33625c938602")
 BURR_DATA_GO = ("kgeusens/burr-data-go", "5220437c38775e7f82eefb9a44400faccd95136d")
 EXAMPLES = ("BurrTools 0.7.1 examples", "shared/peers/burrtools/examples")
+KNOT_COMMIT = "a290b2c94273cb05d84bfe0a095f1e36e48f0a3a"
 
 
 @dataclass(frozen=True)
@@ -84,6 +85,12 @@ SOURCES = [
     _cad("misused-key-2", "christoph-lohe/misused-key", 2),
     _cad("misused-key-3", "christoph-lohe/misused-key", 3),
     _cad("burrloop", "yavuz-demirhan/burrloop"),
+    # in puzzlecad's history only (added in a290b2c, removed in 1cc1b1a)
+    Source("knot-in-frame-vii", PUZZLECAD[0], KNOT_COMMIT,
+           "src/main/scad/christoph-lohe/corsage/Knot in Frame VII Ab unique 19ID68.xmpuzzle"),
+    Source("knot-in-frame-vii-colored", PUZZLECAD[0], KNOT_COMMIT,
+           "src/main/scad/christoph-lohe/corsage/"
+           "Knot in Frame VII Ab unique 19ID68 colored.xmpuzzle"),
     Source("3d-onat", *BURR_DATA_GO, "test/3D Onat.xmpuzzle"),
     Source("misused-key", *BURR_DATA_GO, "test/Misused Key.xmpuzzle"),
     Source("chocolate-dip", *BURR_DATA_GO, "test/chocolate dip.xmpuzzle"),
