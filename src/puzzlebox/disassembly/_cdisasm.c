@@ -19,12 +19,21 @@
  *   walk_positions(walk)
  *       the same search for a thorough search, which goes on past separations whose parts
  *       do not come apart: walk_next answers as bfs and goes on from there each time;
- *       walk_positions gives every position met (they all fail when the walk ends).
+ *       walk_positions gives every position met (they all fail when the walk ends);
+ *   book(dims), book_add(book, voxels) -> (shape, low corner), book_info(book)
+ *       a book of shapes (a piece in one orientation, cells from its low corner) and of the
+ *       free distances between them, kept for every search of a puzzle (#35 item 1);
+ *   bfs_in(book, shapes, origins, fixed, start, ...), walk_in(book, shapes, origins, ...)
+ *       bfs and walk over shapes of a book at their low corners (3 ints a piece); bfs and
+ *       walk build a book of their part's own pieces, so both ways run the same code.
  *
- * Each step is a line-for-line port of _kernel.py (blocking, separations, moves, shifted),
- * in the same order, so the positions are met in the same order and the same separation is
- * found; tests/test_disassembly.py compares both with the Python reference position by
- * position and level by level.
+ * Each step does what _kernel.py does (blocking, separations, moves, shifted), in the same
+ * order, so the positions are met in the same order and the same separation is found;
+ * tests/test_disassembly.py compares both with the Python reference position by position
+ * and level by level, tests/test_disassembly_shared.py the shared book. The blocking
+ * closure is not _kernel.py's Floyd-Warshall over a matrix but bit masks closed a distance
+ * at a time, kept as each piece's history (what it drags from each distance on), which is
+ * all that moves and separations read of the matrix.
  *
  * Pieces: piece k's cells are rows starts[k] .. starts[k + 1] - 1 of ``voxels`` (int64,
  * x y z), each shifted by pos[3k .. 3k + 2]; positions are relative to piece 0 (its offset
