@@ -266,6 +266,7 @@ def main() -> int:
           "| puzzlebox CPU s | puzzlebox / burrTxt |")
     print("|---|---:|---:|---|---|---:|---:|---:|")
     wrong = 0
+    differ: list[str] = []
     for source, _, _ in ready:
         bts, pbs = results[source.name]
         bt = min(bts, key=lambda m: m.cpu if m.failure is None and m.cpu else float("inf"))
@@ -277,6 +278,9 @@ def main() -> int:
             firsts = "equal" if bta.firsts == pba.firsts else "DIFFER"
             whole = "equal" if bta.levels == pba.levels else \
                 f"{sum((bta.levels - pba.levels).values())} differ"
+            if bta.levels != pba.levels:
+                differ.append(f"{source.name}: burrTxt -d {_levels(bta.levels - pba.levels)}, "
+                              f"puzzlebox {_levels(pba.levels - bta.levels)}")
             wrong += (not same) + (firsts != "equal")
             counts = f"{pba.assemblies} | {pba.apart}" if same else \
                 f"{bta.assemblies} vs {pba.assemblies} | {bta.apart} vs {pba.apart}"
@@ -289,7 +293,16 @@ def main() -> int:
         ratio = f"{pb.cpu / bt.cpu:.2f}" if bt.failure is None and pb.failure is None and \
             bt.cpu and pb.cpu is not None else "?"
         print(f"| {source.name} | {counts} | {firsts} | {whole} | {bt_s} | {pb_s} | {ratio} |")
+    if differ:
+        print()
+        print("levels that differ (those of one side that the other lacks):")
+        for line in differ:
+            print(f"- {line}")
     return 1 if wrong else 0
+
+
+def _levels(levels: Counter[str]) -> str:
+    return ", ".join(level if n == 1 else f"{level} (x{n})" for level, n in sorted(levels.items()))
 
 
 if __name__ == "__main__":
