@@ -22,6 +22,12 @@ is the one ``bench/burrtools.py`` builds from ``shared/peers/burrtools`` (or ``-
     python bench/disassembly_public.py --files /tmp/dfiles            # every file, 1 round
     python bench/disassembly_public.py --only gargamel two-face-3 --repeat 3
     python bench/disassembly_public.py --list                          # the files and sources
+    python bench/disassembly_public.py --before /tmp/base/src --only gargamel onega
+
+``--before SRC`` runs a third command in the same rounds: an earlier puzzlebox whose source
+tree (with its C extensions built in place) is SRC, as ``python -m puzzlebox`` with
+``PYTHONPATH=SRC`` (``git archive COMMIT src | tar -x``, then ``gcc -O3 -shared -fPIC`` each
+``.c`` of ``engine/`` and ``disassembly/`` next to it).
 """
 
 from __future__ import annotations
@@ -133,7 +139,8 @@ class Measured:
     failure: str | None = None
 
 
-def measure(argv: list[str], cpu_limit: float, wall_limit: float) -> Measured:
+def measure(argv: list[str], cpu_limit: float, wall_limit: float,
+            env: dict[str, str] | None = None) -> Measured:
     """``argv`` in a fresh process held to ``cpu_limit`` CPU seconds: its CPU (user +
     system, from ``wait4``) and its standard output."""
 
@@ -143,7 +150,7 @@ def measure(argv: list[str], cpu_limit: float, wall_limit: float) -> Measured:
     with tempfile.TemporaryFile("w+", errors="replace") as out:  # burrTxt's own bytes
         began = time.perf_counter()
         proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.DEVNULL, text=True,
-                                preexec_fn=limit, start_new_session=True)
+                                preexec_fn=limit, start_new_session=True, env=env)
         while True:
             pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
             if pid:
@@ -219,6 +226,8 @@ def main() -> int:
     parser.add_argument("--cpu-limit", type=float, default=600.0, help="CPU s per process")
     parser.add_argument("--only", nargs="+", metavar="NAME", help="these rows only")
     parser.add_argument("--list", action="store_true", help="list the files and stop")
+    parser.add_argument("--before", default=None, metavar="SRC",
+                        help="also an earlier puzzlebox's source tree (extensions built)")
     args = parser.parse_args()
     rows = [s for s in SOURCES if not args.only or s.name in args.only]
     if args.list:
@@ -234,6 +243,8 @@ def main() -> int:
     print(f"load at start: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} "
           f"{os.getloadavg()[2]:.2f}", flush=True)
     results: dict[str, tuple[list[Measured], list[Measured]]] = {}
+    before: dict[str, list[Measured]] = {}
+    old_env = None if args.before is None else {**os.environ, "PYTHONPATH": args.before}
     with tempfile.TemporaryDirectory() as tmp:
         ready: list[tuple[Source, Path, Path]] = []
         for source in rows:
@@ -256,15 +267,20 @@ def main() -> int:
                 both = results.setdefault(source.name, ([], []))
                 both[0].append(bt)
                 both[1].append(pb)
+                if old_env is not None:
+                    before.setdefault(source.name, []).append(measure(
+                        [sys.executable, "-m", "puzzlebox", "count", str(toml), "--disassemble",
+                         "--json", "--quiet"], args.cpu_limit, 4 * args.cpu_limit, old_env))
                 print(f"{source.name}: burrTxt {bt.cpu or 0:.2f} s, puzzlebox "
                       f"{pb.cpu or 0:.2f} s {bt.failure or ''} {pb.failure or ''}",
                       file=sys.stderr, flush=True)
     print(f"load at end: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} "
           f"{os.getloadavg()[2]:.2f}")
     print()
+    extra = " before CPU s |" if old_env is not None else ""
     print("| file | assemblies | come apart | first levels | whole levels | burrTxt -d CPU s "
-          "| puzzlebox CPU s | puzzlebox / burrTxt |")
-    print("|---|---:|---:|---|---|---:|---:|---:|")
+          f"| puzzlebox CPU s | puzzlebox / burrTxt |{extra}")
+    print("|---|---:|---:|---|---|---:|---:|---:|" + ("---:|" if extra else ""))
     wrong = 0
     differ: list[str] = []
     for source, _, _ in ready:
@@ -292,7 +308,17 @@ def main() -> int:
             str(pb.failure)
         ratio = f"{pb.cpu / bt.cpu:.2f}" if bt.failure is None and pb.failure is None and \
             bt.cpu and pb.cpu is not None else "?"
-        print(f"| {source.name} | {counts} | {firsts} | {whole} | {bt_s} | {pb_s} | {ratio} |")
+        row = f"| {source.name} | {counts} | {firsts} | {whole} | {bt_s} | {pb_s} | {ratio} |"
+        if old_env is not None:
+            old = min(before[source.name],
+                      key=lambda m: m.cpu if m.failure is None and m.cpu else float("inf"))
+            olda = puzzlebox_answer(old.out) if old.failure is None else None
+            if olda is not None and pba is not None and (olda.assemblies, olda.apart) != (
+                    pba.assemblies, pba.apart):
+                wrong += 1
+            row += f" {old.cpu:.2f} |" if old.failure is None and old.cpu is not None else \
+                f" {old.failure} |"
+        print(row)
     if differ:
         print()
         print("levels that differ (those of one side that the other lacks):")
