@@ -142,6 +142,18 @@ KNOWN_LAZY: set[tuple[str, str]] = {
     # and showing one loads none of them (tests/test_show_light.py: no engine module). (The
     # command line's modules, cli/search.py 74-100 ms, need no entry: cli/dispatch.py imports
     # a command's module by name from its table when the command runs.)
+    # the disassembly loads no numpy since #35 item 1 (a take-apart in C keeps its pieces
+    # in array('q'), numpy loads where the Python or numba step runs), so these imports of
+    # it count as light now; each is loaded only by the commands that take puzzles apart.
+    # Measured after `import puzzlebox.cli, puzzlebox.cli.search` (3 runs, load 8-13,
+    # compiled bytecode): cli.disassembly 42-45 ms, disassembly.assemblies 40-42 ms (of
+    # which the C search's module and search.py), disassembly.split 91-93 ms (the journal,
+    # hmac, multiprocessing), disassembly.strip 76-80 ms (the pictures); a plain `count`
+    # loads none of them
+    ("puzzlebox.cli.search", "puzzlebox.cli.disassembly"),
+    ("puzzlebox.cli.disassembly", "puzzlebox.disassembly.split"),
+    ("puzzlebox.cli.disassembly", "puzzlebox.disassembly.strip"),
+    ("puzzlebox.designs.space", "puzzlebox.disassembly.assemblies"),
     ("puzzlebox.engine.registry", "puzzlebox.engine.parts"),
     ("puzzlebox.puzzles.base", "puzzlebox.engine.parts"),
     ("puzzlebox.puzzles.sweep", "puzzlebox.engine.parts"),

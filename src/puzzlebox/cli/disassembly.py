@@ -148,7 +148,7 @@ def _assemblies(puzzle: PolyominoPuzzle, rules: Rules, limits: Limits,
     the thread aside."""
     aside = _Aside()
     try:
-        yield from take_apart(puzzle, rules, limits, engine, aside.run)
+        yield from take_apart(puzzle, rules, limits, engine, aside.run, batch=64)
     finally:
         aside.close()
 

@@ -19,12 +19,21 @@
  *   walk_positions(walk)
  *       the same search for a thorough search, which goes on past separations whose parts
  *       do not come apart: walk_next answers as bfs and goes on from there each time;
- *       walk_positions gives every position met (they all fail when the walk ends).
+ *       walk_positions gives every position met (they all fail when the walk ends);
+ *   book(dims), book_add(book, voxels) -> (shape, low corner), book_info(book)
+ *       a book of shapes (a piece in one orientation, cells from its low corner) and of the
+ *       free distances between them, kept for every search of a puzzle (#35 item 1);
+ *   bfs_in(book, shapes, origins, fixed, start, ...), walk_in(book, shapes, origins, ...)
+ *       bfs and walk over shapes of a book at their low corners (3 ints a piece); bfs and
+ *       walk build a book of their part's own pieces, so both ways run the same code.
  *
- * Each step is a line-for-line port of _kernel.py (blocking, separations, moves, shifted),
- * in the same order, so the positions are met in the same order and the same separation is
- * found; tests/test_disassembly.py compares both with the Python reference position by
- * position and level by level.
+ * Each step does what _kernel.py does (blocking, separations, moves, shifted), in the same
+ * order, so the positions are met in the same order and the same separation is found;
+ * tests/test_disassembly.py compares both with the Python reference position by position
+ * and level by level, tests/test_disassembly_shared.py the shared book. The blocking
+ * closure is not _kernel.py's Floyd-Warshall over a matrix but bit masks closed a distance
+ * at a time, kept as each piece's history (what it drags from each distance on), which is
+ * all that moves and separations read of the matrix.
  *
  * Pieces: piece k's cells are rows starts[k] .. starts[k + 1] - 1 of ``voxels`` (int64,
  * x y z), each shifted by pos[3k .. 3k + 2]; positions are relative to piece 0 (its offset
@@ -64,133 +73,164 @@ static double now_seconds(void) {
 #endif
 }
 
-/* -- one part: its pieces and the scratch space of a step ------------------------------- */
+static int popcount64(uint64_t x) {
+#if defined(__POPCNT__)
+    return __builtin_popcountll(x);
+#else /* no instruction for it in this build: a few word operations, not a library call */
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+#endif
+}
+
+static int ctz64(uint64_t x) {
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_ctzll(x);
+#else
+    int k = 0;
+    while (!(x & 1)) {
+        x >>= 1;
+        k++;
+    }
+    return k;
+#endif
+}
+
+/* -- shapes and the book that shares them ------------------------------------------------ */
+
+/* A piece in one orientation, cells counted from its own low corner: where its cells are
+ * (a grid over its box) and which of them face out each way. How far one shape slides
+ * past another depends only on the two shapes and their offset, so a book of shapes and
+ * of those distances serves every part of every assembly of a puzzle (BurrTools keeps
+ * such a cache per puzzle too). */
+typedef struct {
+    int64_t size[3];
+    uint8_t *occ;      /* size[0] * size[1] * size[2], x slowest */
+    int64_t *front[6]; /* the cells facing out each way: rows of x y z */
+    int64_t nfront[6];
+} Shape;
+
+#define SHAPE_BITS 14
+#define MAX_SHAPES (1 << SHAPE_BITS)
+#define OFF_BITS 11
+#define OFF_LIMIT ((int64_t)1 << (OFF_BITS - 1))
 
 typedef struct {
-    int n, dims, dirs, P; /* pieces, axes, directions, ints per position (3n) */
-    uint64_t fixed, full;
-    const int64_t *vox; /* rows of x y z */
-    const int64_t *starts;
-    int64_t *reach;    /* dirs * n * n */
-    /* each piece in its own box: lo, size (3 each) and its cells as a grid, x slowest */
-    int64_t *box;      /* 6 per piece */
-    uint8_t **occ;
-    /* the cells of each piece facing out in each direction: front[k * dirs + d] rows of
-     * x y z, nfront[...] of them */
-    int64_t **front;
-    int64_t *nfront;
-    /* free distances per pair (i < j) and offset: keys, and dirs values per key */
+    int dims, dirs;
+    Shape *shapes;
+    int nshapes, scap;
+    /* free distances per pair of shapes (a <= b) and offset: keys, and dirs values a key */
     uint64_t *ckey;
     int32_t *cval;
     size_t ccap, cused;
-    int64_t *found;    /* separations: rows (single, moving, direction) */
-    int64_t *out;      /* separations in order: rows (moving, direction) */
-    int nsplits;
-    int64_t *mv;       /* moves: rows (mask, direction, distance) */
-    size_t mv_cap, nmoves;
-    int64_t *ranked;
-} Part;
+    long long computed; /* pairs worked out (the cache's misses) */
+    long long cleared;  /* times the cache was emptied to stay under its bound */
+} Book;
 
-static int part_init(Part *p, const int64_t *vox, const int64_t *starts, int n, int dims,
-                     uint64_t fixed) {
-    memset(p, 0, sizeof *p);
-    p->n = n;
-    p->dims = dims;
-    p->dirs = 2 * dims;
-    p->P = 3 * n;
-    p->fixed = fixed;
-    p->full = n >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << n) - 1);
-    p->vox = vox;
-    p->starts = starts;
-    p->reach = malloc(sizeof(int64_t) * (size_t)(p->dirs * n * n));
-    p->found = malloc(sizeof(int64_t) * 3 * (size_t)(p->dirs * n));
-    p->out = malloc(sizeof(int64_t) * 2 * (size_t)(p->dirs * n));
-    p->mv_cap = 64;
-    p->mv = malloc(sizeof(int64_t) * 3 * p->mv_cap);
-    p->ranked = malloc(sizeof(int64_t) * (size_t)n);
-    p->box = malloc(sizeof(int64_t) * 6 * (size_t)n);
-    p->occ = calloc((size_t)n, sizeof(uint8_t *));
-    p->front = calloc((size_t)(n * p->dirs), sizeof(int64_t *));
-    p->nfront = calloc((size_t)(n * p->dirs), sizeof(int64_t));
-    p->ccap = 1024;
-    p->ckey = calloc(p->ccap, sizeof(uint64_t));
-    p->cval = malloc(sizeof(int32_t) * p->ccap * (size_t)p->dirs);
-    if (!p->reach || !p->found || !p->out || !p->mv || !p->ranked || !p->box || !p->occ ||
-        !p->front || !p->nfront || !p->ckey || !p->cval)
-        return -1;
-    for (int k = 0; k < n; k++) {
-        int64_t *lo = p->box + 6 * k, *size = lo + 3;
-        for (int a = 0; a < 3; a++) {
-            int64_t l = INT64_MAX, h = INT64_MIN;
-            for (int64_t v = starts[k]; v < starts[k + 1]; v++) {
-                if (vox[3 * v + a] < l) l = vox[3 * v + a];
-                if (vox[3 * v + a] > h) h = vox[3 * v + a];
-            }
-            lo[a] = l;
-            size[a] = h - l + 1;
+static void book_free(Book *b) {
+    if (!b) return;
+    for (int s = 0; s < b->nshapes; s++) {
+        free(b->shapes[s].occ);
+        for (int d = 0; d < 6; d++) free(b->shapes[s].front[d]);
+    }
+    free(b->shapes);
+    free(b->ckey);
+    free(b->cval);
+    free(b);
+}
+
+static Book *book_new(int dims) {
+    Book *b = calloc(1, sizeof(Book));
+    if (!b) return NULL;
+    b->dims = dims;
+    b->dirs = 2 * dims;
+    b->ccap = 1024;
+    b->ckey = calloc(b->ccap, sizeof(uint64_t));
+    b->cval = malloc(sizeof(int32_t) * b->ccap * (size_t)b->dirs);
+    if (!b->ckey || !b->cval) {
+        book_free(b);
+        return NULL;
+    }
+    return b;
+}
+
+static size_t book_bytes(const Book *b) {
+    return b->ccap * (sizeof(uint64_t) + sizeof(int32_t) * (size_t)b->dirs);
+}
+
+/* Add the shape of ``count`` cells (rows of x y z); its low corner goes to ``lo``. The
+ * shape's number, -1 out of memory, -2 when the book is full. */
+static int book_add(Book *b, const int64_t *vox, int64_t count, int64_t *lo) {
+    if (b->nshapes >= MAX_SHAPES) return -2;
+    if (b->nshapes == b->scap) {
+        int cap = b->scap ? 2 * b->scap : 16;
+        Shape *grown = realloc(b->shapes, sizeof(Shape) * (size_t)cap);
+        if (!grown) return -1;
+        b->shapes = grown;
+        b->scap = cap;
+    }
+    Shape *s = b->shapes + b->nshapes;
+    memset(s, 0, sizeof *s);
+    for (int a = 0; a < 3; a++) {
+        int64_t l = INT64_MAX, h = INT64_MIN;
+        for (int64_t v = 0; v < count; v++) {
+            if (vox[3 * v + a] < l) l = vox[3 * v + a];
+            if (vox[3 * v + a] > h) h = vox[3 * v + a];
         }
-        size_t cells = (size_t)(size[0] * size[1] * size[2]);
-        uint8_t *occ = p->occ[k] = calloc(cells, 1);
-        if (!occ) return -1;
-        for (int64_t v = starts[k]; v < starts[k + 1]; v++)
+        lo[a] = l;
+        s->size[a] = h - l + 1;
+    }
+    const int64_t *size = s->size;
+    uint8_t *occ = s->occ = calloc((size_t)(size[0] * size[1] * size[2]), 1);
+    int ok = occ != NULL;
+    if (ok)
+        for (int64_t v = 0; v < count; v++)
             occ[((vox[3 * v] - lo[0]) * size[1] + vox[3 * v + 1] - lo[1]) * size[2] +
                 vox[3 * v + 2] - lo[2]] = 1;
-        for (int d = 0; d < p->dirs; d++) {
-            int axis = d >> 1, sign = (d & 1) ? -1 : 1;
-            int64_t *rows = p->front[k * p->dirs + d] =
-                malloc(sizeof(int64_t) * 3 * (size_t)(starts[k + 1] - starts[k]));
-            if (!rows) return -1;
-            int64_t used = 0;
-            for (int64_t v = starts[k]; v < starts[k + 1]; v++) {
-                int64_t c[3] = {vox[3 * v] - lo[0], vox[3 * v + 1] - lo[1],
-                                vox[3 * v + 2] - lo[2]};
-                c[axis] += sign;
-                if (c[axis] >= 0 && c[axis] < size[axis] &&
-                    occ[(c[0] * size[1] + c[1]) * size[2] + c[2]])
-                    continue; /* my next cell that way looks on from nearer */
-                memcpy(rows + 3 * used++, vox + 3 * v, sizeof(int64_t) * 3);
-            }
-            p->nfront[k * p->dirs + d] = used;
+    for (int d = 0; ok && d < b->dirs; d++) {
+        int axis = d >> 1, sign = (d & 1) ? -1 : 1;
+        int64_t *rows = s->front[d] = malloc(sizeof(int64_t) * 3 * (size_t)count);
+        if (!rows) {
+            ok = 0;
+            break;
         }
+        int64_t used = 0;
+        for (int64_t v = 0; v < count; v++) {
+            int64_t c[3] = {vox[3 * v] - lo[0], vox[3 * v + 1] - lo[1], vox[3 * v + 2] - lo[2]};
+            int64_t at = c[axis];
+            c[axis] += sign;
+            if (c[axis] >= 0 && c[axis] < size[axis] &&
+                occ[(c[0] * size[1] + c[1]) * size[2] + c[2]])
+                continue; /* my next cell that way looks on from nearer */
+            c[axis] = at;
+            memcpy(rows + 3 * used++, c, sizeof c);
+        }
+        s->nfront[d] = used;
     }
-    return 0;
+    if (!ok) {
+        free(s->occ);
+        for (int d = 0; d < 6; d++) free(s->front[d]);
+        return -1;
+    }
+    return b->nshapes++;
 }
 
-static void part_free(Part *p) {
-    free(p->reach);
-    if (p->occ)
-        for (int k = 0; k < p->n; k++) free(p->occ[k]);
-    free(p->occ);
-    if (p->front)
-        for (int k = 0; k < p->n * p->dirs; k++) free(p->front[k]);
-    free(p->front);
-    free(p->nfront);
-    free(p->box);
-    free(p->ckey);
-    free(p->cval);
-    free(p->found);
-    free(p->out);
-    free(p->mv);
-    free(p->ranked);
-}
-
-#define R(p, d, i, j) ((p)->reach[((size_t)(d) * (p)->n + (i)) * (p)->n + (j)])
-
-/* How far piece i can slide along each direction past piece j, j at ``off`` from i (the
- * least, over i's cells facing that way, of the empty cells before j's next cell on its
- * line; FREE_DIST when it meets none): what _kernel.blocking finds walking the lines of the
- * whole position, worked out for one pair. */
-static void pair_free(const Part *p, int i, int j, const int64_t *off, int32_t *out) {
-    const int64_t *lo = p->box + 6 * j, *size = lo + 3;
-    const uint8_t *occ = p->occ[j];
-    for (int d = 0; d < p->dirs; d++) {
+/* How far shape ``si`` can slide along each direction past shape ``sj``, sj's low corner at
+ * ``off`` from si's (the least, over si's cells facing that way, of the empty cells before
+ * sj's next cell on its line; FREE_DIST when it meets none). */
+static void pair_free(const Book *b, int si, int sj, const int64_t *off, int32_t *out) {
+    const Shape *mine = b->shapes + si, *theirs = b->shapes + sj;
+    const int64_t *size = theirs->size;
+    const uint8_t *occ = theirs->occ;
+    for (int d = 0; d < b->dirs; d++) {
         int axis = d >> 1, a1 = axis == 0 ? 1 : 0, a2 = axis == 2 ? 1 : 2;
         int64_t best = FREE_DIST;
-        const int64_t *rows = p->front[i * p->dirs + d];
-        int64_t count = p->nfront[i * p->dirs + d];
+        const int64_t *rows = mine->front[d];
+        int64_t count = mine->nfront[d];
         for (int64_t r = 0; r < count && best > 0; r++) {
-            int64_t q[3]; /* the cell in j's box */
-            for (int a = 0; a < 3; a++) q[a] = rows[3 * r + a] - off[a] - lo[a];
+            int64_t q[3]; /* the cell in sj's box */
+            for (int a = 0; a < 3; a++) q[a] = rows[3 * r + a] - off[a];
             if (q[a1] < 0 || q[a1] >= size[a1] || q[a2] < 0 || q[a2] >= size[a2]) continue;
             int64_t stride = axis == 0 ? size[1] * size[2] : axis == 1 ? size[2] : 1;
             int64_t base = (q[0] * size[1] + q[1]) * size[2] + q[2] - q[axis] * stride;
@@ -214,98 +254,350 @@ static void pair_free(const Part *p, int i, int j, const int64_t *off, int32_t *
     }
 }
 
-#define OFF_BITS 17
-#define OFF_LIMIT ((int64_t)1 << (OFF_BITS - 1))
-
-static uint64_t mix64(uint64_t h) {
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdULL;
-    h ^= h >> 33;
-    h *= 0xc4ceb9fe1a85ec53ULL;
-    h ^= h >> 33;
-    return h;
+/* Where a key of the book's cache is looked for first: the high half of one product. */
+static size_t book_slot(uint64_t key) {
+    return (size_t)((key * 0x9E3779B97F4A7C15ULL) >> 32);
 }
 
-/* The cache's values for pair i < j at ``off`` (worked out on the first ask); NULL out of
- * memory. */
-static const int32_t *pair_cached(Part *p, int i, int j, const int64_t *off, int32_t *spare) {
+/* The book's values for shapes si <= sj, sj at ``off`` from si (worked out on the first
+ * ask); NULL out of memory. The cache holds at most ``max_cache`` bytes (negative: no
+ * bound): past it, it is emptied and begins again (each value can be worked out anew). */
+static const int32_t *pair_cached(Book *b, int si, int sj, const int64_t *off, int32_t *spare,
+                                  int64_t max_cache) {
     for (int a = 0; a < 3; a++)
         if (off[a] <= -OFF_LIMIT || off[a] >= OFF_LIMIT) { /* too far to key: not kept */
-            pair_free(p, i, j, off, spare);
+            b->computed++;
+            pair_free(b, si, sj, off, spare);
             return spare;
         }
-    uint64_t key = ((uint64_t)1 << 63) | ((uint64_t)i << 57) | ((uint64_t)j << 51) |
+    uint64_t key = ((uint64_t)1 << 63) | ((uint64_t)si << (3 * OFF_BITS + SHAPE_BITS)) |
+                   ((uint64_t)sj << (3 * OFF_BITS)) |
                    ((uint64_t)(off[0] + OFF_LIMIT) << (2 * OFF_BITS)) |
                    ((uint64_t)(off[1] + OFF_LIMIT) << OFF_BITS) | (uint64_t)(off[2] + OFF_LIMIT);
-    size_t mask = p->ccap - 1, h = (size_t)mix64(key) & mask;
-    while (p->ckey[h]) {
-        if (p->ckey[h] == key) return p->cval + h * (size_t)p->dirs;
+    size_t mask = b->ccap - 1, h = book_slot(key) & mask;
+    while (b->ckey[h]) {
+        if (b->ckey[h] == key) return b->cval + h * (size_t)b->dirs;
         h = (h + 1) & mask;
     }
-    if (2 * (p->cused + 1) > p->ccap) { /* grow, then find the slot again */
-        size_t cap = 2 * p->ccap;
-        uint64_t *keys = calloc(cap, sizeof(uint64_t));
-        int32_t *vals = malloc(sizeof(int32_t) * cap * (size_t)p->dirs);
-        if (!keys || !vals) {
-            free(keys);
-            free(vals);
-            return NULL;
+    if (2 * (b->cused + 1) > b->ccap) {
+        if (max_cache >= 0 && 2 * book_bytes(b) > (size_t)max_cache) {
+            /* at its bound: begin again rather than grow */
+            memset(b->ckey, 0, sizeof(uint64_t) * b->ccap);
+            b->cused = 0;
+            b->cleared++;
+        } else { /* grow, then find the slot again */
+            size_t cap = 2 * b->ccap;
+            uint64_t *keys = calloc(cap, sizeof(uint64_t));
+            int32_t *vals = malloc(sizeof(int32_t) * cap * (size_t)b->dirs);
+            if (!keys || !vals) {
+                free(keys);
+                free(vals);
+                return NULL;
+            }
+            for (size_t k = 0; k < b->ccap; k++) {
+                if (!b->ckey[k]) continue;
+                size_t g = book_slot(b->ckey[k]) & (cap - 1);
+                while (keys[g]) g = (g + 1) & (cap - 1);
+                keys[g] = b->ckey[k];
+                memcpy(vals + g * (size_t)b->dirs, b->cval + k * (size_t)b->dirs,
+                       sizeof(int32_t) * (size_t)b->dirs);
+            }
+            free(b->ckey);
+            free(b->cval);
+            b->ckey = keys;
+            b->cval = vals;
+            b->ccap = cap;
         }
-        for (size_t k = 0; k < p->ccap; k++) {
-            if (!p->ckey[k]) continue;
-            size_t g = (size_t)mix64(p->ckey[k]) & (cap - 1);
-            while (keys[g]) g = (g + 1) & (cap - 1);
-            keys[g] = p->ckey[k];
-            memcpy(vals + g * (size_t)p->dirs, p->cval + k * (size_t)p->dirs,
-                   sizeof(int32_t) * (size_t)p->dirs);
-        }
-        free(p->ckey);
-        free(p->cval);
-        p->ckey = keys;
-        p->cval = vals;
-        p->ccap = cap;
-        mask = cap - 1;
-        h = (size_t)mix64(key) & mask;
-        while (p->ckey[h]) h = (h + 1) & mask;
+        mask = b->ccap - 1;
+        h = book_slot(key) & mask;
+        while (b->ckey[h]) h = (h + 1) & mask;
     }
-    p->ckey[h] = key;
-    p->cused++;
-    int32_t *out = p->cval + h * (size_t)p->dirs;
-    pair_free(p, i, j, off, out);
+    b->ckey[h] = key;
+    b->cused++;
+    b->computed++;
+    int32_t *out = b->cval + h * (size_t)b->dirs;
+    pair_free(b, si, sj, off, out);
     return out;
 }
 
-/* _kernel.blocking: the least distance at which piece i sliding along d drags piece j,
- * from the pairs' free distances (cached per pair and offset), then closed. */
+/* -- one part: its pieces and the scratch space of a step ------------------------------- */
+
+typedef struct {
+    int n, dims, dirs, P; /* pieces, axes, directions, ints per position (3n) */
+    uint64_t fixed, full;
+    Book *book;
+    int32_t *sid;      /* each piece's shape in the book */
+    int64_t *org;      /* 3 per piece: its shape's low corner where the part starts */
+    int64_t max_cache; /* the bound of the book's cache, bytes (negative: none) */
+    int64_t *reach;    /* dirs * n * n: a direction's pair distances (64 or more) */
+    uint64_t *edges;   /* the closure's scratch: masks by distance, all zero */
+    uint64_t *clos, *done;
+    uint64_t *drags;   /* dirs * n: what each piece drags along each way, at some distance */
+    int32_t *pv;       /* each pair's free distances (i < j, 6 a pair), as i moves past j */
+    int64_t *hv;       /* the histories (blocking): dirs * n * n distances, */
+    uint64_t *hm;      /* what is dragged from each on, */
+    int *hn;           /* and how many, dirs * n */
+    uint64_t *lv;      /* the levels of a direction with a distance of 64 or more */
+    int64_t *vals;     /* the distinct finite distances of a direction, n * n at most */
+    int64_t *found;    /* separations: rows (single, moving, direction) */
+    int64_t *out;      /* separations in order: rows (moving, direction) */
+    int nsplits;
+    int64_t *mv;       /* moves: rows (mask, direction, distance) */
+    size_t mv_cap, nmoves;
+} Part;
+
+/* A part of ``n`` pieces: piece k is shape sid[k] of ``book`` with its low corner at
+ * org[3k .. 3k + 2]. */
+static int part_init(Part *p, Book *book, const int32_t *sid, const int64_t *org, int n,
+                     uint64_t fixed) {
+    memset(p, 0, sizeof *p);
+    p->n = n;
+    p->dims = book->dims;
+    p->dirs = book->dirs;
+    p->P = 3 * n;
+    p->fixed = fixed;
+    p->full = n >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << n) - 1);
+    p->book = book;
+    p->max_cache = -1;
+    p->sid = malloc(sizeof(int32_t) * (size_t)n);
+    p->org = malloc(sizeof(int64_t) * 3 * (size_t)n);
+    p->reach = malloc(sizeof(int64_t) * (size_t)(p->dirs * n * n));
+    /* the closure's masks by direction and distance, kept all zero between steps */
+    p->edges = calloc((size_t)p->dirs * 64 * (size_t)n, sizeof(uint64_t));
+    p->pv = malloc(sizeof(int32_t) * 6 * (size_t)(n * (n - 1) / 2 + 1));
+    p->hv = malloc(sizeof(int64_t) * (size_t)(p->dirs * n * n));
+    p->hm = malloc(sizeof(uint64_t) * (size_t)(p->dirs * n * n));
+    p->hn = malloc(sizeof(int) * (size_t)(p->dirs * n));
+    p->lv = malloc(sizeof(uint64_t) * (size_t)(n * n * n));
+    p->clos = malloc(sizeof(uint64_t) * 2 * (size_t)n);
+    p->drags = malloc(sizeof(uint64_t) * (size_t)(p->dirs * n));
+    p->vals = malloc(sizeof(int64_t) * (size_t)(n * n));
+    p->found = malloc(sizeof(int64_t) * 3 * (size_t)(p->dirs * n));
+    p->out = malloc(sizeof(int64_t) * 2 * (size_t)(p->dirs * n));
+    p->mv_cap = 64;
+    p->mv = malloc(sizeof(int64_t) * 3 * p->mv_cap);
+    if (!p->sid || !p->org || !p->reach || !p->edges || !p->clos || !p->drags ||
+        !p->pv || !p->hv || !p->hm || !p->hn || !p->lv ||
+        !p->vals || !p->found ||
+        !p->out || !p->mv)
+        return -1;
+    p->done = p->clos + n;
+    memcpy(p->sid, sid, sizeof(int32_t) * (size_t)n);
+    memcpy(p->org, org, sizeof(int64_t) * 3 * (size_t)n);
+    return 0;
+}
+
+static void part_free(Part *p) {
+    free(p->sid);
+    free(p->org);
+    free(p->reach);
+    free(p->edges);
+    free(p->clos);
+    free(p->drags);
+    free(p->pv);
+    free(p->hv);
+    free(p->hm);
+    free(p->hn);
+    free(p->lv);
+    free(p->vals);
+    free(p->found);
+    free(p->out);
+    free(p->mv);
+}
+
+#define R(p, d, i, j) ((p)->reach[((size_t)(d) * (p)->n + (i)) * (p)->n + (j)])
+
+/* Piece q's history along direction d: the distances at which what it drags grows, and
+ * what it drags from each on (each mask holds the ones before). */
+#define HV(p, d, q) ((p)->hv + ((size_t)(d) * (p)->n + (q)) * (p)->n)
+#define HM(p, d, q) ((p)->hm + ((size_t)(d) * (p)->n + (q)) * (p)->n)
+#define HN(p, d, q) ((p)->hn[(size_t)(d) * (p)->n + (q)])
+
+static void history_add(Part *p, int d, int q, int64_t v, uint64_t mask) {
+    int at = HN(p, d, q);
+    if (at && HV(p, d, q)[at - 1] == v) {
+        HM(p, d, q)[at - 1] = mask;
+    } else {
+        HV(p, d, q)[at] = v;
+        HM(p, d, q)[at] = mask;
+        HN(p, d, q) = at + 1;
+    }
+}
+
+/* _kernel.blocking, kept as histories: the least distance at which piece i sliding along d
+ * drags piece j, from the pairs' free distances (the book's), then closed: what i drags,
+ * drags on in turn, so j is dragged at the least, over chains from i to j, of the largest
+ * free distance along the chain (a bottleneck path). Worked out a distance at a time: j is
+ * dragged at the t-th smallest distance when it is reachable from i by pairs no freer
+ * than that, a transitive closure of bit masks. What moves and separations ask of it is,
+ * for each piece and direction, what it drags from each distance on (its history) and
+ * what it drags at some distance (p->drags), where _kernel.blocking gives the matrix. */
 static int blocking(Part *p, const int32_t *pos) {
-    int n = p->n;
+    int n = p->n, dirs = p->dirs;
     int32_t spare[6];
-    for (int d = 0; d < p->dirs; d++)
-        for (int i = 0; i < n; i++) R(p, d, i, i) = 0;
+    uint64_t present[6] = {0, 0, 0, 0, 0, 0};
+    int big[6] = {0, 0, 0, 0, 0, 0};
+    uint64_t *edges = p->edges; /* dirs x 64 distances x n masks, all zero between steps */
+    int32_t *pv = p->pv;
+    size_t pair = 0;
     for (int i = 0; i < n; i++)
-        for (int j = i + 1; j < n; j++) {
-            int64_t off[3] = {(int64_t)pos[3 * j] - pos[3 * i],
-                              (int64_t)pos[3 * j + 1] - pos[3 * i + 1],
-                              (int64_t)pos[3 * j + 2] - pos[3 * i + 2]};
-            const int32_t *v = pair_cached(p, i, j, off, spare);
-            if (!v) return -1;
-            for (int d = 0; d < p->dirs; d++) {
-                R(p, d, i, j) = v[d];      /* i moving d past j */
-                R(p, d, j, i) = v[d ^ 1];  /* j moving d is i moving the other way */
+        for (int j = i + 1; j < n; j++, pair++) {
+            int si = p->sid[i], sj = p->sid[j];
+            int64_t off[3];
+            for (int a = 0; a < 3; a++)
+                off[a] = (p->org[3 * j + a] + pos[3 * j + a]) - (p->org[3 * i + a] + pos[3 * i + a]);
+            int swap = 0;
+            if (si > sj) { /* the book keeps the pair the other way round */
+                int t = si;
+                si = sj;
+                sj = t;
+                for (int a = 0; a < 3; a++) off[a] = -off[a];
+                swap = 1;
             }
-        }
-    /* the bottleneck closure: what i drags, drags on in turn */
-    for (int m = 0; m < n; m++)
-        for (int d = 0; d < p->dirs; d++)
-            for (int i = 0; i < n; i++) {
-                int64_t via = R(p, d, i, m);
-                if (via >= FREE_DIST) continue;
-                for (int j = 0; j < n; j++) {
-                    int64_t s = R(p, d, m, j);
-                    if (s < via) s = via;
-                    if (s < R(p, d, i, j)) R(p, d, i, j) = s;
+            const int32_t *v = pair_cached(p->book, si, sj, off, spare, p->max_cache);
+            if (!v) return -1;
+            int32_t *mine = pv + pair * 6;
+            for (int d = 0; d < dirs; d++) mine[d] = v[d ^ swap]; /* i moving d past j */
+            for (int d = 0; d < dirs; d++) {
+                int32_t there = mine[d], back = mine[d ^ 1]; /* j moving d: i moving back */
+                if (there < 64) {
+                    present[d] |= (uint64_t)1 << there;
+                    edges[((size_t)d * 64 + there) * n + i] |= (uint64_t)1 << j;
+                } else if (there < FREE_DIST) {
+                    big[d] = 1;
+                }
+                if (back < 64) {
+                    present[d] |= (uint64_t)1 << back;
+                    edges[((size_t)d * 64 + back) * n + j] |= (uint64_t)1 << i;
+                } else if (back < FREE_DIST) {
+                    big[d] = 1;
                 }
             }
+        }
+    uint64_t *clos = p->clos, *done = p->done, *rev = p->done;
+    int64_t *vals = p->vals;
+    for (int d = 0; d < dirs; d++) {
+        for (int q = 0; q < n; q++) HN(p, d, q) = 0;
+        if (!big[d]) {
+            /* a distance at a time, ascending: each pair that makes a new link closes the
+             * masks of what reaches its first piece (a word operation for each piece that
+             * reaches it). A piece that drags more than half the pieces is *past*: no move
+             * and no separation looks at it beyond that distance (moves stop where the
+             * group passes half, separations take at most half), and whatever reaches it
+             * is past too; so links from a piece past are not followed, and once every
+             * piece is past the rest of the distances are not looked at. */
+            int half = n / 2, left = n;
+            uint64_t past = 0, levels = present[d];
+            for (int i = 0; i < n; i++) {
+                clos[i] = rev[i] = (uint64_t)1 << i;
+                if (1 > half) { /* a part of one piece */
+                    past |= (uint64_t)1 << i;
+                    left--;
+                }
+            }
+            while (levels) {
+                int v = ctz64(levels);
+                levels &= levels - 1;
+                uint64_t *level = edges + ((size_t)d * 64 + v) * n;
+                for (int i = 0; i < n; i++) {
+                    uint64_t links = level[i];
+                    level[i] = 0;
+                    uint64_t ibit = (uint64_t)1 << i;
+                    if (past & ibit) continue;
+                    while (links) {
+                        int j = ctz64(links);
+                        links &= links - 1;
+                        if (clos[i] >> j & 1) continue; /* i reaches j already */
+                        uint64_t via = clos[j];
+                        uint64_t who = rev[i] & ~past; /* the pieces that reach i */
+                        while (who) {
+                            int x = ctz64(who);
+                            who &= who - 1;
+                            uint64_t fresh = via & ~clos[x];
+                            if (!fresh) continue;
+                            clos[x] |= fresh;
+                            history_add(p, d, x, v, clos[x]);
+                            while (fresh) {
+                                int y = ctz64(fresh);
+                                fresh &= fresh - 1;
+                                rev[y] |= (uint64_t)1 << x;
+                            }
+                            if (popcount64(clos[x]) > half) {
+                                past |= (uint64_t)1 << x;
+                                left--;
+                            }
+                        }
+                        if (past & ibit) break;
+                    }
+                }
+                if (!left) { /* every piece past: the masks of the distances left cleared */
+                    while (levels) {
+                        int w = ctz64(levels);
+                        levels &= levels - 1;
+                        memset(edges + ((size_t)d * 64 + w) * n, 0, sizeof(uint64_t) * (size_t)n);
+                    }
+                }
+            }
+            memcpy(p->drags + (size_t)d * n, clos, sizeof(uint64_t) * (size_t)n);
+            continue;
+        }
+        /* some distance of 64 or more: the masks filled above are not used this way; the
+         * distinct distances, ascending, one level each, from the pairs' distances */
+        for (uint64_t levels = present[d]; levels; levels &= levels - 1)
+            memset(edges + ((size_t)d * 64 + ctz64(levels)) * n, 0, sizeof(uint64_t) * (size_t)n);
+        for (int i = 0; i < n; i++) R(p, d, i, i) = FREE_DIST;
+        pair = 0;
+        for (int i = 0; i < n; i++)
+            for (int j = i + 1; j < n; j++, pair++) {
+                R(p, d, i, j) = pv[pair * 6 + d];
+                R(p, d, j, i) = pv[pair * 6 + (d ^ 1)];
+            }
+        int T = 0;
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < n; j++) {
+                if (i == j) continue;
+                int64_t v = R(p, d, i, j);
+                if (v >= FREE_DIST) continue;
+                int at = T;
+                while (at > 0 && vals[at - 1] > v) at--;
+                if (at > 0 && vals[at - 1] == v) continue;
+                memmove(vals + at + 1, vals + at, sizeof(int64_t) * (size_t)(T - at));
+                vals[at] = v;
+                T++;
+            }
+        uint64_t *lv = p->lv; /* T levels of n masks */
+        memset(lv, 0, sizeof(uint64_t) * (size_t)T * (size_t)n);
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j < n; j++) {
+                if (i == j) continue;
+                int64_t v = R(p, d, i, j);
+                if (v >= FREE_DIST) continue;
+                int lo = 0, hi = T - 1;
+                while (lo < hi) {
+                    int mid = (lo + hi) >> 1;
+                    if (vals[mid] < v) lo = mid + 1;
+                    else hi = mid;
+                }
+                lv[(size_t)lo * n + i] |= (uint64_t)1 << j;
+            }
+            clos[i] = done[i] = (uint64_t)1 << i;
+        }
+        for (int t = 0; t < T; t++) {
+            uint64_t *level = lv + (size_t)t * n;
+            for (int i = 0; i < n; i++) clos[i] |= level[i];
+            for (int m = 0; m < n; m++) {
+                uint64_t bit = (uint64_t)1 << m, via = clos[m];
+                for (int i = 0; i < n; i++)
+                    if (clos[i] & bit) clos[i] |= via;
+            }
+            for (int i = 0; i < n; i++)
+                if (clos[i] != done[i]) {
+                    done[i] = clos[i];
+                    history_add(p, d, i, vals[t], clos[i]);
+                }
+        }
+        memcpy(p->drags + (size_t)d * n, done, sizeof(uint64_t) * (size_t)n);
+    }
     return 0;
 }
 
@@ -322,14 +614,8 @@ static void separations(Part *p) {
     int64_t *found = p->found;
     for (int d = 0; d < p->dirs; d++)
         for (int q = 0; q < n; q++) {
-            int count = 0;
-            uint64_t mask = 0;
-            for (int j = 0; j < n; j++)
-                if (R(p, d, q, j) < FREE_DIST) {
-                    count++;
-                    mask |= (uint64_t)1 << j;
-                }
-            if (count > half) continue;
+            uint64_t mask = p->drags[d * n + q]; /* what q drags at some distance */
+            if (popcount64(mask) > half) continue;
             uint64_t moving = mask;
             int direction = d;
             if (mask & fixed) {
@@ -380,34 +666,28 @@ static int push_move(Part *p, uint64_t mask, int d, int64_t k) {
 static int moves(Part *p) {
     int n = p->n, half = n / 2;
     uint64_t full = p->full, fixed = p->fixed;
-    int64_t *ranked = p->ranked;
     p->nmoves = 0;
     for (int d = 0; d < p->dirs; d++) {
         size_t first = p->nmoves;
         for (int q = 0; q < n; q++) {
-            const int64_t *row = &R(p, d, q, 0);
-            for (int j = 0; j < n; j++) { /* insertion sort, stable: ties by piece */
-                int64_t value = row[j];
-                int at = j;
-                while (at > 0 && row[ranked[at - 1]] > value) {
-                    ranked[at] = ranked[at - 1];
-                    at--;
-                }
-                ranked[at] = j;
-            }
-            int64_t most = half < n ? row[ranked[half]] : 0;
-            if (most >= FREE_DIST) {
+            /* what q drags from each distance on: the group of distance k is what it drags
+             * from the distances below k; it moves every distance up to where the group
+             * passes half the pieces (else up to its last distance) */
+            int count = HN(p, d, q);
+            const int64_t *hv = HV(p, d, q);
+            const uint64_t *hm = HM(p, d, q);
+            int64_t most = 0;
+            if (half + 1 <= 1) {
                 most = 0;
-                for (int j = 0; j < n; j++)
-                    if (row[j] < FREE_DIST && row[j] > most) most = row[j];
+            } else {
+                int h = 0;
+                while (h < count && popcount64(hm[h]) < half + 1) h++;
+                most = h < count ? hv[h] : count ? hv[count - 1] : 0;
             }
-            uint64_t mask = 0;
+            uint64_t mask = (uint64_t)1 << q;
             int at = 0;
             for (int64_t k = 1; k <= most; k++) {
-                while (at < n && row[ranked[at]] < k) {
-                    mask |= (uint64_t)1 << ranked[at];
-                    at++;
-                }
+                while (at < count && hv[at] < k) mask = hm[at++];
                 int known = 0;
                 for (size_t r = first; r < p->nmoves; r++)
                     if (p->mv[3 * r + 2] == k && (uint64_t)p->mv[3 * r] == mask) {
@@ -559,6 +839,23 @@ static PyObject *move_tuple(const int64_t *m) {
     return Py_BuildValue("(KLL)", (unsigned long long)m[0], (long long)m[1], (long long)m[2]);
 }
 
+/* A book of a part's own pieces, one shape each (the calls that give voxels and starts):
+ * each piece's shape into sid[k], its low corner into org[3k ..]; NULL out of memory. */
+static Book *book_of(const int64_t *vox, const int64_t *starts, int n, int dims, int32_t *sid,
+                     int64_t *org) {
+    Book *b = book_new(dims);
+    if (!b) return NULL;
+    for (int k = 0; k < n; k++) {
+        int s = book_add(b, vox + 3 * starts[k], starts[k + 1] - starts[k], org + 3 * k);
+        if (s < 0) {
+            book_free(b);
+            return NULL;
+        }
+        sid[k] = s;
+    }
+    return b;
+}
+
 /* -- expand ------------------------------------------------------------------------------ */
 
 static PyObject *py_expand(PyObject *self, PyObject *args) {
@@ -572,12 +869,18 @@ static PyObject *py_expand(PyObject *self, PyObject *args) {
     int n;
     PyObject *result = NULL;
     Part p;
+    Book *book = NULL;
+    int32_t sid[MAX_PIECES];
+    int64_t org[3 * MAX_PIECES];
     int32_t *pos = NULL, *next = NULL;
+    memset(&p, 0, sizeof p);
     if (pieces_get(vox, starts, &a, &n) < 0) {
         pieces_release(&a);
         return NULL;
     }
-    if (part_init(&p, a.vox.buf, a.starts.buf, n, dims, fixed) < 0) {
+    memset(&p, 0, sizeof p);
+    book = book_of(a.vox.buf, a.starts.buf, n, dims, sid, org);
+    if (!book || part_init(&p, book, sid, org, n, fixed) < 0) {
         PyErr_NoMemory();
         goto done;
     }
@@ -621,6 +924,7 @@ static PyObject *py_expand(PyObject *self, PyObject *args) {
 done:
     free(pos);
     part_free(&p);
+    book_free(book);
     pieces_release(&a);
     return result;
 }
@@ -647,7 +951,7 @@ static uint64_t hash_pos(const int32_t *pos, int P) {
 }
 
 static int nodes_grow(Nodes *s, int P) {
-    size_t cap = s->cap ? 2 * s->cap : 1024;
+    size_t cap = s->cap ? 2 * s->cap : 64;
     int32_t *pos = realloc(s->pos, sizeof(int32_t) * (size_t)P * cap);
     if (!pos) return -1;
     s->pos = pos;
@@ -673,7 +977,7 @@ static void table_put(Nodes *s, int P, size_t node) {
 /* The table at twice the size, holding only the nodes from ``live`` on (the others are
  * never asked for again). */
 static int table_rebuild(Nodes *s, int P, size_t live, size_t want) {
-    size_t cap = 1024;
+    size_t cap = 64;
     while (cap < 4 * want + 4) cap *= 2; /* at most a quarter full after a rebuild */
     free(s->table);
     s->table = calloc(cap, sizeof(int64_t));
@@ -698,11 +1002,10 @@ static int table_has(const Nodes *s, int P, const int32_t *pos, size_t live) {
 }
 
 /* The bytes a walk holds: its nodes (position, parent, move), the table that finds them and
- * the part's cache of pair distances, as allocated (capacities, not counts). */
+ * the book's cache of pair distances, as allocated (capacities, not counts). */
 static size_t held_bytes(const Part *p, const Nodes *s) {
     return s->cap * (sizeof(int32_t) * (size_t)p->P + sizeof(int64_t) * 4) +
-           s->tcap * sizeof(int64_t) +
-           p->ccap * (sizeof(uint64_t) + sizeof(int32_t) * (size_t)p->dirs);
+           s->tcap * sizeof(int64_t) + book_bytes(p->book);
 }
 
 static void nodes_free(Nodes *s) {
@@ -716,7 +1019,9 @@ static void nodes_free(Nodes *s) {
  * separation and can go on from there (a thorough search tries the next one when the
  * parts of a separation do not come apart). */
 typedef struct {
-    Pieces a; /* the arrays the part's pieces point into, held while the walk lives */
+    Pieces a;         /* given voxels and starts: the arrays, held while the walk lives */
+    Book *own;        /* ... and a book of the part's own pieces */
+    PyObject *shared; /* given a book: its capsule, held while the walk lives */
     Part p;
     Nodes s;
     /* the fronts: older [prev, begin), current [begin, end), newer [end, count); the next
@@ -729,6 +1034,8 @@ static void walk_free(Walk *w) {
     nodes_free(&w->s);
     part_free(&w->p);
     pieces_release(&w->a);
+    book_free(w->own);
+    Py_XDECREF(w->shared);
     free(w);
 }
 
@@ -799,7 +1106,26 @@ static int walk_run(Walk *w, int64_t *visited, int64_t max_states, double deadli
     return ST_NONE;
 }
 
-/* A walk from ``start``; NULL with an exception. */
+/* The walk's first node, ``start``: 0, or -1 with an exception (the walk is freed). */
+static int walk_begin(Walk *w, PyObject *posobj) {
+    if (nodes_grow(&w->s, w->p.P) < 0 || table_rebuild(&w->s, w->p.P, 0, 1) < 0) {
+        walk_free(w);
+        PyErr_NoMemory();
+        return -1;
+    }
+    if (position_get(posobj, w->p.P, w->s.pos) < 0) {
+        walk_free(w);
+        return -1;
+    }
+    w->s.parent[0] = -1;
+    w->s.move[0] = w->s.move[1] = w->s.move[2] = 0;
+    w->s.count = 1;
+    table_put(&w->s, w->p.P, 0);
+    w->end = 1;
+    return 0;
+}
+
+/* A walk from ``start`` over pieces given as voxels and starts; NULL with an exception. */
 static Walk *walk_new(PyObject *vox, PyObject *starts, int dims, uint64_t fixed,
                       PyObject *posobj) {
     if (dims < 1 || dims > 3) {
@@ -816,22 +1142,67 @@ static Walk *walk_new(PyObject *vox, PyObject *starts, int dims, uint64_t fixed,
         walk_free(w);
         return NULL;
     }
-    if (part_init(&w->p, w->a.vox.buf, w->a.starts.buf, n, dims, fixed) < 0 ||
-        nodes_grow(&w->s, w->p.P) < 0 || table_rebuild(&w->s, w->p.P, 0, 1024) < 0) {
+    int32_t sid[MAX_PIECES];
+    int64_t org[3 * MAX_PIECES];
+    w->own = book_of(w->a.vox.buf, w->a.starts.buf, n, dims, sid, org);
+    if (!w->own || part_init(&w->p, w->own, sid, org, n, fixed) < 0) {
         walk_free(w);
         PyErr_NoMemory();
         return NULL;
     }
-    if (position_get(posobj, w->p.P, w->s.pos) < 0) {
-        walk_free(w);
+    return walk_begin(w, posobj) < 0 ? NULL : w;
+}
+
+static Book *book_from(PyObject *capsule) {
+    return PyCapsule_GetPointer(capsule, "puzzlebox.disassembly.book");
+}
+
+/* A walk from ``start`` over shapes of a book (``sids``), their low corners at ``origins``
+ * (3 ints a piece); NULL with an exception. */
+static Walk *walk_new_in(PyObject *capsule, PyObject *sids, PyObject *origins, uint64_t fixed,
+                         PyObject *posobj) {
+    Book *book = book_from(capsule);
+    if (!book) return NULL;
+    PyObject *fast = PySequence_Fast(sids, "shapes are a sequence of ints");
+    if (!fast) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    int32_t sid[MAX_PIECES];
+    int64_t org[3 * MAX_PIECES];
+    if (n < 1 || n > MAX_PIECES) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "a part has 1 to 62 pieces");
         return NULL;
     }
-    w->s.parent[0] = -1;
-    w->s.move[0] = w->s.move[1] = w->s.move[2] = 0;
-    w->s.count = 1;
-    table_put(&w->s, w->p.P, 0);
-    w->end = 1;
-    return w;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        long s = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, k));
+        if (s == -1 && PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return NULL;
+        }
+        if (s < 0 || s >= book->nshapes) {
+            Py_DECREF(fast);
+            PyErr_SetString(PyExc_ValueError, "no such shape in the book");
+            return NULL;
+        }
+        sid[k] = (int32_t)s;
+    }
+    Py_DECREF(fast);
+    int32_t at[3 * MAX_PIECES];
+    if (position_get(origins, 3 * (int)n, at) < 0) return NULL;
+    for (Py_ssize_t k = 0; k < 3 * n; k++) org[k] = at[k];
+    Walk *w = calloc(1, sizeof(Walk));
+    if (!w) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    Py_INCREF(capsule);
+    w->shared = capsule;
+    if (part_init(&w->p, book, sid, org, (int)n, fixed) < 0) {
+        walk_free(w);
+        PyErr_NoMemory();
+        return NULL;
+    }
+    return walk_begin(w, posobj) < 0 ? NULL : w;
 }
 
 /* walk_run from Python: (status, visited, position, splits, path). */
@@ -839,6 +1210,7 @@ static PyObject *walk_step(Walk *w, long long visited, long long max_states, dou
                            long long max_bytes) {
     double deadline = seconds < 0 ? -1.0 : now_seconds() + seconds;
     int64_t count = visited;
+    w->p.max_cache = max_bytes < 0 ? -1 : (int64_t)max_bytes / 4;
     size_t where = 0;
     int status;
     Py_BEGIN_ALLOW_THREADS
@@ -904,6 +1276,81 @@ static PyObject *py_walk(PyObject *self, PyObject *args) {
     return capsule;
 }
 
+static void book_capsule_free(PyObject *capsule) {
+    book_free(book_from(capsule));
+}
+
+static PyObject *py_book(PyObject *self, PyObject *args) {
+    int dims;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "i", &dims)) return NULL;
+    if (dims < 1 || dims > 3) return PyErr_Format(PyExc_ValueError, "dims is 1 to 3");
+    Book *b = book_new(dims);
+    if (!b) return PyErr_NoMemory();
+    PyObject *capsule = PyCapsule_New(b, "puzzlebox.disassembly.book", book_capsule_free);
+    if (!capsule) book_free(b);
+    return capsule;
+}
+
+static PyObject *py_book_add(PyObject *self, PyObject *args) {
+    PyObject *capsule, *vox;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OO", &capsule, &vox)) return NULL;
+    Book *b = book_from(capsule);
+    if (!b) return NULL;
+    Py_buffer buf;
+    if (PyObject_GetBuffer(vox, &buf, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return NULL;
+    if (buf.itemsize != 8 || buf.len % 24 || buf.len == 0) {
+        PyBuffer_Release(&buf);
+        PyErr_SetString(PyExc_TypeError, "voxels must be an int64 array of rows x y z");
+        return NULL;
+    }
+    int64_t lo[3];
+    int s = book_add(b, buf.buf, (int64_t)(buf.len / 24), lo);
+    PyBuffer_Release(&buf);
+    if (s == -1) return PyErr_NoMemory();
+    if (s == -2) return Py_BuildValue("(i(LLL))", -1, 0LL, 0LL, 0LL);
+    return Py_BuildValue("(i(LLL))", s, (long long)lo[0], (long long)lo[1], (long long)lo[2]);
+}
+
+static PyObject *py_book_info(PyObject *self, PyObject *capsule) {
+    (void)self;
+    Book *b = book_from(capsule);
+    if (!b) return NULL;
+    return Py_BuildValue("{s:i,s:n,s:L,s:L,s:n}", "shapes", b->nshapes, "pairs",
+                         (Py_ssize_t)b->cused, "computed", b->computed, "cleared", b->cleared,
+                         "bytes", (Py_ssize_t)book_bytes(b));
+}
+
+static PyObject *py_bfs_in(PyObject *self, PyObject *args) {
+    PyObject *capsule, *sids, *origins, *posobj;
+    unsigned long long fixed;
+    long long visited, max_states, max_bytes = -1;
+    double seconds;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOOKOLLd|L", &capsule, &sids, &origins, &fixed, &posobj,
+                          &visited, &max_states, &seconds, &max_bytes))
+        return NULL;
+    Walk *w = walk_new_in(capsule, sids, origins, fixed, posobj);
+    if (!w) return NULL;
+    PyObject *result = walk_step(w, visited, max_states, seconds, max_bytes);
+    walk_free(w);
+    return result;
+}
+
+static PyObject *py_walk_in(PyObject *self, PyObject *args) {
+    PyObject *capsule, *sids, *origins, *posobj;
+    unsigned long long fixed;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOOKO", &capsule, &sids, &origins, &fixed, &posobj))
+        return NULL;
+    Walk *w = walk_new_in(capsule, sids, origins, fixed, posobj);
+    if (!w) return NULL;
+    PyObject *walk = PyCapsule_New(w, "puzzlebox.disassembly.walk", walk_capsule_free);
+    if (!walk) walk_free(w);
+    return walk;
+}
+
 static Walk *walk_of(PyObject *capsule) {
     return PyCapsule_GetPointer(capsule, "puzzlebox.disassembly.walk");
 }
@@ -951,6 +1398,19 @@ static PyMethodDef methods[] = {
      "that holds a separation"},
     {"walk_positions", py_walk_positions, METH_O,
      "walk_positions(walk) -> every position the walk has met"},
+    {"book", py_book, METH_VARARGS,
+     "book(dims) -> a book of shapes and of the free distances between them, shared by "
+     "the searches of one puzzle"},
+    {"book_add", py_book_add, METH_VARARGS,
+     "book_add(book, voxels) -> (shape, low corner): the shape of these cells, counted "
+     "from their low corner; shape -1 when the book is full"},
+    {"book_info", py_book_info, METH_O,
+     "book_info(book) -> {shapes, pairs, computed, cleared, bytes}"},
+    {"bfs_in", py_bfs_in, METH_VARARGS,
+     "bfs_in(book, shapes, origins, fixed, start, visited, max_states, seconds, "
+     "max_bytes=-1) -> as bfs, the pieces shapes of a book at their low corners"},
+    {"walk_in", py_walk_in, METH_VARARGS,
+     "walk_in(book, shapes, origins, fixed, start) -> as walk, over shapes of a book"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -17,22 +17,29 @@ apart before one deadline, the whole command's; :func:`disassemble_solution` tak
 
 from __future__ import annotations
 
+import weakref
+from array import array
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, Protocol, TypeVar, cast
-
-import numpy as np
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 from puzzlebox.disassembly.search import (
     DEFAULT_MAX_STATES,
     Deadline,
     Separation,
+    Shapes,
     disassemble,
+    disassemble_shaped,
+    native_search,
 )
 from puzzlebox.errors import PuzzleboxError
 from puzzlebox.geometry import Cell, Lattice
 from puzzlebox.puzzles.polyomino import Placement, PolyominoPuzzle, PolyominoSolution
+
+if TYPE_CHECKING:  # loaded where a search needs it: a take-apart in C needs none
+    import numpy as np
 
 
 class CannotDisassemble(PuzzleboxError):
@@ -93,6 +100,9 @@ def sliding_axes(lattice: Lattice) -> int | None:
 def check_slides(puzzle: object, label: str) -> int:
     """The sliding axes of the puzzle (3 for a lattice with steps of its own), or a
     one-line refusal."""
+    shared = _SHARED.get(puzzle) if isinstance(puzzle, PolyominoPuzzle) else None
+    if shared is not None:  # worked out before, for the puzzle's first assembly
+        return shared.dims
     if not getattr(puzzle, "slides_apart", False):  # Puzzle.slides_apart: a kind says so
         raise CannotDisassemble(f"{label}: only pieces packed on a board can be taken apart")
     lattice = cast(PolyominoPuzzle, puzzle).lattice
@@ -142,10 +152,20 @@ def _spaced(cells: Sequence[Cell], dims: int) -> np.ndarray:
     """A placement's cells as rows of (x, y, z) for the search: x the column, y the row, z
     the layer (as the BurrTools importer maps voxels), so that moves are tried along x, then
     y, then z."""
+    import numpy as np
+
     grid = np.array(cells, dtype=np.int64)
     if dims == 2:
         return np.column_stack([grid[:, 1], grid[:, 0], np.zeros(len(grid), dtype=np.int64)])
     return np.ascontiguousarray(grid[:, ::-1])
+
+
+def _spaced_flat(cells: Sequence[Cell], dims: int) -> array[int]:
+    """:func:`_spaced` as an ``array('q')`` of x y z one cell after another (the same
+    bytes): the C search takes it, and no numpy is loaded for it."""
+    if dims == 2:
+        return array("q", [c for row, col in cells for c in (col, row, 0)])
+    return array("q", [c for layer, row, col in cells for c in (col, row, layer)])
 
 
 @dataclass(frozen=True)
@@ -164,13 +184,77 @@ class Arranged:
         return tuple(p.piece for p in self.placements)
 
 
+class _Shared:
+    """What the take-aparts of one puzzle share: the order of its pieces, each placement's
+    cells as the search takes them, and the book of shapes (:class:`Shapes`)."""
+
+    def __init__(self, puzzle: PolyominoPuzzle, dims: int) -> None:
+        self.dims = dims
+        self.rank = {piece.name: k for k, piece in enumerate(puzzle.pieces)}
+        self.spaced: dict[tuple[Cell, ...], np.ndarray] = {}
+        self.by_id: dict[int, tuple[tuple[Cell, ...], np.ndarray]] = {}
+        self.shapes = Shapes(dims)
+        # a placement's cells (the solver's own tuple, by identity): the tuple, its place
+        # in the puzzle's order, its cells for the C search, its shape and low corner in
+        # the book and the book's generation then
+        self.records: dict[int, tuple[tuple[Cell, ...], tuple[int, tuple[Cell, ...]],
+                                      array[int], tuple[int, int, int, int] | None, int]] = {}
+        self.flat: dict[tuple[Cell, ...], array[int]] = {}
+
+    def record(self, placement: Placement, native: ModuleType
+               ) -> tuple[tuple[Cell, ...], tuple[int, tuple[Cell, ...]], array[int],
+                          tuple[int, int, int, int] | None, int]:
+        """What a take-apart asks of a placement, worked out once (see ``records``)."""
+        cells = placement.cells
+        found = self.records.get(id(cells))
+        if found is not None and found[0] is cells and found[4] == self.shapes.generation:
+            return found
+        rows = self.flat.get(cells)
+        if rows is None:
+            rows = self.flat[cells] = _spaced_flat(cells, self.dims)
+        generation = self.shapes.generation
+        found = (cells, (self.rank[placement.piece], cells), rows,
+                 self.shapes.place(native, rows), generation)
+        if len(self.records) > 4 * len(self.flat) + 4096:  # new tuples each time: again
+            self.records.clear()
+        self.records[id(cells)] = found  # it holds the tuple: the id stays its own
+        return found
+
+    def cells(self, placement: Placement) -> np.ndarray:
+        """The placement's cells as rows of x y z, one array per placement (the book of
+        shapes knows it again by itself)."""
+        seen = self.by_id.get(id(placement.cells))
+        if seen is not None and seen[0] is placement.cells:  # the solver's own tuple again
+            return seen[1]
+        found = self.spaced.get(placement.cells)
+        if found is None:
+            found = self.spaced[placement.cells] = _spaced(placement.cells, self.dims)
+        if len(self.by_id) > 4 * len(self.spaced) + 4096:  # new tuples each time: again
+            self.by_id.clear()
+        self.by_id[id(placement.cells)] = (placement.cells, found)  # held: its id stays
+        return found
+
+
+# each puzzle's shared part, for as long as the puzzle lives (a worker of a split keeps its
+# puzzle from one batch to the next, and so its book)
+_SHARED: weakref.WeakKeyDictionary[PolyominoPuzzle, _Shared] = weakref.WeakKeyDictionary()
+
+
+def _shared(puzzle: PolyominoPuzzle, dims: int) -> _Shared:
+    found = _SHARED.get(puzzle)
+    if found is None or found.dims != dims:
+        found = _SHARED[puzzle] = _Shared(puzzle, dims)
+    return found
+
+
 def arrange(puzzle: PolyominoPuzzle, solution: PolyominoSolution, dims: int,
             fixed: Collection[str] = (), groups: Sequence[Collection[str]] = ()) -> Arranged:
     """``solution``'s pieces numbered for the search, ``fixed`` and ``groups`` by name."""
-    rank = {piece.name: k for k, piece in enumerate(puzzle.pieces)}
+    shared = _shared(puzzle, dims)
+    rank = shared.rank
     placements = tuple(sorted(solution.placements, key=lambda p: (rank[p.piece], p.cells)))
     names = [p.piece for p in placements]
-    return Arranged(placements, [_spaced(p.cells, dims) for p in placements],
+    return Arranged(placements, [shared.cells(p) for p in placements],
                     [k for k, name in enumerate(names) if name in fixed],
                     [[k for k, name in enumerate(names) if name in group] for group in groups])
 
@@ -185,16 +269,55 @@ def disassemble_solution(puzzle: PolyominoPuzzle, solution: PolyominoSolution,
     a whole command's), whichever comes first; ``rules.max_states`` positions, then
     ``DisassemblyTooBig``."""
     dims = check_slides(puzzle, label)
-    arranged = arrange(puzzle, solution, dims, rules.fixed, rules.groups)
     if limits is not None and limits.time is not None:
         deadline = Deadline.sooner(deadline, Deadline.after(limits.time))
-    separation = disassemble(arranged.pieces, dims=dims, fixed=arranged.fixed,
-                             groups=arranged.groups, thorough=rules.thorough,
-                             max_states=rules.max_states, max_seconds=rules.max_seconds,
-                             label=label, deadline=deadline,
-                             max_memory=None if limits is None else limits.memory,
-                             slides=slides_of(puzzle.lattice))
+    if rules.max_seconds is not None:
+        deadline = Deadline.sooner(deadline, Deadline.after(rules.max_seconds))
+    memory = None if limits is None else limits.memory
+    slides = slides_of(puzzle.lattice)
+    native = native_search() if slides is None else None  # the C search knows the axes only
+    if native is not None and not rules.thorough and \
+            len(solution.placements) <= native.MAX_PIECES:
+        return _quickly(puzzle, solution, dims, native, rules, label, deadline, memory)
+    arranged = arrange(puzzle, solution, dims, rules.fixed, rules.groups)
+    if slides is not None:  # a lattice's own steps (#37): the Python step, no shared book
+        separation = disassemble(arranged.pieces, dims=dims, fixed=arranged.fixed,
+                                 groups=arranged.groups, thorough=rules.thorough,
+                                 max_states=rules.max_states, label=label, deadline=deadline,
+                                 max_memory=memory, slides=slides)
+        return Disassembled(solution, arranged.names, separation, arranged.placements)
+    shapes = _shared(puzzle, dims).shapes
+    if rules.thorough:
+        separation = disassemble(arranged.pieces, dims=dims, fixed=arranged.fixed,
+                                 groups=arranged.groups, thorough=True,
+                                 max_states=rules.max_states, label=label, deadline=deadline,
+                                 max_memory=memory, shapes=shapes)
+    else:
+        separation = disassemble_shaped(arranged.pieces, shapes, dims=dims,
+                                        fixed=arranged.fixed, groups=arranged.groups,
+                                        max_states=rules.max_states, label=label,
+                                        deadline=deadline, max_memory=memory)
     return Disassembled(solution, arranged.names, separation, arranged.placements)
+
+
+def _quickly(puzzle: PolyominoPuzzle, solution: PolyominoSolution, dims: int,
+             native: ModuleType, rules: Rules, label: str, deadline: Deadline | None,
+             memory: int | None) -> Disassembled:
+    """:func:`disassemble_solution` with the C search (not thorough): what it asks of each
+    placement kept from the assemblies before (:meth:`_Shared.record`), the same answer."""
+    shared = _shared(puzzle, dims)
+    got = sorted(((shared.record(p, native), p) for p in solution.placements),
+                 key=lambda rp: rp[0][1])
+    placements = tuple(p for _, p in got)
+    names = tuple(p.piece for p in placements)
+    fixed = [k for k, name in enumerate(names) if name in rules.fixed] if rules.fixed else []
+    groups = [[k for k, name in enumerate(names) if name in group] for group in rules.groups]
+    placed = [r[3] for r, _ in got]
+    separation = disassemble_shaped(
+        [r[2] for r, _ in got], shared.shapes, dims=dims, fixed=fixed, groups=groups,
+        max_states=rules.max_states, label=label, deadline=deadline, max_memory=memory,
+        placed=None if any(w is None for w in placed) else placed)
+    return Disassembled(solution, names, separation, placements)
 
 
 T = TypeVar("T")
@@ -204,9 +327,21 @@ def _here(work: Callable[[], T]) -> T:
     return work()
 
 
+def _in_turn(works: list[Callable[[], Disassembled]]
+             ) -> tuple[list[Disassembled], Exception | None]:
+    """Each work in turn, up to the first that fails: what they gave, and its error."""
+    done: list[Disassembled] = []
+    for work in works:
+        try:
+            done.append(work())
+        except Exception as error:  # handed back with what came before it
+            return done, error
+    return done, None
+
+
 def take_apart(puzzle: PolyominoPuzzle, rules: Rules = Rules(),
                limits: HeldTo | None = None, engine: str = "auto",
-               on: Callable[[Callable[[], Disassembled]], Disassembled] = _here
+               on: Callable[[Callable[[], Any]], Any] = _here, batch: int = 1
                ) -> Iterator[Disassembled]:  # fmt: skip
     """Each assembly of ``puzzle`` (its solutions up to symmetry, found through a run held
     to ``limits``: ``puzzle.distinct_solutions(limits=limits)``), taken apart in turn under
@@ -214,16 +349,41 @@ def take_apart(puzzle: PolyominoPuzzle, rules: Rules = Rules(),
     step: past it, ``OutOfTime`` (from the search for assemblies or from a take-apart),
     with the words of every other time limit; past ``limits.memory`` (2 GB when None),
     ``OverMemory``. ``limits`` None: the run's defaults (a hopeless search for assemblies
-    refused, 2 GB). ``on(work)`` runs each take-apart (the command line: on a thread of its
-    own)."""
+    refused, 2 GB). ``on(work)`` runs the take-aparts (the command line: on a thread of its
+    own), ``batch`` at most at a time: 1, then twice as many each time up to ``batch``, so
+    that a thread is handed work less often (0.014 ms a handing) while a caller that stops
+    early has at most a batch taken apart for nothing. The answers and their order are the
+    same whatever the batch; an error of the search for assemblies comes after the
+    assemblies found before it, an error of a take-apart after those before it."""
     check_slides(puzzle, puzzle.name)
     deadline = None if limits is None or limits.time is None else Deadline.after(limits.time)
     run: dict[str, Any] = {} if limits is None else {"limits": limits}
-    found = puzzle.distinct_solutions(engine=engine, **run)
-    for number, solution in enumerate(found, 1):
-        label = f"{puzzle.name}: assembly {number}"
-        yield on(partial(disassemble_solution, puzzle, cast(PolyominoSolution, solution),
-                         rules, label, limits, deadline))
+    found = iter(puzzle.distinct_solutions(engine=engine, **run))
+    number, size = 0, 1
+    while True:
+        works: list[Callable[[], Disassembled]] = []
+        stopped: Exception | None = None
+        try:
+            for solution in found:
+                number += 1
+                works.append(partial(disassemble_solution, puzzle,
+                                     cast(PolyominoSolution, solution), rules,
+                                     f"{puzzle.name}: assembly {number}", limits, deadline))
+                if len(works) >= size:
+                    break
+        except Exception as error:  # the search met a limit: its assemblies come first
+            stopped = error
+        if works:
+            done, failed = cast(tuple[list[Disassembled], Exception | None],
+                                on(partial(_in_turn, works)))
+            yield from done
+            if failed is not None:
+                raise failed
+        if stopped is not None:
+            raise stopped
+        if len(works) < size:
+            return
+        size = min(2 * size, max(batch, 1))
 
 
 def disassemble_all(puzzle: PolyominoPuzzle, solutions: Iterable[PolyominoSolution],

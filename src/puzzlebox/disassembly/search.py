@@ -37,16 +37,19 @@ compare the other two against.
 from __future__ import annotations
 
 import time
+from array import array
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, cast
 
 from puzzlebox.disassembly.blocking import FREE, BlockingCache, Cell, Step, SweptBlockingCache
 from puzzlebox.engine import kernel_choice
 from puzzlebox.engine.memory import OutOfTime, OverMemory, memory_limit, size_text
 from puzzlebox.errors import PuzzleboxError
+
+if TYPE_CHECKING:  # numpy loads where a search needs it: the C search of an exact cover's
+    import numpy as np  # solution (disassemble_shaped) needs none (0.1 s of a process's CPU)
 
 _cdisasm: ModuleType | None
 try:
@@ -251,6 +254,15 @@ class _Part:
         self.dirs = len(solver.steps)
         self.kernel: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self.native: tuple[np.ndarray, np.ndarray] | None = None  # the C search's pieces
+        # the same in the book of shapes that the solver shares: (shapes, low corners)
+        self.placed: tuple[list[int], list[int]] | None = None
+        if solver.placed is not None and self.n <= solver.placed[0].MAX_PIECES:
+            _, sids, origins = solver.placed
+            self.placed = ([sids[p] for p in pieces],
+                           [c for p in pieces for c in origins[3 * p:3 * p + 3]])
+            return
+        import numpy as np
+
         if solver.native is not None and self.n <= solver.native.MAX_PIECES:
             self.native = (np.concatenate([solver.voxels[p] for p in pieces]),
                            np.cumsum([0] + [len(solver.voxels[p]) for p in pieces],
@@ -273,6 +285,8 @@ class _Part:
             return self.solver.native.expand(*self.native, self.solver.dims, self.fixed_mask,
                                              pos)
         if self.kernel is not None and self.solver.kernels is not None:
+            import numpy as np
+
             voxels, starts, fronts = self.kernel
             splits, table, after = self.solver.kernels.expand(
                 voxels, starts, fronts, np.array(pos, dtype=np.int64), self.solver.dims,
@@ -295,6 +309,8 @@ class _Part:
         Piece ``i`` moving ``k`` drags ``j`` when it can move less than ``k`` past it, and
         what ``i`` drags drags on in turn: the least over chains of the largest free
         distance along the chain (a bottleneck path, Floyd-Warshall over the pieces)."""
+        import numpy as np
+
         pair = self.solver.cache.pair
         n, pieces = self.n, self.pieces
         zero = (0,) * self.dirs
@@ -408,7 +424,7 @@ class _Part:
     def search(self, start: Position) -> Separation | None:
         """Breadth first from ``start`` until a separation whose parts come apart."""
         solver = self.solver
-        if self.native is not None and solver.native is not None:
+        if (self.native is not None and solver.native is not None) or self.placed is not None:
             return self.search_native(start)
         # only three fronts of positions are kept to tell old from new (every move can be
         # undone), while the parent links keep the paths of the live front
@@ -455,7 +471,8 @@ class _Part:
         failed.update(everything or (start,))
         return None
 
-    def search_native(self, start: Position) -> Separation | None:
+    def search_native(self, start: Position,
+                      first: tuple[int, int, Any, Any, Any] | None = None) -> Separation | None:
         """:meth:`search` with the whole breadth-first loop in the C extension: as
         BurrTools judges (the first separation met decides) in one call; a thorough search
         goes on from each position whose separations all fail."""
@@ -464,14 +481,25 @@ class _Part:
         if start in failed:
             return None
         native = solver.native
-        assert self.native is not None and native is not None
+        assert native is not None
         budget = solver.budget
-        walk = native.walk(*self.native, solver.dims, self.fixed_mask, start) \
-            if solver.thorough else None
+        # the part's pieces: shapes of the shared book at their low corners, or voxels
+        pieces: tuple[Any, ...]
+        if self.placed is not None and solver.shapes is not None:
+            pieces = (solver.shapes.book, *self.placed)
+            bfs, walk_from = native.bfs_in, native.walk_in
+        else:
+            assert self.native is not None
+            pieces = (*self.native, solver.dims)
+            bfs, walk_from = native.bfs, native.walk
+        walk = walk_from(*pieces, self.fixed_mask, start) if solver.thorough else None
         while True:
-            if walk is None:
-                status, budget.visited, pos, splits, path = native.bfs(
-                    *self.native, solver.dims, self.fixed_mask, start, budget.visited,
+            if first is not None:  # the breadth-first search already made (shaped())
+                status, budget.visited, pos, splits, path = first
+                first = None
+            elif walk is None:
+                status, budget.visited, pos, splits, path = bfs(
+                    *pieces, self.fixed_mask, start, budget.visited,
                     budget.max_states, budget.seconds_left(), budget.max_bytes)
             else:
                 status, budget.visited, pos, splits, path = native.walk_next(
@@ -535,6 +563,11 @@ def _compiled() -> ModuleType:
     return _kernel
 
 
+def native_search() -> ModuleType | None:
+    """The C search's module where it runs now (built, and the kernels chosen are C)."""
+    return _native()
+
+
 def _native() -> ModuleType | None:
     """The C search when it is built and the kernels chosen are C (engine/kernel_choice.py:
     ``PUZZLEBOX_KERNELS=numba`` runs numba's step instead, as for the engines)."""
@@ -562,10 +595,85 @@ def axis_steps(dims: int) -> tuple[Step, ...]:
 Swept = Callable[[Cell, Step], Iterable[Cell]]
 
 
+class Shapes:
+    """The shapes of one puzzle's pieces, shared by the take-aparts of all its assemblies.
+
+    Every assembly of a puzzle places the same pieces in the same few orientations, and how
+    far one piece slides past another depends only on the two shapes and their offset. The
+    C search keeps those distances in a *book* of shapes (_cdisasm.c); one book serves
+    every part of every assembly taken apart with the same ``Shapes``, so a distance is
+    worked out once per puzzle rather than once per assembly. Its cache of distances is
+    held under a quarter of the memory limit (past it, it begins again), and the C search
+    counts it in what a take-apart holds. Where the C search is not built (or
+    ``compiled=False``), searches ignore it."""
+
+    def __init__(self, dims: int) -> None:
+        self.dims = dims
+        self.book: Any = None
+        self.generation = 0  # one more each time the book is renewed (its numbers change)
+        self._ids: dict[bytes, int] = {}  # a shape's rows (from its low corner): its number
+        self._placed: dict[bytes, tuple[int, int, int, int]] = {}  # cells: shape, corner
+        self._by_id: dict[int, tuple[Any, tuple[int, int, int, int]]] = {}
+
+    def place(self, native: ModuleType, cells: np.ndarray | array[int]
+              ) -> tuple[int, int, int, int] | None:
+        """The shape of ``cells`` (int64 rows x y z, or an ``array('q')`` of x y z one
+        after the other) and its low corner x, y, z; None when the book is full
+        (:meth:`renew` then)."""
+        seen = self._by_id.get(id(cells))
+        if seen is not None and seen[0] is cells:  # the same array as before (a caller's)
+            return seen[1]
+        key = cells.tobytes()
+        found = self._placed.get(key)
+        if found is not None:
+            self._remember(cells, found)
+            return found
+        if self.book is None:
+            self.book = native.book(self.dims)
+        flat = array("q", key)  # x y z, one cell after another
+        xs, ys, zs = flat[0::3], flat[1::3], flat[2::3]
+        low = (min(xs), min(ys), min(zs))
+        rows = array("q", [c for cell in sorted(zip(xs, ys, zs))  # one order per shape
+                           for c in (cell[0] - low[0], cell[1] - low[1], cell[2] - low[2])])
+        name = rows.tobytes()
+        shape = self._ids.get(name)
+        if shape is None:
+            shape, _ = native.book_add(self.book, rows)
+            if shape < 0:
+                return None
+            self._ids[name] = shape
+        found = (shape, low[0], low[1], low[2])
+        self._placed[key] = found
+        self._remember(cells, found)
+        return found
+
+    def _remember(self, cells: Any, found: tuple[int, int, int, int]) -> None:
+        """Know the array itself next time (it is held, so its id stays its own); a caller
+        that hands new arrays each time fills this up, and it begins again."""
+        if len(self._by_id) > 4 * len(self._placed) + 4096:
+            self._by_id.clear()
+        self._by_id[id(cells)] = (cells, found)
+
+    def renew(self) -> None:
+        """An empty book (the old one was full: it has room for 16,384 shapes)."""
+        self.generation += 1
+        self.book = None
+        self._ids.clear()
+        self._placed.clear()
+        self._by_id.clear()
+
+    def info(self) -> dict[str, int]:
+        """What the book holds: shapes, pairs (distances kept), computed (distances worked
+        out), cleared (times its cache began again), bytes (for bench/ and the tests)."""
+        if self.book is None or _cdisasm is None:
+            return {"shapes": 0, "pairs": 0, "computed": 0, "cleared": 0, "bytes": 0}
+        return dict(_cdisasm.book_info(self.book))
+
+
 class _Solver:
-    def __init__(self, dims: int, pieces: Sequence[np.ndarray],
+    def __init__(self, dims: int, pieces: Sequence[Any],
                  fixed: Collection[int], groups: Iterable[Collection[int]], thorough: bool,
-                 budget: _Budget, compiled: bool = True,
+                 budget: _Budget, compiled: bool = True, shapes: Shapes | None = None,
                  slides: tuple[Sequence[Step], Swept] | None = None) -> None:
         self.dims = dims
         # the directions, each followed by its opposite: the axes, or a lattice's own steps
@@ -582,9 +690,25 @@ class _Solver:
         self.budget = budget
         self.native = _native() if compiled else None
         self.kernels = _compiled() if compiled and self.native is None else None
+        # each piece as a shape of the shared book and its low corner (the C search)
+        self.shapes = shapes if self.native is not None else None
+        self.placed: tuple[ModuleType, list[int], list[int]] | None = None
+        if self.shapes is not None and self.native is not None:
+            self.placed = self._place(self.shapes, self.native)
         # positions of each part known not to come apart (a thorough search meets the same
         # part again and again after each separation that fails)
         self.failed: dict[tuple[int, ...], set[Position]] = {}
+
+    def _place(self, shapes: Shapes, native: ModuleType
+               ) -> tuple[ModuleType, list[int], list[int]]:
+        """Every piece's shape in the book and its low corner (a full book is renewed)."""
+        for _ in range(2):
+            where = [shapes.place(native, cells) for cells in self.voxels]
+            if all(w is not None for w in where):
+                return (native, [w[0] for w in where if w is not None],
+                        [c for w in where if w is not None for c in w[1:]])
+            shapes.renew()
+        raise AssertionError("an empty book has room for every piece of a part")
 
     @property
     def cache(self) -> BlockingCache | SweptBlockingCache:
@@ -601,6 +725,8 @@ class _Solver:
         numbered in the piece's own array (a part shifts them to its own numbering)."""
         found = self._fronts.get(piece)
         if found is None:
+            import numpy as np
+
             assert self.kernels is not None
             voxels = self.voxels[piece]
             found = self.kernels.front_cells(
@@ -624,9 +750,18 @@ def needs_work(pieces: Collection[int], fixed: Collection[int],
     return not any(members <= set(group) for group in groups)
 
 
-def _arrays(pieces: Sequence[Iterable[Sequence[int]]]) -> list[np.ndarray]:
+def _arrays(pieces: Sequence[Iterable[Sequence[int]]], trusted: bool = False
+            ) -> list[np.ndarray]:
     """Each piece's cells as rows of x y z (z 0 for cells given as pairs); a piece without
-    cells, or two pieces on one cell, is a caller's bug (ValueError)."""
+    cells, or two pieces on one cell, is a caller's bug (ValueError). ``trusted``: pieces
+    that are already int64 rows of x y z are taken as they are, unchecked for overlaps (a
+    solution of an exact cover places no cell twice)."""
+    import numpy as np
+
+    if trusted and all(isinstance(p, np.ndarray) and p.dtype == np.int64 and p.ndim == 2
+                       and p.shape[1] == 3 and len(p) and p.flags.c_contiguous
+                       for p in pieces):
+        return cast(list[np.ndarray], list(pieces))
     out: list[np.ndarray] = []
     for index, piece in enumerate(pieces):
         cells = np.array(piece if isinstance(piece, np.ndarray) else list(piece),
@@ -652,6 +787,63 @@ def _arrays(pieces: Sequence[Iterable[Sequence[int]]]) -> list[np.ndarray]:
     return out
 
 
+def disassemble_shaped(
+    cells: Sequence[np.ndarray | array[int]],
+    shapes: Shapes,
+    *,
+    dims: int,
+    fixed: Sequence[int] = (),
+    groups: Sequence[Collection[int]] = (),
+    max_states: int = DEFAULT_MAX_STATES,
+    label: str = "assembly",
+    deadline: Deadline | None = None,
+    max_memory: int | None = None,
+    placed: Sequence[tuple[int, int, int, int] | None] | None = None,
+) -> Separation | None:
+    """:func:`disassemble` (not thorough) of an exact cover's solution, each piece's cells
+    an int64 array of rows x y z (or an ``array('q')`` of x y z one after the other, where
+    the C search runs: numpy is then not loaded) that the caller keeps (:class:`Shapes`
+    knows it again by itself), with the book of ``shapes``: the same answer. Most
+    assemblies of a puzzle hold together, and their take-apart is one breadth-first
+    search of the C extension, made straight from here without the setup of the general
+    search; an assembly whose search meets a separation goes on in the general one from
+    there. ``placed``: each piece's
+    shape and low corner as :meth:`Shapes.place` gave them for the book as it is now (a
+    caller that keeps them asks the book no more)."""
+    native = _native()
+    budget = _Budget(max_states, deadline, label, memory_limit(max_memory))
+    n = len(cells)
+    held = set(fixed)
+    if native is None or n > native.MAX_PIECES:
+        import numpy as np
+
+        rows = [c if isinstance(c, np.ndarray) else np.array(c, dtype=np.int64).reshape(-1, 3)
+                for c in cells]
+        solver = _Solver(dims, rows, fixed, groups, False, budget, True, shapes)
+        everyone = tuple(range(n))
+        if not solver.needs_work(everyone):
+            return None
+        order = sorted(everyone, key=lambda p: (p not in held, p))
+        return _Part(solver, tuple(order)).search((0,) * (3 * n))
+    if n < 2 or len(held) == n or any(set(range(n)) <= set(g) for g in groups):
+        return None  # one piece, only fixed pieces, or a group of them all: nothing to do
+    order = [k for k in range(n) if k in held] + [k for k in range(n) if k not in held]
+    where = [shapes.place(native, cells[k]) for k in order] if placed is None else \
+        [placed[k] for k in order]
+    if any(w is None for w in where):  # the book is full: an empty one has room
+        shapes.renew()
+        where = [shapes.place(native, cells[k]) for k in order]
+    start = (0,) * (3 * n)
+    first = native.bfs_in(
+        shapes.book, [w[0] for w in where if w is not None],
+        [c for w in where if w is not None for c in w[1:]], (1 << len(held)) - 1, start,
+        0, budget.max_states, budget.seconds_left(), budget.max_bytes)
+    if first[0] == native.NONE:
+        return None
+    solver = _Solver(dims, cells, fixed, groups, False, budget, True, shapes)
+    return _Part(solver, tuple(order)).search_native(start, first)
+
+
 def disassemble(
     pieces: Sequence[Iterable[Sequence[int]]],
     *,
@@ -665,6 +857,7 @@ def disassemble(
     compiled: bool = True,
     deadline: Deadline | None = None,
     max_memory: int | None = None,
+    shapes: Shapes | None = None,
     slides: tuple[Sequence[Step], Swept] | None = None,
 ) -> Separation | None:
     """How the assembled ``pieces`` (each a set of cells, as placed) come apart, or None
@@ -678,15 +871,20 @@ def disassemble(
     :class:`DisassemblyOverMemory` (an ``OverMemory``) where it would hold more than
     ``max_memory`` bytes (None: the default memory limit, 2 GB, as for the engines).
     ``compiled=False`` runs the Python reference of the inner step instead of the compiled
-    kernel (the same answers, slower). ``slides`` gives a lattice's own directions instead
-    of the axes (x y z steps, each followed by its opposite) with the cells a cell sweeps
-    in one step (``swept(cell, step)``); the Python step runs them.
+    kernel (the same answers, slower). ``shapes`` (one :class:`Shapes` for all the
+    assemblies of a puzzle) shares the pieces' shapes and the distances between them with
+    every other take-apart given it: the same answers, each distance worked out once. With
+    it, pieces given as int64 rows of x y z are taken as a solution of an exact cover gives
+    them: their overlaps are not looked for again. ``slides`` gives a lattice's own
+    directions instead of the axes (x y z steps, each followed by its opposite) with the
+    cells a cell sweeps in one step (``swept(cell, step)``); the Python step runs them (and
+    ``shapes`` is not used).
     """
-    cells = _arrays(pieces)
+    cells = _arrays(pieces, trusted=shapes is not None)
     if max_seconds is not None:
         deadline = Deadline.sooner(deadline, Deadline.after(max_seconds))
     budget = _Budget(max_states, deadline, label, memory_limit(max_memory))
-    solver = _Solver(dims, cells, fixed, groups, thorough, budget, compiled, slides)
+    solver = _Solver(dims, cells, fixed, groups, thorough, budget, compiled, shapes, slides)
     everyone = tuple(range(len(cells)))
     if not solver.needs_work(everyone):
         return None
