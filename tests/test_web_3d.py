@@ -362,10 +362,16 @@ def test_the_table_sorts_and_opens_and_the_browser_refuses_a_collision(server, b
     # the movement browser from there: D is in the frame's way to the right
     driver.find_element(By.ID, "browse-start").click()
     wait(driver, lambda d: "at level 2.3 in 6 moves" in text(d, "browse-status"))
+    # the page's first look is asked of the server: its buttons wait for the answer (a
+    # click meanwhile does nothing), however long a loaded machine takes to give it
+    plus_x = '#browse-moves button[data-direction="+x"]'
+    wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, plus_x).is_enabled())
     domino = next(box for box in driver.find_elements(By.CSS_SELECTOR, "#browse-pieces label")
                   if box.text.strip() == "D")
     domino.find_element(By.TAG_NAME, "input").click()
-    driver.find_element(By.CSS_SELECTOR, '#browse-moves button[data-direction="+x"]').click()
+    wait(driver, lambda d: any(box.is_selected() for box in d.find_elements(
+        By.CSS_SELECTOR, "#browse-pieces input")))
+    driver.find_element(By.CSS_SELECTOR, plus_x).click()
     wait(driver, lambda d: text(d, "browse-error") == "D cannot move +x: it runs into Frame")
     assert "at level 2.3" in text(driver, "browse-status")
     driver.find_element(By.CSS_SELECTOR, '#browse-moves button[data-direction="-x"]').click()

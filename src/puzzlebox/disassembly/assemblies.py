@@ -100,11 +100,11 @@ def sliding_axes(lattice: Lattice) -> int | None:
 def check_slides(puzzle: object, label: str) -> int:
     """The sliding axes of the puzzle (3 for a lattice with steps of its own), or a
     one-line refusal."""
-    shared = _SHARED.get(puzzle) if isinstance(puzzle, PolyominoPuzzle) else None
-    if shared is not None:  # worked out before, for the puzzle's first assembly
-        return shared.dims
     if not getattr(puzzle, "slides_apart", False):  # Puzzle.slides_apart: a kind says so
         raise CannotDisassemble(f"{label}: only pieces packed on a board can be taken apart")
+    shared = _SHARED.get(cast(PolyominoPuzzle, puzzle))
+    if shared is not None:  # worked out before, for the puzzle's first assembly
+        return shared.dims
     lattice = cast(PolyominoPuzzle, puzzle).lattice
     if lattice.slide_steps() is not None:
         return lattice.dimensions
