@@ -38,6 +38,7 @@ import os
 import re
 import resource
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -164,8 +165,8 @@ def measure(argv: list[str], cpu_limit: float, wall_limit: float,
         out.seek(0)
         text = out.read()
     cpu = usage.ru_utime + usage.ru_stime
-    if proc.returncode != 0:
-        over = cpu >= cpu_limit
+    if proc.returncode != 0:  # held to the CPU limit: SIGXCPU at the soft limit, then KILL
+        over = cpu >= cpu_limit or proc.returncode in (-signal.SIGXCPU, -signal.SIGKILL)
         return Measured(cpu, text, f"over {cpu_limit:.0f} s of CPU" if over
                         else f"exit status {proc.returncode}")
     return Measured(cpu, text)
@@ -308,6 +309,10 @@ def main() -> int:
             str(pb.failure)
         ratio = f"{pb.cpu / bt.cpu:.2f}" if bt.failure is None and pb.failure is None and \
             bt.cpu and pb.cpu is not None else "?"
+        if bt.failure is not None and bt.failure.startswith("over") and pb.failure is None \
+                and pb.cpu is not None and pba is not None:  # burrTxt ran out of its limit
+            ratio = f"< {pb.cpu / args.cpu_limit:.2f}"
+            counts = f"{pba.assemblies} | {pba.apart}"
         row = f"| {source.name} | {counts} | {firsts} | {whole} | {bt_s} | {pb_s} | {ratio} |"
         if old_env is not None:
             old = min(before[source.name],

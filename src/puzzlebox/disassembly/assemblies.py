@@ -316,7 +316,7 @@ def _quickly(puzzle: PolyominoPuzzle, solution: PolyominoSolution, dims: int,
     separation = disassemble_shaped(
         [r[2] for r, _ in got], shared.shapes, dims=dims, fixed=fixed, groups=groups,
         max_states=rules.max_states, label=label, deadline=deadline, max_memory=memory,
-        placed=None if any(w is None for w in placed) else placed)
+        placed=None if None in placed else placed, native=native)
     return Disassembled(solution, names, separation, placements)
 
 

@@ -799,6 +799,7 @@ def disassemble_shaped(
     deadline: Deadline | None = None,
     max_memory: int | None = None,
     placed: Sequence[tuple[int, int, int, int] | None] | None = None,
+    native: ModuleType | None = None,
 ) -> Separation | None:
     """:func:`disassemble` (not thorough) of an exact cover's solution, each piece's cells
     an int64 array of rows x y z (or an ``array('q')`` of x y z one after the other, where
@@ -809,8 +810,10 @@ def disassemble_shaped(
     search; an assembly whose search meets a separation goes on in the general one from
     there. ``placed``: each piece's
     shape and low corner as :meth:`Shapes.place` gave them for the book as it is now (a
-    caller that keeps them asks the book no more)."""
-    native = _native()
+    caller that keeps them asks the book no more); ``native``: :func:`native_search`'s
+    answer, where the caller has it."""
+    if native is None:
+        native = _native()
     budget = _Budget(max_states, deadline, label, memory_limit(max_memory))
     n = len(cells)
     held = set(fixed)
