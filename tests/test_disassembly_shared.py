@@ -23,6 +23,7 @@ from puzzlebox.disassembly.assemblies import (
     arrange,
     check_slides,
     disassemble_solution,
+    shared_book,
     take_apart,
 )
 from puzzlebox.disassembly.search import (
@@ -200,3 +201,23 @@ def test_pieces_far_apart_take_the_long_way_alike(seed: int, pieces: int, far: i
         return
     assert disassemble(cells, compiled=False, max_states=5_000) == alone
     assert disassemble(cells, shapes=_SHARED, max_states=5_000) == alone
+
+
+@needs_c
+def test_a_second_puzzle_of_the_same_pieces_finds_its_distances_in_the_book() -> None:
+    """#34 item 3: a design search's worker tries design after design of the same pieces,
+    each a puzzle of its own; the process's book keeps the distances between their shapes,
+    so a second puzzle read afresh, taken apart after the first, works out none again and
+    comes apart alike."""
+    name = "burr-computers-choice-4-hole"
+    first, second = (catalog.load_file(name).puzzles[0] for _ in range(2))
+    assert first is not second
+    dims = check_slides(first, name)
+    book = shared_book(dims)
+    levels = [disassemble_solution(first, s).level for s in first.distinct_solutions()]
+    before = book.info()
+    assert before["shapes"] > 0 and before["computed"] > 0
+    again = [disassemble_solution(second, s).level for s in second.distinct_solutions()]
+    after = book.info()
+    assert again == levels and "8.3" in levels
+    assert (after["shapes"], after["computed"]) == (before["shapes"], before["computed"])

@@ -184,16 +184,34 @@ class Arranged:
         return tuple(p.piece for p in self.placements)
 
 
+# One book of shapes a process for each number of axes, shared by the take-aparts of every
+# puzzle taken apart in it: a shape's distances past another depend on the two shapes and
+# their offset alone, whichever puzzle they come from. So a design search's worker, which
+# tries design after design made of the same pool pieces (#34), and the page's processes,
+# find each distance worked out before; the book stays under its memory bound (and begins
+# again past it) as one puzzle's does.
+_BOOKS: dict[int, Shapes] = {}
+
+
+def shared_book(dims: int) -> Shapes:
+    """This process's book of shapes for pieces that slide along ``dims`` axes."""
+    found = _BOOKS.get(dims)
+    if found is None:
+        found = _BOOKS[dims] = Shapes(dims)
+    return found
+
+
 class _Shared:
     """What the take-aparts of one puzzle share: the order of its pieces, each placement's
-    cells as the search takes them, and the book of shapes (:class:`Shapes`)."""
+    cells as the search takes them, and the book of shapes (:class:`Shapes`, the process's
+    own: :func:`shared_book`)."""
 
     def __init__(self, puzzle: PolyominoPuzzle, dims: int) -> None:
         self.dims = dims
         self.rank = {piece.name: k for k, piece in enumerate(puzzle.pieces)}
         self.spaced: dict[tuple[Cell, ...], np.ndarray] = {}
         self.by_id: dict[int, tuple[tuple[Cell, ...], np.ndarray]] = {}
-        self.shapes = Shapes(dims)
+        self.shapes = shared_book(dims)
         # a placement's cells (the solver's own tuple, by identity): the tuple, its place
         # in the puzzle's order, its cells for the C search, its shape and low corner in
         # the book and the book's generation then
