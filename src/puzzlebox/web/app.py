@@ -70,6 +70,7 @@ from puzzlebox.web.design_search import DESIGN_TEXT, catalog_designs, design_tex
 from puzzlebox.web.fairness import CheckLimits, CheckPool, Refused
 from puzzlebox.web.model import ModelError, cell_polygons, drawn_lattices, model_of, to_toml
 from puzzlebox.web.runs import Busy, OverBudget, Runs, UnknownTab, watch_frame
+from puzzlebox.web.solids import draws_solids, meshes
 
 MAX_BODY = 2 * MAX_FILE_BYTES + 65_536  # a puzzle file, or the editor's model of one
 TAB_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
@@ -524,6 +525,14 @@ class App:
         headers = {"Content-Disposition": f'attachment; filename="{filename}"'} \
             if request.query_params.get("download") else {}
         if fmt == "json":
+            lattice = getattr(puzzle, "lattice", None)
+            if request.query_params.get("mesh") and lattice is not None \
+                    and draws_solids(lattice):
+                # the placements of prisms, tetrahedra or balls as the 3-D view draws them
+                answer = json.loads(solution_json(puzzle, found))
+                answer["solid"] = meshes(lattice, [[tuple(cell) for cell in placement["cells"]]
+                                                   for placement in answer["placements"]])
+                return JSONResponse(answer)
             return Response(solution_json(puzzle, found) + "\n", media_type="application/json",
                             headers=headers)
 
