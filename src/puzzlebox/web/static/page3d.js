@@ -199,7 +199,7 @@ window.page3d = (() => {
     const board = data.board.map((b, k) => ({key: `board ${k}`, fill: (b.colour !== "#" && colourOf(b.colour)) || "#c3c8cf", faded: b.optional, mesh: b.mesh, radius: data.radius}));
     const boxes = data.board.map((b) => meshBox(b.mesh, data.radius));
     const right = Math.max(0, ...boxes.map((b) => b[1][0])) + 1;
-    const wide = Math.max(4, ...boxes.map((b) => b[1][0] - b[0][0]));
+    const wide = Math.max(8, ...boxes.map((b) => 1.5 * (b[1][0] - b[0][0])));
     const fills = pieceColours(data.pieces.map((p) => p.name));
     let across = 0, front = 0, deepest = 0;
     const pieces = data.pieces.map((piece, k) => {
