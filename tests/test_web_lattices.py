@@ -254,6 +254,10 @@ def test_each_lattice_is_drawn_in_3d_turns_and_counts_as_the_command_line(
     driver = browser
     text = PYRAMID if example == "pyramid" else _imported(client, example)
     open_text(driver, server, text, example)
+    if example != "Bermuda":  # rhombic, tetra-octa, sphere: edited as text, one line says so
+        assert driver.execute_script("return state.model") is None
+        note = driver.execute_script("return document.getElementById('not-editable').textContent")
+        assert note.startswith("This puzzle is edited as text: the ") and "shown in 3-D" in note
     view = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "#puzzle-3d canvas"))
     wait(driver, lambda d: view.is_displayed())
     time.sleep(0.3)

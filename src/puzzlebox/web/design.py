@@ -291,7 +291,7 @@ def _animation(puzzle: PolyominoPuzzle, done: Disassembled, dims: int,
     assert done.separation is not None
     moves = done.separation.all_moves()
     names = list(done.names)
-    out = {
+    out: dict[str, Any] = {
         "puzzle": puzzle.name, "solution": number, "level": done.level, "dims": dims,
         "moves": len(moves),
         "pieces": [{"name": n, "cells": [_xyz(c, dims) for c in p.cells]}
