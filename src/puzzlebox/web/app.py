@@ -68,8 +68,16 @@ from puzzlebox.safety import file_component
 from puzzlebox.web.design import design_route
 from puzzlebox.web.design_search import DESIGN_TEXT, catalog_designs, design_text_work
 from puzzlebox.web.fairness import CheckLimits, CheckPool, Refused
-from puzzlebox.web.model import ModelError, cell_polygons, drawn_lattices, model_of, to_toml
+from puzzlebox.web.model import (
+    ModelError,
+    cell_polygons,
+    drawn_lattices,
+    model_lattices,
+    model_of,
+    to_toml,
+)
 from puzzlebox.web.runs import Busy, OverBudget, Runs, UnknownTab, watch_frame
+from puzzlebox.web.solids import draws_solids, meshes
 
 MAX_BODY = 2 * MAX_FILE_BYTES + 65_536  # a puzzle file, or the editor's model of one
 TAB_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
@@ -255,6 +263,13 @@ def _check(body: dict[str, Any], limits: CheckLimits | None = None) -> dict[str,
             model = None
             model_note = (f"the board spans {extent} rows or columns; the grid editor draws "
                           f"{EDITOR_SIZE} x {EDITOR_SIZE} at most: it is edited as text")
+    lattice = getattr(puzzle, "lattice", None)
+    if model is None and not model_note and lattice is not None and draws_solids(lattice) \
+            and lattice.name not in model_lattices():
+        # rhombic, sphere, tetra-octa: shown in 3-D, their cells written in the TOML's grids
+        model_note = (f"the {lattice.name} lattice's {lattice.cell_word}s are written in the "
+                      "TOML's grids (layers of rows, docs/puzzle-format.md) and shown in 3-D "
+                      "in the Puzzle pane")
     bound = puzzle.cover_entries_bound()
     if bound is None or bound <= limits.entries:
         found = list(puzzle.proofs())
@@ -524,6 +539,14 @@ class App:
         headers = {"Content-Disposition": f'attachment; filename="{filename}"'} \
             if request.query_params.get("download") else {}
         if fmt == "json":
+            lattice = getattr(puzzle, "lattice", None)
+            if request.query_params.get("mesh") and lattice is not None \
+                    and draws_solids(lattice):
+                # the placements of prisms, tetrahedra or balls as the 3-D view draws them
+                answer = json.loads(solution_json(puzzle, found))
+                answer["solid"] = meshes(lattice, [[tuple(cell) for cell in placement["cells"]]
+                                                   for placement in answer["placements"]])
+                return JSONResponse(answer)
             return Response(solution_json(puzzle, found) + "\n", media_type="application/json",
                             headers=headers)
 

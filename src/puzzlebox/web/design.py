@@ -50,7 +50,8 @@ from puzzlebox.render.stl import MAX_STL_CELLS, piece_surface, stl_bytes
 from puzzlebox.run.limits import Limits
 from puzzlebox.safety import file_component
 from puzzlebox.web.fairness import CheckLimits, CheckPool, Refused
-from puzzlebox.web.model import ROW_LIMIT, ModelError, _cells, model_lattices
+from puzzlebox.web.model import ROW_LIMIT, ModelError, _cells, layer_lattices, model_lattices
+from puzzlebox.web.solids import draws_solids, meshes, space_map
 
 if TYPE_CHECKING:
     from starlette.requests import Request
@@ -127,6 +128,17 @@ def _step(lattice: Lattice, direction: str) -> Cell:
     raise DesignError(f"the {lattice.name} lattice cannot move cells {direction}")
 
 
+def _layer_turn(lattice: Lattice) -> Any:
+    """The smallest clockwise turn of a lattice in layers (prism), each layer turned by its
+    flat lattice's turn (layers kept); None where the layers' lattice has none."""
+    if lattice.layer_lattice is None:
+        return None
+    plane = lattice_named(lattice.layer_lattice).turn()
+    if plane is None:
+        return None
+    return lambda cell: (cell[0], *plane((cell[1], cell[2])))
+
+
 def transform_cells(lattice_name: str, cells: Cells, operation: str) -> Cells:
     """``cells`` turned (the lattice's smallest clockwise turn; on cube ``turn``,
     ``turn-row``, ``turn-col``), mirrored, or moved one step (``move-up`` ...): turned and
@@ -144,10 +156,15 @@ def transform_cells(lattice_name: str, cells: Cells, operation: str) -> Cells:
         return moved
     if operation == "mirror":
         transform: Any = _mirror(lattice)
-    elif lattice.dimensions == 3 and operation in CUBE_TURNS:
+    elif lattice.unit_cubes and operation in CUBE_TURNS:
         transform = CUBE_TURNS[operation]
     elif operation == "turn" and lattice.turn() is not None:
         transform = lattice.turn()
+    elif operation == "turn" and _layer_turn(lattice) is not None:
+        transform = _layer_turn(lattice)
+    elif operation in CUBE_TURNS and lattice.layer_lattice is not None:
+        raise DesignError(f"the {lattice.name} lattice's pieces are turned within their "
+                          "layers here (Turn); a piece is turned over by its rules")
     else:
         raise DesignError(f"no operation {operation!r} on the {lattice.name} lattice")
     low = tuple(-v for v in lattice.normalize_offset(cells))
@@ -274,7 +291,7 @@ def _animation(puzzle: PolyominoPuzzle, done: Disassembled, dims: int,
     assert done.separation is not None
     moves = done.separation.all_moves()
     names = list(done.names)
-    return {
+    out: dict[str, Any] = {
         "puzzle": puzzle.name, "solution": number, "level": done.level, "dims": dims,
         "moves": len(moves),
         "pieces": [{"name": n, "cells": [_xyz(c, dims) for c in p.cells]}
@@ -282,6 +299,12 @@ def _animation(puzzle: PolyominoPuzzle, done: Disassembled, dims: int,
         "positions": [[list(o) for o in step] for step in positions(done, dims)],
         "captions": ["assembled"] + [m.text(names).replace(",", " ") for m in moves],
     }
+    if draws_solids(puzzle.lattice):
+        # prisms, tetrahedra, balls: their meshes, and the map from the positions (in
+        # cells) to the page's space (web/solids.py)
+        out["solid"] = meshes(puzzle.lattice, [p.cells for p in done.placements])
+        out["solid"]["space"] = space_map(puzzle.lattice, done.placements[0].cells[0])
+    return out
 
 
 def moves_of(text: str, name: str, number: int = 1) -> dict[str, Any]:
@@ -291,9 +314,6 @@ def moves_of(text: str, name: str, number: int = 1) -> dict[str, Any]:
     puzzles = _puzzle(text, name)
     puzzle = cast(PolyominoPuzzle, puzzles[0])
     dims = check_slides(puzzle, puzzle.name)
-    if puzzle.lattice.slide_steps() is not None:  # the page's 3-D view draws cubes
-        raise DesignError(f"{puzzle.name}: the page animates the moves of cubes and squares; "
-                          "`puzzlebox moves FILE` gives this assembly's moves")
     rules = _rules_of(puzzle)
     seen = total = 0
     began = time.monotonic()
@@ -353,6 +373,9 @@ def solid_of(text: str, name: str) -> dict[str, Any]:
     "pieces": [{"name", "cells"}]}``, or ``{"solid": False}`` for a puzzle whose pieces do
     not slide along three axes (a flat one, another kind)."""
     puzzle = _puzzle(text, name)[0]
+    lattice = getattr(puzzle, "lattice", None)
+    if lattice is not None and draws_solids(lattice) and puzzle.grid_editable:
+        return _solid_meshes(cast(PolyominoPuzzle, puzzle))
     try:
         dims = check_slides(puzzle, name)
     except CannotDisassemble:
@@ -365,6 +388,38 @@ def solid_of(text: str, name: str) -> dict[str, Any]:
                       for cell, colour in sorted(solid.board.items())],
             "pieces": [{"name": piece.name, "cells": [_xyz(c, 3) for c in piece.shape.cells]}
                        for piece in solid.pieces]}
+
+
+def _solid_meshes(puzzle: PolyominoPuzzle) -> dict[str, Any]:
+    """A board and pieces of prisms, tetrahedra or balls as meshes (web/solids.py): the
+    board one group a colour (its optional cells a group of their own, faded), each piece
+    one group, for the page's 3-D view of the puzzle."""
+    groups: dict[tuple[str, bool], list[Cell]] = {}
+    for cell, colour in sorted(puzzle.board.items()):
+        groups.setdefault((colour, cell in puzzle.optional), []).append(cell)
+    keys = list(groups)
+    drawn = meshes(puzzle.lattice, [groups[k] for k in keys]
+                   + [list(piece.shape.cells) for piece in puzzle.pieces])
+    parts = drawn.pop("groups")
+    return {"solid": True, **drawn,
+            "board": [{"colour": colour, "optional": optional, "mesh": part}
+                      for (colour, optional), part in zip(keys, parts, strict=False)],
+            "pieces": [{"name": piece.name, "mesh": part}
+                       for piece, part in zip(puzzle.pieces, parts[len(keys):], strict=True)]}
+
+
+def editor_mesh(body: dict[str, Any]) -> dict[str, Any]:
+    """The cells being edited (``cells``: ``[[layer, row, col, colour], ...]`` on a
+    ``lattice`` of the editor whose cells are prisms) as meshes, one group a colour in the
+    order of ``colours``, for the editor's 3-D view of them."""
+    lattice = _lattice(body.get("lattice"))
+    if not draws_solids(lattice):
+        raise DesignError(f"the {lattice.name} lattice's cells are drawn by the page itself")
+    cells = _cells_of(body, "cells", lattice.name)
+    groups: dict[str, list[Cell]] = {}
+    for cell, colour in sorted(cells.items()):
+        groups.setdefault(colour, []).append(cell)
+    return {**meshes(lattice, list(groups.values())), "colours": list(groups)}
 
 
 # -- the movement browser --------------------------------------------------------------------
@@ -484,7 +539,7 @@ def _text_of(body: dict[str, Any]) -> tuple[str, str]:
 def handle(action: str, body: dict[str, Any]) -> dict[str, Any] | tuple[bytes, str, str]:
     """One designer's request: a JSON answer, or ``(bytes, media type, file name)``."""
     if action == "lattices":
-        return {"lattices": model_lattices()}
+        return {"lattices": model_lattices(), "layers": layer_lattices()}
     if action == "transform":
         lattice = body.get("lattice")
         cells = _cells_of(body, "cells", lattice)
@@ -540,6 +595,8 @@ def handle(action: str, body: dict[str, Any]) -> dict[str, Any] | tuple[bytes, s
     if action == "solid":
         text, name = _text_of(body)
         return solid_of(text, name)
+    if action == "mesh":
+        return editor_mesh(body)
     if action == "table":
         text, name = _text_of(body)
         return apart_table(text, name)
@@ -549,7 +606,7 @@ def handle(action: str, body: dict[str, Any]) -> dict[str, Any] | tuple[bytes, s
 
 
 ACTIONS = ("lattices", "transform", "fill", "set", "import", "sheet", "stl", "moves",
-           "moves-stop", "table", "browse", "solid")
+           "moves-stop", "table", "browse", "solid", "mesh")
 IN_PROCESS = ("moves", "moves-stop", "table", "browse")  # run in a process of the pool
 
 

@@ -180,10 +180,24 @@ def drawn_lattices() -> list[str]:
 
 
 def model_lattices() -> list[str]:
-    """The lattices of the editor's model: the flat ones (drawn as polygons) and cube
-    (drawn as layers of squares with an isometric view, static/cube.js)."""
+    """The lattices of the editor's model: the flat ones (drawn as polygons) and those in
+    layers of a flat one (cube: layers of squares, prism: layers of triangles), drawn as
+    their layers side by side with a 3-D view (static/designer.js, page3d.js)."""
     return [name for name in lattice_names()
-            if name in drawn_lattices() or lattice_named(name).unit_cubes]
+            if name in drawn_lattices() or name in layer_lattices()]
+
+
+def layer_lattices() -> dict[str, str]:
+    """The lattices in layers the editor draws, each with the flat lattice of a layer
+    (``{"cube": "square", "prism": "triangle"}``): a layer is drawn with that lattice's
+    outlines (``/api/cells``), so the page draws no lattice itself."""
+    flat = drawn_lattices()
+    out = {}
+    for name in lattice_names():
+        layer = lattice_named(name).layer_lattice
+        if layer is not None and layer in flat:
+            out[name] = layer
+    return out
 
 
 def cell_polygons(name: str, rows: int, cols: int) -> list[list[Any]]:

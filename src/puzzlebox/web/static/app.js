@@ -108,7 +108,7 @@ function limitNote(asked) {
   // the grid editor's size limit, said beside its fields (and what was asked past it); the
   // cube editor's are its own (designer.js sets the fields' maxima: #36 fix 7)
   const most = Number($("grid-rows").max), cols = Number($("grid-cols").max);
-  const cube = !!state.model && state.model.lattice === "cube";
+  const cube = !!state.model && isCube();  // designer.js: a lattice in layers
   const size = cube ? `${most} x ${cols} x ${$("grid-layers").max} layers` : `${most} x ${cols}`;
   $("grid-limit").textContent = asked > most
     ? (cube ? `the cube editor draws at most ${size} (${asked} asked)`
@@ -304,7 +304,7 @@ $("grid-cols").addEventListener("change", drawGrid);
 $("lattice").addEventListener("change", () => {
   // cells of one lattice mean nothing on another of other dimensions: those are cleared
   const before = state.model.lattice || "square", after = $("lattice").value;
-  if ((before === "cube") !== (after === "cube")) {
+  if (!!layerOf(before) !== !!layerOf(after)) {  // designer.js: lattices in layers
     state.model.board = [];
     for (const piece of state.model.pieces) piece.cells = [];
   }

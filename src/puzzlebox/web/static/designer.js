@@ -87,10 +87,12 @@ document.addEventListener("keydown", (event) => {
 
 // -- the lattice menu: the flat lattices and cube ------------------------------------------
 let designLattices = null;
+let designLayers = {cube: "square"};  // a lattice in layers -> the flat lattice of a layer
 (async () => {
   const response = await fetch("/api/design/lattices");
-  if (response.ok) designLattices = (await response.json()).lattices;
+  if (response.ok) ({lattices: designLattices, layers: designLayers} = await response.json());
   latticeOptions();
+  if (state.model && isCube()) showEditor();  // a prism opened before the answer came
 })();
 
 function latticeOptions() {
@@ -101,7 +103,9 @@ function latticeOptions() {
   if (state.model) menu.value = state.model.lattice || "square";
 }
 
-const isCube = () => !!state.model && state.model.lattice === "cube";
+// the lattices in layers (cube, prism: #37 item 4) are edited as layers side by side
+const layerOf = (lattice) => designLayers[lattice || "square"];
+const isCube = () => !!state.model && !!layerOf(state.model.lattice);
 
 // called at the end of app.js's showEditor: the controls of the lattice drawn
 function designerShow() {
@@ -147,8 +151,23 @@ function cubeWindow() {
 }
 
 function drawCube() {
-  // each layer a grid of squares (bottom layer first), the cubes drawn filled
+  // each layer a grid of squares (bottom layer first), the cubes drawn filled; on another
+  // lattice in layers (prism) each layer is drawn with its flat lattice's outlines, asked of
+  // the server as the flat editor asks them (app.js's cellOutlines)
   const [layers, rows, cols] = cubeWindow();
+  const flat = layerOf(state.model.lattice);
+  const square = [[0, 0], [1, 0], [1, 1], [0, 1]];
+  let outline = null;
+  if (flat !== "square") {
+    if (!outlines.has(`${flat} ${rows} ${cols}`)) { cellOutlines(flat, rows, cols).then(() => { if (isCube()) drawCube(); }); return; }
+    outline = outlines.get(`${flat} ${rows} ${cols}`);
+  }
+  const cellsShown = outline || Array.from({length: rows * cols}, (_, k) => {
+    const r = Math.floor(k / cols), c = k % cols;
+    return [r, c, square.map(([x, y]) => [c + x, r + y])];
+  });
+  const width = Math.max(1, ...cellsShown.flatMap(([, , points]) => points.map((p) => p[0])));
+  const height = Math.max(1, ...cellsShown.flatMap(([, , points]) => points.map((p) => p[1])));
   cubeLayer = Math.min(cubeLayer, layers - 1);
   const at = new Map(cellsOf().map((c) => [`${c[0]},${c[1]},${c[2]}`, c[3]]));
   const one = $("layer-view").value === "one";
@@ -165,19 +184,16 @@ function drawCube() {
     const svg = document.createElementNS(SVG, "svg");
     svg.setAttribute("class", "grid layer");
     svg.dataset.l = l;
-    svg.setAttribute("width", cols * SQUARE_PX + 2);
-    svg.setAttribute("height", rows * SQUARE_PX + 2);
-    for (let r = 0; r < rows; r++) {
-      for (let c = 0; c < cols; c++) {
-        const rect = document.createElementNS(SVG, "polygon");
-        const x = c * SQUARE_PX + 1, y = r * SQUARE_PX + 1;
-        rect.setAttribute("points", `${x},${y} ${x + SQUARE_PX},${y} ${x + SQUARE_PX},${y + SQUARE_PX} ${x},${y + SQUARE_PX}`);
-        rect.setAttribute("class", "cell");
-        rect.dataset.l = l; rect.dataset.r = r; rect.dataset.c = c;
-        rect.appendChild(document.createElementNS(SVG, "title")).textContent = `${l},${r},${c}`;
-        fillCell(rect, at.get(`${l},${r},${c}`));
-        svg.appendChild(rect);
-      }
+    svg.setAttribute("width", Math.ceil(width * SQUARE_PX + 2));
+    svg.setAttribute("height", Math.ceil(height * SQUARE_PX + 2));
+    for (const [r, c, points] of cellsShown) {
+      const rect = document.createElementNS(SVG, "polygon");
+      rect.setAttribute("points", points.map(([x, y]) => `${x * SQUARE_PX + 1},${y * SQUARE_PX + 1}`).join(" "));
+      rect.setAttribute("class", "cell");
+      rect.dataset.l = l; rect.dataset.r = r; rect.dataset.c = c;
+      rect.appendChild(document.createElementNS(SVG, "title")).textContent = `${l},${r},${c}`;
+      fillCell(rect, at.get(`${l},${r},${c}`));
+      svg.appendChild(rect);
     }
     const caption = document.createElement("figcaption");
     caption.textContent = layerName(l);

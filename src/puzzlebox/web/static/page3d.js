@@ -45,6 +45,44 @@ window.page3d = (() => {
     return names.map((name) => `hsl(${(sorted.indexOf(name) * 137) % 360} 60% 55%)`);
   }
 
+  // -- prisms, tetrahedra, balls (#37 item 4): meshes the server computed (web/solids.py) --
+  function solidPieces(mesh, keyed) {
+    // keyed: [{key, fill, faded}] a group of mesh.groups each
+    return keyed.map((piece, k) => Object.assign({mesh: mesh.groups[k], radius: mesh.radius}, piece));
+  }
+
+  function meshBox(group, radius) {
+    // the [min, max] corners of a group's cells in space
+    const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+    for (const cell of group) {
+      for (const p of cell.centre ? [cell.centre] : cell.faces.flat()) {
+        for (let i = 0; i < 3; i++) { lo[i] = Math.min(lo[i], p[i] - (radius || 0)); hi[i] = Math.max(hi[i], p[i] + (radius || 0)); }
+      }
+    }
+    return [lo, hi];
+  }
+
+  function shifted(group, by) {
+    // a group's mesh moved by `by` in space (the pieces laid out beside the board)
+    const move = (p) => p.map((v, i) => v + by[i]);
+    return group.map((cell) => (cell.centre ? Object.assign({}, cell, {centre: move(cell.centre)})
+      : Object.assign({}, cell, {faces: cell.faces.map((face) => face.map(move))})));
+  }
+
+  let meshAsked = 0;
+  async function solidEditor(v) {
+    // the prisms being edited, asked of the server as meshes (they are edited in layers)
+    const asked = ++meshAsked;
+    const cells = cellsOf();
+    if (!cells.length) { v.setPieces([]); return; }
+    let data;
+    try {
+      data = await post("/api/design/mesh", {lattice: state.model.lattice, cells});
+    } catch (error) { return; }  // the check of the puzzle says what is wrong
+    if (asked !== meshAsked) return;
+    v.setPieces(solidPieces(data, data.colours.map((ch) => ({key: ch, fill: colourOf(ch) || "#8a9bb0"}))));
+  }
+
   // -- the cube editor -----------------------------------------------------------------------
   let editorOwner = null;
 
@@ -53,6 +91,12 @@ window.page3d = (() => {
     const v = view("iso3d", {label: "the cubes in 3-D", onCell: editCell, onFloor: (cell) => editAt(cell, false)});
     if (!v) return false;
     $("iso3d").hidden = false;
+    const owned = `${state.name}|${state.target}`;
+    if (state.model.lattice !== "cube") {
+      if (owned !== editorOwner) { editorOwner = owned; v.fitted = false; }
+      solidEditor(v);
+      return true;
+    }
     const [, rows, cols] = cubeWindow();
     const byColour = new Map();
     for (const [l, r, c, ch] of cellsOf()) {
@@ -122,6 +166,7 @@ window.page3d = (() => {
     const v = view("puzzle-3d", {label: "the board and the pieces in 3-D: drag to turn, wheel to zoom"});
     $("puzzle-3d").hidden = false;
     if (!v) return;
+    if (data.kind) { solidPuzzle(v, data); return; }
     const groups = new Map();
     for (const [x, y, z, ch, optional] of data.board) {
       const key = `board ${ch}${optional ? " optional" : ""}`;
@@ -148,22 +193,45 @@ window.page3d = (() => {
     v.setPieces([...groups.values(), ...pieces]);
   }
 
+  function solidPuzzle(v, data) {
+    // prisms, tetrahedra or balls: the board's groups (optional cells faded), the pieces to
+    // its right a cell apart in rows about as wide as the board, laid out by their extent
+    const board = data.board.map((b, k) => ({key: `board ${k}`, fill: (b.colour !== "#" && colourOf(b.colour)) || "#c3c8cf", faded: b.optional, mesh: b.mesh, radius: data.radius}));
+    const boxes = data.board.map((b) => meshBox(b.mesh, data.radius));
+    const right = Math.max(0, ...boxes.map((b) => b[1][0])) + 1;
+    const wide = Math.max(8, ...boxes.map((b) => 1.5 * (b[1][0] - b[0][0])));
+    const fills = pieceColours(data.pieces.map((p) => p.name));
+    let across = 0, front = 0, deepest = 0;
+    const pieces = data.pieces.map((piece, k) => {
+      const [lo, hi] = meshBox(piece.mesh, data.radius);
+      const size = [hi[0] - lo[0], hi[1] - lo[1]];
+      if (across > 0 && across + size[0] > wide) { front += deepest + 0.5; across = 0; deepest = 0; }
+      const mesh = shifted(piece.mesh, [right + across - lo[0], front - lo[1], -lo[2]]);
+      across += size[0] + 0.5;
+      deepest = Math.max(deepest, size[1]);
+      return {key: `piece ${k}`, fill: fills[k], mesh, radius: data.radius};
+    });
+    if (puzzleOwner !== state.name) { puzzleOwner = state.name; v.fitted = false; }
+    v.setPieces([...board, ...pieces]);
+  }
+
   // -- a solid's solution ----------------------------------------------------------------------
   let solutionAsked = 0;
 
   async function solution(index, version) {
     const asked = ++solutionAsked;
     if (index === null) { $("solution-3d").hidden = true; return; }
-    const response = await fetch(`/api/solution/${tab}/${index}.json?version=${version}`);
+    const response = await fetch(`/api/solution/${tab}/${index}.json?version=${version}&mesh=1`);
     if (!response.ok || asked !== solutionAsked || version !== state.version) return;
     const data = await response.json();
     if (asked !== solutionAsked) return;
-    if (data.lattice !== "cube" || !data.placements) { $("solution-3d").hidden = true; return; }
+    if ((data.lattice !== "cube" && !data.solid) || !data.placements) { $("solution-3d").hidden = true; return; }
     const v = view("solution-3d", {label: "the solution in 3-D: drag to turn, wheel to zoom"});
     $("solution-3d").hidden = false;
     if (!v) return;
     const fills = pieceColours(data.placements.map((p) => p.piece));
     v.fitted = false;
+    if (data.solid) { v.setPieces(solidPieces(data.solid, fills.map((fill, k) => ({key: k, fill})))); return; }
     v.setPieces(data.placements.map((p, k) => ({key: k, fill: fills[k], cells: p.cells.map(([l, r, c]) => [c, r, l])})));
   }
 
@@ -181,7 +249,20 @@ window.page3d = (() => {
     const v = movesView();
     if (!v) return false;
     $("moves-3d").hidden = false;
-    if (movesOwner !== data) {
+    const space = data.solid && data.solid.space;  // cells -> space, for prisms and the like
+    const inSpace = (o) => (space ? space.map((row) => row[0] * o[0] + row[1] * o[1] + row[2] * o[2]) : o);
+    if (movesOwner !== data && data.solid) {
+      movesOwner = data;
+      const fills = pieceColours(data.pieces.map((p) => p.name));
+      const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+      data.solid.groups.forEach((group, k) => {
+        const [a, b] = meshBox(group, data.solid.radius);
+        const o = inSpace(data.positions[0][k]);
+        for (let i = 0; i < 3; i++) { lo[i] = Math.min(lo[i], a[i] + o[i]); hi[i] = Math.max(hi[i], b[i] + o[i]); }
+      });
+      v.fitted = false;
+      v.setPieces(solidPieces(data.solid, fills.map((fill, k) => ({key: k, fill}))), {bounds: [lo, hi]});
+    } else if (movesOwner !== data) {
       movesOwner = data;
       const fills = pieceColours(data.pieces.map((p) => p.name));
       const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
@@ -200,7 +281,7 @@ window.page3d = (() => {
       v.setPieces(data.pieces.map((p, k) => ({key: k, fill: fills[k], cells: p.cells})), {bounds: [lo, hi]});
     }
     const at = {};
-    offsets.forEach((o, k) => { if (!shown || shown.includes(k)) at[k] = o; });
+    offsets.forEach((o, k) => { if (!shown || shown.includes(k)) at[k] = inSpace(o); });
     data.pieces.forEach((_, k) => v.mark(k, {selected: !!selected && selected.has(k)}));
     v.moveTo(at);
     return true;
@@ -211,7 +292,9 @@ window.page3d = (() => {
   function movesShown() {
     // a new animation (Take it apart, or a row of the table), or none (a refusal): the
     // browser starts from it
-    $("browse-start").disabled = !moves.data;
+    // the browser moves cubes and squares one cell along an axis: not prisms and the like
+    $("browse-start").disabled = !moves.data || !!moves.data.solid;
+    $("browse-start").title = moves.data && moves.data.solid ? "the movement browser moves cubes and squares; puzzlebox moves FILE --after gives these moves" : "";
     if (!moves.data) $("moves-3d").hidden = true;
     shownFor = state.version;  // the version of the puzzle whose assembly is shown
     closeBrowser();

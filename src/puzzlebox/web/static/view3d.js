@@ -8,6 +8,10 @@
 // use it through window.view3d, which says why where WebGL cannot be had (they then draw
 // the isometric picture instead). Coordinates are the page's: x the column, y the row,
 // z the layer (three.js's y is up: x, z, y).
+// Cells that are not unit cubes (prisms, tetrahedra, octahedra, balls: #37 item 4) come as
+// meshes the server computed from the lattice (web/solids.py): a piece given `mesh` (each
+// cell its layer and its faces' corners, or its ball's centre) is drawn from them, its faces
+// that two of its cells share left out, and the layer cut closes it where it cuts.
 import * as THREE from "three";
 import {OrbitControls} from "three/addons/controls/OrbitControls.js";
 
@@ -16,6 +20,11 @@ const EDGES = new THREE.EdgesGeometry(BOX);
 const LINE = new THREE.LineBasicMaterial({color: 0x333333});
 const LINE_FADED = new THREE.LineBasicMaterial({color: 0x999999, transparent: true, opacity: 0.35});
 const LINE_CHOSEN = new THREE.LineBasicMaterial({color: 0xe8001c});
+const BALLS = new Map();  // a radius -> its sphere geometry, shared by every ball
+function ballGeometry(radius) {
+  if (!BALLS.has(radius)) BALLS.set(radius, new THREE.SphereGeometry(radius, 24, 16));
+  return BALLS.get(radius);
+}
 
 // a CSS colour (hsl with spaces, color-mix, names) as three.js's: asked of a 2-D canvas
 const colourCanvas = document.createElement("canvas").getContext("2d", {willReadFrequently: true});
@@ -119,15 +128,30 @@ class View3D {
   render() { this.renderer.render(this.scene, this.camera); }
 
   setPieces(pieces, {bounds = null, floor = null} = {}) {
-    // pieces: [{key, fill (CSS), cells: [[x, y, z], ...], faded, selected}]; bounds: the
+    // pieces: [{key, fill (CSS), cells: [[x, y, z], ...], faded, selected}], or instead of
+    // cells a mesh ({mesh: [{level, faces, inner} or {level, centre}], radius}); bounds: the
     // [min, max] corners the camera fits (every moment of an animation: the view stays put)
-    for (const {group, material} of this.pieces.values()) { this.world.remove(group); material.dispose(); }
+    for (const entry of this.pieces.values()) { this.world.remove(entry.group); entry.material.dispose(); this.clearSolid(entry); }
     this.pieces.clear();
     let top = 0;
     const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
     for (const piece of pieces) {
       const group = new THREE.Group();
-      const material = new THREE.MeshLambertMaterial({color: colourOf(piece.fill)});
+      const material = new THREE.MeshLambertMaterial({color: colourOf(piece.fill), side: piece.mesh ? THREE.DoubleSide : THREE.FrontSide});
+      if (piece.mesh) {
+        const entry = {group, cubes: [], material, faded: false, selected: false, key: piece.key,
+          solid: {mesh: piece.mesh, radius: piece.radius || null}, lines: [], shapes: []};
+        for (const cell of piece.mesh) {
+          top = Math.max(top, cell.level);
+          const r = piece.radius || 0;
+          const points = cell.centre ? [cell.centre] : cell.faces.flat();
+          for (const p of points) for (let i = 0; i < 3; i++) { lo[i] = Math.min(lo[i], p[i] - r); hi[i] = Math.max(hi[i], p[i] + r); }
+        }
+        this.world.add(group);
+        this.pieces.set(piece.key, entry);
+        this.style(entry, !!piece.faded, !!piece.selected);
+        continue;
+      }
       const cubes = [];
       for (const cell of piece.cells) {
         const [x, y, z] = cell;
@@ -148,7 +172,8 @@ class View3D {
     this.setFloor(floor);
     if (floor) { lo[0] = Math.min(lo[0], 0); lo[1] = Math.min(lo[1], 0); lo[2] = Math.min(lo[2], 0); hi[0] = Math.max(hi[0], floor[0]); hi[1] = Math.max(hi[1], floor[1]); hi[2] = Math.max(hi[2], 1); }
     this.bounds = bounds || (Number.isFinite(lo[0]) ? [lo, hi] : [[0, 0, 0], [1, 1, 1]]);
-    this.top = Math.max(top, this.bounds[1][2] - 1);
+    const solids = [...this.pieces.values()].some((entry) => entry.solid);
+    this.top = solids ? top : Math.max(top, this.bounds[1][2] - 1);
     this.cutInput.max = String(this.top + 1);
     if (this.cut === Infinity || this.cut > this.top) this.cutInput.value = this.cutInput.max;
     this.cutText.textContent = this.cut === Infinity || this.cut > this.top ? "all" : `layer ${this.cut}`;
@@ -163,6 +188,60 @@ class View3D {
     // a chosen piece glows and is outlined in red (WebGL draws lines one pixel wide)
     entry.material.emissive = new THREE.Color(selected ? 0x4a4a4a : 0x000000);
     for (const {mesh} of entry.cubes) mesh.children[0].material = faded ? LINE_FADED : selected ? LINE_CHOSEN : LINE;
+    for (const line of entry.lines || []) line.material = faded ? LINE_FADED : selected ? LINE_CHOSEN : LINE;
+  }
+
+  clearSolid(entry) {
+    // a solid piece's meshes of the last cut, thrown away (the balls' geometry is shared)
+    if (!entry.solid) return;
+    for (const child of [...entry.group.children]) {
+      entry.group.remove(child);
+      if (child.geometry && !child.userData.shared) child.geometry.dispose();
+    }
+    entry.lines = []; entry.shapes = [];
+  }
+
+  buildSolid(entry) {
+    // the cells of a solid piece in the layers up to the cut: balls, or one mesh of the
+    // faces drawn (a face inside the piece only where the cell beyond it is cut away) with
+    // its edges where faces meet at an angle (not the seams of faces in one plane)
+    this.clearSolid(entry);
+    const {mesh, radius} = entry.solid;
+    const shown = (level) => level <= this.cut + 1e-6;
+    if (radius) {
+      for (const cell of mesh) {
+        if (!shown(cell.level)) continue;
+        const ball = new THREE.Mesh(ballGeometry(radius), entry.material);
+        const [x, y, z] = cell.centre;
+        ball.position.set(x, z, y);
+        ball.userData = {cell: null, piece: entry.key, shared: true};
+        entry.group.add(ball);
+        entry.shapes.push(ball);
+      }
+      return;
+    }
+    const corners = [];
+    for (const cell of mesh) {
+      if (!shown(cell.level)) continue;
+      cell.faces.forEach((face, i) => {
+        const beyond = cell.inner[i];
+        if (beyond !== null && shown(beyond)) return;  // inside the piece as drawn
+        for (let k = 1; k + 1 < face.length; k++) {
+          for (const [x, y, z] of [face[0], face[k], face[k + 1]]) corners.push(x, z, y);
+        }
+      });
+    }
+    if (!corners.length) return;
+    const geometry = new THREE.BufferGeometry();
+    geometry.setAttribute("position", new THREE.Float32BufferAttribute(corners, 3));
+    geometry.computeVertexNormals();
+    const shape = new THREE.Mesh(geometry, entry.material);
+    shape.userData = {cell: null, piece: entry.key};
+    const lines = new THREE.LineSegments(new THREE.EdgesGeometry(geometry, 1), LINE);
+    entry.group.add(shape, lines);
+    entry.shapes.push(shape);
+    entry.lines.push(lines);
+    this.style(entry, entry.faded, entry.selected);
   }
 
   mark(key, {faded, selected}) {
@@ -204,6 +283,8 @@ class View3D {
 
   applyCut() {
     for (const entry of this.pieces.values()) {
+      // a solid's cells are cut by their layer as assembled (a piece slid up keeps its own)
+      if (entry.solid) { this.buildSolid(entry); continue; }
       const dz = entry.group.position.y;
       for (const {mesh, cell} of entry.cubes) mesh.visible = cell[2] + dz <= this.cut + 1e-6;
     }
@@ -232,10 +313,18 @@ class View3D {
     const ray = new THREE.Raycaster();
     ray.setFromCamera(pointer, this.camera);
     const meshes = [];
-    for (const entry of this.pieces.values()) if (entry.group.visible) for (const {mesh} of entry.cubes) if (mesh.visible) meshes.push(mesh);
+    for (const entry of this.pieces.values()) {
+      if (!entry.group.visible) continue;
+      for (const {mesh} of entry.cubes) if (mesh.visible) meshes.push(mesh);
+      meshes.push(...(entry.shapes || []));
+    }
     const hit = ray.intersectObjects(meshes, false)[0];
     if (hit) {
       const {cell, piece} = hit.object.userData;
+      if (!cell) {  // a solid's piece: which piece only (its cells are edited in layers)
+        if (this.options.onPiece) this.options.onPiece({piece, shift: event.shiftKey});
+        return;
+      }
       const n = hit.face.normal;  // the box is not turned: its normals are the axes
       const beyond = [cell[0] + Math.round(n.x), cell[1] + Math.round(n.z), cell[2] + Math.round(n.y)];
       if (this.options.onCell) this.options.onCell({cell, beyond, piece, shift: event.shiftKey});
