@@ -68,7 +68,14 @@ from puzzlebox.safety import file_component
 from puzzlebox.web.design import design_route
 from puzzlebox.web.design_search import DESIGN_TEXT, catalog_designs, design_text_work
 from puzzlebox.web.fairness import CheckLimits, CheckPool, Refused
-from puzzlebox.web.model import ModelError, cell_polygons, drawn_lattices, model_of, to_toml
+from puzzlebox.web.model import (
+    ModelError,
+    cell_polygons,
+    drawn_lattices,
+    model_of,
+    text_reason,
+    to_toml,
+)
 from puzzlebox.web.runs import Busy, OverBudget, Runs, UnknownTab, watch_frame
 
 MAX_BODY = 2 * MAX_FILE_BYTES + 65_536  # a puzzle file, or the editor's model of one
@@ -247,7 +254,7 @@ def _check(body: dict[str, Any], limits: CheckLimits | None = None) -> dict[str,
     pf, text, puzzle = _read(body)
     model = model_of(pf)
     notes = []
-    model_note = ""
+    model_note = text_reason(pf)  # why the grid editor does not draw it ("" when it does)
     if model is not None:
         # a cell is [r, c, ch] on the flat lattices and [layer, r, c, ch] on cube
         extent = max((max(cell[:-1]) for cell in model["board"]), default=0) + 1
