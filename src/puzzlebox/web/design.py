@@ -465,6 +465,22 @@ def _cells_of(body: dict[str, Any], key: str, lattice_name: Any) -> Cells:
     return _cells(body.get(key, []), key, lattice.dimensions)
 
 
+def _marked(value: Any, cells: Cells) -> set[Cell]:
+    """``[[row, col], ...]``: cells among ``cells`` (the board's optional ones) that a
+    transform moves with them."""
+    if not isinstance(value, list) or len(value) > len(cells):
+        raise DesignError("marked: a list of the cells' coordinates")
+    marked = set()
+    for place in value:
+        whole = isinstance(place, list) and all(
+            isinstance(v, int) and not isinstance(v, bool) for v in place)
+        cell = tuple(place) if whole else None
+        if cell is None or cell not in cells:
+            raise DesignError(f"marked: {place!r} is not one of the cells")
+        marked.add(cell)
+    return marked
+
+
 def _int(value: Any, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise DesignError(f"{what} must be a whole number")
@@ -488,7 +504,16 @@ def handle(action: str, body: dict[str, Any]) -> dict[str, Any] | tuple[bytes, s
         operation = body.get("operation")
         if not isinstance(operation, str):
             raise DesignError("operation must be text")
-        return {"cells": _out(transform_cells(str(lattice), cells, operation))}
+        marked = _marked(body.get("marked", []), cells)
+        # the marked cells (the board's optional ones) are turned by the same map: each
+        # cell's value is its number while it turns
+        numbered = {cell: str(k) for k, cell in enumerate(cells)}
+        order = list(cells)
+        turned = transform_cells(str(lattice), numbered, operation)
+        moved = {cell: cells[order[int(k)]] for cell, k in turned.items()}
+        return {"cells": _out(moved),
+                "marked": sorted(list(cell) for cell, k in turned.items()
+                                 if order[int(k)] in marked)}
     if action == "fill":
         lattice = body.get("lattice")
         cells = _cells_of(body, "cells", lattice)
