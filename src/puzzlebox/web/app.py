@@ -45,6 +45,7 @@ import threading
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
@@ -77,6 +78,7 @@ from puzzlebox.web.model import (
     to_toml,
 )
 from puzzlebox.web.runs import Busy, OverBudget, Runs, UnknownTab, watch_frame
+from puzzlebox.web.saved import Saved
 
 MAX_BODY = 2 * MAX_FILE_BYTES + 65_536  # a puzzle file, or the editor's model of one
 TAB_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
@@ -298,8 +300,10 @@ def _check(body: dict[str, Any], limits: CheckLimits | None = None) -> dict[str,
 class App:
     """The routes, around one :class:`Runs` (every tab's puzzle and search)."""
 
-    def __init__(self, runs: Runs | None = None, checks: CheckLimits | None = None) -> None:
+    def __init__(self, runs: Runs | None = None, checks: CheckLimits | None = None,
+                 saved: Saved | None = None) -> None:
         self.runs = runs or Runs()
+        self.saved = saved or Saved()  # the server's folder of saved searches (web/saved.py)
         self.checks = CheckPool(checks)
         self.closing = False
         self._sources: dict[str, str] = {}  # tab -> the text and board its puzzle came from
@@ -421,11 +425,37 @@ class App:
         return await self._json(request, run)
 
     async def count(self, request: Request) -> Response:
+        """A count; with ``save: true`` saved as it goes in the server's folder and resumed
+        from there when the same count (text, board, engine) was saved before (#36)."""
         def run(body: dict[str, Any]) -> dict[str, Any]:
             engine = _engine(body)
+            save = body.get("save", False)
+            if not isinstance(save, bool):
+                raise BadRequest("save must be true or false")
             tab_id = self._open(body)
-            self.runs.count(tab_id, engine)
+            kept = None
+            if save:
+                text, name = _text(body)
+                board = body.get("board", 0)
+                if isinstance(board, bool) or not isinstance(board, int) or board < 0:
+                    raise BadRequest("board must be a number from 0")
+                key = self.saved.keep("count", text, name, board, engine)
+                kept = (str(self.saved.checkpoint(key)), text, name, board)
+            self.runs.count(tab_id, engine, kept)
             return self._state(tab_id)
+
+        return await self._json(request, run)
+
+    async def saved_list(self, request: Request) -> Response:
+        """``GET /api/saved``: every saved search and where it stands (its checkpoint read
+        with the checkpoint's own checks), for a tab opened again."""
+        listing = await run_in_threadpool(self.saved.listing)
+        return JSONResponse({"saved": listing})
+
+    async def saved_forget(self, request: Request) -> Response:
+        """``POST /api/saved/forget {"key"}``: a saved search's files deleted."""
+        def run(body: dict[str, Any]) -> dict[str, Any]:
+            return {"forgotten": self.saved.forget(body.get("key"))}
 
         return await self._json(request, run)
 
@@ -686,10 +716,12 @@ def _catalog_entries() -> list[dict[str, str]]:
     return entries
 
 
-def create_app(runs: Runs | None = None, checks: CheckLimits | None = None) -> Starlette:
+def create_app(runs: Runs | None = None, checks: CheckLimits | None = None,
+               state: Path | str | None = None) -> Starlette:
     """The application (``runs``: the tabs' state, a fresh one by default; ``checks``: the
-    limits of one check, web/fairness.py's by default)."""
-    app = App(runs, checks)
+    limits of one check, web/fairness.py's by default; ``state``: the folder of saved
+    searches, web/saved.py's default when None)."""
+    app = App(runs, checks, Saved(state))
 
     @asynccontextmanager
     async def lifespan(_: Starlette) -> AsyncIterator[None]:
@@ -710,6 +742,8 @@ def create_app(runs: Runs | None = None, checks: CheckLimits | None = None) -> S
         Route("/api/check", app.check, methods=["POST"]),
         Route("/api/solve", app.solve, methods=["POST"]),
         Route("/api/count", app.count, methods=["POST"]),
+        Route("/api/saved", app.saved_list),  # saved searches: web/saved.py
+        Route("/api/saved/forget", app.saved_forget, methods=["POST"]),
         Route("/api/stop", app.stop, methods=["POST"]),
         Route("/api/close", app.close, methods=["POST"]),
         Route("/api/watch", app.watch, methods=["POST"]),

@@ -586,6 +586,7 @@ function follow(version) {
 
 function showProgress(p) {
   const parts = [p.solutions_text || `${p.solutions} solutions`, `${p.nodes} nodes`, `${p.seconds} s`];
+  if (p.parts) parts.push(p.resumed ? `${p.parts}, ${p.resumed} of them before this run` : p.parts);
   if (p.engine) parts.push(`${p.engine} engine`);
   if (p.share !== null && p.share !== undefined && p.state === "running") {
     parts.push(`${(100 * p.share).toFixed(2)}% of the tree`);
@@ -675,12 +676,72 @@ $("count").addEventListener("click", async () => {
   try {
     const checked = await settled();
     if (!state.toml) { $("result").textContent = "nothing to count yet: draw the board and the pieces"; return; }
-    const data = await post("/api/count", puzzleBody());
+    const data = await post("/api/count", Object.assign(puzzleBody(), {save: $("save-progress").checked}));
     if (data.state === "running") await follow(checked); else showProgress(data);
   } catch (error) {
     if (!(error instanceof Stale) && version === state.version) $("result").textContent = error.message;
   }
+  if ($("save-progress").checked) loadSaved();  // where the saved count stands now
 });
+
+// -- saved searches (#36 item 4): counts saved as they go, listed when the page opens -------
+const savedSearches = new Map();  // key -> what the server keeps of it
+
+function standingText(s) {
+  if (s.error) return `cannot resume: ${s.error}`;
+  if (s.total === null) return "not split into parts yet";
+  const found = `${s.solutions} solutions, ${s.distinct} distinct`;
+  return s.done === s.total ? `done: ${found} (${s.total} parts)` : `${s.done} of ${s.total} parts done, ${found} so far`;
+}
+
+async function loadSaved() {
+  let listing = [];
+  try {
+    const response = await fetch("/api/saved");
+    if (response.ok) listing = (await response.json()).saved;
+  } catch (error) { return; }
+  savedSearches.clear();
+  const items = listing.map((about) => {
+    savedSearches.set(about.key, about);
+    const li = document.createElement("li");
+    li.dataset.key = about.key;
+    const words = document.createElement("span");
+    words.className = "standing";
+    words.textContent = `${about.kind} of ${about.name}${about.board ? ` (board ${about.board})` : ""}, engine ${about.engine}: ${standingText(about.standing)}`;
+    const resume = document.createElement("button");
+    resume.className = "resume"; resume.textContent = about.standing.done === about.standing.total ? "Open" : "Resume";
+    resume.disabled = !!about.standing.error;
+    const forget = document.createElement("button");
+    forget.className = "forget"; forget.textContent = "Delete";
+    li.append(words, " ", resume, " ", forget);
+    return li;
+  });
+  $("saved-list").replaceChildren(...items);
+  $("saved").hidden = !items.length;
+}
+
+$("saved-list").addEventListener("click", async (event) => {
+  const button = event.target.closest("button");
+  const li = event.target.closest("li");
+  if (!button || !li) return;
+  const about = savedSearches.get(li.dataset.key);
+  if (!about) return;
+  if (button.classList.contains("forget")) {
+    await post("/api/saved/forget", {key: about.key}).catch(() => {});
+    loadSaved();
+    return;
+  }
+  // open its puzzle, with its board and engine, and count it again with save progress:
+  // the server resumes from its checkpoint (and a finished one answers at once)
+  state.target = "board";
+  await openText(about.toml, about.name);
+  state.board = about.board; $("board").value = about.board;
+  if ([...$("engine").options].some((o) => o.value === about.engine)) $("engine").value = about.engine;
+  $("save-progress").checked = true;
+  document.querySelector('.tabs button[data-pane="solutions"]').click();
+  $("count").click();
+});
+loadSaved();
 $("stop").addEventListener("click", () => post("/api/stop", {}).catch(() => {}));
 // browsing all solutions or one of each symmetry class, with another engine: a new search
 $("distinct").addEventListener("change", () => { resetSolutions(); state.distinct = $("distinct").checked; });

@@ -1,0 +1,131 @@
+"""Counts of the page that survive (#36 item 4): saved as they go in the server's folder
+(web/saved.py), listed with where they stand, resumed to the same total as one count from
+the start, as the command line's and the library's; and the same checkpoint is the command
+line's: ``puzzlebox count FILE --checkpoint`` resumes what the page saved.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+
+import pytest
+
+pytest.importorskip("starlette", reason="the web extra (starlette) is not installed")
+
+from starlette.testclient import TestClient  # noqa: E402
+from tests.test_web import follow, new_tab  # noqa: E402
+from tests.web_page import WAIT, roomy_app  # noqa: E402
+
+from puzzlebox import catalog  # noqa: E402
+from puzzlebox.web.saved import Saved  # noqa: E402
+
+# the published count of the 6x10 pentomino rectangle: 2339 tilings up to symmetry
+PUBLISHED = {"solutions": 9356, "distinct": 2339}
+
+
+@pytest.fixture
+def client(tmp_path):
+    app = roomy_app(state=tmp_path / "saved")
+    with TestClient(app) as c:
+        c.web = app.state.app
+        c.folder = tmp_path / "saved"
+        yield c
+
+
+def drop_half(path) -> int:
+    """The checkpoint as a count stopped half way leaves it: half the finished parts (with
+    their checksums) taken out. Returns how many stay."""
+    data = json.loads(path.read_text("utf-8"))
+    done = data["boards"][0]["done"]
+    sums = data["checksums"][0]["done"]
+    for key in sorted(done, key=int)[::2]:
+        del done[key]
+        del sums[key]
+    path.write_text(json.dumps(data), "utf-8")
+    return len(done)
+
+
+def test_a_saved_count_resumes_to_the_published_total(client, tmp_path):
+    text = catalog.path_of("pentomino-6x10").read_text("utf-8")
+    body = {"toml": text, "name": "pentomino-6x10", "save": True}
+    tab = new_tab()
+    client.post("/api/count", json={**body, "tab": tab})
+    whole = follow(client, tab)[-1]
+    assert whole["state"] == "done", whole["message"]
+    assert whole["result"]["solutions"] == PUBLISHED["solutions"]
+    assert whole["result"]["distinct"] == PUBLISHED["distinct"]
+    listing = client.get("/api/saved").json()["saved"]
+    assert [(s["kind"], s["name"], s["board"], s["engine"]) for s in listing] == [
+        ("count", "pentomino-6x10", 0, "auto")]
+    total = listing[0]["standing"]["total"]
+    assert listing[0]["standing"] == {"done": total, "total": total, **PUBLISHED}
+    # stopped half way (the parts it had not finished are missing from its file)
+    checkpoint = Saved(client.folder).checkpoint(listing[0]["key"])
+    kept = drop_half(checkpoint)
+    assert 0 < kept < total
+    standing = client.get("/api/saved").json()["saved"][0]["standing"]
+    assert standing["done"] == kept and standing["total"] == total
+    assert 0 < standing["solutions"] < PUBLISHED["solutions"]
+    # the same count again resumes: the parts kept are not searched again, the total is
+    # the whole count's
+    tab = new_tab()
+    client.post("/api/count", json={**body, "tab": tab})
+    resumed = follow(client, tab)[-1]
+    assert resumed["result"]["resumed"] == kept
+    assert (resumed["result"]["solutions"], resumed["result"]["distinct"]) == (
+        PUBLISHED["solutions"], PUBLISHED["distinct"])
+    assert resumed["message"] == whole["message"] == "9356 solutions, 2339 distinct"
+    # the command line resumes the page's checkpoint the same way, to the same total
+    drop_half(checkpoint)
+    puzzle = tmp_path / "pentomino-6x10.toml"
+    puzzle.write_text(text, "utf-8")
+    done = subprocess.run([sys.executable, "-m", "puzzlebox.cli", "count", str(puzzle),
+                           "--checkpoint", str(checkpoint), "--json"],
+                          capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stderr
+    line = json.loads(done.stdout)
+    assert (line["solutions"], line["distinct"]) == (PUBLISHED["solutions"],
+                                                     PUBLISHED["distinct"])
+    assert line["done"] == line["total"] == total
+    # forgotten: its files go
+    assert client.post("/api/saved/forget", json={"tab": tab, "key": listing[0]["key"]}
+                       ).json() == {"forgotten": True}
+    assert client.get("/api/saved").json()["saved"] == []
+    assert not checkpoint.exists()
+
+
+def test_a_stopped_saved_count_keeps_its_plan_and_a_damaged_one_is_not_trusted(client):
+    text = catalog.path_of("parallelogram-5-rotate").read_text("utf-8")
+    tab = new_tab()
+    client.post("/api/count", json={"toml": text, "name": "p5", "save": True, "tab": tab})
+    deadline = time.time() + WAIT
+    while True:  # the plan is written before any part is searched
+        listing = client.get("/api/saved").json()["saved"]
+        if listing and listing[0]["standing"].get("total"):
+            break
+        assert time.time() < deadline, listing
+        time.sleep(0.1)
+    assert client.post("/api/stop", json={"tab": tab}).json() == {"stopped": True}
+    standing = client.get("/api/saved").json()["saved"][0]["standing"]
+    assert standing["total"] > 1 and standing["done"] < standing["total"]
+    # a count raised by hand in the file: listed with its one line, not resumed
+    path = Saved(client.folder).checkpoint(listing[0]["key"])
+    data = json.loads(path.read_text("utf-8"))
+    data["boards"][0]["done"]["0"] = [1, 1, 1, 0.1]
+    path.write_text(json.dumps(data), "utf-8")
+    standing = client.get("/api/saved").json()["saved"][0]["standing"]
+    assert "not usable" in standing["error"], standing
+    tab = new_tab()
+    client.post("/api/count", json={"toml": text, "name": "p5", "save": True, "tab": tab})
+    last = follow(client, tab)[-1]
+    assert last["state"] == "error" and "not a usable checkpoint" in last["message"]
+
+
+def test_a_saved_search_is_named_by_its_key_never_a_path(client):
+    for key in ("../../etc/passwd", "0" * 23, "g" * 24, 5):
+        answer = client.post("/api/saved/forget", json={"tab": new_tab(), "key": key})
+        assert answer.status_code == 400
+        assert answer.json()["error"] == "a saved search is named by its key (24 hex digits)"
