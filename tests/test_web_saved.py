@@ -129,3 +129,62 @@ def test_a_saved_search_is_named_by_its_key_never_a_path(client):
         answer = client.post("/api/saved/forget", json={"tab": new_tab(), "key": key})
         assert answer.status_code == 400
         assert answer.json()["error"] == "a saved search is named by its key (24 hex digits)"
+
+
+# -- in the browser: a reopened tab shows where a saved count stands, and resumes it --------
+
+@pytest.fixture(scope="module")
+def page(tmp_path_factory):
+    from tests.web_page import CHROMEDRIVER, CHROMIUM, chromium, serving
+
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        pytest.skip("selenium is not installed")
+    if CHROMIUM is None or CHROMEDRIVER is None:
+        pytest.skip("no headless browser: install the Debian packages chromium and "
+                    "chromium-driver (.ci/run does)")
+    folder = tmp_path_factory.mktemp("page-saved")
+    with serving(roomy_app(state=folder / "saved")) as url, chromium(folder) as driver:
+        yield url, driver, folder / "saved"
+
+
+def test_a_reopened_tab_shows_where_a_saved_count_stands_and_resumes_it(page):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+    from tests.test_web_designer import cli, click, shot, text, wait
+
+    url, driver, folder = page
+    driver.get(url)
+    wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#catalog option")) > 5)
+    Select(driver.find_element(By.ID, "catalog")).select_by_value("pentomino-6x10")
+    wait(driver, lambda d: "pentomino-6x10" in text(d, "name"))
+    driver.find_element(By.CSS_SELECTOR, '.tabs button[data-pane="solutions"]').click()
+    click(driver, "save-progress")
+    click(driver, "count")
+    wait(driver, lambda d: text(d, "result") == "9356 solutions, 2339 distinct")
+    wait(driver, lambda d: "count of pentomino-6x10, engine auto: done: 9356 solutions, "
+         "2339 distinct" in text(d, "saved-list"))
+    # a count stopped half way: half its parts missing from the server's file
+    (key,) = [p.name.split(".")[0] for p in folder.glob("*.checkpoint.json")]
+    kept = drop_half(Saved(folder).checkpoint(key))
+    total = json.loads(Saved(folder).checkpoint(key).read_text("utf-8"))["boards"][0]
+    total = len(total["subproblems"])
+    # the tab opened again: it lists the saved count, where it stands
+    driver.get(url)
+    wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#catalog option")) > 5)
+    driver.find_element(By.CSS_SELECTOR, '.tabs button[data-pane="solutions"]').click()
+    wait(driver, lambda d: f"{kept} of {total} parts done" in text(d, "saved-list"))
+    assert "solutions" in text(driver, "saved-list") and "so far" in text(driver, "saved-list")
+    shot(driver, "saved-count")
+    driver.find_element(By.CSS_SELECTOR, "#saved-list li button.resume").click()
+    wait(driver, lambda d: text(d, "result") == "9356 solutions, 2339 distinct")
+    assert f"{kept} of them before this run" in text(driver, "progress")
+    assert driver.find_element(By.ID, "save-progress").is_selected()
+    counted = json.loads(cli("count", "pentomino-6x10", "--json"))
+    assert (counted["solutions"], counted["distinct"]) == (9356, 2339)
+    wait(driver, lambda d: f"done: 9356 solutions, 2339 distinct ({total} parts)"
+         in text(d, "saved-list"))
+    driver.find_element(By.CSS_SELECTOR, "#saved-list li button.forget").click()
+    wait(driver, lambda d: not d.find_element(By.ID, "saved").is_displayed())
+    assert not list(folder.glob("*.json"))
