@@ -188,3 +188,41 @@ def test_a_reopened_tab_shows_where_a_saved_count_stands_and_resumes_it(page):
     driver.find_element(By.CSS_SELECTOR, "#saved-list li button.forget").click()
     wait(driver, lambda d: not d.find_element(By.ID, "saved").is_displayed())
     assert not list(folder.glob("*.json"))
+
+
+def test_a_saved_design_search_resumes_to_what_the_library_keeps(client):
+    """A design search saved as it goes (the command line's ``design --checkpoint``): cut
+    short (the last half of its journal gone, as a kill leaves it), listed with where it
+    stands, and run again: the same designs kept as the library's DesignRun keeps."""
+    from pathlib import Path
+
+    from puzzlebox.designs import DesignRun, load_space
+
+    path = Path(__file__).parent / "data" / "tetromino-sets.toml"
+    library = DesignRun(load_space(path))
+    tried = list(library.results())
+    kept = sorted(r.design.index for r in library.kept)
+    text = path.read_text("utf-8")
+
+    def run() -> dict:
+        tab = new_tab()
+        started = client.post("/api/designs/run", json={"tab": tab, "toml": text,
+                                                        "name": "tetromino-sets", "save": True})
+        assert started.status_code == 200, started.text
+        number = started.json()["run"]
+        with client.stream("GET", f"/api/designs/events/{tab}?run={number}") as stream:
+            for _ in stream.iter_lines():
+                pass
+        table = client.get(f"/api/designs/table/{tab}?run={number}").json()
+        assert sorted(int(row[1]) for row in table["rows"]) == kept
+        return client.get("/api/saved").json()["saved"][0]
+
+    first = run()
+    assert first["kind"] == "design"
+    assert first["standing"] == {"tried": len(tried), "kept": len(kept)}
+    journal = Saved(client.folder).checkpoint(first["key"])
+    lines = journal.read_text("utf-8").splitlines(keepends=True)
+    journal.write_text("".join(lines[:len(lines) // 2]), "utf-8")
+    standing = client.get("/api/saved").json()["saved"][0]["standing"]
+    assert standing["tried"] == len(lines) // 2 - 1 and standing["kept"] < len(kept)
+    assert run()["standing"] == {"tried": len(tried), "kept": len(kept)}

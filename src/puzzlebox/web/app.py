@@ -597,9 +597,16 @@ class App:
             old = self.runs.get(key)
             if old is not None and old.running:
                 raise Busy("this tab already runs a design search: stop it first")
+            save = body.get("save", False)
+            if not isinstance(save, bool):
+                raise BadRequest("save must be true or false")
+            checkpoint = None
+            if save:  # saved as it goes in the server's folder (web/saved.py), resumed
+                checkpoint = str(self.saved.checkpoint(
+                    self.saved.keep("design", text, name, 0, AUTO)))
             self.runs.open(key, None)
             number = next(self._design_runs)
-            self.runs.design(key, text, name, number)
+            self.runs.design(key, text, name, number, checkpoint)
             return self._design_state(key)
 
         return await self._json(request, run)

@@ -435,12 +435,15 @@ class Runs:
         tab = self._tab(tab_id)
         self._start(tab, "count", ("count", engine, self.search_seconds, saved))
 
-    def design(self, tab_id: str, text: str, name: str, run: int) -> DesignSearch:
+    def design(self, tab_id: str, text: str, name: str, run: int,
+               checkpoint: str | None = None) -> DesignSearch:
         """Start the design search of the space in ``text`` in the tab's process (a tab
-        opened with no puzzle); what it keeps comes back into the tab's ``designs``."""
+        opened with no puzzle); what it keeps comes back into the tab's ``designs``.
+        ``checkpoint``: the file of a search saved as it goes (web/saved.py), resumed."""
         tab = self._tab(tab_id)
         search = DesignSearch(text, name, run)
-        self._start(tab, "design", ("design", text, name, self.search_seconds), search)
+        self._start(tab, "design", ("design", text, name, self.search_seconds, checkpoint),
+                    search)
         return search
 
     def _tab(self, tab_id: str) -> Tab:
@@ -484,8 +487,10 @@ class Runs:
                 _end(tab, "worker")
                 line = "puzzlebox design FILE" if command[0] == "design" \
                     else "puzzlebox count FILE"
-                kept = ("; its progress is saved: Count with save progress again goes on "
-                        "from there") if command[0] == "count" and command[3] else ""
+                saved = command[3] if command[0] == "count" else \
+                    command[4] if command[0] == "design" else None
+                kept = ("; its progress is saved: run it again with save progress to go on "
+                        "from there") if saved else ""
                 tab.update(state="error", message=f"{over} (the command line has none: "
                            f"{line}){kept}")
                 return
@@ -637,7 +642,7 @@ def _command(state: _State, command: tuple[Any, ...]) -> None:
             else:
                 _count(state, command[1], command[2])
         elif command[0] == "design":
-            search(state.send, command[1], command[2], command[3])
+            search(state.send, command[1], command[2], command[3], command[4])
         else:
             raise ValueError(f"unknown command {command[0]!r}")
     except PuzzleboxError as error:

@@ -28,9 +28,13 @@ import time
 from pathlib import Path
 from typing import Any
 
+from puzzlebox.designs.checkpoint import KIND, DesignCheckpointError
+from puzzlebox.designs.checkpoint import VERSION as DESIGN_VERSION
+from puzzlebox.designs.evaluate import DesignResult
 from puzzlebox.errors import PuzzleboxError
 from puzzlebox.outfile import replacing
 from puzzlebox.parallel.checkpoint import FORMAT, VERSION, check_boards, check_sums, key_id
+from puzzlebox.parallel.journal import Journal
 
 KEY = re.compile(r"[0-9a-f]{24}")
 MOST_SAVED = 100  # saved searches listed (the newest first)
@@ -83,6 +87,26 @@ def standing(path: Path, board: int) -> dict[str, Any]:
     subs = entry["subproblems"]
     return {"done": len(done), "total": None if subs is None else len(subs),
             "solutions": sum(e[0] for e in done), "distinct": sum(e[1] for e in done)}
+
+
+def design_standing(path: Path) -> dict[str, Any]:
+    """Where a saved design search stands: ``{"tried", "kept"}`` from its checkpoint (the
+    design search's journal, every line's signature checked), or ``{"error": line}``."""
+    if not path.exists():
+        return {"tried": 0, "kept": 0}
+    try:
+        head = json.loads(path.read_text(encoding="utf-8").split("\n", 1)[0])
+        run = head["run"] if isinstance(head, dict) else None
+        if not isinstance(run, str):
+            return {"error": "its checkpoint is not a design search's"}
+        journal = Journal(path, KIND, DESIGN_VERSION, run, DesignResult.from_json,
+                          DesignCheckpointError, "design search", "design space")
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+        return {"error": "its checkpoint cannot be read"}
+    except PuzzleboxError as error:
+        return {"error": f"its checkpoint is not usable: {str(error).split(': ', 1)[-1]}"}
+    results = {result.design.index: result for result in journal.entries}
+    return {"tried": len(results), "kept": sum(r.kept for r in results.values())}
 
 
 class Saved:
@@ -146,7 +170,9 @@ class Saved:
                         and isinstance(about.get("board"), int)
                         and isinstance(about.get("toml"), str)):
                     continue
-                about["standing"] = standing(self.checkpoint(path.stem), about["board"])
+                where = self.checkpoint(path.stem)
+                about["standing"] = design_standing(where) if about.get("kind") == "design" \
+                    else standing(where, about["board"])
                 found.append(about)
         found.sort(key=lambda a: a.get("started", 0) if isinstance(a.get("started"), int)
                    else 0, reverse=True)

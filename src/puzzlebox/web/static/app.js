@@ -689,6 +689,7 @@ const savedSearches = new Map();  // key -> what the server keeps of it
 
 function standingText(s) {
   if (s.error) return `cannot resume: ${s.error}`;
+  if (s.tried !== undefined) return `${s.tried} designs tried, ${s.kept} kept so far`;
   if (s.total === null) return "not split into parts yet";
   const found = `${s.solutions} solutions, ${s.distinct} distinct`;
   return s.done === s.total ? `done: ${found} (${s.total} parts)` : `${s.done} of ${s.total} parts done, ${found} so far`;
@@ -709,7 +710,7 @@ async function loadSaved() {
     words.className = "standing";
     words.textContent = `${about.kind} of ${about.name}${about.board ? ` (board ${about.board})` : ""}, engine ${about.engine}: ${standingText(about.standing)}`;
     const resume = document.createElement("button");
-    resume.className = "resume"; resume.textContent = about.standing.done === about.standing.total ? "Open" : "Resume";
+    resume.className = "resume"; resume.textContent = about.standing.total && about.standing.done === about.standing.total ? "Open" : "Resume";
     resume.disabled = !!about.standing.error;
     const forget = document.createElement("button");
     forget.className = "forget"; forget.textContent = "Delete";
@@ -729,6 +730,14 @@ $("saved-list").addEventListener("click", async (event) => {
   if (button.classList.contains("forget")) {
     await post("/api/saved/forget", {key: about.key}).catch(() => {});
     loadSaved();
+    return;
+  }
+  if (about.kind === "design") {
+    // its design file in the design search's pane, run again with save progress: the
+    // designs its checkpoint holds come back first, the rest are tried
+    openDesignFile(about.toml, about.name);
+    $("designs-save").checked = true;
+    $("designs-run").click();
     return;
   }
   // open its puzzle, with its board and engine, and count it again with save progress:
