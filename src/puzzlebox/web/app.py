@@ -214,7 +214,8 @@ def _svg_of(puzzle: Puzzle) -> str:
 
 
 def _area(model: dict[str, Any] | None) -> str:
-    """The area check of an editor model: the board's cells against what the pieces cover."""
+    """The area check of an editor model: the board's cells (those that must be covered,
+    and the optional ones that may be) against what the pieces cover."""
     if model is None:
         return ""
     board = len(model["board"])
@@ -233,9 +234,12 @@ def _area(model: dict[str, Any] | None) -> str:
             hi += size * count
     covers = (f"{lo} or more" if unbounded and lo else "any number of") if unbounded else (
         f"{lo}" if lo == hi else f"{lo} to {hi}")
-    fits = (lo <= board and (unbounded or board <= hi))
+    # optional cells may stay empty: the pieces cover all the others and at most all
+    optional = len(model.get("optional") or ())
+    fits = (lo <= board and (unbounded or board - optional <= hi))
     verdict = "the areas can add up" if fits else "the areas cannot add up"
-    return f"board: {board} cells; pieces: {covers} cells ({verdict})"
+    cells = f"{board} cells, {optional} of them optional" if optional else f"{board} cells"
+    return f"board: {cells}; pieces: {covers} cells ({verdict})"
 
 
 def _drawn_count(puzzle: Puzzle) -> int:

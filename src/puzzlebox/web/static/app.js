@@ -318,10 +318,12 @@ $("colour").addEventListener("input", drawLegend);
 $("tool").addEventListener("change", drawLegend);
 
 function colourOf(ch) {
+  // a colour character's shade: neighbouring characters ("a", "b") a golden angle apart on
+  // the colour wheel, so that the editor and its legend show them distinctly (#36 item 1)
   if (ch === "#") return null;
   let h = 0;
-  for (const x of ch) h = (h * 31 + x.codePointAt(0)) % 360;
-  return `hsl(${h} 55% 45%)`;
+  for (const x of ch) h = h * 31 + x.codePointAt(0);
+  return `hsl(${Math.round((h * 137.508) % 360)} 55% 45%)`;
 }
 
 const SVG = "http://www.w3.org/2000/svg";
