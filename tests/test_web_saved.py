@@ -226,3 +226,47 @@ def test_a_saved_design_search_resumes_to_what_the_library_keeps(client):
     standing = client.get("/api/saved").json()["saved"][0]["standing"]
     assert standing["tried"] == len(lines) // 2 - 1 and standing["kept"] < len(kept)
     assert run()["standing"] == {"tried": len(tried), "kept": len(kept)}
+
+
+def test_a_saved_take_apart_table_resumes_to_the_command_lines_figures(client, tmp_path):
+    """Take all apart saved as it goes (``count --disassemble --checkpoint``): framed-slack's
+    48 assemblies, 34 of which come apart (its published figures, checked independently in
+    tests/test_disassembly_commands.py); cut short, listed where it stands, and taken apart
+    again: the same table, and the command line's figures."""
+    text = catalog.path_of("framed-slack").read_text("utf-8")
+    body = {"tab": new_tab(), "toml": text, "name": "framed-slack", "save": True}
+    first = client.post("/api/design/table", json=body)
+    assert first.status_code == 200, first.text
+    first = first.json()
+    assert (first["assemblies"], first["come_apart"]) == (48, 34)
+    (about,) = client.get("/api/saved").json()["saved"]
+    assert about["kind"] == "take-apart" and about["standing"] == {"taken": 48, "apart": 34}
+    journal = Saved(client.folder).checkpoint(about["key"])
+    lines = journal.read_text("utf-8").splitlines(keepends=True)
+    journal.write_text("".join(lines[:20]), "utf-8")  # the first line and 19 assemblies
+    assert client.get("/api/saved").json()["saved"][0]["standing"]["taken"] == 19
+    again = client.post("/api/design/table", json=body).json()
+    assert again == first
+    assert client.get("/api/saved").json()["saved"][0]["standing"] == {"taken": 48,
+                                                                       "apart": 34}
+    # a path sent by the page is never used: the file stays the server's
+    elsewhere = tmp_path / "elsewhere.jsonl"
+    sneaky = client.post("/api/design/table", json={**body, "tab": new_tab(),
+                                                     "saved_checkpoint": str(elsewhere)})
+    assert sneaky.status_code == 200 and not elsewhere.exists()
+    # the command line gives the same figures; its own checkpoint is not the page's (the
+    # page holds each take-apart to its own limits, which a checkpoint names), and it
+    # refuses the page's file in the checkpoint's one line rather than mix the two
+    puzzle = tmp_path / "framed-slack.toml"
+    puzzle.write_text(text, "utf-8")
+    line = subprocess.run([sys.executable, "-m", "puzzlebox.cli", "count", str(puzzle),
+                           "--disassemble", "--json"], capture_output=True, text=True,
+                          timeout=180)
+    assert line.returncode == 0, line.stderr
+    counted = json.loads(line.stdout)
+    assert (counted["assemblies"], counted["come_apart"]) == (48, 34), counted
+    refused = subprocess.run([sys.executable, "-m", "puzzlebox.cli", "count", str(puzzle),
+                              "--disassemble", "--checkpoint", str(journal)],
+                             capture_output=True, text=True, timeout=180)
+    assert refused.returncode == 2
+    assert refused.stderr.count("\n") == 1 and "the checkpoint of another" in refused.stderr

@@ -31,6 +31,7 @@ from typing import Any
 from puzzlebox.designs.checkpoint import KIND, DesignCheckpointError
 from puzzlebox.designs.checkpoint import VERSION as DESIGN_VERSION
 from puzzlebox.designs.evaluate import DesignResult
+from puzzlebox.disassembly.split import DisassemblyCheckpoint
 from puzzlebox.errors import PuzzleboxError
 from puzzlebox.outfile import replacing
 from puzzlebox.parallel.checkpoint import FORMAT, VERSION, check_boards, check_sums, key_id
@@ -109,6 +110,26 @@ def design_standing(path: Path) -> dict[str, Any]:
     return {"tried": len(results), "kept": sum(r.kept for r in results.values())}
 
 
+def apart_standing(path: Path) -> dict[str, Any]:
+    """Where a saved take-apart stands: ``{"taken", "apart"}`` (assemblies taken apart so
+    far, and how many of them come apart) from its checkpoint (disassembly/split.py's
+    journal, every line's signature checked), or ``{"error": line}``."""
+    if not path.exists():
+        return {"taken": 0, "apart": 0}
+    try:
+        head = json.loads(path.read_text(encoding="utf-8").split("\n", 1)[0])
+        run = head.get("run") if isinstance(head, dict) else None
+        if not isinstance(run, str):
+            return {"error": "its checkpoint is not a take-apart's"}
+        book = DisassemblyCheckpoint(path, run)
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+        return {"error": "its checkpoint cannot be read"}
+    except PuzzleboxError as error:
+        return {"error": f"its checkpoint is not usable: {str(error).split(': ', 1)[-1]}"}
+    return {"taken": len(book.results),
+            "apart": sum(1 for s in book.results.values() if s is not None)}
+
+
 class Saved:
     """The server's folder of saved searches."""
 
@@ -171,7 +192,9 @@ class Saved:
                         and isinstance(about.get("toml"), str)):
                     continue
                 where = self.checkpoint(path.stem)
-                about["standing"] = design_standing(where) if about.get("kind") == "design" \
+                kind = about.get("kind")
+                about["standing"] = design_standing(where) if kind == "design" \
+                    else apart_standing(where) if kind == "take-apart" \
                     else standing(where, about["board"])
                 found.append(about)
         found.sort(key=lambda a: a.get("started", 0) if isinstance(a.get("started"), int)

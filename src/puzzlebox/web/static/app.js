@@ -692,6 +692,7 @@ const savedSearches = new Map();  // key -> what the server keeps of it
 function standingText(s) {
   if (s.error) return `cannot resume: ${s.error}`;
   if (s.tried !== undefined) return `${s.tried} designs tried, ${s.kept} kept so far`;
+  if (s.taken !== undefined) return `${s.taken} assemblies taken apart, ${s.apart} of them come apart, so far`;
   if (s.total === null) return "not split into parts yet";
   const found = `${s.solutions} solutions, ${s.distinct} distinct`;
   return s.done === s.total ? `done: ${found} (${s.total} parts)` : `${s.done} of ${s.total} parts done, ${found} so far`;
@@ -740,6 +741,16 @@ $("saved-list").addEventListener("click", async (event) => {
     openDesignFile(about.toml, about.name);
     $("designs-save").checked = true;
     $("designs-run").click();
+    return;
+  }
+  if (about.kind === "take-apart") {
+    // its puzzle opened, and every assembly taken apart again with save progress: those
+    // its checkpoint holds are not taken apart again
+    state.target = "board";
+    await openText(about.toml, about.name);
+    $("apart-save").checked = true;
+    document.querySelector('.tabs button[data-pane="moves"]').click();
+    $("apart-all").click();
     return;
   }
   // open its puzzle, with its board and engine, and count it again with save progress:
