@@ -309,7 +309,8 @@ def text_reason(pf: PuzzleFile) -> str:
         return "it has several boards ([[boards]] or a batch); the grid editor draws one"
     first = pf.puzzles[0]
     if not first.grid_editable:
-        return f"it is a {first.kind} puzzle; the grid editor draws boards of pieces"
+        article = "an" if first.kind[:1] in "aeiou" else "a"
+        return f"it is {article} {first.kind} puzzle; the grid editor draws boards of pieces"
     puzzle = cast(PolyominoPuzzle, first)  # a grid-editable kind has board and pieces
     if puzzle.lattice.name not in model_lattices():
         return f"the grid editor does not draw the {puzzle.lattice.name} lattice"

@@ -61,7 +61,8 @@ async function check(body) {
     $("puzzle-svg").innerHTML = data.svg;
     if (window.page3d) page3d.puzzle();  // a solid's board and pieces in 3-D
     fitPicture($("puzzle-svg"));
-    $("notes").textContent = (data.notes || []).concat(data.model_note ? [data.model_note] : []).join("; ");
+    // (why a file is edited as text is said above the TOML box: #not-editable)
+    $("notes").textContent = (data.notes || []).join("; ");
     const boards = $("board");
     boards.replaceChildren(...data.boards.map((b, i) => new Option(b, i)));
     $("board-choice").hidden = data.boards.length < 2;
