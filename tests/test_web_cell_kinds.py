@@ -136,9 +136,10 @@ def test_coloured_optional_fixed_and_grouped_cells_drawn_saved_and_reopened(
     assert "# (neutral: goes with any colour) board 0, pieces 1" in legend
     driver.find_element(By.CSS_SELECTOR, '#legend button[data-colour="b"]').click()
     assert driver.find_element(By.ID, "colour").get_attribute("value") == "b"
-    wait(driver, lambda d: "[disassembly]" in toml(d) and 'neutral = "#"' in toml(d))
-    assert text(driver, "area") == ("board: 7 cells, 3 of them optional; pieces: 5 cells (the "
-                                    "areas can add up)")
+    # (the last edit's TOML is in once the groups are)
+    wait(driver, lambda d: 'groups = [["P2", "P3"]]' in toml(d) and 'neutral = "#"' in toml(d))
+    wait(driver, lambda d: text(d, "area") == ("board: 7 cells, 3 of them optional; pieces: 5 "
+                                               "cells (the areas can add up)"))
     written = toml(driver)
     shot(driver, "cell-kinds")
     # counted in the page, and by the command line from the file the page saves

@@ -270,3 +270,19 @@ def test_a_saved_take_apart_table_resumes_to_the_command_lines_figures(client, t
                              capture_output=True, text=True, timeout=180)
     assert refused.returncode == 2
     assert refused.stderr.count("\n") == 1 and "the checkpoint of another" in refused.stderr
+
+
+def test_serve_takes_the_folder_of_saved_searches():
+    done = subprocess.run([sys.executable, "-m", "puzzlebox.cli", "serve", "--help"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and "--state DIR" in done.stdout
+
+
+def test_the_default_folder_follows_the_xdg_rule(monkeypatch, tmp_path):
+    from puzzlebox.web.saved import default_dir
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    assert default_dir() == tmp_path / "puzzlebox" / "web"
+    monkeypatch.setenv("XDG_STATE_HOME", "relative/not/used")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert default_dir() == tmp_path / "home" / ".local" / "state" / "puzzlebox" / "web"
