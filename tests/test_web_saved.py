@@ -286,3 +286,37 @@ def test_the_default_folder_follows_the_xdg_rule(monkeypatch, tmp_path):
     monkeypatch.setenv("XDG_STATE_HOME", "relative/not/used")
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     assert default_dir() == tmp_path / "home" / ".local" / "state" / "puzzlebox" / "web"
+
+
+def test_a_saved_take_apart_is_listed_in_a_reopened_tab_and_resumed(page):
+    """Take all apart with save progress in the browser; the tab opened again lists it
+    (how many assemblies are taken apart), and Resume opens the puzzle and makes the
+    same table from the file."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+    from tests.test_web_designer import click, text, wait
+
+    url, driver, folder = page
+    driver.get(url)
+    wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#catalog option")) > 5)
+    Select(driver.find_element(By.ID, "catalog")).select_by_value("framed-slack")
+    wait(driver, lambda d: "framed-slack" in text(d, "name"))
+    driver.find_element(By.CSS_SELECTOR, '.tabs button[data-pane="moves"]').click()
+    click(driver, "apart-save")
+    click(driver, "apart-all")
+    words = "framed-slack: 48 assemblies (up to symmetry), 34 come apart"
+    wait(driver, lambda d: text(d, "apart-count").startswith(words))
+    table = text(driver, "apart-count")
+    wait(driver, lambda d: "take-apart of framed-slack, engine auto: 48 assemblies taken "
+         "apart, 34 of them come apart" in text(d, "saved-list"))
+    (key,) = [p.name.split(".")[0] for p in folder.glob("*.checkpoint.json")]
+    journal = Saved(folder).checkpoint(key)
+    lines = journal.read_text("utf-8").splitlines(keepends=True)
+    journal.write_text("".join(lines[:11]), "utf-8")  # 10 assemblies kept
+    driver.get(url)
+    wait(driver, lambda d: "take-apart of framed-slack, engine auto: 10 assemblies taken "
+         "apart" in text(d, "saved-list"))
+    driver.find_element(By.CSS_SELECTOR, "#saved-list li button.resume").click()
+    wait(driver, lambda d: text(d, "apart-count") == table)
+    assert driver.find_element(By.ID, "apart-save").is_selected()
+    wait(driver, lambda d: "48 assemblies taken apart" in text(d, "saved-list"))

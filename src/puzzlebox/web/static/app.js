@@ -764,7 +764,6 @@ $("saved-list").addEventListener("click", async (event) => {
   document.querySelector('.tabs button[data-pane="solutions"]').click();
   $("count").click();
 });
-loadSaved();
 $("stop").addEventListener("click", () => post("/api/stop", {}).catch(() => {}));
 // browsing all solutions or one of each symmetry class, with another engine: a new search
 $("distinct").addEventListener("change", () => { resetSolutions(); state.distinct = $("distinct").checked; });
@@ -955,4 +954,5 @@ for (const button of document.querySelectorAll(".tabs button")) {
   const entries = await response.json();
   for (const entry of entries) $("catalog").add(new Option(`${entry.name} (${entry.kind})`, entry.name));
   $("new").click();
+  loadSaved();  // listed once the page has its empty puzzle: a Resume is never undone by it
 })();
