@@ -33,6 +33,20 @@ def config_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         os.environ["XDG_CONFIG_HOME"] = before
 
 
+@pytest.fixture(scope="session", autouse=True)
+def state_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The user's state folder, where the web page keeps the searches it saves
+    (web/saved.py), is the session's own too."""
+    folder = str(tmp_path_factory.mktemp("state"))
+    before = os.environ.get("XDG_STATE_HOME")
+    os.environ["XDG_STATE_HOME"] = folder
+    yield folder
+    if before is None:
+        os.environ.pop("XDG_STATE_HOME", None)
+    else:
+        os.environ["XDG_STATE_HOME"] = before
+
+
 @pytest.fixture(scope="module", params=kernel_choice.available())
 def kernels(request: pytest.FixtureRequest) -> Iterator[str]:
     """Each backend of the compiled kernels in turn (engine/kernel_choice.py): the C ones

@@ -27,9 +27,11 @@ from tests.web_page import WAIT, roomy_app  # noqa: E402
 from puzzlebox import catalog  # noqa: E402
 from puzzlebox.engine.reference import ReferenceSearch  # noqa: E402
 from puzzlebox.engine.search import Job, Mode  # noqa: E402
+from puzzlebox.errors import PuzzleboxError  # noqa: E402
 from puzzlebox.formats import PuzzleFileError  # noqa: E402
 from puzzlebox.formats.reader import read_text  # noqa: E402
 from puzzlebox.geometry import lattice_named  # noqa: E402
+from puzzlebox.puzzles.polyomino.disassembly_rules import DisassemblyRules  # noqa: E402
 from puzzlebox.web.app import MAX_BODY  # noqa: E402
 from puzzlebox.web.model import designed, drawn_lattices, model_of, to_toml  # noqa: E402
 from puzzlebox.web.runs import Runs  # noqa: E402
@@ -160,6 +162,12 @@ def test_a_saved_file_reads_back_identically(name):
     assert lattice.normalize(a.board) == lattice.normalize(b.board)
     if lattice.name == "square" and min(r for r, _ in a.board) == 0 == min(c for _, c in a.board):
         assert a.board == b.board
+    # optional cells move with the board; the neutral colour and [disassembly] stay (#36)
+    moved = [y - x for x, y in zip(min(a.board), min(b.board), strict=True)]
+    assert b.optional == {tuple(v + d for v, d in zip(cell, moved, strict=True))
+                          for cell in a.optional}
+    assert (a.neutral, a.disassembly or DisassemblyRules()) == (
+        b.neutral, b.disassembly or DisassemblyRules())
 
 
 def test_names_titles_and_colours_that_need_escaping_survive():
@@ -168,7 +176,7 @@ def test_names_titles_and_colours_that_need_escaping_survive():
              "pieces": [{"name": "piece one", "cells": [[0, 0, '"'], [0, 1, "\\"]], "count": 1},
                         {"name": "b", "cells": [[0, 0, "x"], [0, 1, "#"]], "count": [0, 2]},
                         {"name": "c", "cells": [[0, 0, "#"]], "count": "any"}],
-             "rules": {"rotate": False, "reflect": True, "match_colors": True}}
+             "rules": {"rotate": False, "reflect": True, "match_colors": True, "neutral": ""}}
     pf = read_text(to_toml(model), "x.toml", "x")
     back = model_of(pf)
     assert back["title"] == model["title"] and back["notes"] == model["notes"]
@@ -805,3 +813,100 @@ def test_a_closed_tab_and_an_idle_tab_leave_no_process():
         follow(client, idle)
         state = client.post("/api/solve", json=body | {"index": 1, "peek": True}).json()
         assert state["found"] >= 2
+
+
+COLOURED = """
+title = "coloured, optional, neutral, fixed and grouped"
+
+[board]
+grid = \"\"\"
+.abab
+ababa
+babab
+\"\"\"
+optional = \"\"\"
+....+
++
+....+
+\"\"\"
+
+[pieces]
+A = "ab/b."
+B = "ba/a."
+C = "#b"
+D = "a#"
+E = "ab"
+
+[rules]
+rotate = true
+reflect = false
+match_colors = true
+neutral = "#"
+
+[disassembly]
+fixed = ["A"]
+groups = [["B", "C"], ["C", "D"]]
+"""
+
+
+def test_optional_coloured_neutral_fixed_and_groups_are_the_editors():
+    """#36 item 1: a file with every cell kind opens in the grid editor (not as text), and
+    its model saved reads back as the same puzzle, counted the same as the file itself."""
+    from puzzlebox.run import Run
+
+    pf = read_text(COLOURED, "coloured.toml", "coloured")
+    model = model_of(pf)
+    assert model is not None
+    assert model["optional"] == [[0, 4], [1, 0], [2, 4]]
+    assert model["rules"]["neutral"] == "#" and model["rules"]["match_colors"] is True
+    assert model["disassembly"] == {"fixed": ["A"], "groups": [["B", "C"], ["C", "D"]]}
+    saved = to_toml(model)
+    again = read_text(saved, "saved.toml", "coloured")
+    assert model_of(again) == model
+    a, b = pf.puzzles[0], again.puzzles[0]
+    assert (a.board, a.optional, a.pieces, a.neutral, a.disassembly, a.match_colors) == (
+        b.board, b.optional, b.pieces, b.neutral, b.disassembly, b.match_colors)
+    first, second = Run(a, "count").count(), Run(b, "count").count()
+    assert first.solutions == second.solutions > 0
+    # an independent count of the optional cells: the board's 14 cells and the pieces' 12
+    # leave 2 of the 3 optional cells empty; the sum over each such choice of the plain
+    # count of the board without them
+    import itertools as choices
+
+    board = dict(a.board)
+    total = 0
+    for empty in choices.combinations(sorted(a.optional), 2):
+        plain = [[*cell, ch] for cell, ch in sorted(board.items()) if cell not in empty]
+        cut = read_text(to_toml({**model, "board": plain, "optional": []}), "c.toml", "c")
+        total += Run(cut.puzzles[0], "count").count().solutions
+    assert total == first.solutions
+
+
+def test_the_model_refuses_what_the_reader_would_in_one_line():
+    model = model_of(read_text(COLOURED, "coloured.toml", "coloured"))
+    assert model is not None
+    for change, words in (
+            ({"optional": [[2, 9]]}, "optional: cell [2, 9] is not a board cell"),
+            ({"rules": {**model["rules"], "match_colors": False}}, "goes with match colours"),
+            ({"rules": {**model["rules"], "neutral": "ab"}}, "rules.neutral: one visible"),
+            ({"disassembly": {"fixed": ["Q"]}}, "names 'Q', which is not a piece"),
+            ({"disassembly": {"groups": [["B", "B"]]}}, "group 1 names a piece twice")):
+        with pytest.raises(PuzzleboxError) as failure:
+            to_toml({**model, **change})
+        assert words in str(failure.value) and "\n" not in str(failure.value)
+
+
+@pytest.mark.parametrize(("name", "why"), [
+    ("calendar", "labelled cells"),
+    ("queens-8-hunt", "queens puzzle"),
+])
+def test_a_file_edited_as_text_says_why(client, name, why):
+    """The reason a file opens as text names what the editor does not draw (it said "draws
+    one board of pieces on a flat lattice" for a file with optional cells, #36)."""
+    text = catalog.path_of(name).read_text("utf-8")
+    answer = client.post("/api/check", json={"toml": text, "name": name}).json()
+    assert answer["model"] is None and why in answer["model_note"], answer["model_note"]
+    slack = catalog.path_of("framed-slack").read_text("utf-8")
+    opened = client.post("/api/check", json={"toml": slack, "name": "f"}).json()
+    assert opened["model"] is not None and opened["model_note"] == ""
+    assert opened["model"]["disassembly"]["fixed"] == ["Frame"]

@@ -400,7 +400,8 @@ def test_the_movement_browser_on_a_burr(server, browser):
     by hand leaves level 4; the same piece cannot go +y."""
     driver = browser
     open_puzzle(driver, server, "burr-bills-baffling")
-    # edited as text, yet its board (the optional cells faded) and pieces turn in 3-D
+    # its board (the optional cells faded) and pieces turn in 3-D (it opens in the cube
+    # editor: optional cells are the editor's, #36 item 1)
     board = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "#puzzle-3d canvas"))
     wait(driver, lambda d: board.is_displayed())
     shot(driver, "3d-puzzle")

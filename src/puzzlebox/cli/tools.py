@@ -42,13 +42,16 @@ def add_serve(serve: argparse.ArgumentParser) -> None:
     serve.add_argument("--port", type=at_least(1), default=8765, help="port (default 8765)")
     serve.add_argument("--no-browser", action="store_true",
                        help="do not open the page in a browser")
+    serve.add_argument("--state", metavar="DIR",
+                       help="the folder where counts saved as they go are kept (default "
+                       "$XDG_STATE_HOME/puzzlebox/web, i.e. ~/.local/state/puzzlebox/web)")
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
     from puzzlebox.web import serve
 
     with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C is how the server stops: no failure
-        serve(args.host, args.port, open_browser=not args.no_browser)
+        serve(args.host, args.port, open_browser=not args.no_browser, state=args.state)
     print("puzzlebox: server stopped", file=sys.stderr)
     return 0
 

@@ -37,8 +37,10 @@ def missing() -> str | None:
     return None
 
 
-def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, open_browser: bool = True) -> None:
-    """Serve the page at http://host:port/ until Ctrl-C (then every search is stopped)."""
+def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, open_browser: bool = True,
+          state: str | None = None) -> None:
+    """Serve the page at http://host:port/ until Ctrl-C (then every search is stopped);
+    ``state``: the folder of saved searches (web/saved.py's default when None)."""
     problem = missing()
     if problem is not None:
         raise WebUnavailable(problem)
@@ -62,7 +64,7 @@ def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, open_browser: bool
               "page and run searches here", flush=True)
     if open_browser:
         webbrowser.open(url)
-    app = create_app()
+    app = create_app(state=state)
     web = app.state.app
 
     class Server(uvicorn.Server):

@@ -45,6 +45,7 @@ import threading
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
@@ -72,11 +73,12 @@ from puzzlebox.web.model import (
     ModelError,
     cell_polygons,
     drawn_lattices,
-    model_lattices,
     model_of,
+    text_reason,
     to_toml,
 )
 from puzzlebox.web.runs import Busy, OverBudget, Runs, UnknownTab, watch_frame
+from puzzlebox.web.saved import Saved
 from puzzlebox.web.solids import draws_solids, meshes
 
 MAX_BODY = 2 * MAX_FILE_BYTES + 65_536  # a puzzle file, or the editor's model of one
@@ -213,7 +215,8 @@ def _svg_of(puzzle: Puzzle) -> str:
 
 
 def _area(model: dict[str, Any] | None) -> str:
-    """The area check of an editor model: the board's cells against what the pieces cover."""
+    """The area check of an editor model: the board's cells (those that must be covered,
+    and the optional ones that may be) against what the pieces cover."""
     if model is None:
         return ""
     board = len(model["board"])
@@ -232,9 +235,12 @@ def _area(model: dict[str, Any] | None) -> str:
             hi += size * count
     covers = (f"{lo} or more" if unbounded and lo else "any number of") if unbounded else (
         f"{lo}" if lo == hi else f"{lo} to {hi}")
-    fits = (lo <= board and (unbounded or board <= hi))
+    # optional cells may stay empty: the pieces cover all the others and at most all
+    optional = len(model.get("optional") or ())
+    fits = (lo <= board and (unbounded or board - optional <= hi))
     verdict = "the areas can add up" if fits else "the areas cannot add up"
-    return f"board: {board} cells; pieces: {covers} cells ({verdict})"
+    cells = f"{board} cells, {optional} of them optional" if optional else f"{board} cells"
+    return f"board: {cells}; pieces: {covers} cells ({verdict})"
 
 
 def _drawn_count(puzzle: Puzzle) -> int:
@@ -255,7 +261,7 @@ def _check(body: dict[str, Any], limits: CheckLimits | None = None) -> dict[str,
     pf, text, puzzle = _read(body)
     model = model_of(pf)
     notes = []
-    model_note = ""
+    model_note = text_reason(pf)  # why the grid editor does not draw it ("" when it does)
     if model is not None:
         # a cell is [r, c, ch] on the flat lattices and [layer, r, c, ch] on cube
         extent = max((max(cell[:-1]) for cell in model["board"]), default=0) + 1
@@ -263,13 +269,6 @@ def _check(body: dict[str, Any], limits: CheckLimits | None = None) -> dict[str,
             model = None
             model_note = (f"the board spans {extent} rows or columns; the grid editor draws "
                           f"{EDITOR_SIZE} x {EDITOR_SIZE} at most: it is edited as text")
-    lattice = getattr(puzzle, "lattice", None)
-    if model is None and not model_note and lattice is not None and draws_solids(lattice) \
-            and lattice.name not in model_lattices():
-        # rhombic, sphere, tetra-octa: shown in 3-D, their cells written in the TOML's grids
-        model_note = (f"the {lattice.name} lattice's {lattice.cell_word}s are written in the "
-                      "TOML's grids (layers of rows, docs/puzzle-format.md) and shown in 3-D "
-                      "in the Puzzle pane")
     bound = puzzle.cover_entries_bound()
     if bound is None or bound <= limits.entries:
         found = list(puzzle.proofs())
@@ -306,8 +305,10 @@ def _check(body: dict[str, Any], limits: CheckLimits | None = None) -> dict[str,
 class App:
     """The routes, around one :class:`Runs` (every tab's puzzle and search)."""
 
-    def __init__(self, runs: Runs | None = None, checks: CheckLimits | None = None) -> None:
+    def __init__(self, runs: Runs | None = None, checks: CheckLimits | None = None,
+                 saved: Saved | None = None) -> None:
         self.runs = runs or Runs()
+        self.saved = saved or Saved()  # the server's folder of saved searches (web/saved.py)
         self.checks = CheckPool(checks)
         self.closing = False
         self._sources: dict[str, str] = {}  # tab -> the text and board its puzzle came from
@@ -429,11 +430,37 @@ class App:
         return await self._json(request, run)
 
     async def count(self, request: Request) -> Response:
+        """A count; with ``save: true`` saved as it goes in the server's folder and resumed
+        from there when the same count (text, board, engine) was saved before (#36)."""
         def run(body: dict[str, Any]) -> dict[str, Any]:
             engine = _engine(body)
+            save = body.get("save", False)
+            if not isinstance(save, bool):
+                raise BadRequest("save must be true or false")
             tab_id = self._open(body)
-            self.runs.count(tab_id, engine)
+            kept = None
+            if save:
+                text, name = _text(body)
+                board = body.get("board", 0)
+                if isinstance(board, bool) or not isinstance(board, int) or board < 0:
+                    raise BadRequest("board must be a number from 0")
+                key = self.saved.keep("count", text, name, board, engine)
+                kept = (str(self.saved.checkpoint(key)), text, name, board)
+            self.runs.count(tab_id, engine, kept)
             return self._state(tab_id)
+
+        return await self._json(request, run)
+
+    async def saved_list(self, request: Request) -> Response:
+        """``GET /api/saved``: every saved search and where it stands (its checkpoint read
+        with the checkpoint's own checks), for a tab opened again."""
+        listing = await run_in_threadpool(self.saved.listing)
+        return JSONResponse({"saved": listing})
+
+    async def saved_forget(self, request: Request) -> Response:
+        """``POST /api/saved/forget {"key"}``: a saved search's files deleted."""
+        def run(body: dict[str, Any]) -> dict[str, Any]:
+            return {"forgotten": self.saved.forget(body.get("key"))}
 
         return await self._json(request, run)
 
@@ -583,9 +610,16 @@ class App:
             old = self.runs.get(key)
             if old is not None and old.running:
                 raise Busy("this tab already runs a design search: stop it first")
+            save = body.get("save", False)
+            if not isinstance(save, bool):
+                raise BadRequest("save must be true or false")
+            checkpoint = None
+            if save:  # saved as it goes in the server's folder (web/saved.py), resumed
+                checkpoint = str(self.saved.checkpoint(
+                    self.saved.keep("design", text, name, 0, AUTO)))
             self.runs.open(key, None)
             number = next(self._design_runs)
-            self.runs.design(key, text, name, number)
+            self.runs.design(key, text, name, number, checkpoint)
             return self._design_state(key)
 
         return await self._json(request, run)
@@ -702,10 +736,12 @@ def _catalog_entries() -> list[dict[str, str]]:
     return entries
 
 
-def create_app(runs: Runs | None = None, checks: CheckLimits | None = None) -> Starlette:
+def create_app(runs: Runs | None = None, checks: CheckLimits | None = None,
+               state: Path | str | None = None) -> Starlette:
     """The application (``runs``: the tabs' state, a fresh one by default; ``checks``: the
-    limits of one check, web/fairness.py's by default)."""
-    app = App(runs, checks)
+    limits of one check, web/fairness.py's by default; ``state``: the folder of saved
+    searches, web/saved.py's default when None)."""
+    app = App(runs, checks, Saved(state))
 
     @asynccontextmanager
     async def lifespan(_: Starlette) -> AsyncIterator[None]:
@@ -726,6 +762,8 @@ def create_app(runs: Runs | None = None, checks: CheckLimits | None = None) -> S
         Route("/api/check", app.check, methods=["POST"]),
         Route("/api/solve", app.solve, methods=["POST"]),
         Route("/api/count", app.count, methods=["POST"]),
+        Route("/api/saved", app.saved_list),  # saved searches: web/saved.py
+        Route("/api/saved/forget", app.saved_forget, methods=["POST"]),
         Route("/api/stop", app.stop, methods=["POST"]),
         Route("/api/close", app.close, methods=["POST"]),
         Route("/api/watch", app.watch, methods=["POST"]),

@@ -25,6 +25,7 @@ import binascii
 import io
 import time
 import zipfile
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, cast
 
 from puzzlebox.disassembly import browse
@@ -37,6 +38,7 @@ from puzzlebox.disassembly.assemblies import (
     take_apart,
 )
 from puzzlebox.disassembly.search import Deadline
+from puzzlebox.disassembly.split import Origin, split_take_apart
 from puzzlebox.disassembly.strip import positions
 from puzzlebox.errors import PuzzleboxError
 from puzzlebox.formats.burrtools import import_data
@@ -51,6 +53,7 @@ from puzzlebox.run.limits import Limits
 from puzzlebox.safety import file_component
 from puzzlebox.web.fairness import CheckLimits, CheckPool, Refused
 from puzzlebox.web.model import ROW_LIMIT, ModelError, _cells, layer_lattices, model_lattices
+from puzzlebox.web.saved import Saved
 from puzzlebox.web.solids import draws_solids, meshes, space_map
 
 if TYPE_CHECKING:
@@ -337,12 +340,15 @@ def moves_of(text: str, name: str, number: int = 1) -> dict[str, Any]:
                       f"no assembly {number} to take apart")
 
 
-def apart_table(text: str, name: str) -> dict[str, Any]:
+def apart_table(text: str, name: str, checkpoint: str | None = None) -> dict[str, Any]:
     """Every assembly taken apart (the library's :func:`take_apart`, as ``count
     --disassemble`` and ``solve --disassemble --all`` do it, under the page's limits): how
     many there are and come apart, the levels as the count gives them (most moves first),
     and a row for each one that comes apart, numbered as ``moves --solution N`` numbers it,
-    with its level, its number of moves and its animation (the first :data:`TABLE_ROWS`)."""
+    with its level, its number of moves and its animation (the first :data:`TABLE_ROWS`).
+    ``checkpoint``: the file of a take-apart saved as it goes (web/saved.py), as ``count
+    --disassemble --checkpoint FILE`` keeps it (disassembly/split.py, in this process): the
+    assemblies it holds are not taken apart again."""
     puzzles = _puzzle(text, name)
     puzzle = cast(PolyominoPuzzle, puzzles[0])
     dims = check_slides(puzzle, puzzle.name)
@@ -351,7 +357,10 @@ def apart_table(text: str, name: str) -> dict[str, Any]:
     rows: list[dict[str, Any]] = []
     levels: dict[str, int] = {}
     total = 0
-    for total, done in enumerate(take_apart(puzzle, rules, limits), 1):
+    taken: Iterator[Disassembled] = take_apart(puzzle, rules, limits) if checkpoint is None \
+        else split_take_apart(puzzle, Origin(text, f"{name}.toml", name), rules, limits,
+                              checkpoint=checkpoint)
+    for total, done in enumerate(taken, 1):
         if done.separation is None or done.level is None:
             continue
         levels[done.level] = levels.get(done.level, 0) + 1
@@ -523,6 +532,22 @@ def _cells_of(body: dict[str, Any], key: str, lattice_name: Any) -> Cells:
     return _cells(body.get(key, []), key, lattice.dimensions)
 
 
+def _marked(value: Any, cells: Cells) -> set[Cell]:
+    """``[[row, col], ...]``: cells among ``cells`` (the board's optional ones) that a
+    transform moves with them."""
+    if not isinstance(value, list) or len(value) > len(cells):
+        raise DesignError("marked: a list of the cells' coordinates")
+    marked = set()
+    for place in value:
+        whole = isinstance(place, list) and all(
+            isinstance(v, int) and not isinstance(v, bool) for v in place)
+        cell = tuple(place) if whole else None
+        if cell is None or cell not in cells:
+            raise DesignError(f"marked: {place!r} is not one of the cells")
+        marked.add(cell)
+    return marked
+
+
 def _int(value: Any, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise DesignError(f"{what} must be a whole number")
@@ -546,7 +571,16 @@ def handle(action: str, body: dict[str, Any]) -> dict[str, Any] | tuple[bytes, s
         operation = body.get("operation")
         if not isinstance(operation, str):
             raise DesignError("operation must be text")
-        return {"cells": _out(transform_cells(str(lattice), cells, operation))}
+        marked = _marked(body.get("marked", []), cells)
+        # the marked cells (the board's optional ones) are turned by the same map: each
+        # cell's value is its number while it turns
+        numbered = {cell: str(k) for k, cell in enumerate(cells)}
+        order = list(cells)
+        turned = transform_cells(str(lattice), numbered, operation)
+        moved = {cell: cells[order[int(k)]] for cell, k in turned.items()}
+        return {"cells": _out(moved),
+                "marked": sorted(list(cell) for cell, k in turned.items()
+                                 if order[int(k)] in marked)}
     if action == "fill":
         lattice = body.get("lattice")
         cells = _cells_of(body, "cells", lattice)
@@ -599,7 +633,7 @@ def handle(action: str, body: dict[str, Any]) -> dict[str, Any] | tuple[bytes, s
         return editor_mesh(body)
     if action == "table":
         text, name = _text_of(body)
-        return apart_table(text, name)
+        return apart_table(text, name, body.get(SAVED_FILE))
     if action == "browse":
         return browse_step(body)
     raise DesignError(f"no designer's action {action!r}")
@@ -608,6 +642,7 @@ def handle(action: str, body: dict[str, Any]) -> dict[str, Any] | tuple[bytes, s
 ACTIONS = ("lattices", "transform", "fill", "set", "import", "sheet", "stl", "moves",
            "moves-stop", "table", "browse", "solid", "mesh")
 IN_PROCESS = ("moves", "moves-stop", "table", "browse")  # run in a process of the pool
+SAVED_FILE = "saved_checkpoint"  # the server's own key of a table saved as it goes
 
 
 def _moves_work(body: dict[str, Any], limits: CheckLimits) -> dict[str, Any]:
@@ -629,10 +664,20 @@ def _moves_key(body: dict[str, Any], kind: str = "moves") -> str | None:
     return f"{tab}-{kind}" if isinstance(tab, str) and TAB_ID.fullmatch(tab) else None
 
 
-def _in_process(pool: CheckPool, action: str, body: dict[str, Any]) -> dict[str, Any]:
+def _in_process(pool: CheckPool, action: str, body: dict[str, Any],
+                saved: Saved | None = None) -> dict[str, Any]:
     """``moves``, ``table`` and ``browse`` in the pool's process within :data:`TAKE_APART`;
-    ``moves-stop`` ends the tab's take-apart or table (its request answers "stopped")."""
+    ``moves-stop`` ends the tab's take-apart or table (its request answers "stopped"). A
+    table asked with ``save`` is saved as it goes in ``saved``, the server's folder (the
+    file's path is the server's: one sent by the page is dropped)."""
     key = _moves_key(body, "browse" if action == "browse" else "moves")
+    body = {k: v for k, v in body.items() if k != SAVED_FILE}  # never a path from the page
+    if action == "table" and body.get("save") is True:
+        if saved is None:
+            raise DesignError("this server keeps no saved searches")
+        text, name = _text_of(body)
+        body[SAVED_FILE] = str(saved.checkpoint(saved.keep("take-apart", text, name, 0,
+                                                           "auto")))
     if action == "moves-stop":
         if key is None:
             raise DesignError("a stop names the page's tab")
@@ -659,7 +704,8 @@ async def design_route(request: Request) -> Response:
         answer: dict[str, Any] | tuple[bytes, str, str]
         if action in IN_PROCESS:
             pool = request.app.state.app.checks
-            answer = await run_in_threadpool(_in_process, pool, action, body)
+            saved = request.app.state.app.saved  # the server's folder (web/saved.py)
+            answer = await run_in_threadpool(_in_process, pool, action, body, saved)
         else:
             answer = await run_in_threadpool(handle, action, body)
     except Refused as failure:

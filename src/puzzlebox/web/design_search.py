@@ -61,12 +61,15 @@ def source_of(name: str) -> str:
 # -- the tab's process ------------------------------------------------------------------------
 
 
-def search(send: Send, text: str, name: str, seconds: float) -> None:
+def search(send: Send, text: str, name: str, seconds: float,
+           checkpoint: str | None = None) -> None:
     """Try every design of the space in ``text`` here (the tab's search process), sending
     ``("space", info)`` once it is read, ``("kept", result, what)`` for each kept design as
     it is found, and ``("update", fields)`` for the progress; the summary ends it. A
     mistake in the file, a space too large, or the page's time passed: one line
-    (:class:`DesignSearchError`)."""
+    (:class:`DesignSearchError`). ``checkpoint``: the command line's ``design --checkpoint
+    FILE`` (a search saved as it goes, web/saved.py): the designs it holds come back first
+    and are not tried again."""
     deadline = time.perf_counter() + seconds
     try:
         space = DesignSpace(text, source_of(name), name)
@@ -79,7 +82,7 @@ def search(send: Send, text: str, name: str, seconds: float) -> None:
                 raise OutOfTime(f"{space.name}: the design search stopped at the page's time "
                                 f"limit ({seconds:g} s) after {event.tried:,} designs")
 
-        run = DesignRun(space, Limits(), on_progress=progress)
+        run = DesignRun(space, Limits(), on_progress=progress, checkpoint=checkpoint)
         run.check()  # a space too large: refused before anything is sent
         send("space", {"name": space.name, "title": space.base.title,
                        "designs": space.size(), "rank": list(space.wanted.rank),

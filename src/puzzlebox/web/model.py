@@ -5,8 +5,12 @@ with counts, rules) and the server turns it into the contract's TOML text
 (docs/puzzle-format.md). That text is the only thing that is ever solved, checked or saved:
 it is read back by the same reader as a file given on the command line, so a file saved by
 the page reads back identically with the CLI, and a hand-written file opens in the page by
-the reverse path (:func:`model_of`). Kinds the grid editor does not draw (edge-matching cards,
-n-queens, batches of boards) are edited as text.
+the reverse path (:func:`model_of`). Every cell kind of the contract's boards is the
+editor's: coloured cells, optional cells (``[board] optional``), a neutral colour, and the
+take-apart's ``[disassembly]`` (fixed pieces, groups). Kinds the grid editor does not draw
+(edge-matching cards, n-queens, batches of boards) and rules it has no control for (givens,
+labels, wrapping boards, a piece's own rules) are edited as text, with the reason
+(:func:`text_reason`).
 """
 
 from __future__ import annotations
@@ -21,8 +25,10 @@ from puzzlebox.geometry.square import SQUARE
 from puzzlebox.limits import MAX_CELLS, MAX_PIECES
 from puzzlebox.puzzles import PolyominoPuzzle
 from puzzlebox.puzzles.polyomino import Piece
+from puzzlebox.web.solids import draws_solids
 
 ROW_LIMIT = 200  # rows or columns of one grid in the editor's model
+OPTIONAL_MARK = "+"  # the character of [board] optional's grid (BurrTools' variable voxel)
 
 
 class ModelError(PuzzleboxError):
@@ -56,11 +62,13 @@ def _cells(value: Any, what: str, dims: int = 2) -> dict[tuple[int, ...], str]:
     return cells
 
 
-def grid_text(cells: dict[tuple[int, int], str], lattice: Lattice = SQUARE) -> str:
+def grid_text(cells: dict[tuple[int, int], str], lattice: Lattice = SQUARE,
+              offset: tuple[int, ...] | None = None) -> str:
     """Cells of a flat lattice as the rows of a grid (row r, column c: the character of cell
     ``(r, c)``), moved by the lattice's own normal translation (towards row and column 0,
-    as far as the lattice allows: a triangle keeps its direction)."""
-    dr, dc = lattice.normalize_offset(cells)
+    as far as the lattice allows: a triangle keeps its direction), or by ``offset`` (the
+    board's own, for the grid of its optional cells, which must have the same layout)."""
+    dr, dc = lattice.normalize_offset(cells) if offset is None else offset
     moved = {(r + dr, c + dc): ch for (r, c), ch in cells.items()}
     rows = []
     for r in range(max(r for r, _ in moved) + 1):
@@ -69,18 +77,23 @@ def grid_text(cells: dict[tuple[int, int], str], lattice: Lattice = SQUARE) -> s
     return "\n".join(rows)
 
 
-def _grid_value(cells: dict[tuple[int, ...], str], lattice: Lattice) -> str:
+def _grid_value(cells: dict[tuple[int, ...], str], lattice: Lattice,
+                board: dict[tuple[int, ...], str] | None = None) -> str:
     """A grid as a multi-line basic string (one row a line, as the contract draws them); on
     cube an array of such strings, one layer each from the bottom up, every layer with the
-    same rows (the contract's rule), moved towards layer, row and column 0."""
+    same rows (the contract's rule), moved towards layer, row and column 0. Given ``board``,
+    the cells are drawn in the board's layout (moved as the board is, as many layers, rows
+    and columns): the grid of ``[board] optional``."""
+    frame = cells if board is None else board
     if lattice.dimensions == 3:
-        low = lattice.normalize_offset(cells)
+        low = lattice.normalize_offset(frame)
         moved = {tuple(v + d for v, d in zip(cell, low, strict=True)): ch
                  for cell, ch in cells.items()}
-        rows = 1 + max(cell[1] for cell in moved)
-        cols = 1 + max(cell[2] for cell in moved)
+        spread = [tuple(v + d for v, d in zip(cell, low, strict=True)) for cell in frame]
+        rows = 1 + max(cell[1] for cell in spread)
+        cols = 1 + max(cell[2] for cell in spread)
         layers = []
-        for layer in range(1 + max(cell[0] for cell in moved)):
+        for layer in range(1 + max(cell[0] for cell in spread)):
             lines = ["".join(moved.get((layer, r, c), ".") for c in range(cols))
                      for r in range(rows)]
             # one line a layer, rows joined by "/", as the catalog writes solids; a colour
@@ -89,7 +102,8 @@ def _grid_value(cells: dict[tuple[int, ...], str], lattice: Lattice) -> str:
             layers.append(toml_string(joined))
         return "[" + ", ".join(layers) + "]"
     flat = cast(dict[tuple[int, int], str], cells)  # two coordinates on a flat lattice
-    body = grid_text(flat, lattice).replace("\\", "\\\\").replace('"', '\\"')
+    offset = None if board is None else lattice.normalize_offset(board)
+    body = grid_text(flat, lattice, offset).replace("\\", "\\\\").replace('"', '\\"')
     return '"""\n' + body + '\n"""'
 
 
@@ -107,8 +121,10 @@ def _count_value(count: Any, name: str) -> str:
 def to_toml(model: dict[str, Any]) -> str:
     """The contract's TOML for an editor model (checked; :class:`ModelError` says why not).
 
-    ``{"title", "notes", "lattice"?, "board": [[r, c, ch], ...], "pieces": [{"name",
-    "cells", "count"}], "rules": {"rotate", "reflect", "match_colors"}}``."""
+    ``{"title", "notes", "lattice"?, "board": [[r, c, ch], ...], "optional"?: [[r, c],
+    ...], "pieces": [{"name", "cells", "count"}], "rules": {"rotate", "reflect",
+    "match_colors", "neutral"?}, "disassembly"?: {"fixed": [name, ...], "groups": [[name,
+    ...], ...]}}`` (on cube each cell has its layer first)."""
     if not isinstance(model, dict):
         raise ModelError("the puzzle must be an object")
     lines = []
@@ -128,7 +144,16 @@ def to_toml(model: dict[str, Any]) -> str:
     board = _cells(model.get("board", []), "board", dims)
     if not board:
         raise ModelError("the board has no cells: draw some")
-    lines += ["", "[board]", f"grid = {_grid_value(board, lattice)}", ""]
+    lines += ["", "[board]", f"grid = {_grid_value(board, lattice)}"]
+    optional = _places(model.get("optional", []), "optional", dims)
+    outside = sorted(cell for cell in optional if cell not in board)
+    if outside:
+        raise ModelError(f"optional: cell {list(outside[0])} is not a board cell (an optional "
+                         "cell is a board cell that may stay empty)")
+    if optional:
+        marks = {cell: OPTIONAL_MARK for cell in optional}
+        lines.append(f"optional = {_grid_value(marks, lattice, board)}")
+    lines.append("")
     pieces = model.get("pieces", [])
     if not isinstance(pieces, list) or not pieces:
         raise ModelError("no pieces: draw one")
@@ -171,7 +196,60 @@ def to_toml(model: dict[str, Any]) -> str:
         if not isinstance(value, bool):
             raise ModelError(f"rules.{key} must be true or false")
         lines.append(f"{key} = {'true' if value else 'false'}")
+    neutral = rules.get("neutral") or ""
+    if neutral:
+        if not (isinstance(neutral, str) and len(neutral) == 1 and neutral.isprintable()
+                and not neutral.isspace() and neutral != "."):
+            raise ModelError("rules.neutral: one visible character, not '.'")
+        if not rules.get("match_colors", False):
+            raise ModelError("a neutral colour goes with match colours: tick match colours "
+                             "or clear the neutral colour")
+        lines.append(f"neutral = {toml_string(neutral)}")
+    lines += _disassembly_lines(model.get("disassembly"), seen)
     return "\n".join(lines).lstrip("\n") + "\n"
+
+
+def _places(value: Any, what: str, dims: int) -> set[tuple[int, ...]]:
+    """``[[row, col], ...]`` (on cube ``[[layer, row, col], ...]``): the optional cells."""
+    if not isinstance(value, list):
+        raise ModelError(f"{what}: a list of cells")
+    return set(_cells([[*place, OPTIONAL_MARK] if isinstance(place, list) else place
+                       for place in value], what, dims))
+
+
+def _disassembly_lines(value: Any, names: set[str]) -> list[str]:
+    """``[disassembly]`` for ``{"fixed": [name, ...], "groups": [[name, ...], ...]}``
+    (nothing when both are empty), every name a piece of the model."""
+    if value is None:
+        return []
+    if not isinstance(value, dict):
+        raise ModelError("disassembly must be an object")
+
+    def named(items: Any, what: str) -> list[str]:
+        if not isinstance(items, list) or not all(isinstance(v, str) for v in items):
+            raise ModelError(f"disassembly: {what} is a list of piece names")
+        unknown = [v for v in items if v not in names]
+        if unknown:
+            raise ModelError(f"disassembly: {what} names {unknown[0][:40]!r}, which is not a "
+                             "piece of this puzzle")
+        if len(set(items)) != len(items):
+            raise ModelError(f"disassembly: {what} names a piece twice")
+        return items
+
+    fixed = named(value.get("fixed", []), "fixed")
+    raw = value.get("groups", [])
+    if not isinstance(raw, list):
+        raise ModelError("disassembly: groups is a list of lists of piece names")
+    groups = [named(g, f"group {k + 1}") for k, g in enumerate(raw)]
+    if not fixed and not groups:
+        return []
+    out = ["", "[disassembly]"]
+    if fixed:
+        out.append(f"fixed = [{', '.join(toml_string(n) for n in fixed)}]")
+    if groups:
+        listed = ", ".join("[" + ", ".join(toml_string(n) for n in g) + "]" for g in groups)
+        out.append(f"groups = [{listed}]")
+    return out
 
 
 def drawn_lattices() -> list[str]:
@@ -219,30 +297,58 @@ def _count_of(piece: Piece) -> Any:
     return piece.lo if piece.lo == piece.hi else [piece.lo, piece.hi]
 
 
-def designed(puzzle: PolyominoPuzzle) -> bool:
-    """Whether the puzzle uses a designer's rule the grid editor has no control for yet
-    (givens, labelled cells, optional cells, a board that wraps, a piece's own
-    rotate/reflect)."""
-    return bool(puzzle.givens or puzzle.labels or puzzle.optional  # optional cells: #24
-                or puzzle.wrap is not None  # a board that wraps (#27)
-                or any(p.rotate is not None or p.reflect is not None for p in puzzle.pieces))
+def designed(puzzle: PolyominoPuzzle) -> str:
+    """The designer's rule the puzzle uses that the grid editor has no control for yet
+    (givens, labelled cells, a board that wraps, a piece's own rotate/reflect), said as the
+    reason it is edited as text; "" when it uses none. Optional cells, colours, a neutral
+    colour and ``[disassembly]`` are the editor's own (#36 item 1)."""
+    if puzzle.givens:
+        return "it has givens (pieces fixed in place, [[givens]]), which the grid editor " \
+            "does not draw"
+    if puzzle.labels:
+        return "its board has labelled cells ([board.labels]), which the grid editor " \
+            "does not draw"
+    if puzzle.wrap is not None:
+        return "its board wraps ([board] wrap), which the grid editor does not draw"
+    own = [p.name for p in puzzle.pieces if p.rotate is not None or p.reflect is not None]
+    if own:
+        return f"piece {own[0]!r} has rules of its own (rotate or reflect), which the grid " \
+            "editor does not set"
+    return ""
+
+
+def text_reason(pf: PuzzleFile) -> str:
+    """Why the grid editor does not draw the file (a batch, several boards, another kind,
+    a lattice it does not draw, a rule it has no control for); "" when it does."""
+    if pf.batch or len(pf.puzzles) != 1:
+        return "it has several boards ([[boards]] or a batch); the grid editor draws one"
+    first = pf.puzzles[0]
+    if not first.grid_editable:
+        article = "an" if first.kind[:1] in "aeiou" else "a"
+        return f"it is {article} {first.kind} puzzle; the grid editor draws boards of pieces"
+    puzzle = cast(PolyominoPuzzle, first)  # a grid-editable kind has board and pieces
+    lattice = puzzle.lattice
+    if lattice.name not in model_lattices():
+        if draws_solids(lattice):  # rhombic, sphere, tetra-octa
+            return (f"the {lattice.name} lattice's {lattice.cell_word}s are written in the "
+                    "TOML's grids (layers of rows, docs/puzzle-format.md) and shown in 3-D "
+                    "in the Puzzle pane")
+        return f"the grid editor does not draw the {lattice.name} lattice"
+    return designed(puzzle)
 
 
 def model_of(pf: PuzzleFile) -> dict[str, Any] | None:
     """The editor's model of a file read by the reader, or None when the grid editor does
-    not draw it (another kind, a batch of boards, a lattice whose cells are not polygons, a
-    designer's rule it has no control for)."""
-    if pf.batch or len(pf.puzzles) != 1 or not pf.puzzles[0].grid_editable:
-        return None
-    puzzle = cast(PolyominoPuzzle, pf.puzzles[0])  # a grid-editable kind has board and pieces
+    not draw it (:func:`text_reason` says why)."""
+    if text_reason(pf):
+        return None  # the grid editor would drop something: such a file is edited as text
+    puzzle = cast(PolyominoPuzzle, pf.puzzles[0])
     lattice_name = puzzle.lattice.name
-    if lattice_name not in model_lattices():
-        return None
-    if designed(puzzle):
-        return None  # the grid editor would drop them: such a file is edited as text
 
     def cells(mapping: dict[Any, str]) -> list[list[Any]]:
         return [[*cell, ch] for cell, ch in sorted(mapping.items())]
+
+    rules = puzzle.disassembly
 
     return {
         "title": puzzle.title,
@@ -254,6 +360,9 @@ def model_of(pf: PuzzleFile) -> dict[str, Any] | None:
              "count": _count_of(p)}
             for p in puzzle.pieces
         ],
+        "optional": [list(cell) for cell in sorted(puzzle.optional)],
         "rules": {"rotate": puzzle.rotate, "reflect": puzzle.reflect,
-                  "match_colors": puzzle.match_colors},
+                  "match_colors": puzzle.match_colors, "neutral": puzzle.neutral or ""},
+        "disassembly": {"fixed": list(rules.fixed) if rules else [],
+                        "groups": [list(g) for g in rules.groups] if rules else []},
     }

@@ -59,10 +59,12 @@ from puzzlebox.engine.reference import ReferenceSearch
 from puzzlebox.engine.registry import AUTO
 from puzzlebox.engine.search import Job, Mode
 from puzzlebox.errors import PuzzleboxError
+from puzzlebox.formats.reader import read_text
+from puzzlebox.parallel.tasks import PuzzleSource
 from puzzlebox.puzzles import Puzzle, Solution
 from puzzlebox.render.drawing import pictures
 from puzzlebox.render.progress import solutions_text
-from puzzlebox.run import Limits, OutOfTime, Run
+from puzzlebox.run import Limits, OutOfTime, Run, Split, split_run
 from puzzlebox.run import Progress as Event
 from puzzlebox.run.limits import out_of_time_building
 from puzzlebox.web.design_search import DesignSearch, search
@@ -426,16 +428,22 @@ class Runs:
         self._start(tab, "solve", ("next", index, len(tab.found), self.search_seconds, engine,
                                    distinct))
 
-    def count(self, tab_id: str, engine: str = AUTO) -> None:
+    def count(self, tab_id: str, engine: str = AUTO,
+              saved: tuple[str, str, str, int] | None = None) -> None:
+        """Count the tab's puzzle; ``saved``: (checkpoint file, puzzle text, name, board) of
+        a count saved as it goes, resumed from that file (web/saved.py)."""
         tab = self._tab(tab_id)
-        self._start(tab, "count", ("count", engine, self.search_seconds))
+        self._start(tab, "count", ("count", engine, self.search_seconds, saved))
 
-    def design(self, tab_id: str, text: str, name: str, run: int) -> DesignSearch:
+    def design(self, tab_id: str, text: str, name: str, run: int,
+               checkpoint: str | None = None) -> DesignSearch:
         """Start the design search of the space in ``text`` in the tab's process (a tab
-        opened with no puzzle); what it keeps comes back into the tab's ``designs``."""
+        opened with no puzzle); what it keeps comes back into the tab's ``designs``.
+        ``checkpoint``: the file of a search saved as it goes (web/saved.py), resumed."""
         tab = self._tab(tab_id)
         search = DesignSearch(text, name, run)
-        self._start(tab, "design", ("design", text, name, self.search_seconds), search)
+        self._start(tab, "design", ("design", text, name, self.search_seconds, checkpoint),
+                    search)
         return search
 
     def _tab(self, tab_id: str) -> Tab:
@@ -479,8 +487,12 @@ class Runs:
                 _end(tab, "worker")
                 line = "puzzlebox design FILE" if command[0] == "design" \
                     else "puzzlebox count FILE"
+                saved = command[3] if command[0] == "count" else \
+                    command[4] if command[0] == "design" else None
+                kept = ("; its progress is saved: run it again with save progress to go on "
+                        "from there") if saved else ""
                 tab.update(state="error", message=f"{over} (the command line has none: "
-                           f"{line})")
+                           f"{line}){kept}")
                 return
             message = worker.receive(POLL_SECONDS)
             if message is None:
@@ -625,9 +637,12 @@ def _command(state: _State, command: tuple[Any, ...]) -> None:
         if command[0] == "next":
             _solve(state, *command[1:])  # index, known, seconds[, engine, distinct]
         elif command[0] == "count":
-            _count(state, command[1], command[2])
+            if command[3] is not None:
+                _saved_count(state, command[1], *command[3])
+            else:
+                _count(state, command[1], command[2])
         elif command[0] == "design":
-            search(state.send, command[1], command[2], command[3])
+            search(state.send, command[1], command[2], command[3], command[4])
         else:
             raise ValueError(f"unknown command {command[0]!r}")
     except PuzzleboxError as error:
@@ -764,6 +779,63 @@ def _count(state: _State, engine: str, seconds: float) -> None:
                  message=f"{result.solutions} solutions, {result.distinct} distinct",
                  result={"solutions": result.solutions, "distinct": result.distinct,
                          "seconds": round(result.seconds, 3)})
+
+
+def _saved_count(state: _State, engine: str, checkpoint: str, text: str, name: str,
+                 board: int) -> None:
+    """A count saved as it goes (web/saved.py): the command line's ``count --checkpoint
+    FILE`` in this process (run.split_run, one job, the same time rule), resumed from the
+    file where it has one; its progress is the subproblems done of the plan's."""
+    pf = read_text(text, f"{name}.toml", name)
+    if not 0 <= board < len(pf.puzzles):
+        raise PuzzleboxError(f"{name} has no board {board}")
+    began = time.monotonic()
+    last = [0.0]
+
+    def note(line: str) -> None:
+        state.update(note=line)
+
+    # the tasks read the puzzle from its text (the page's puzzle is no file on disk)
+    source = PuzzleSource(text, f"{name}.toml", name)
+    splitter = split_run(pf, "count", engine, Split(checkpoint=checkpoint), Limits(), note,
+                         source=source)
+    resumed = len(splitter.checkpoint.done(board)) if splitter.checkpoint else 0
+
+    def recorded(at: int, index: int, result: tuple[Any, ...]) -> None:
+        now = time.monotonic()
+        if now - last[0] < PROGRESS_SECONDS or splitter.checkpoint is None:
+            return
+        last[0] = now
+        done = splitter.checkpoint.done(at)
+        total = len(splitter.checkpoint.data["boards"][at]["subproblems"] or ())
+        raw = sum(entry[0] for entry in done.values())
+        distinct = sum(entry[1] for entry in done.values())
+        state.update(solutions=raw, solutions_text=solutions_text(raw, distinct),
+                     nodes=sum(entry[2] for entry in done.values()),
+                     seconds=round(now - began, 2), engine=engine,
+                     share=round(len(done) / total, 4) if total else None,
+                     parts=f"{len(done)} of {total} parts done (saved)",
+                     resumed=resumed)
+
+    splitter.on_result = recorded
+    try:
+        run = Run(pf.puzzles[board], "count", engine=engine, limits=Limits(),
+                  splitter=(splitter, board))
+        result = run.count()
+    finally:
+        splitter.close()
+    if result.reason is not None:
+        state.update(state="done", message=f"0 solutions: {result.reason}",
+                     result={"solutions": 0, "distinct": 0, "reason": result.reason})
+        return
+    done = getattr(result, "done", None)
+    total = getattr(result, "total", None)
+    state.update(state="done", left="", share=1.0,
+                 message=f"{result.solutions} solutions, {result.distinct} distinct",
+                 parts=f"{done} of {total} parts done (saved)" if total else "",
+                 resumed=resumed,
+                 result={"solutions": result.solutions, "distinct": result.distinct,
+                         "seconds": round(result.seconds, 3), "resumed": resumed})
 
 
 # -- watching the search ---------------------------------------------------------------------

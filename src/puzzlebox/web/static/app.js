@@ -61,7 +61,8 @@ async function check(body) {
     $("puzzle-svg").innerHTML = data.svg;
     if (window.page3d) page3d.puzzle();  // a solid's board and pieces in 3-D
     fitPicture($("puzzle-svg"));
-    $("notes").textContent = (data.notes || []).concat(data.model_note ? [data.model_note] : []).join("; ");
+    // (why a file is edited as text is said above the TOML box: #not-editable)
+    $("notes").textContent = (data.notes || []).join("; ");
     const boards = $("board");
     boards.replaceChildren(...data.boards.map((b, i) => new Option(b, i)));
     $("board-choice").hidden = data.boards.length < 2;
@@ -164,6 +165,7 @@ function edited() {
   // searches wait for it); the cells themselves were filled in place as they were drawn
   change();
   clearTimeout(pending);
+  if (state.model) { pruneOptional(); drawLegend(); }
   if (!resolvePending) state.checking = new Promise((resolve) => { resolvePending = resolve; });
   pending = setTimeout(async () => {
     const done = resolvePending;
@@ -194,6 +196,7 @@ function showEditor() {
   $("title").value = state.model.title || "";
   $("lattice").value = state.model.lattice || "square";
   for (const rule of ["rotate", "reflect", "match_colors"]) $(rule).checked = !!state.model.rules[rule];
+  $("neutral").value = state.model.rules.neutral || "";
   const target = $("target");
   target.replaceChildren(new Option("the board", "board"),
     ...state.model.pieces.map((p, i) => new Option(`piece ${p.name}`, i)));
@@ -205,8 +208,10 @@ function showEditor() {
   $("grid-rows").value = Math.max(rows, state.target === "board" ? 6 : 4);
   $("grid-cols").value = Math.max(cols, state.target === "board" ? 10 : 4);
   pieceFields();
+  groupsNote();
   designerShow();  // designer.js: undo, the cube editor, the tools of the lattice
   drawGrid();
+  drawLegend();
 }
 
 function pieceFields() {
@@ -217,13 +222,109 @@ function pieceFields() {
   $("piece-name").value = piece.name;
   const c = piece.count;
   $("piece-count").value = Array.isArray(c) ? `${c[0]}-${c[1]}` : String(c);
+  const apart = disassemblyOf();
+  $("piece-fixed").checked = apart.fixed.includes(piece.name);
+  $("piece-groups").value = apart.groups.map((g, k) => g.includes(piece.name) ? k + 1 : 0).filter((k) => k).join(", ");
 }
 
+// -- [disassembly] (fixed pieces, groups), optional cells and the legend (#36 item 1) ----------
+function disassemblyOf() {
+  if (!state.model.disassembly) state.model.disassembly = {fixed: [], groups: []};
+  return state.model.disassembly;
+}
+
+function groupsNote() {
+  // the groups as they stand, numbered as the Groups fields number them
+  const apart = state.model ? disassemblyOf() : {fixed: [], groups: []};
+  const parts = [];
+  if (apart.fixed.length) parts.push(`fixed: ${apart.fixed.join(", ")}`);
+  apart.groups.forEach((g, k) => parts.push(`group ${k + 1}: ${g.join(", ")}`));
+  $("groups-note").textContent = parts.length ? `Taking apart ([disassembly]): ${parts.join("; ")}` : "";
+}
+
+function renamed(before, after) {
+  // a piece renamed or removed (after null): its place in [disassembly] follows it
+  const apart = disassemblyOf();
+  const swap = (list) => list.flatMap((n) => n === before ? (after === null ? [] : [after]) : [n]);
+  apart.fixed = swap(apart.fixed);
+  apart.groups = apart.groups.map(swap).filter((g) => g.length);
+}
+
+const cellKey = (cell) => cell.slice(0, -1).join(",");  // [.., ch] -> "r,c" ("l,r,c")
+function optionalSet() {
+  return new Set((state.model.optional || []).map((c) => c.join(",")));
+}
+
+function pruneOptional() {
+  // an optional cell is a board cell: one erased from the board is no longer optional
+  const board = new Set(state.model.board.map(cellKey));
+  state.model.optional = (state.model.optional || []).filter((c) => board.has(c.join(",")));
+}
+
+function markOptional(el, yes) { el.classList.toggle("optional", !!yes); }
+
+function drawLegend() {
+  // every colour drawn, on the board and the pieces (click one to draw with it), the neutral
+  // colour, and the optional cells: each as the editor draws it
+  if (!state.model) { $("legend").replaceChildren(); return; }
+  const used = new Map();  // colour -> [board cells, piece cells]
+  const tally = (cells, k) => { for (const c of cells) { const ch = c[c.length - 1]; if (!used.has(ch)) used.set(ch, [0, 0]); used.get(ch)[k]++; } };
+  tally(state.model.board, 0);
+  for (const p of state.model.pieces) tally(p.cells, 1);
+  const swatch = (ch, optional) => {
+    const svg = document.createElementNS(SVG, "svg");
+    svg.setAttribute("viewBox", "0 0 16 16");
+    const rect = document.createElementNS(SVG, "polygon");
+    rect.setAttribute("points", "1,1 15,1 15,15 1,15");
+    rect.setAttribute("class", "cell on" + (optional ? " optional" : ""));
+    rect.appendChild(document.createElementNS(SVG, "title"));
+    if (ch !== "#") rect.style.fill = colourOf(ch);
+    svg.appendChild(rect);
+    return svg;
+  };
+  const neutral = state.model.rules.match_colors ? state.model.rules.neutral || "" : "";
+  const chosen = $("colour").value || "#";
+  const items = [...used.keys()].sort().map((ch) => {
+    const [board, pieces] = used.get(ch);
+    const button = document.createElement("button");
+    button.className = "swatch" + (ch === chosen ? " chosen" : "");
+    button.dataset.colour = ch;
+    button.title = `draw with colour ${ch}`;
+    const words = [`${ch}`, ch === neutral ? "(neutral: goes with any colour)" : "", `board ${board}, pieces ${pieces}`];
+    button.append(swatch(ch, false), words.filter(Boolean).join(" "));
+    return button;
+  });
+  const optional = (state.model.optional || []).length;
+  if (optional || $("tool").value === "optional") {
+    const span = document.createElement("span");
+    span.className = "swatch optional-key";
+    span.append(swatch("#", true), `optional: ${optional} board cell${optional === 1 ? "" : "s"} may stay empty`);
+    items.push(span);
+  }
+  if (used.size > 1 && !state.model.rules.match_colors) {
+    const note = document.createElement("span");
+    note.className = "muted";
+    note.textContent = "(colours only drawn: tick match colours to make them count)";
+    items.push(note);
+  }
+  $("legend").replaceChildren(...items);
+}
+$("legend").addEventListener("click", (event) => {
+  const button = event.target.closest("button.swatch");
+  if (!button) return;
+  $("colour").value = button.dataset.colour;
+  drawLegend();
+});
+$("colour").addEventListener("input", drawLegend);
+$("tool").addEventListener("change", drawLegend);
+
 function colourOf(ch) {
+  // a colour character's shade: neighbouring characters ("a", "b") a golden angle apart on
+  // the colour wheel, so that the editor and its legend show them distinctly (#36 item 1)
   if (ch === "#") return null;
   let h = 0;
-  for (const x of ch) h = (h * 31 + x.codePointAt(0)) % 360;
-  return `hsl(${h} 55% 45%)`;
+  for (const x of ch) h = h * 31 + x.codePointAt(0);
+  return `hsl(${Math.round((h * 137.508) % 360)} 55% 45%)`;
 }
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -255,6 +356,7 @@ async function drawGrid() {
   const rows = Math.min(60, Number($("grid-rows").value) || 1), cols = Math.min(60, Number($("grid-cols").value) || 1);
   const cells = await cellOutlines(state.model.lattice || "square", rows, cols);
   const at = new Map(cellsOf().map((c) => [`${c[0]},${c[1]}`, c[2]]));
+  const optional = state.target === "board" ? optionalSet() : new Set();
   let width = 1, height = 1;
   const children = cells.map(([r, c, points]) => {
     const polygon = document.createElementNS(SVG, "polygon");
@@ -264,6 +366,7 @@ async function drawGrid() {
     polygon.dataset.r = r; polygon.dataset.c = c;
     polygon.appendChild(document.createElementNS(SVG, "title")).textContent = `${r},${c}`;
     fillCell(polygon, at.get(`${r},${c}`));
+    markOptional(polygon, optional.has(`${r},${c}`));
     return polygon;
   });
   const grid = $("grid");
@@ -272,9 +375,41 @@ async function drawGrid() {
   grid.replaceChildren(...children);
 }
 
-let painting = null;  // "on" or "off" while the mouse button is down
+let painting = null;  // "on" or "off" while the mouse button is down ("mark", "unmark": optional)
+
+function optionalPaint(el, place) {
+  // the optional tool: a board cell marked as one that may stay empty, or unmarked; an
+  // empty cell is drawn (in the colour chosen) and marked
+  const key = place.join(","), list = state.model.optional || (state.model.optional = []);
+  const i = list.findIndex((x) => x.join(",") === key);
+  if (painting === "mark") {
+    if (!el.classList.contains("on")) {
+      const ch = $("colour").value || "#";
+      state.model.board.push([...place, ch]);
+      fillCell(el, ch);
+    }
+    if (i < 0) list.push(place);
+  } else if (i >= 0) list.splice(i, 1);
+  markOptional(el, painting === "mark");
+}
+
+function startPaint(el, place) {
+  // the mouse went down on a cell: what the stroke does (draw, erase, mark optional)
+  const tool = $("tool").value;
+  if (tool === "optional") {
+    if (state.target !== "board") { designError("optional cells are board cells: edit the board to mark them"); return false; }
+    designError("");
+    painting = optionalSet().has(place.join(",")) ? "unmark" : "mark";
+    return true;
+  }
+  const same = el.classList.contains("on") && el.dataset.colour === ($("colour").value || "#");
+  painting = tool === "erase" || same ? "off" : "on";
+  return true;
+}
+
 function paint(el) {
   const r = Number(el.dataset.r), c = Number(el.dataset.c);
+  if (painting === "mark" || painting === "unmark") { optionalPaint(el, [r, c]); return; }
   const cells = cellsOf();
   const i = cells.findIndex((x) => x[0] === r && x[1] === c);
   if (i >= 0) cells.splice(i, 1);
@@ -288,9 +423,7 @@ $("grid").addEventListener("mousedown", (event) => {
   if (!div) return;
   event.preventDefault();
   if (["rectangle", "fill"].includes($("tool").value)) { queued(() => shapeTool(div, $("tool").value)); return; }
-  const same = div.classList.contains("on") && div.dataset.colour === ($("colour").value || "#");
-  painting = $("tool").value === "erase" || same ? "off" : "on";
-  paint(div);
+  if (startPaint(div, [Number(div.dataset.r), Number(div.dataset.c)])) paint(div);
 });
 $("grid").addEventListener("mouseover", (event) => {
   const div = event.target.closest(".cell");
@@ -308,12 +441,36 @@ $("lattice").addEventListener("change", () => {
     state.model.board = [];
     for (const piece of state.model.pieces) piece.cells = [];
   }
+  if ((before === "cube") !== (after === "cube")) state.model.optional = [];
   state.model.lattice = after; remember(); showEditor(); edited();
 });
 $("title").addEventListener("change", () => { state.model.title = $("title").value; remember(); edited(); });
 for (const rule of ["rotate", "reflect", "match_colors"]) {
   $(rule).addEventListener("change", () => { state.model.rules[rule] = $(rule).checked; remember(); edited(); });
 }
+$("neutral").addEventListener("change", () => { state.model.rules.neutral = $("neutral").value.trim(); remember(); edited(); });
+$("piece-fixed").addEventListener("change", () => {
+  const name = state.model.pieces[Number(state.target)].name, apart = disassemblyOf();
+  apart.fixed = apart.fixed.filter((n) => n !== name);
+  if ($("piece-fixed").checked) apart.fixed.push(name);
+  remember(); groupsNote(); edited();
+});
+$("piece-groups").addEventListener("change", () => {
+  // "1, 2": the piece in groups 1 and 2 and no other; a new number past the last makes a
+  // new group; a group left empty goes (the others are numbered again, as the note says)
+  const name = state.model.pieces[Number(state.target)].name, apart = disassemblyOf();
+  const text = $("piece-groups").value.trim();
+  if (text && !/^\d+(\s*,\s*\d+)*$/.test(text)) { designError("Groups: the numbers of the piece's groups, as 1 or 1, 2"); return; }
+  const wanted = new Set(text ? text.split(",").map((x) => Number(x.trim())).filter((k) => k > 0) : []);
+  const most = Math.max(0, ...wanted);
+  while (apart.groups.length < most) apart.groups.push([]);
+  apart.groups = apart.groups.map((g, k) => {
+    const rest = g.filter((n) => n !== name);
+    return wanted.has(k + 1) ? rest.concat([name]) : rest;
+  }).filter((g) => g.length);
+  designError("");
+  remember(); pieceFields(); groupsNote(); edited();
+});
 $("add-piece").addEventListener("click", () => {
   const names = new Set(state.model.pieces.map((p) => p.name));
   let n = 1; while (names.has(`P${n}`)) n++;
@@ -323,13 +480,16 @@ $("add-piece").addEventListener("click", () => {
   remember(before); showEditor();
 });
 $("remove-piece").addEventListener("click", () => {
+  renamed(state.model.pieces[Number(state.target)].name, null);
   state.model.pieces.splice(Number(state.target), 1);
   const before = state.target;
   state.target = "board";
   remember(before); showEditor(); edited();
 });
 $("piece-name").addEventListener("change", () => {
-  state.model.pieces[Number(state.target)].name = $("piece-name").value.trim();
+  const piece = state.model.pieces[Number(state.target)], after = $("piece-name").value.trim();
+  renamed(piece.name, after);
+  piece.name = after;
   remember(); showEditor(); edited();
 });
 $("piece-count").addEventListener("change", () => {
@@ -345,8 +505,9 @@ $("piece-count").addEventListener("change", () => {
 $("new").addEventListener("click", () => {
   change();
   state.name = "my-puzzle"; $("name").textContent = state.name;
-  state.model = {title: "", notes: "", lattice: "square", board: [], pieces: [],
-                 rules: {rotate: true, reflect: true, match_colors: false}};
+  state.model = {title: "", notes: "", lattice: "square", board: [], optional: [], pieces: [],
+                 rules: {rotate: true, reflect: true, match_colors: false, neutral: ""},
+                 disassembly: {fixed: [], groups: []}};
   state.target = "board"; state.toml = ""; state.checking = null; state.broken = false;
   $("toml").value = ""; clearPuzzle(); showError(""); showHint(incomplete(state.model)); limitNote(0);
   showEditor(); editorNote(null);
@@ -428,6 +589,7 @@ function follow(version) {
 
 function showProgress(p) {
   const parts = [p.solutions_text || `${p.solutions} solutions`, `${p.nodes} nodes`, `${p.seconds} s`];
+  if (p.parts) parts.push(p.resumed ? `${p.parts}, ${p.resumed} of them before this run` : p.parts);
   if (p.engine) parts.push(`${p.engine} engine`);
   if (p.share !== null && p.share !== undefined && p.state === "running") {
     parts.push(`${(100 * p.share).toFixed(2)}% of the tree`);
@@ -517,11 +679,90 @@ $("count").addEventListener("click", async () => {
   try {
     const checked = await settled();
     if (!state.toml) { $("result").textContent = "nothing to count yet: draw the board and the pieces"; return; }
-    const data = await post("/api/count", puzzleBody());
+    const data = await post("/api/count", Object.assign(puzzleBody(), {save: $("save-progress").checked}));
     if (data.state === "running") await follow(checked); else showProgress(data);
   } catch (error) {
     if (!(error instanceof Stale) && version === state.version) $("result").textContent = error.message;
   }
+  if ($("save-progress").checked) loadSaved();  // where the saved count stands now
+});
+
+// -- saved searches (#36 item 4): counts saved as they go, listed when the page opens -------
+const savedSearches = new Map();  // key -> what the server keeps of it
+
+function standingText(s) {
+  if (s.error) return `cannot resume: ${s.error}`;
+  if (s.tried !== undefined) return `${s.tried} designs tried, ${s.kept} kept so far`;
+  if (s.taken !== undefined) return `${s.taken} assemblies taken apart, ${s.apart} of them come apart, so far`;
+  if (s.total === null) return "not split into parts yet";
+  const found = `${s.solutions} solutions, ${s.distinct} distinct`;
+  return s.done === s.total ? `done: ${found} (${s.total} parts)` : `${s.done} of ${s.total} parts done, ${found} so far`;
+}
+
+async function loadSaved() {
+  let listing = [];
+  try {
+    const response = await fetch("/api/saved");
+    if (response.ok) listing = (await response.json()).saved;
+  } catch (error) { return; }
+  savedSearches.clear();
+  const items = listing.map((about) => {
+    savedSearches.set(about.key, about);
+    const li = document.createElement("li");
+    li.dataset.key = about.key;
+    const words = document.createElement("span");
+    words.className = "standing";
+    words.textContent = `${about.kind} of ${about.name}${about.board ? ` (board ${about.board})` : ""}, engine ${about.engine}: ${standingText(about.standing)}`;
+    const resume = document.createElement("button");
+    resume.className = "resume"; resume.textContent = about.standing.total && about.standing.done === about.standing.total ? "Open" : "Resume";
+    resume.disabled = !!about.standing.error;
+    const forget = document.createElement("button");
+    forget.className = "forget"; forget.textContent = "Delete";
+    li.append(words, " ", resume, " ", forget);
+    return li;
+  });
+  $("saved-list").replaceChildren(...items);
+  $("saved").hidden = !items.length;
+}
+
+$("saved-list").addEventListener("click", async (event) => {
+  const button = event.target.closest("button");
+  const li = event.target.closest("li");
+  if (!button || !li) return;
+  const about = savedSearches.get(li.dataset.key);
+  if (!about) return;
+  if (button.classList.contains("forget")) {
+    await post("/api/saved/forget", {key: about.key}).catch(() => {});
+    loadSaved();
+    return;
+  }
+  if (about.kind === "design") {
+    // its design file in the design search's pane, run again with save progress: the
+    // designs its checkpoint holds come back first, the rest are tried
+    openDesignFile(about.toml, about.name);
+    $("designs-save").checked = true;
+    $("designs-run").click();
+    return;
+  }
+  if (about.kind === "take-apart") {
+    // its puzzle opened, and every assembly taken apart again with save progress: those
+    // its checkpoint holds are not taken apart again
+    state.target = "board";
+    await openText(about.toml, about.name);
+    $("apart-save").checked = true;
+    document.querySelector('.tabs button[data-pane="moves"]').click();
+    $("apart-all").click();
+    return;
+  }
+  // open its puzzle, with its board and engine, and count it again with save progress:
+  // the server resumes from its checkpoint (and a finished one answers at once)
+  state.target = "board";
+  await openText(about.toml, about.name);
+  state.board = about.board; $("board").value = about.board;
+  if ([...$("engine").options].some((o) => o.value === about.engine)) $("engine").value = about.engine;
+  $("save-progress").checked = true;
+  document.querySelector('.tabs button[data-pane="solutions"]').click();
+  $("count").click();
 });
 $("stop").addEventListener("click", () => post("/api/stop", {}).catch(() => {}));
 // browsing all solutions or one of each symmetry class, with another engine: a new search
@@ -713,4 +954,5 @@ for (const button of document.querySelectorAll(".tabs button")) {
   const entries = await response.json();
   for (const entry of entries) $("catalog").add(new Option(`${entry.name} (${entry.kind})`, entry.name));
   $("new").click();
+  loadSaved();  // listed once the page has its empty puzzle: a Resume is never undone by it
 })();

@@ -170,6 +170,7 @@ function drawCube() {
   const height = Math.max(1, ...cellsShown.flatMap(([, , points]) => points.map((p) => p[1])));
   cubeLayer = Math.min(cubeLayer, layers - 1);
   const at = new Map(cellsOf().map((c) => [`${c[0]},${c[1]},${c[2]}`, c[3]]));
+  const optional = state.target === "board" ? optionalSet() : new Set();
   const one = $("layer-view").value === "one";
   $("layer-nav").hidden = !one;
   // numbered from 0 at the bottom, as the server's pictures of solids number them
@@ -193,6 +194,7 @@ function drawCube() {
       rect.dataset.l = l; rect.dataset.r = r; rect.dataset.c = c;
       rect.appendChild(document.createElementNS(SVG, "title")).textContent = `${l},${r},${c}`;
       fillCell(rect, at.get(`${l},${r},${c}`));
+      markOptional(rect, optional.has(`${l},${r},${c}`));
       svg.appendChild(rect);
     }
     const caption = document.createElement("figcaption");
@@ -213,6 +215,7 @@ function cubePreview() {
 
 function cubePaint(el) {
   const l = Number(el.dataset.l), r = Number(el.dataset.r), c = Number(el.dataset.c);
+  if (painting === "mark" || painting === "unmark") { optionalPaint(el, [l, r, c]); return; }
   const cells = cellsOf();
   const i = cells.findIndex((x) => x[0] === l && x[1] === r && x[2] === c);
   if (i >= 0) cells.splice(i, 1);
@@ -227,9 +230,7 @@ $("layers").addEventListener("mousedown", (event) => {
   event.preventDefault();
   const tool = $("tool").value;
   if (tool === "rectangle" || tool === "fill") { queued(() => shapeTool(cell, tool)); return; }
-  const same = cell.classList.contains("on") && cell.dataset.colour === ($("colour").value || "#");
-  painting = tool === "erase" || same ? "off" : "on";
-  cubePaint(cell);
+  if (startPaint(cell, [Number(cell.dataset.l), Number(cell.dataset.r), Number(cell.dataset.c)])) cubePaint(cell);
 });
 $("layers").addEventListener("mouseover", (event) => {
   const cell = event.target.closest(".cell");
@@ -382,10 +383,14 @@ function setCells(cells) {
 
 // -- turn, mirror, move, duplicate ---------------------------------------------------------
 async function transform(operation) {
+  // the board's optional cells go with it (the server turns them with the same map)
   if (!state.model) return;
+  const board = state.target === "board";
   try {
-    const data = await post("/api/design/transform", {lattice: state.model.lattice || "square", cells: cellsOf(), operation});
+    const data = await post("/api/design/transform", {lattice: state.model.lattice || "square", cells: cellsOf(), operation,
+                                                      marked: board ? state.model.optional || [] : []});
     designError("");
+    if (board) state.model.optional = data.marked;
     setCells(data.cells);
   } catch (error) { designError(error.message); }
 }

@@ -81,7 +81,7 @@ $("designs-run").addEventListener("click", async () => {
   if (!text.trim()) { designsError("open a design file first: a catalog design, or a file"); return; }
   designs.run = null;
   try {
-    const data = await designsPost("/api/designs/run", {toml: text, name: designs.name});
+    const data = await designsPost("/api/designs/run", {toml: text, name: designs.name, save: $("designs-save").checked});
     designs.run = data.run;
     designsFollow(data.run);
   } catch (error) {
@@ -105,6 +105,7 @@ function designsFollow(run) {
     designs.events = null;
     $("designs-stop").disabled = true; $("designs-run").disabled = false;
     designsTable(run);
+    if ($("designs-save").checked) loadSaved();  // where the saved search stands now
   };
   events.addEventListener("end", end);
   events.onerror = end;

@@ -361,7 +361,7 @@ window.page3d = (() => {
     let data;
     try {
       // in a process of the server's, within the page's limit (as Take it apart); Stop ends it
-      data = await post("/api/design/table", {toml: state.toml, name: state.name});
+      data = await post("/api/design/table", {toml: state.toml, name: state.name, save: $("apart-save").checked});
     } catch (error) {
       if (asked !== table.asked) return;
       $("moves-stop").disabled = true;
@@ -370,6 +370,7 @@ window.page3d = (() => {
     }
     if (asked !== table.asked) return;
     $("moves-stop").disabled = true;
+    if ($("apart-save").checked) loadSaved();  // where the saved take-apart stands now
     const apart = data.come_apart;
     const ranked = data.levels.slice(0, 12).map((l) => (l.assemblies === 1 ? l.level : `${l.level} (x${l.assemblies})`)).join(", ");
     const more = data.levels.length > 12 ? `, and ${data.levels.length - 12} more` : "";
