@@ -38,6 +38,8 @@ from tests.web_page import (  # noqa: E402
     chromium,
     roomy_app,
     serving,
+    wait,
+    webgl_chromium,
 )
 
 from puzzlebox import catalog  # noqa: E402
@@ -203,11 +205,10 @@ def test_the_browser_route_refuses_a_collision_and_gives_the_level(client, capsy
 # -- in the browser -----------------------------------------------------------------------------
 
 if CHROMIUM is not None and CHROMEDRIVER is not None:
-    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
-    from selenium.webdriver.support.ui import Select, WebDriverWait
+    from selenium.webdriver.support.ui import Select
 
 
 @pytest.fixture(scope="module")
@@ -218,23 +219,8 @@ def server():
 
 @pytest.fixture(scope="module")
 def browser():
-    pytest.importorskip("selenium", reason="selenium is not installed")
-    if CHROMIUM is None or CHROMEDRIVER is None:
-        pytest.skip("no headless browser: install the Debian packages chromium and "
-                    "chromium-driver (.ci/run does)")
-    with tempfile.TemporaryDirectory() as folder, chromium(Path(folder)) as driver:
-        driver.get("about:blank")
-        reason = driver.execute_script(
-            "const c = document.createElement('canvas');"
-            "return (c.getContext('webgl2') || c.getContext('webgl')) ? null : 'none';")
-        if reason is not None:
-            pytest.skip("this Chromium makes no WebGL context, even with SwiftShader")
+    with webgl_chromium() as driver:
         yield driver
-
-
-def wait(driver, condition, timeout=WAIT):
-    return WebDriverWait(driver, timeout, ignored_exceptions=[StaleElementReferenceException]
-                         ).until(lambda d: condition(d))
 
 
 def text(driver, element_id: str) -> str:

@@ -26,7 +26,15 @@ pytest.importorskip("starlette", reason="the web extra (starlette) is not instal
 pytest.importorskip("uvicorn", reason="the web extra (uvicorn) is not installed")
 
 from starlette.testclient import TestClient  # noqa: E402
-from tests.web_page import CHROMEDRIVER, CHROMIUM, WAIT, chromium, roomy_app, serving  # noqa: E402
+from tests.web_page import (  # noqa: E402
+    CHROMEDRIVER,
+    CHROMIUM,
+    WAIT,
+    roomy_app,
+    serving,
+    wait,
+    webgl_chromium,
+)
 
 from puzzlebox.cli import main  # noqa: E402
 from puzzlebox.formats.reader import read_text  # noqa: E402
@@ -184,10 +192,8 @@ def test_bermuda_s_take_apart_comes_with_meshes_and_its_space(client, capsys):
 # -- in the browser ----------------------------------------------------------------------------
 
 if CHROMIUM is not None and CHROMEDRIVER is not None:
-    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
 
 
 @pytest.fixture(scope="module")
@@ -198,23 +204,8 @@ def server():
 
 @pytest.fixture(scope="module")
 def browser():
-    pytest.importorskip("selenium", reason="selenium is not installed")
-    if CHROMIUM is None or CHROMEDRIVER is None:
-        pytest.skip("no headless browser: install the Debian packages chromium and "
-                    "chromium-driver (.ci/run does)")
-    with tempfile.TemporaryDirectory() as folder, chromium(Path(folder)) as driver:
-        driver.get("about:blank")
-        reason = driver.execute_script(
-            "const c = document.createElement('canvas');"
-            "return (c.getContext('webgl2') || c.getContext('webgl')) ? null : 'none';")
-        if reason is not None:
-            pytest.skip("this Chromium makes no WebGL context, even with SwiftShader")
+    with webgl_chromium() as driver:
         yield driver
-
-
-def wait(driver, condition, timeout=WAIT):
-    return WebDriverWait(driver, timeout, ignored_exceptions=[StaleElementReferenceException]
-                         ).until(lambda d: condition(d))
 
 
 def pixels(driver, canvas) -> str:

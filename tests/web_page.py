@@ -95,3 +95,33 @@ def chromium(downloads: Path, console: bool = False, flags: tuple[str, ...] = ()
     finally:
         driver.quit()
         shutil.rmtree(profile, ignore_errors=True)
+
+
+@contextmanager
+def webgl_chromium() -> Iterator[Any]:
+    """Headless Chromium that makes WebGL contexts (SwiftShader), for a module's 3-D view
+    tests; the test skips, saying why, where there is no browser or no WebGL."""
+    import pytest
+
+    pytest.importorskip("selenium", reason="selenium is not installed")
+    if CHROMIUM is None or CHROMEDRIVER is None:
+        pytest.skip("no headless browser: install the Debian packages chromium and "
+                    "chromium-driver (.ci/run does)")
+    with tempfile.TemporaryDirectory() as folder, chromium(Path(folder)) as driver:
+        driver.get("about:blank")
+        reason = driver.execute_script(
+            "const c = document.createElement('canvas');"
+            "return (c.getContext('webgl2') || c.getContext('webgl')) ? null : 'none';")
+        if reason is not None:
+            pytest.skip("this Chromium makes no WebGL context, even with SwiftShader")
+        yield driver
+
+
+def wait(driver: Any, condition: Any, timeout: float = WAIT) -> Any:
+    """What ``condition(driver)`` gives once it is true (an element gone stale meanwhile is
+    looked for again), within ``timeout`` seconds: a guard against a hang."""
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(driver, timeout, ignored_exceptions=[StaleElementReferenceException]
+                         ).until(lambda d: condition(d))
