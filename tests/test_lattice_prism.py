@@ -22,7 +22,7 @@ import lattice_oracle as oracle
 from puzzlebox.disassembly.assemblies import slides_of
 from puzzlebox.disassembly.blocking import FREE, SweptBlockingCache
 from puzzlebox.formats.reader import read_text
-from puzzlebox.geometry.lattice import Cell, GridError, Shape, lattice_named
+from puzzlebox.geometry.lattice import Cell, GridError, Lattice, Shape, lattice_named
 from puzzlebox.puzzles.polyomino import PolyominoPuzzle
 from puzzlebox.puzzles.proofs import checkerboard_impossibility
 from puzzlebox.render.pictures import puzzle_svg, solution_svg
@@ -143,31 +143,38 @@ def _both(path: Path) -> tuple[tuple[int, int], tuple[int, int]]:
     return (counted.solutions, counted.distinct), (found.solutions, found.distinct)
 
 
-def _random_puzzle(seed: int) -> str:
-    """A small board in layers cut at random into pieces of distinct shapes (free, under
-    rotations only), written as a file: its count is at least one."""
-    rng = random.Random(seed)
-    layers, rows, cols = rng.choice([(2, 1, 6), (2, 2, 4), (3, 1, 4), (2, 2, 3)])
-    board = {(l, r, c) for l in range(layers) for r in range(rows) for c in range(cols)}
-    while True:  # until the pieces have distinct shapes (the oracle's condition)
+def random_pieces(lattice: Lattice, board: set[Cell], rng: random.Random, most: int
+                  ) -> list[set[Cell]]:
+    """``board`` cut at random into connected pieces of 2 to ``most`` cells (fewer where a
+    piece is walled in), cut again until their shapes are distinct under rotations (the
+    oracle's condition)."""
+    while True:
         left = set(board)
         pieces: list[set[Cell]] = []
         while left:
-            start = min(left)
-            piece = {start}
-            size = rng.randint(2, 5)
+            piece = {min(left)}
+            size = rng.randint(2, most)
             while len(piece) < size:
-                near = [n for c in piece for n in PRISM.neighbours(c)
+                near = [n for c in piece for n in lattice.neighbours(c)
                         if n in left and n not in piece]
                 if not near:
                     break
                 piece.add(rng.choice(sorted(near)))
             left -= piece
             pieces.append(piece)
-        forms = {frozenset(PRISM.orientations(PRISM.normalize(dict.fromkeys(p, "#")),
-                                              True, False)) for p in pieces}
+        forms = {frozenset(lattice.orientations(lattice.normalize(dict.fromkeys(p, "#")),
+                                                True, False)) for p in pieces}
         if len(forms) == len(pieces):
-            break
+            return pieces
+
+
+def _random_puzzle(seed: int) -> str:
+    """A small board in layers cut at random into pieces of distinct shapes (free, under
+    rotations only), written as a file: its count is at least one."""
+    rng = random.Random(seed)
+    layers, rows, cols = rng.choice([(2, 1, 6), (2, 2, 4), (3, 1, 4), (2, 2, 3)])
+    board = {(l, r, c) for l in range(layers) for r in range(rows) for c in range(cols)}
+    pieces = random_pieces(PRISM, board, rng, 5)
     lines = ['lattice = "prism"', "[board]", f"grid = {_layers(board)}", "[pieces]"]
     for k, piece in enumerate(pieces):
         lines.append(f"p{k} = {_layers(piece)}")

@@ -22,6 +22,7 @@ from puzzlebox.puzzles.polyomino import PolyominoPuzzle
 from puzzlebox.puzzles.proofs import checkerboard_impossibility
 from puzzlebox.render.pictures import solution_svg
 from puzzlebox.render.stl import polyhedra_surface, signed_volume
+from test_lattice_prism import random_pieces
 
 LATTICE = lattice_named("tetra-octa")
 CELLS = [c for c in product(range(-3, 9), repeat=3) if is_cell(c)]
@@ -115,24 +116,7 @@ def _random_puzzle(seed: int) -> str:
     rng = random.Random(seed)
     blocks = rng.choice([(1, 1, 2), (1, 2, 2), (2, 1, 2), (1, 1, 3)])
     board = {c for c in product(*[range(3 * b) for b in blocks]) if is_cell(c)}
-    while True:
-        left = set(board)
-        pieces: list[set[Cell]] = []
-        while left:
-            piece = {min(left)}
-            size = rng.randint(2, 4)
-            while len(piece) < size:
-                near = [n for c in piece for n in LATTICE.neighbours(c)
-                        if n in left and n not in piece]
-                if not near:
-                    break
-                piece.add(rng.choice(sorted(near)))
-            left -= piece
-            pieces.append(piece)
-        forms = {frozenset(LATTICE.orientations(LATTICE.normalize(dict.fromkeys(p, "#")),
-                                                True, False)) for p in pieces}
-        if len(forms) == len(pieces):
-            break
+    pieces = random_pieces(LATTICE, board, rng, 4)
     lines = ['lattice = "tetra-octa"', "[board]", f"grid = {_layers(board)}", "[pieces]"]
     lines += [f"p{k} = {_layers(p)}" for k, p in enumerate(pieces)]
     return "\n".join(lines + ["[rules]", "rotate = true", "reflect = false"]) + "\n"
