@@ -492,6 +492,23 @@ def test_watching_a_solid_marks_the_piece_in_its_view_and_layers(server, browser
         == "rgb(232, 0, 28)"
 
 
+def open_and_solve(driver, name: str) -> None:
+    """Open a catalog puzzle in the page already loaded and click Solve: in one column the
+    pane comes in below the editor, so the button is clicked once it is on screen and takes
+    the click (a busy or a quick browser alike)."""
+    wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#catalog option")) > 5)
+    Select(driver.find_element(By.ID, "catalog")).select_by_value(name)
+    driver.find_element(By.ID, "open-catalog").click()
+    wait(driver, lambda d: text(d, "name") == name)
+    open_pane(driver, "solutions")
+    solve = driver.find_element(By.ID, "solve")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", solve)
+    WebDriverWait(driver, WAIT, ignored_exceptions=[
+        ElementNotInteractableException, ElementClickInterceptedException,
+        StaleElementReferenceException]).until(
+            lambda d: d.find_element(By.ID, "solve").click() is None)
+
+
 def test_small_things_favicon_hint_no_console_errors(server, browser):
     """#25 item 6: a favicon, the first hint styled as a hint (not an error), and an
     incomplete puzzle being drawn is no console error."""
@@ -530,19 +547,7 @@ def test_a_closed_tab_leaves_no_process(browser):
         first = driver.current_window_handle
         driver.switch_to.new_window("tab")
         driver.get(url)
-        wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#catalog option")) > 5)
-        Select(driver.find_element(By.ID, "catalog")).select_by_value("pentomino-6x10")
-        driver.find_element(By.ID, "open-catalog").click()
-        wait(driver, lambda d: text(d, "name") == "pentomino-6x10")
-        open_pane(driver, "solutions")
-        # in one column the pane comes in below the editor: the button is clicked once it
-        # is on screen and takes the click (a busy or a quick browser alike)
-        solve = driver.find_element(By.ID, "solve")
-        driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", solve)
-        WebDriverWait(driver, WAIT, ignored_exceptions=[
-            ElementNotInteractableException, ElementClickInterceptedException,
-            StaleElementReferenceException]).until(
-                lambda d: d.find_element(By.ID, "solve").click() is None)
+        open_and_solve(driver, "pentomino-6x10")
         wait(driver, lambda d: "solution 1 of" in text(d, "position"))
         assert runs.processes() == 1  # kept for "next"
         driver.close()
@@ -580,19 +585,7 @@ def test_a_narrow_window_shows_one_column(server, browser):
     driver.set_window_size(390, 900)
     try:
         driver.get(url)
-        wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#catalog option")) > 5)
-        Select(driver.find_element(By.ID, "catalog")).select_by_value("pentomino-3x20")
-        driver.find_element(By.ID, "open-catalog").click()
-        wait(driver, lambda d: text(d, "name") == "pentomino-3x20")
-        open_pane(driver, "solutions")
-        # in one column the pane comes in below the editor: the button is clicked once it
-        # is on screen and takes the click (a busy or a quick browser alike)
-        solve = driver.find_element(By.ID, "solve")
-        driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", solve)
-        WebDriverWait(driver, WAIT, ignored_exceptions=[
-            ElementNotInteractableException, ElementClickInterceptedException,
-            StaleElementReferenceException]).until(
-                lambda d: d.find_element(By.ID, "solve").click() is None)
+        open_and_solve(driver, "pentomino-3x20")
         wait(driver, lambda d: "solution 1 of" in text(d, "position")
              and d.find_elements(By.CSS_SELECTOR, "#solution-svg svg"))
         width = driver.execute_script("return document.documentElement.clientWidth")
