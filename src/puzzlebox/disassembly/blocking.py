@@ -120,7 +120,7 @@ def _along(cell: Cell, step: Step) -> tuple[Cell, int]:
     return (cell[0] - k * step[0], cell[1] - k * step[1], cell[2] - k * step[2]), k
 
 
-class SweptBlockingCache:
+class SweptBlockingCache(BlockingCache):
     """:class:`BlockingCache` for a lattice whose pieces slide along steps that are not unit
     steps of the axes (rhombic dodecahedra, #37): a cell sliding one step passes through
     the inside of several cells, ``swept(cell, step)`` names them, and sliding ``k`` steps
@@ -128,7 +128,8 @@ class SweptBlockingCache:
     past ``j`` when no cell that a cell of ``i`` sweeps in its first step, moved by fewer
     than ``k`` steps, is a cell of ``j``. Directions are the ``steps`` in the order given,
     each followed by its opposite, as the search numbers them (``d ^ 1`` is ``d``'s
-    opposite)."""
+    opposite). Its pairs are kept as :class:`BlockingCache` keeps them (its ``pair``); only
+    how a distance is worked out (``free``) differs."""
 
     def __init__(self, pieces: Sequence[Iterable[Cell]], steps: Sequence[Step],
                  swept: Callable[[Cell, Step], Iterable[Cell]]) -> None:
@@ -168,16 +169,6 @@ class SweptBlockingCache:
             raise ValueError("cells too far from the origin for the swept search's codes")
         line = ((key[:, 0] + SPAN) * (2 * SPAN) + key[:, 1] + SPAN) * (2 * SPAN) + key[:, 2] + SPAN
         return (line << 16) | (k + SPAN)
-
-    def pair(self, i: int, j: int, dx: int, dy: int, dz: int
-             ) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        """``i`` past ``j`` at offset (dx, dy, dz), and ``j`` past ``i``."""
-        key = (i, j, dx, dy, dz)
-        found = self._pairs.get(key)
-        if found is None:
-            found = (self.free(i, j, (dx, dy, dz)), self.free(j, i, (-dx, -dy, -dz)))
-            self._pairs[key] = found
-        return found
 
     def free(self, i: int, j: int, offset: Step) -> tuple[int, ...]:
         """How many steps piece ``i`` can slide in each direction while ``j``, at ``offset``
