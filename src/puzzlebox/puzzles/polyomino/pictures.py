@@ -489,20 +489,29 @@ def _polyhedra_view(lattice: Lattice, groups: Sequence[tuple[Sequence[Cell], str
                                  for cells, _ in groups])
     vx, vy, vw, vh = patches_extent(patches) if patches else (0.0, 0.0, 0.0, 0.0)
 
+    colors = [color for _, color in groups]
+
     def paint(canvas: Canvas, x0: float, y0: float, gid: str) -> None:
-        thin = canvas.line_width(0.025)
-        counts: dict[int, int] = {}
-        for patch in patches:
-            color = groups[patch.group][1]
-            k = counts.get(patch.group, 0)
-            counts[patch.group] = k + 1
-            fill = mix(color, "#FFFFFF", 0.35 * patch.light) if patch.light >= 0 else \
-                mix(color, "#000000", -0.3 * patch.light)
-            points = [(x0 + (x - vx) * scale, y0 + (y - vy) * scale) for x, y in patch.points]
-            canvas.polygon(points, facecolor=fill, edgecolor=OUTLINE, linewidth=thin,
-                           joinstyle="round", zorder=2, gid=canvas.gid(f"{gid}-{patch.group}-{k}"))
+        _paint_patches(canvas, patches, colors, x0 - vx * scale, y0 - vy * scale, scale, gid)
 
     return vw * scale, vh * scale, paint
+
+
+def _paint_patches(canvas: Canvas, patches: Sequence[Patch], colors: Sequence[str],
+                   ox: float, oy: float, scale: float, gid: str) -> None:
+    """The faces of a 3-D view, each in its group's colour lit by its slant, at
+    ``(ox + x * scale, oy + y * scale)``; ``gid-i-k`` names group i's k-th face."""
+    thin = canvas.line_width(0.025)
+    counts: dict[int, int] = {}
+    for patch in patches:
+        color = colors[patch.group]
+        k = counts.get(patch.group, 0)
+        counts[patch.group] = k + 1
+        fill = mix(color, "#FFFFFF", 0.35 * patch.light) if patch.light >= 0 else \
+            mix(color, "#000000", -0.3 * patch.light)
+        points = [(ox + x * scale, oy + y * scale) for x, y in patch.points]
+        canvas.polygon(points, facecolor=fill, edgecolor=OUTLINE, linewidth=thin,
+                       joinstyle="round", zorder=2, gid=canvas.gid(f"{gid}-{patch.group}-{k}"))
 
 
 def _solid_panel(kind: str, title: str, board: Sequence[Cell],
@@ -587,18 +596,10 @@ def _view_panel(kind: str, title: str, lattice: Lattice,
     key_h = title_height(POLYOMINO_PX) * 1.6 if names else 0.0
     width, height = vw * scale, vh * scale
 
+    colors = [color for _, color, _ in groups]
+
     def paint(canvas: Canvas, x0: float, y0: float) -> None:
-        thin = canvas.line_width(0.025)
-        counts: dict[int, int] = {}
-        for patch in patches:
-            _, color, _ = groups[patch.group]
-            k = counts.get(patch.group, 0)
-            counts[patch.group] = k + 1
-            fill = mix(color, "#FFFFFF", 0.35 * patch.light) if patch.light >= 0 else \
-                mix(color, "#000000", -0.3 * patch.light)
-            points = [(x0 + (x - vx) * scale, y0 + (y - vy) * scale) for x, y in patch.points]
-            canvas.polygon(points, facecolor=fill, edgecolor=OUTLINE, linewidth=thin,
-                           joinstyle="round", zorder=2, gid=canvas.gid(f"iso-{patch.group}-{k}"))
+        _paint_patches(canvas, patches, colors, x0 - vx * scale, y0 - vy * scale, scale, "iso")
         if names:
             canvas.text(x0 + width / 2, y0 + height + key_h * 0.55, ",  ".join(names),
                         LEGEND_PT / TITLE_PT * title_height(POLYOMINO_PX), color="#333333")
