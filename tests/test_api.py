@@ -9,6 +9,7 @@ import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
 
@@ -330,3 +331,19 @@ def test_one_load_everywhere():
     assert isinstance(catalog.load("black-and-white"), puzzlebox.Puzzle)
     assert len(catalog.load_file("black-and-white").puzzles) == 25
     assert catalog.load_file("queens-8").title == puzzlebox.load_file("queens-8").title
+
+
+@pytest.mark.parametrize("name", ["pentomino-6x10", "soma-cube", "dominoes-8x8",
+                                  "burr-computers-choice-4-hole"])
+def test_a_solution_s_placements_are_in_the_order_of_their_cells(name: str) -> None:
+    """``decode`` orders a solution's placements by their first cells alone and keeps one
+    placement object per option: the order is still that of whole cells, then piece."""
+    puzzle = puzzlebox.load(name)
+    solutions = cast(list[PolyominoSolution], list(puzzle.solutions(limit=20)))
+    assert solutions
+    seen: dict[Any, Any] = {}
+    for solution in solutions:
+        placements = solution.placements
+        assert list(placements) == sorted(placements, key=lambda p: (p.cells, p.piece))
+        for p in placements:
+            assert seen.setdefault((p.piece, p.cells), p) is p  # made once, then shared

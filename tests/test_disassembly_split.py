@@ -16,9 +16,12 @@ from puzzlebox import catalog
 from puzzlebox.cli import main
 from puzzlebox.disassembly.assemblies import Disassembled, Rules, take_apart
 from puzzlebox.disassembly.split import (
+    Codes,
     DisassemblyCheckpointError,
     DisassemblyProgress,
     Origin,
+    batch_from_json,
+    batch_json,
     origin_of,
     split_take_apart,
 )
@@ -45,7 +48,7 @@ def _seen(found: Any) -> list[Any]:
     for done in cast(list[Disassembled], list(found)):
         moves = None if done.separation is None else [
             (m.pieces, m.direction, m.distance) for m in done.separation.all_moves()]
-        out.append((done.solution.key(), done.names, done.level, moves))
+        out.append((done.solution.key(), done.names, done.placements, done.level, moves))
     return out
 
 
@@ -54,7 +57,7 @@ def test_split_over_processes_is_one_process(name: str) -> None:
     puzzle, origin = _puzzle(name)
     rules = _rules(puzzle)
     alone = _seen(take_apart(puzzle, rules))
-    assert alone and any(level is not None for _, _, level, _ in alone)
+    assert alone and any(level is not None for _, _, _, level, _ in alone)
     assert _seen(split_take_apart(puzzle, origin, rules, jobs=2, batch=2)) == alone
 
 
@@ -78,7 +81,7 @@ def test_a_resumed_checkpoint_is_one_process(name: str, tmp_path: Path) -> None:
     assert again == alone
     assert events[-1].done and events[-1].resumed == kept
     assert events[-1].taken == len(alone)
-    assert events[-1].apart == sum(level is not None for _, _, level, _ in alone)
+    assert events[-1].apart == sum(level is not None for _, _, _, level, _ in alone)
     # every assembly is in the file now, once: a second resume takes nothing apart
     events.clear()
     assert _seen(split_take_apart(puzzle, origin, rules, checkpoint=str(path),
@@ -230,3 +233,24 @@ def test_the_progress_line_says_assemblies_done_and_apart() -> None:
     event = DisassemblyProgress(1.5, 48, 12, 9, 0, 2)
     assert event.text().startswith("12 of 48 assemblies done (25.0 %), 9 come apart")
     assert event.json()["assemblies_done"] == 12 and not event.json()["done"]
+
+
+def test_assemblies_travel_as_placement_numbers_and_come_back_whole() -> None:
+    """A task carries each placement once (its cells written out) and each assembly as
+    numbers; the worker rebuilds equal assemblies, one placement object for each value
+    met, from batch to batch (the take-apart knows a placement by its identity)."""
+    puzzle, _ = _puzzle("burr-computers-choice-4-hole")
+    assemblies = list(puzzle.distinct_solutions())
+    assert len(assemblies) >= 2
+    codes = Codes()
+    coded = [codes.of(cast(Any, s)) for s in assemblies]
+    assert len(codes.placements) < sum(len(c) for c in coded)  # shared placements
+    known: dict[Any, Any] = {}
+    first = batch_from_json(json.loads(json.dumps(batch_json(codes, [(1, coded[0])]))), known)
+    again = batch_from_json(json.loads(json.dumps(
+        batch_json(codes, [(n + 1, c) for n, c in enumerate(coded)]))), known)
+    assert [n for n, _ in again] == list(range(1, len(assemblies) + 1))
+    assert [s for _, s in again] == assemblies
+    assert first[0][1] == assemblies[0]
+    for a, b in zip(first[0][1].placements, again[0][1].placements, strict=True):
+        assert a is b

@@ -277,6 +277,16 @@ def arrange(puzzle: PolyominoPuzzle, solution: PolyominoSolution, dims: int,
                     [[k for k, name in enumerate(names) if name in group] for group in groups])
 
 
+def in_order(puzzle: PolyominoPuzzle, solution: PolyominoSolution, dims: int
+             ) -> tuple[Placement, ...]:
+    """``solution``'s placements in the order :func:`arrange` numbers them (the puzzle's
+    order of pieces, then their cells), without the cells the search takes: what a split
+    take-apart's client needs to give a result out. The placements of one piece share no
+    cell, so their first cells decide."""
+    rank = _shared(puzzle, dims).rank
+    return tuple(sorted(solution.placements, key=lambda p: (rank[p.piece], p.cells[:1])))
+
+
 def disassemble_solution(puzzle: PolyominoPuzzle, solution: PolyominoSolution,
                          rules: Rules = Rules(), label: str = "assembly",
                          limits: HeldTo | None = None,

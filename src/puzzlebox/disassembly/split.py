@@ -5,7 +5,8 @@ command's limits); then batches of them go to local worker processes (``jobs``) 
 scheduler (``cluster``) through parallel/backends.py, which replaces a worker that dies and
 runs its batch again. Each task carries what a worker needs to rebuild the puzzle (the
 puzzle file's text, its source and name, the board's index), the rules, the time left and
-the batch of assemblies as placements; a worker keeps the puzzle it built for its next batch.
+the batch of assemblies as numbers of the placements it uses (:class:`Codes`); a worker keeps
+the puzzle it built, and the placements it has met, for its next batch.
 Results come back as they finish and are given out in the assemblies' order, so that the
 answer (assemblies, come apart, levels, the order of ``solve --disassemble``) is one
 process's.
@@ -25,8 +26,10 @@ import hashlib
 import importlib
 import json
 import time
+from array import array
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from operator import attrgetter
 from pathlib import Path
 from typing import Any, cast
 
@@ -35,9 +38,9 @@ from puzzlebox.disassembly.assemblies import (
     Disassembled,
     HeldTo,
     Rules,
-    arrange,
     check_slides,
     disassemble_solution,
+    in_order,
 )
 from puzzlebox.disassembly.search import Deadline, Move, Separation
 from puzzlebox.engine.memory import OutOfTime
@@ -48,7 +51,7 @@ from puzzlebox.parallel.journal import Journal
 from puzzlebox.puzzles.polyomino import Placement, PolyominoPuzzle, PolyominoSolution
 
 MAGIC = "puzzlebox disassembly checkpoint"
-VERSION = 2  # 2: the shared journal (parallel/journal.py)
+VERSION = 3  # 2: the shared journal (parallel/journal.py); 3: assemblies as placement numbers
 MOST_BATCH = 64  # assemblies a task carries at most
 
 
@@ -110,13 +113,76 @@ def separation_from_json(data: Any) -> Separation | None:
                       tuple(int(p) for p in data["removed_pieces"]))
 
 
-def placements_json(solution: PolyominoSolution) -> list[list[Any]]:
-    return [[p.piece, [list(c) for c in p.cells]] for p in solution.placements]
+class Codes:
+    """The placements of a run's assemblies, each numbered once in the order first met,
+    so that an assembly travels as a few numbers rather than every cell of every piece.
+
+    Onega's 132,958 assemblies of 14 pieces hold 46 million cells: written out whole for
+    the tasks they took 53 s and 6.5 GB in the client before a worker started (and their
+    fingerprint 79 s); they use 171 placements. The puzzle hands out one placement object
+    for each of its options (``decode``), so a placement is looked up by its identity first
+    and by its value only when new."""
+
+    def __init__(self) -> None:
+        self.placements: list[Placement] = []
+        self.written: list[list[Any]] = []  # each placement as a task writes it
+        self._by_value: dict[Placement, int] = {}
+        self._by_id: dict[int, tuple[Placement, int]] = {}
+
+    def code(self, placement: Placement) -> int:
+        seen = self._by_id.get(id(placement))
+        if seen is not None and seen[0] is placement:
+            return seen[1]
+        number = self._by_value.get(placement)
+        if number is None:
+            number = self._by_value[placement] = len(self.placements)
+            self.placements.append(placement)
+            self.written.append([placement.piece, len(placement.cells[0]) if placement.cells
+                                 else 0, [x for cell in placement.cells for x in cell]])
+        self._by_id[id(placement)] = (placement, number)  # held: its id stays its own
+        return number
+
+    def of(self, solution: PolyominoSolution) -> list[int]:
+        """The numbers of ``solution``'s placements, in its order."""
+        return [self.code(p) for p in solution.placements]
 
 
-def solution_from_json(data: list[list[Any]]) -> PolyominoSolution:
-    return PolyominoSolution(tuple(Placement(piece, tuple(tuple(c) for c in cells))
-                                   for piece, cells in data))
+def batch_json(codes: Codes, batch: list[tuple[int, list[int]]]) -> list[Any]:
+    """A task's assemblies: ``[placements, assemblies]``, the placements they use (piece,
+    cells as one flat list) numbered afresh from 0 and each assembly as ``[number, [its
+    placements' numbers]]``."""
+    local: dict[int, int] = {}
+    used: list[list[Any]] = []
+    shown = []
+    for number, numbers in batch:
+        mine = []
+        for code in numbers:
+            k = local.get(code)
+            if k is None:
+                k = local[code] = len(used)
+                used.append(codes.written[code])
+            mine.append(k)
+        shown.append([number, mine])
+    return [used, shown]
+
+
+def batch_from_json(data: list[Any], known: dict[tuple[str, tuple[int, ...], int],
+                                               Placement]) -> list[tuple[int, PolyominoSolution]]:
+    """The assemblies of :func:`batch_json`'s ``data``, each placement the one ``known``
+    holds for its value (kept from batch to batch: the take-apart knows a placement it has
+    seen by its identity, assemblies.py's ``_Shared.record``)."""
+    used, shown = data
+    placements = []
+    for piece, width, flat in used:
+        key = (str(piece), tuple(int(x) for x in flat), int(width))
+        found = known.get(key)
+        if found is None:
+            width = max(1, key[2])
+            cells = tuple(key[1][k:k + width] for k in range(0, len(key[1]), width))
+            found = known[key] = Placement(key[0], cells)
+        placements.append(found)
+    return [(int(number), PolyominoSolution(tuple(placements[k] for k in mine)))
+            for number, mine in shown]
 
 
 def rules_json(rules: Rules) -> dict[str, Any]:
@@ -132,35 +198,41 @@ def rules_from_json(data: dict[str, Any]) -> Rules:
 
 # -- a worker's part -----------------------------------------------------------------------
 
-_PUZZLES: dict[str, PolyominoPuzzle] = {}  # a worker's puzzle, by its origin's hash
+# a worker's puzzle, by its origin's hash, and the placements met in its assemblies so far
+_PUZZLES: dict[str, tuple[PolyominoPuzzle, dict[Any, Placement]]] = {}
 
 
-def _puzzle(text: str, source: str, name: str, board: int) -> PolyominoPuzzle:
+def _puzzle(text: str, source: str, name: str, board: int
+            ) -> tuple[PolyominoPuzzle, dict[Any, Placement]]:
     key = hashlib.sha256(f"{source}\0{name}\0{board}\0{text}".encode()).hexdigest()
     if key not in _PUZZLES:
         _PUZZLES.clear()  # one puzzle at a time: a worker serves one run
-        _PUZZLES[key] = cast(PolyominoPuzzle, read_text(text, source, name).puzzles[board])
+        _PUZZLES[key] = (cast(PolyominoPuzzle, read_text(text, source, name).puzzles[board]),
+                         {})
     return _PUZZLES[key]
 
 
 def take_apart_batch(task: tuple[Any, ...]) -> dict[str, Any]:
     """A worker's part: take each assembly of the batch apart. ``{"results": [[number,
-    separation as JSON], ...]}``, and ``"error": [module, class, message]`` where a limit
-    or a refusal stopped it (the results before it kept; raised again, with its class and
-    exit status, by the client)."""
+    separation as JSON, the order of its placements that the moves number], ...]}``, and
+    ``"error": [module, class, message]`` where a limit or a refusal stopped it (the
+    results before it kept; raised again, with its class and exit status, by the client)."""
     text, source, name, board, rules_data, seconds, memory, batch = task
     results: list[list[Any]] = []
     try:
-        puzzle = _puzzle(text, source, name, board)
+        puzzle, known = _puzzle(text, source, name, board)
         rules = rules_from_json(rules_data)
         limits = _Held(time=None, memory=memory)
         # the command's deadline by the wall clock (tasks wait in a queue before they run)
         deadline = None if seconds is None else Deadline(
             time.monotonic() + max(0.0, seconds[0] - time.time()), seconds[1])
-        for number, placements in batch:
-            done = disassemble_solution(puzzle, solution_from_json(placements), rules,
+        for number, solution in batch_from_json(batch, known):
+            done = disassemble_solution(puzzle, solution, rules,
                                         f"{puzzle.name}: assembly {number}", limits, deadline)
-            results.append([number, separation_json(done.separation)])
+            # the order its moves number the pieces in, as places in the assembly's own
+            where = {id(p): k for k, p in enumerate(solution.placements)}
+            results.append([number, separation_json(done.separation),
+                            [where[id(p)] for p in done.placements]])
         return {"results": results}
     except PuzzleboxError as error:
         kind = type(error)
@@ -185,12 +257,18 @@ def _raise(error: list[str]) -> None:
 
 # -- the checkpoint ------------------------------------------------------------------------
 
-def fingerprint(origin: Origin, rules: Rules, assemblies: list[PolyominoSolution]) -> str:
+def fingerprint(origin: Origin, rules: Rules, codes: Codes, coded: list[list[int]]) -> str:
     """The run a checkpoint belongs to: the file's text, the board, the rules and every
-    assembly (in its order)."""
-    blob = json.dumps([origin.text, origin.board, rules_json(rules),
-                       [placements_json(s) for s in assemblies]], sort_keys=True)
-    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+    assembly (in its order), as ``coded`` numbers of ``codes``' placements."""
+    digest = hashlib.sha256(json.dumps([origin.text, origin.board, rules_json(rules)],
+                                       sort_keys=True).encode("utf-8"))
+    for placement in codes.placements:
+        digest.update(json.dumps([placement.piece, placement.cells]).encode("utf-8"))
+    digest.update(b"\0")
+    for numbers in coded:
+        digest.update(array("q", numbers).tobytes())
+        digest.update(b"\0")
+    return digest.hexdigest()
 
 
 class DisassemblyCheckpoint:
@@ -224,6 +302,9 @@ def _entry(result: dict[str, Any]) -> tuple[int, Any]:
     """One line's result: the assembly's number and its separation (checked by reading it)."""
     separation_from_json(result["separation"])
     return int(result["assembly"]), result["separation"]
+
+
+_piece = attrgetter("piece")
 
 
 # -- the run -------------------------------------------------------------------------------
@@ -271,11 +352,14 @@ def split_take_apart(puzzle: PolyominoPuzzle, origin: Origin, rules: Rules | Non
     run: dict[str, Any] = {} if limits is None else {"limits": limits}
     assemblies = [cast(PolyominoSolution, s)
                   for s in puzzle.distinct_solutions(engine=engine, **run)]
+    codes = Codes()
+    coded = [codes.of(s) for s in assemblies]
     book = None if checkpoint is None else DisassemblyCheckpoint(
-        checkpoint, fingerprint(origin, rules, assemblies))
+        checkpoint, fingerprint(origin, rules, codes, coded))
     backend: Any = None
     try:
         held: dict[int, Any] = {}
+        orders: dict[int, list[int]] = {}  # the order of each assembly's placements, by number
         if book is not None:
             book.start()
             held.update(book.results)
@@ -297,8 +381,7 @@ def split_take_apart(puzzle: PolyominoPuzzle, origin: Origin, rules: Rules | Non
                 time.time() + deadline.at - time.monotonic(), deadline.seconds)
             tasks.append((k // size, (origin.text, origin.source, origin.name, origin.board,
                                       rules_json(rules), left, memory,
-                                      [[n, placements_json(assemblies[n - 1])]
-                                       for n in numbers])))
+                                      batch_json(codes, [(n, coded[n - 1]) for n in numbers]))))
         apart = sum(1 for n, s in held.items() if s is not None and 1 <= n <= len(assemblies))
         last = [0.0]
 
@@ -314,9 +397,11 @@ def split_take_apart(puzzle: PolyominoPuzzle, origin: Origin, rules: Rules | Non
 
         def given(number: int) -> Disassembled:
             solution = assemblies[number - 1]
-            arranged = arrange(puzzle, solution, dims, rules.fixed, rules.groups)
-            return Disassembled(solution, arranged.names, separation_from_json(held[number]),
-                                arranged.placements)
+            order = orders.pop(number, None)  # None: a result the checkpoint kept
+            placements = in_order(puzzle, solution, dims) if order is None else \
+                tuple(map(solution.placements.__getitem__, order))
+            return Disassembled(solution, tuple(map(_piece, placements)),
+                                separation_from_json(held[number]), placements)
 
         following = 1  # the next assembly to give out, in order
         answered: set[int] = set()
@@ -327,8 +412,9 @@ def split_take_apart(puzzle: PolyominoPuzzle, origin: Origin, rules: Rules | Non
             answered.add(index)
             if "error" in answer:
                 failed[index] = answer["error"]
-            for number, separation in answer["results"]:
+            for number, separation, order in answer["results"]:
                 held[number] = separation
+                orders[number] = order
                 if separation is not None:
                     apart += 1
                 if book is not None:

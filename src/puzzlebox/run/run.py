@@ -415,10 +415,12 @@ class Run:
         found = 0
         for step in self._drive(search, rule, Meter(lambda: sb.problem),
                                 lambda s: len(s.solutions), lambda: None):
-            for chosen in step.solutions:
-                solution = sb.original(chosen)
-                if sb.leader_weight(solution):
-                    yield self._decoded(solution)
+            # a step's solutions weighed together: one at a time cost 56 us each, 7.5 s of
+            # Onega's 133,000 assemblies (the take-apart's whole start, #35 item 2)
+            weights = sb.leader_weights(step.solutions, restricted=True)
+            for chosen, weight in zip(step.solutions, weights):
+                if weight:
+                    yield self._decoded(sb.original(chosen))
                     found += 1
                     if self.limit is not None and found >= self.limit:
                         return
