@@ -74,6 +74,9 @@ def _orientations() -> tuple[Matrix, ...]:
 
 ORIENTATIONS = _orientations()
 ROTATIONS = 24
+_INDEX = {m: t for t, m in enumerate(ORIENTATIONS)}
+# PRODUCT[g][t]: the orientation of a piece in orientation t, turned by g
+PRODUCT = tuple(tuple(_INDEX[_mul(g, m)] for m in ORIENTATIONS) for g in ORIENTATIONS)
 
 
 def _apply(m: Matrix, p: Xyz) -> Xyz:
@@ -101,12 +104,6 @@ def _turned(cells: Mapping[Xyz, V], t: int) -> dict[Xyz, V]:
     return {_apply(m, p): v for p, v in cells.items()}
 
 
-def _symmetries(cells: dict[Xyz, object]) -> frozenset[int]:
-    """The orientations that leave ``cells`` (with their contents) as they are, moved."""
-    own = _shape(cells)
-    return frozenset(t for t in range(len(ORIENTATIONS)) if _shape(_turned(cells, t)) == own)
-
-
 def _xyz(cell: Cell) -> Xyz:
     return (cell[2], cell[1], cell[0])
 
@@ -120,7 +117,7 @@ class _PieceOrder:
     """One piece's orientations: each one's shape (no colours), its coloured shape's least
     number and the low corner of the piece so turned."""
 
-    plain: tuple[frozenset[Xyz], ...]
+    plain: dict[frozenset[Xyz], tuple[int, ...]]  # the orientations giving each shape
     least: tuple[int, ...]
     low: tuple[Xyz, ...]
     colours: tuple[dict[Xyz, str], ...]
@@ -134,6 +131,7 @@ class _Order:
     rank: dict[str, int]
     pivot: int | None  # the pivot's place among the placements, in BurrTools' order
     neutral: str | None  # the colour that goes on any other
+    placed: dict[tuple[str, tuple[Cell, ...]], tuple[int, Xyz] | None]  # _placed's answers
 
 
 _ORDERS: weakref.WeakKeyDictionary[PolyominoPuzzle, _Order] = weakref.WeakKeyDictionary()
@@ -181,9 +179,11 @@ def _build(puzzle: PolyominoPuzzle) -> _Order:
         for t, s in enumerate(coloured):
             first.setdefault(s, t)
         lows = tuple(_low(list(s)) for s in shaped)
+        plain: dict[frozenset[Xyz], list[int]] = {}
+        for t, s in enumerate(coloured):
+            plain.setdefault(frozenset(p for p, _ in s), []).append(t)
         pieces[piece.name] = _PieceOrder(
-            tuple(frozenset(p for p, _ in s) for s in coloured),
-            tuple(first[s] for s in coloured), lows,
+            {k: tuple(v) for k, v in plain.items()}, tuple(first[s] for s in coloured), lows,
             tuple({p: str(v) for p, v in s.items()} for s in shaped))
         symmetric.append(frozenset(t for t in range(len(ORIENTATIONS))
                                    if coloured[t] == coloured[0]))
@@ -191,7 +191,7 @@ def _build(puzzle: PolyominoPuzzle) -> _Order:
     pivot = _pivot(puzzle, result, symmetric)
     return _Order(board, tuple(turns), pieces,
                   {p.name: k for k, p in enumerate(puzzle.pieces)}, pivot,
-                  puzzle.neutral if colours else "#")
+                  puzzle.neutral if colours else "#", {})
 
 
 def _pivot(puzzle: PolyominoPuzzle, result: frozenset[int],
@@ -214,40 +214,52 @@ def _pivot(puzzle: PolyominoPuzzle, result: frozenset[int],
     return sum(copies[:best])
 
 
-def _orientation(order: _Order, piece: str, cells: Sequence[Cell]) -> tuple[int, Xyz] | None:
-    """The placement's least orientation number and position, or None where no turn of the
-    piece (a mirror the puzzle does not allow) gives it."""
+def _placed(order: _Order, piece: str, cells: tuple[Cell, ...]) -> tuple[int, Xyz] | None:
+    """The placement's orientation ``t`` and shift ``d`` (its cells are the piece turned by
+    ``t``, moved by ``d``), or None where no orientation gives it; kept per placement."""
+    known = order.placed.get((piece, cells), False)
+    if known is not False:
+        return known  # type: ignore[return-value]
     info = order.pieces[piece]
     points = [_xyz(c) for c in cells]
     lo = _low(points)
-    plain = frozenset((p[0] - lo[0], p[1] - lo[1], p[2] - lo[2]) for p in points)
-    fits = [t for t in range(len(ORIENTATIONS)) if info.plain[t] == plain]
-    if not fits:
-        return None
-    t = fits[0]
-    if len(fits) > 1:  # the same cells, coloured differently: the board's colours say which
-        for u in fits:
-            ul = info.low[u]
-            if all(ch == order.neutral or order.board.get(
-                    (p[0] + lo[0] - ul[0], p[1] + lo[1] - ul[1], p[2] + lo[2] - ul[2]),
-                    ("", False))[0] in (ch, order.neutral) for p, ch in info.colours[u].items()):
-                t = u
-                break
-    least = info.least[t]
-    ll = info.low[least]
-    return least, (lo[0] - ll[0], lo[1] - ll[1], lo[2] - ll[2])
+    fits = info.plain.get(frozenset((p[0] - lo[0], p[1] - lo[1], p[2] - lo[2]) for p in points),
+                          ())
+    found: tuple[int, Xyz] | None = None
+    for u in fits:  # the same cells, coloured differently: the board's colours say which
+        d = _moved(lo, _neg(info.low[u]))
+        found = found or (u, d)
+        if len(fits) == 1 or all(
+                ch == order.neutral or order.board.get(_moved(p, d), ("", False))[0] in (
+                    ch, order.neutral) for p, ch in info.colours[u].items()):
+            found = (u, d)
+            break
+    order.placed[(piece, cells)] = found
+    return found
 
 
-def _key(order: _Order, placements: Sequence[Placement], mirrors: bool
-         ) -> tuple[tuple[int, int, int, int], ...] | None:
-    """The assembly's key in BurrTools' order, or None where a piece would be mirrored and
-    ``mirrors`` is off."""
+def _neg(p: Xyz) -> Xyz:
+    return (-p[0], -p[1], -p[2])
+
+
+def _key(order: _Order, placed: Sequence[tuple[str, int, Xyz]], turn: int, shift: Xyz,
+         mirrors: bool) -> tuple[tuple[int, int, int, int], ...] | None:
+    """The key in BurrTools' order of the assembly whose placements are ``placed`` (piece,
+    orientation, shift) turned by orientation ``turn`` and moved by ``shift``; None where
+    a piece would be mirrored and ``mirrors`` is off."""
+    m = ORIENTATIONS[turn]
+    product = PRODUCT[turn]
     parts: dict[str, list[tuple[int, int, int, int]]] = {}
-    for p in placements:
-        found = _orientation(order, p.piece, p.cells)
-        if found is None or (found[0] >= ROTATIONS and not mirrors):
+    for piece, t, d in placed:
+        info = order.pieces[piece]
+        u = product[t]
+        least = info.least[u]
+        if least >= ROTATIONS and not mirrors:
             return None
-        parts.setdefault(p.piece, []).append((found[0], *found[1]))
+        moved, low, base = _moved(_apply(m, d), shift), info.low[u], info.low[least]
+        parts.setdefault(piece, []).append((least, moved[0] + low[0] - base[0],
+                                            moved[1] + low[1] - base[1],
+                                            moved[2] + low[2] - base[2]))
     keys = [k for name in sorted(parts, key=order.rank.__getitem__) for k in sorted(parts[name])]
     if order.pivot is not None and order.pivot < len(keys):
         keys.insert(0, keys.pop(order.pivot))
@@ -263,14 +275,21 @@ def burrtools_image(puzzle: PolyominoPuzzle, solution: PolyominoSolution) -> Pol
     order = _order(puzzle)
     if len(order.turns) <= 1:
         return solution
-    best: tuple[tuple[tuple[int, int, int, int], ...], PolyominoSolution] | None = None
+    placed = []
+    for p in solution.placements:
+        found = _placed(order, p.piece, p.cells)
+        if found is None:
+            return solution
+        placed.append((p.piece, *found))
+    best: tuple[tuple[tuple[int, int, int, int], ...], int, Xyz] | None = None
     for t, shift in order.turns:
-        m = ORIENTATIONS[t]
-        image = solution if t == 0 else PolyominoSolution(tuple(
-            Placement(p.piece, tuple(sorted(_cell(_moved(_apply(m, _xyz(c)), shift))
-                                            for c in p.cells)))
-            for p in solution.placements))
-        key = _key(order, image.placements, puzzle.reflect)
+        key = _key(order, placed, t, shift, puzzle.reflect)
         if key is not None and (best is None or key < best[0]):
-            best = (key, image)
-    return solution if best is None or best[1].key() == solution.key() else best[1]
+            best = (key, t, shift)
+    if best is None or best[1] == 0:
+        return solution
+    m, shift = ORIENTATIONS[best[1]], best[2]
+    return PolyominoSolution(tuple(
+        Placement(p.piece, tuple(sorted(_cell(_moved(_apply(m, _xyz(c)), shift))
+                                        for c in p.cells)))
+        for p in solution.placements))
