@@ -38,6 +38,7 @@ from __future__ import annotations
 import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import TypeVar
 
 from puzzlebox.geometry import Cell
@@ -53,7 +54,8 @@ def _mul(a: Matrix, b: Matrix) -> Matrix:
                  for i in range(3))  # type: ignore[return-value]
 
 
-def _orientations() -> tuple[Matrix, ...]:
+@cache
+def orientations() -> tuple[Matrix, ...]:
     """BurrTools' 48 orientations of the cube grid, in its numbering (module docstring)."""
     one: Matrix = ((1, 0, 0), (0, 1, 0), (0, 0, 1))
     about_x: Matrix = ((1, 0, 0), (0, 0, -1), (0, 1, 0))
@@ -72,11 +74,15 @@ def _orientations() -> tuple[Matrix, ...]:
     return tuple(rotations) + tuple(_mul(r, mirror) for r in rotations)
 
 
-ORIENTATIONS = _orientations()
 ROTATIONS = 24
-_INDEX = {m: t for t, m in enumerate(ORIENTATIONS)}
-# PRODUCT[g][t]: the orientation of a piece in orientation t, turned by g
-PRODUCT = tuple(tuple(_INDEX[_mul(g, m)] for m in ORIENTATIONS) for g in ORIENTATIONS)
+
+
+@cache
+def product() -> tuple[tuple[int, ...], ...]:
+    """``product()[g][t]``: the orientation of a piece in orientation ``t`` turned by ``g``
+    (built when first asked: 2,304 products)."""
+    index = {m: t for t, m in enumerate(orientations())}
+    return tuple(tuple(index[_mul(g, m)] for m in orientations()) for g in orientations())
 
 
 def _apply(m: Matrix, p: Xyz) -> Xyz:
@@ -100,7 +106,7 @@ def _shape(cells: Mapping[Xyz, object]) -> frozenset[tuple[Xyz, object]]:
 
 
 def _turned(cells: Mapping[Xyz, V], t: int) -> dict[Xyz, V]:
-    m = ORIENTATIONS[t]
+    m = orientations()[t]
     return {_apply(m, p): v for p, v in cells.items()}
 
 
@@ -147,12 +153,12 @@ def _order(puzzle: PolyominoPuzzle) -> _Order:
 def _conjugates(group: frozenset[int]) -> frozenset[int]:
     """Every orientation conjugate to one of ``group`` by a turn: the symmetries a shape has
     in some orientation (BurrTools' ``unifiedSymmetries``)."""
-    index = {m: t for t, m in enumerate(ORIENTATIONS)}
+    index = {m: t for t, m in enumerate(orientations())}
     out = set()
-    for g in ORIENTATIONS[:ROTATIONS]:
+    for g in orientations()[:ROTATIONS]:
         back = tuple(tuple(g[j][i] for j in range(3)) for i in range(3))  # g's inverse
         for s in group:
-            out.add(index[_mul(_mul(g, ORIENTATIONS[s]), back)])  # type: ignore[arg-type]
+            out.add(index[_mul(_mul(g, orientations()[s]), back)])  # type: ignore[arg-type]
     return frozenset(out)
 
 
@@ -163,7 +169,7 @@ def _build(puzzle: PolyominoPuzzle) -> _Order:
     own = _shape(board)
     low = _low(list(board))
     turns = []
-    for t in range(len(ORIENTATIONS)):
+    for t in range(len(orientations())):
         turned = _turned(board, t)
         if _shape(turned) == own:
             tl = _low(list(turned))
@@ -173,7 +179,7 @@ def _build(puzzle: PolyominoPuzzle) -> _Order:
     for piece in puzzle.pieces:
         cells = {_xyz(c): ch if colours else "#"
                  for c, ch in zip(piece.shape.cells, piece.shape.colors, strict=True)}
-        shaped = [_turned(cells, t) for t in range(len(ORIENTATIONS))]
+        shaped = [_turned(cells, t) for t in range(len(orientations()))]
         coloured = [_shape(s) for s in shaped]
         first: dict[frozenset[tuple[Xyz, object]], int] = {}
         for t, s in enumerate(coloured):
@@ -185,7 +191,7 @@ def _build(puzzle: PolyominoPuzzle) -> _Order:
         pieces[piece.name] = _PieceOrder(
             {k: tuple(v) for k, v in plain.items()}, tuple(first[s] for s in coloured), lows,
             tuple({p: str(v) for p, v in s.items()} for s in shaped))
-        symmetric.append(frozenset(t for t in range(len(ORIENTATIONS))
+        symmetric.append(frozenset(t for t in range(len(orientations()))
                                    if coloured[t] == coloured[0]))
     result = frozenset(t for t, _ in turns)
     pivot = _pivot(puzzle, result, symmetric)
@@ -247,12 +253,12 @@ def _key(order: _Order, placed: Sequence[tuple[str, int, Xyz]], turn: int, shift
     """The key in BurrTools' order of the assembly whose placements are ``placed`` (piece,
     orientation, shift) turned by orientation ``turn`` and moved by ``shift``; None where
     a piece would be mirrored and ``mirrors`` is off."""
-    m = ORIENTATIONS[turn]
-    product = PRODUCT[turn]
+    m = orientations()[turn]
+    turned = product()[turn]
     parts: dict[str, list[tuple[int, int, int, int]]] = {}
     for piece, t, d in placed:
         info = order.pieces[piece]
-        u = product[t]
+        u = turned[t]
         least = info.least[u]
         if least >= ROTATIONS and not mirrors:
             return None
@@ -288,7 +294,7 @@ def burrtools_image(puzzle: PolyominoPuzzle, solution: PolyominoSolution) -> Pol
             best = (key, t, shift)
     if best is None or best[1] == 0:
         return solution
-    m, shift = ORIENTATIONS[best[1]], best[2]
+    m, shift = orientations()[best[1]], best[2]
     return PolyominoSolution(tuple(
         Placement(p.piece, tuple(sorted(_cell(_moved(_apply(m, _xyz(c)), shift))
                                         for c in p.cells)))
