@@ -25,6 +25,7 @@ from functools import partial
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
+from puzzlebox.disassembly.image import burrtools_image
 from puzzlebox.disassembly.search import (
     DEFAULT_MAX_STATES,
     Deadline,
@@ -297,8 +298,6 @@ def disassemble_solution(puzzle: PolyominoPuzzle, solution: PolyominoSolution,
     done = _as_placed(puzzle, solution, rules, label, limits, deadline, dims)
     if done.separation is None:
         return done
-    from puzzlebox.disassembly.image import burrtools_image  # only where one comes apart
-
     image = burrtools_image(puzzle, solution)
     if image is solution:
         return done

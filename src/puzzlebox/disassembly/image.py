@@ -37,9 +37,8 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from functools import cache
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from puzzlebox.geometry import Cell
 from puzzlebox.puzzles.polyomino import Placement, PolyominoPuzzle, PolyominoSolution
@@ -118,8 +117,7 @@ def _cell(p: Xyz) -> Cell:
     return (p[2], p[1], p[0])
 
 
-@dataclass(frozen=True)
-class _PieceOrder:
+class _PieceOrder(NamedTuple):
     """One piece's orientations: each one's shape (no colours), its coloured shape's least
     number and the low corner of the piece so turned."""
 
@@ -129,8 +127,7 @@ class _PieceOrder:
     colours: tuple[dict[Xyz, str], ...]
 
 
-@dataclass(frozen=True)
-class _Order:
+class _Order(NamedTuple):
     board: dict[Xyz, tuple[str, bool]]
     turns: tuple[tuple[int, Xyz], ...]  # the board's symmetries: orientation, then shift
     pieces: dict[str, _PieceOrder]

@@ -39,6 +39,7 @@ from puzzlebox.disassembly.assemblies import (
     check_slides,
     disassemble_solution,
 )
+from puzzlebox.disassembly.image import burrtools_image
 from puzzlebox.disassembly.search import Deadline, Move, Separation
 from puzzlebox.engine.memory import OutOfTime
 from puzzlebox.errors import PuzzleboxError
@@ -315,8 +316,6 @@ def split_take_apart(puzzle: PolyominoPuzzle, origin: Origin, rules: Rules | Non
         def given(number: int) -> Disassembled:
             solution = assemblies[number - 1]
             if held[number] is not None:  # taken apart as BurrTools' image (image.py)
-                from puzzlebox.disassembly.image import burrtools_image
-
                 solution = burrtools_image(puzzle, solution)
             arranged = arrange(puzzle, solution, dims, rules.fixed, rules.groups)
             return Disassembled(solution, arranged.names, separation_from_json(held[number]),
