@@ -25,6 +25,7 @@ from functools import partial
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
+from puzzlebox.disassembly.image import burrtools_image
 from puzzlebox.disassembly.search import (
     DEFAULT_MAX_STATES,
     Deadline,
@@ -33,6 +34,7 @@ from puzzlebox.disassembly.search import (
     disassemble,
     disassemble_shaped,
     native_search,
+    sliding_axes,
 )
 from puzzlebox.errors import PuzzleboxError
 from puzzlebox.geometry import Cell, Lattice
@@ -81,20 +83,6 @@ class Disassembled:
     @property
     def level(self) -> str | None:
         return None if self.separation is None else self.separation.level
-
-
-def sliding_axes(lattice: Lattice) -> int | None:
-    """The number of axes pieces slide along on ``lattice``, or None when a cell's
-    neighbours are not the unit steps along its coordinates."""
-    dims = lattice.dimensions
-    origin = (0,) * dims
-    steps = set()
-    for axis in range(dims):
-        for sign in (1, -1):
-            step = [0] * dims
-            step[axis] = sign
-            steps.add(tuple(step))
-    return dims if set(lattice.neighbours(origin)) == steps else None
 
 
 def check_slides(puzzle: object, label: str) -> int:
@@ -295,10 +283,28 @@ def disassemble_solution(puzzle: PolyominoPuzzle, solution: PolyominoSolution,
     ``puzzlebox.run.Limits``: ``time`` seconds from now, then ``OutOfTime``; ``memory``
     bytes, 2 GB when None, then ``OverMemory``) and to ``deadline`` (one that began before:
     a whole command's), whichever comes first; ``rules.max_states`` positions, then
-    ``DisassemblyTooBig``."""
+    ``DisassemblyTooBig``.
+
+    An assembly that comes apart is taken apart again as the image of it that BurrTools'
+    assembler keeps, where that is another (``disassembly/image.py``): whether it comes
+    apart is the same in every image, the level may not be, and this way it is
+    ``burrTxt -d``'s. The answer's placements are then that image's."""
     dims = check_slides(puzzle, label)
     if limits is not None and limits.time is not None:
         deadline = Deadline.sooner(deadline, Deadline.after(limits.time))
+    done = _as_placed(puzzle, solution, rules, label, limits, deadline, dims)
+    if done.separation is None:
+        return done
+    image = burrtools_image(puzzle, solution)
+    if image is solution:
+        return done
+    return _as_placed(puzzle, image, rules, label, limits, deadline, dims)
+
+
+def _as_placed(puzzle: PolyominoPuzzle, solution: PolyominoSolution, rules: Rules,
+               label: str, limits: HeldTo | None, deadline: Deadline | None, dims: int
+               ) -> Disassembled:
+    """:func:`disassemble_solution` of ``solution`` as it is placed."""
     if rules.max_seconds is not None:
         deadline = Deadline.sooner(deadline, Deadline.after(rules.max_seconds))
     memory = None if limits is None else limits.memory

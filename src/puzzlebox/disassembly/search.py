@@ -51,6 +51,8 @@ from puzzlebox.errors import PuzzleboxError
 if TYPE_CHECKING:  # numpy loads where a search needs it: the C search of an exact cover's
     import numpy as np  # solution (disassemble_shaped) needs none (0.1 s of a process's CPU)
 
+    from puzzlebox.geometry import Lattice
+
 _cdisasm: ModuleType | None
 try:
     from puzzlebox.disassembly import _cdisasm
@@ -103,6 +105,20 @@ class DisassemblyOutOfTime(DisassemblyTooBig, OutOfTime):
 class DisassemblyOverMemory(DisassemblyTooBig, OverMemory):
     """The search would pass the memory limit: an ``OverMemory`` like an engine's."""
 
+
+
+def sliding_axes(lattice: Lattice) -> int | None:
+    """The number of axes pieces slide along on ``lattice``, or None when a cell's
+    neighbours are not the unit steps along its coordinates."""
+    dims = lattice.dimensions
+    origin = (0,) * dims
+    steps = set()
+    for axis in range(dims):
+        for sign in (1, -1):
+            step = [0] * dims
+            step[axis] = sign
+            steps.add(tuple(step))
+    return dims if set(lattice.neighbours(origin)) == steps else None
 
 @dataclass(frozen=True)
 class Deadline:

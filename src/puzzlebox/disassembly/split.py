@@ -42,6 +42,7 @@ from puzzlebox.disassembly.assemblies import (
     disassemble_solution,
     in_order,
 )
+from puzzlebox.disassembly.image import burrtools_image
 from puzzlebox.disassembly.search import Deadline, Move, Separation
 from puzzlebox.engine.memory import OutOfTime
 from puzzlebox.errors import PuzzleboxError
@@ -229,8 +230,9 @@ def take_apart_batch(task: tuple[Any, ...]) -> dict[str, Any]:
         for number, solution in batch_from_json(batch, known):
             done = disassemble_solution(puzzle, solution, rules,
                                         f"{puzzle.name}: assembly {number}", limits, deadline)
-            # the order its moves number the pieces in, as places in the assembly's own
-            where = {id(p): k for k, p in enumerate(solution.placements)}
+            # the order its moves number the pieces in, as places in the assembly it took
+            # apart (BurrTools' image of it where it comes apart: image.py)
+            where = {id(p): k for k, p in enumerate(done.solution.placements)}
             results.append([number, separation_json(done.separation),
                             [where[id(p)] for p in done.placements]])
         return {"results": results}
@@ -398,6 +400,8 @@ def split_take_apart(puzzle: PolyominoPuzzle, origin: Origin, rules: Rules | Non
         def given(number: int) -> Disassembled:
             solution = assemblies[number - 1]
             order = orders.pop(number, None)  # None: a result the checkpoint kept
+            if held[number] is not None:  # taken apart as BurrTools' image (image.py)
+                solution = burrtools_image(puzzle, solution)
             placements = in_order(puzzle, solution, dims) if order is None else \
                 tuple(map(solution.placements.__getitem__, order))
             return Disassembled(solution, tuple(map(_piece, placements)),
