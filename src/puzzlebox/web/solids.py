@@ -115,17 +115,18 @@ def across(lattice: Lattice, cell: Cell, point: Sequence[float]) -> Cell:
     faces = lattice.solid_faces(cell)
     if faces is None:
         raise ValueError(f"the {lattice.name} lattice's cells are no polyhedra of their own")
-    distances = []
-    for face in faces:  # the face whose plane the point lies in (outward normals: >= 0)
+    # how far the point is outside each face's plane (the faces are wound outward): on the
+    # surface of the convex cell the largest is 0, and its face is the one hit
+    outside = []
+    for face in faces:
         a, b, c = face[0], face[1], face[2]
         u = [b[i] - a[i] for i in range(3)]
         v = [c[i] - a[i] for i in range(3)]
         normal = [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]]
-        length = math.hypot(*normal)
-        distances.append(abs(sum(n * (h - p) for n, h, p in zip(normal, here, a, strict=True)))
-                         / length)
-    nearest = min(range(len(faces)), key=distances.__getitem__)
-    if distances[nearest] > SURFACE:
+        outside.append(sum(n * (h - p) for n, h, p in zip(normal, here, a, strict=True))
+                       / math.hypot(*normal))
+    nearest = max(range(len(faces)), key=outside.__getitem__)
+    if abs(outside[nearest]) > SURFACE:
         raise ValueError(f"the point {list(point)} is not on the surface of cell {list(cell)}")
     face = _key(faces[nearest])
     for near in lattice.neighbours(cell):
