@@ -114,6 +114,16 @@ const isSolidLattice = (lattice) => designSolids.includes(lattice || "square");
 const isSolid = () => !!state.model && isSolidLattice(state.model.lattice);
 const placesCache = new Map();  // "lattice layers rows cols" -> the positions' rows per layer
 
+async function askGeometry(path, body) {
+  // a question about the lattice (which positions are cells, a mesh, the cell across a
+  // face): its answer holds whatever puzzle is on screen, so unlike post() it is not
+  // dropped when the puzzle's version moves on (an edit right after asking)
+  const response = await fetch(path, {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
+  const data = await response.json();
+  if (!response.ok) throw new Error(data.error || response.statusText);
+  return data;
+}
+
 // called at the end of app.js's showEditor: the controls of the lattice drawn
 function designerShow() {
   historyFor(state.model);
@@ -179,7 +189,7 @@ function drawCube() {
   if (isSolid()) {
     const key = `${state.model.lattice} ${layers} ${rows} ${cols}`;
     if (!placesCache.has(key)) {
-      post("/api/design/places", {lattice: state.model.lattice, window: [layers, rows, cols]})
+      askGeometry("/api/design/places", {lattice: state.model.lattice, window: [layers, rows, cols]})
         .then((data) => { placesCache.set(key, data.layers.map((layer) => layer.split("/"))); if (isCube()) drawCube(); })
         .catch((error) => designError(error.message));
       return;

@@ -78,7 +78,7 @@ window.page3d = (() => {
     if (!cells.length) { v.setPieces([]); return; }
     let data;
     try {
-      data = await post("/api/design/mesh", {lattice: state.model.lattice, cells});
+      data = await askGeometry("/api/design/mesh", {lattice: state.model.lattice, cells});
     } catch (error) { return; }  // the check of the puzzle says what is wrong
     if (asked !== meshAsked) return;
     v.setPieces(solidPieces(data, data.colours.map((ch) => ({key: ch, fill: colourOf(ch) || "#8a9bb0"}))));
@@ -163,7 +163,7 @@ window.page3d = (() => {
       }
       let data;
       try {
-        data = await post("/api/design/across", {lattice: state.model.lattice, cells, cell, point});
+        data = await askGeometry("/api/design/across", {lattice: state.model.lattice, cells, cell, point});
       } catch (error) { designError(error.message); return; }
       addSolid(data);
     });
@@ -175,7 +175,7 @@ window.page3d = (() => {
     queued(async () => {
       if (!state.model || !isSolid() || cellsOf().length) return;
       try {
-        addSolid(await post("/api/design/across", {lattice: state.model.lattice, cells: []}));
+        addSolid(await askGeometry("/api/design/across", {lattice: state.model.lattice, cells: []}));
       } catch (error) { designError(error.message); }
     });
     return true;
