@@ -127,7 +127,8 @@ def test_balls_are_the_cells_and_a_cube_puzzle_is_drawn_from_its_cells(client):
     puzzle = read_text(PYRAMID, "p", "p").puzzles[0]
     centres = sorted(tuple(c["centre"]) for b in solid["board"] for c in b["mesh"])
     assert centres == sorted((float(c), float(r), float(l)) for l, r, c in puzzle.board)
-    assert mesh(lattice_named("sphere"), [(0, 0, 0)]) == [{"level": 0, "centre": [0, 0, 0]}]
+    assert mesh(lattice_named("sphere"), [(0, 0, 0)]) == [
+        {"level": 0, "cell": [0, 0, 0], "centre": [0, 0, 0]}]
 
 
 @pytest.mark.parametrize(("name", "cell"), [("prism", (2, 3, 4)), ("rhombic", (5, 7, 6)),

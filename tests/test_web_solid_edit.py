@@ -194,6 +194,13 @@ def test_the_routes_answer_the_library_and_refuse_in_one_line(client):
     assert start == {"cell": [0, 0, 0], "shift": [0, 0, 0]}
     assert client.post("/api/design/places", json={"lattice": "tetra-octa", "window": [1, 3, 3]}
                        ).json() == {"layers": places(lattice_named("tetra-octa"), (1, 3, 3))}
+    # a move is the lattice's smallest translation along the axis (a block of 5 on rhombic)
+    for name, step in (("rhombic", 5), ("sphere", 2), ("tetra-octa", 6)):
+        start = list(first_cell(lattice_named(name)))
+        moved = client.post("/api/design/transform", json={
+            "lattice": name, "cells": [[*start, "#"]], "operation": "move-right"}).json()
+        assert moved["cells"] == [[start[0], start[1], start[2] + step, "#"]]
+        assert lattice_named(name).can_translate((0, 0, step))
     for body, line in [
         ({"lattice": "cube", "cells": []}, "cells are added by clicking a face in the 3-D view "
          "on the lattices rhombic, sphere, tetra-octa"),
