@@ -128,9 +128,9 @@ def across(lattice: Lattice, cell: Cell, point: Sequence[float]) -> Cell:
     nearest = max(range(len(faces)), key=outside.__getitem__)
     if abs(outside[nearest]) > SURFACE:
         raise ValueError(f"the point {list(point)} is not on the surface of cell {list(cell)}")
-    face = _key(faces[nearest])
+    shared = _key(faces[nearest])
     for near in lattice.neighbours(cell):
-        if any(_key(other) == face for other in lattice.solid_faces(near) or ()):
+        if any(_key(other) == shared for other in lattice.solid_faces(near) or ()):
             return near
     raise ValueError(f"no cell of the {lattice.name} lattice shares that face of {list(cell)}")
 
