@@ -482,8 +482,10 @@ def test_routes_answer_and_refuse_in_one_line(client):
     from puzzlebox.geometry.lattice import lattice_named
     from puzzlebox.puzzles.families import polyforms
 
-    assert client.get("/api/design/lattices").json()["lattices"] == [
-        "cube", "hexagon", "prism", "square", "triangle"]
+    listed = client.get("/api/design/lattices").json()
+    assert listed["lattices"] == [
+        "cube", "hexagon", "prism", "rhombic", "sphere", "square", "tetra-octa", "triangle"]
+    assert listed["solids"] == ["rhombic", "sphere", "tetra-octa"]  # edited in 3-D (#37)
     # the set: as many pieces as the published counts (OEIS A000105 12 free pentominoes,
     # A000988 18 one-sided; tetracubes 7 free, 8 one-sided (A038119, A000162); A000228 7
     # tetrahexes) and the library's generator

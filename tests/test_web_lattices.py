@@ -29,7 +29,8 @@ from starlette.testclient import TestClient  # noqa: E402
 from tests.web_page import (  # noqa: E402
     CHROMEDRIVER,
     CHROMIUM,
-    WAIT,
+    cli_count,
+    open_text,
     roomy_app,
     serving,
     wait,
@@ -126,7 +127,8 @@ def test_balls_are_the_cells_and_a_cube_puzzle_is_drawn_from_its_cells(client):
     puzzle = read_text(PYRAMID, "p", "p").puzzles[0]
     centres = sorted(tuple(c["centre"]) for b in solid["board"] for c in b["mesh"])
     assert centres == sorted((float(c), float(r), float(l)) for l, r, c in puzzle.board)
-    assert mesh(lattice_named("sphere"), [(0, 0, 0)]) == [{"level": 0, "centre": [0, 0, 0]}]
+    assert mesh(lattice_named("sphere"), [(0, 0, 0)]) == [
+        {"level": 0, "cell": [0, 0, 0], "centre": [0, 0, 0]}]
 
 
 @pytest.mark.parametrize(("name", "cell"), [("prism", (2, 3, 4)), ("rhombic", (5, 7, 6)),
@@ -155,8 +157,10 @@ def test_the_editor_mesh_and_its_refusals(client):
     assert [len(c["faces"]) for c in data["groups"][0]] == [4, 4]  # two beside: one face less
     for body, line in [
         ({"lattice": "cube", "cells": []}, "the cube lattice's cells are drawn by the page itself"),
-        ({"lattice": "rhombic", "cells": []},
-         "the editor draws the lattices cube, hexagon, prism, square, triangle"),
+        ({"lattice": "hexagon", "cells": []},
+         "the hexagon lattice's cells are drawn by the page itself"),
+        ({"lattice": "fcc", "cells": []}, "the editor draws the lattices cube, hexagon, prism, "
+         "rhombic, sphere, square, tetra-octa, triangle"),
         ({"lattice": "prism", "cells": [[0, 0, "#"]]},
          "cells: a cell must be [layer, row, col, colour]"),
     ]:
@@ -212,26 +216,6 @@ def pixels(driver, canvas) -> str:
     return driver.execute_script("return arguments[0].toDataURL('image/png');", canvas)
 
 
-def open_text(driver, url: str, text: str, name: str) -> None:
-    driver.get(url)
-    # the page has made its new puzzle (after the catalog) before another is opened
-    wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#catalog option")) > 5
-         and d.execute_script("return !!window.view3d && !!window.page3d && !!state.model"))
-    driver.set_script_timeout(WAIT)
-    driver.execute_async_script(  # the page's open, to the end of its check
-        "openText(arguments[0], arguments[1]).then(() => arguments[2](true))", text, name)
-    assert driver.execute_script("return [state.name, state.broken]") == [name, False]
-
-
-def _cli_count(text: str, name: str, capsys) -> str:
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / f"{name}.toml"
-        path.write_text(text, "utf-8")
-        assert main(["count", str(path), "--json"]) == 0
-        counted = json.loads(capsys.readouterr().out)
-    return f"{counted['solutions']} solutions, {counted['distinct']} distinct"
-
-
 def _turns(driver, canvas) -> None:
     drawn = pixels(driver, canvas)
     ActionChains(driver).move_to_element(canvas).click_and_hold().move_by_offset(90, 25) \
@@ -245,10 +229,9 @@ def test_each_lattice_is_drawn_in_3d_turns_and_counts_as_the_command_line(
     driver = browser
     text = PYRAMID if example == "pyramid" else _imported(client, example)
     open_text(driver, server, text, example)
-    if example != "Bermuda":  # rhombic, tetra-octa, sphere: edited as text, one line says so
-        assert driver.execute_script("return state.model") is None
-        note = driver.execute_script("return document.getElementById('not-editable').textContent")
-        assert note.startswith("This puzzle is edited as text: the ") and "shown in 3-D" in note
+    # every lattice opens in the editor (rhombic, tetra-octa, sphere: edited in 3-D, #37)
+    assert driver.execute_script("return state.model.lattice") == \
+        read_text(text, example, example).puzzles[0].lattice.name
     view = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "#puzzle-3d canvas"))
     wait(driver, lambda d: view.is_displayed())
     time.sleep(0.3)
@@ -260,7 +243,7 @@ def test_each_lattice_is_drawn_in_3d_turns_and_counts_as_the_command_line(
         view.screenshot(str(Path(SHOTS) / f"web-3d-{example.lower()}.png"))
     driver.find_element(By.CSS_SELECTOR, '.tabs button[data-pane="solutions"]').click()
     driver.find_element(By.ID, "count").click()
-    expected = _cli_count(text, example, capsys)
+    expected = cli_count(text, example, capsys)
     wait(driver, lambda d: "distinct" in d.find_element(By.ID, "result").text)
     assert driver.find_element(By.ID, "result").text == expected
     # a solution, drawn from the placements' meshes

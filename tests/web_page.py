@@ -1,10 +1,12 @@
 """What the page's browser tests share: the server on a free port in a thread, and headless
 Chromium (Debian's chromium and chromium-driver, driven by Selenium) with its downloads kept
-in a folder of the test's. Imported by tests/test_web_browser.py and
-tests/test_web_designer.py, each of which keeps one server and one browser per module."""
+in a folder of the test's, a puzzle opened from its text, and the command line's count of
+a text. Imported by tests/test_web_browser.py, tests/test_web_designer.py and the 3-D
+tests, each of which keeps one server and one browser per module."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import socket
 import tempfile
@@ -125,3 +127,30 @@ def wait(driver: Any, condition: Any, timeout: float = WAIT) -> Any:
 
     return WebDriverWait(driver, timeout, ignored_exceptions=[StaleElementReferenceException]
                          ).until(lambda d: condition(d))
+
+
+def open_text(driver: Any, url: str, text: str, name: str) -> None:
+    """The page at ``url`` with the puzzle ``text`` opened as ``name`` (the page's own
+    open, to the end of its check)."""
+    from selenium.webdriver.common.by import By
+
+    driver.get(url)
+    # the page has made its new puzzle (after the catalog) before another is opened
+    wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#catalog option")) > 5
+         and d.execute_script("return !!window.view3d && !!window.page3d && !!state.model"))
+    driver.set_script_timeout(WAIT)
+    driver.execute_async_script(
+        "openText(arguments[0], arguments[1]).then(() => arguments[2](true))", text, name)
+    assert driver.execute_script("return [state.name, state.broken]") == [name, False]
+
+
+def cli_count(text: str, name: str, capsys: Any) -> str:
+    """``puzzlebox count`` of the text, in the words of the page's result line."""
+    from puzzlebox.cli import main
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / f"{name}.toml"
+        path.write_text(text, "utf-8")
+        assert main(["count", str(path), "--json"]) == 0
+        counted = json.loads(capsys.readouterr().out)
+    return f"{counted['solutions']} solutions, {counted['distinct']} distinct"

@@ -155,6 +155,12 @@ class Lattice(ABC):
         rotations are not the powers of one turn (cube: a given there lists its cells)."""
         return None
 
+    def holds(self, cell: Cell) -> bool:
+        """Whether ``cell`` (coordinates of the right number) is a cell of the lattice: every
+        tuple is on most lattices; on rhombic, sphere and tetra-octa only some positions of
+        their grids are (the others are written '.'), which the page's editor must know."""
+        return True
+
     @abstractmethod
     def can_translate(self, vector: Cell) -> bool:
         """Whether moving every cell by ``vector`` (added coordinate-wise) maps the lattice

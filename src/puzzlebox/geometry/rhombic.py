@@ -270,6 +270,9 @@ class RhombicLattice(Lattice):
             out.append(tuple(turned))
         return tuple(out)
 
+    def holds(self, cell: Cell) -> bool:
+        return is_cell(cell)
+
     def can_translate(self, vector: Cell) -> bool:
         return all(v % BLOCK == 0 for v in vector)
 

@@ -101,6 +101,9 @@ class SphereLattice(Lattice):
     def neighbours(self, cell: Cell) -> tuple[Cell, ...]:
         return tuple((cell[0] + a, cell[1] + b, cell[2] + c) for a, b, c in NEIGHBOURS)
 
+    def holds(self, cell: Cell) -> bool:
+        return sum(cell) % 2 == 0
+
     def can_translate(self, vector: Cell) -> bool:
         return sum(vector) % 2 == 0
 

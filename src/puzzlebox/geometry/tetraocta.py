@@ -124,6 +124,9 @@ class TetraOctaLattice(Lattice):
             across.append(tuple(near))
         return (centre, *across)
 
+    def holds(self, cell: Cell) -> bool:
+        return is_cell(cell)
+
     def can_translate(self, vector: Cell) -> bool:
         return all(v % 3 == 0 for v in vector) and (sum(vector) // 3) % 2 == 0
 

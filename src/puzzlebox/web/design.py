@@ -23,6 +23,7 @@ from __future__ import annotations
 import base64
 import binascii
 import io
+import math
 import time
 import zipfile
 from collections.abc import Iterator
@@ -52,9 +53,16 @@ from puzzlebox.render.stl import MAX_STL_CELLS, piece_surface, stl_bytes
 from puzzlebox.run.limits import Limits
 from puzzlebox.safety import file_component
 from puzzlebox.web.fairness import CheckLimits, CheckPool, Refused
-from puzzlebox.web.model import ROW_LIMIT, ModelError, _cells, layer_lattices, model_lattices
+from puzzlebox.web.model import (
+    ROW_LIMIT,
+    ModelError,
+    _cells,
+    layer_lattices,
+    model_lattices,
+    solid_lattices,
+)
 from puzzlebox.web.saved import Saved
-from puzzlebox.web.solids import draws_solids, meshes, space_map
+from puzzlebox.web.solids import across, draws_solids, first_cell, meshes, places, space_map
 
 if TYPE_CHECKING:
     from starlette.requests import Request
@@ -65,6 +73,7 @@ Cells = dict[Cell, str]
 # machine, and within MAX_PIECES (369 free octominoes; 166 free hexacubes)
 SET_SIZES = {2: 8, 3: 6}
 MAX_FILL = ROW_LIMIT * ROW_LIMIT  # cells a fill may colour (a flat window's worth)
+MAX_PLACES = 20 * 60 * 60  # positions of a window the page asks which are cells of
 # bytes of a BurrTools file the page sends (as base64 in JSON, within web/app.py's MAX_BODY
 # of 2 MiB + 64 KiB); BurrTools' own examples are 160 KB at most
 MAX_UPLOAD = 1_500_000
@@ -124,7 +133,7 @@ def _step(lattice: Lattice, direction: str) -> Cell:
         raise DesignError(f"no move {direction!r} on the {lattice.name} lattice")
     if len(unit) < lattice.dimensions:
         unit = (0, *unit)
-    for k in (1, 2):
+    for k in range(1, 7):  # a triangle 2, a sphere 2 along an axis, tetra-octa 6, rhombic 5
         vector = tuple(k * v for v in unit)
         if lattice.can_translate(vector):
             return vector
@@ -198,7 +207,8 @@ def fill_cells(lattice_name: str, cells: Cells, start: Cell, window: Cell,
         if lattice.dimensions == 3 and cell[0] != start[0]:
             return False
         return (all(0 <= v < w for v, w in zip(cell, window, strict=True))
-                and (lattice.dimensions == 3 or lattice.polygon(cell) is not None))
+                and (lattice.dimensions == 3 or lattice.polygon(cell) is not None)
+                and lattice.holds(cell))
 
     if not inside(start):
         raise DesignError(f"cell {list(start)} is outside the window")
@@ -431,6 +441,60 @@ def editor_mesh(body: dict[str, Any]) -> dict[str, Any]:
     return {**meshes(lattice, list(groups.values())), "colours": list(groups)}
 
 
+def _solid_lattice(name: Any) -> Lattice:
+    if name not in solid_lattices():
+        raise DesignError(f"cells are added by clicking a face in the 3-D view on the "
+                          f"lattices {', '.join(solid_lattices())}")
+    return lattice_named(name)
+
+
+def across_of(body: dict[str, Any]) -> dict[str, Any]:
+    """A click on a cell of ``cells`` (``[[layer, row, col, colour], ...]``) in the
+    editor's 3-D view: ``cell`` the cell hit and ``point`` where (the page's [x, y, z]).
+    Answers the cell across the face hit (:func:`puzzlebox.web.solids.across`) and the
+    ``shift`` (a translation of the lattice) that the cells and it take so that no
+    coordinate is below 0 (``[0, 0, 0]`` mostly). With no ``cell`` (nothing drawn yet):
+    the lattice's first cell, which an empty board or piece starts from."""
+    lattice = _solid_lattice(body.get("lattice"))
+    cells = _cells_of(body, "cells", lattice.name)
+    raw_cell, point = body.get("cell"), body.get("point")
+    if raw_cell is None:
+        return {"cell": list(first_cell(lattice)), "shift": [0, 0, 0]}
+    if not (isinstance(raw_cell, list) and len(raw_cell) == 3):
+        raise DesignError("cell: [layer, row, col]")
+    cell = tuple(_int(v, "cell") for v in raw_cell)
+    if cell not in cells or not lattice.holds(cell):
+        raise DesignError(f"cell {list(cell)} is not one of the cells being edited")
+    if not (isinstance(point, list) and len(point) == 3 and all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+            for v in point)):
+        raise DesignError("point: [x, y, z], three numbers")
+    try:
+        near = across(lattice, cell, point)
+    except ValueError as failure:
+        raise DesignError(str(failure)) from None
+    shift = [0, 0, 0]
+    if min(near) < 0:
+        shift = list(lattice.normalize_offset([*cells, near]))
+    if max(v + d for v, d in zip(near, shift, strict=True)) >= ROW_LIMIT:
+        raise DesignError(f"the editor keeps cells within {ROW_LIMIT} positions each way")
+    return {"cell": list(near), "shift": shift}
+
+
+def places_of(body: dict[str, Any]) -> dict[str, Any]:
+    """Which positions of the editor's window (``window``: layers, rows, cols) are cells
+    of the lattice, as the file writes a grid (:func:`puzzlebox.web.solids.places`)."""
+    lattice = _lattice(body.get("lattice"))
+    window = body.get("window")
+    if not (isinstance(window, list) and len(window) == 3):
+        raise DesignError("window: [layers, rows, cols]")
+    size = [_int(v, "window") for v in window]
+    if any(not 1 <= v <= ROW_LIMIT for v in size) or size[0] * size[1] * size[2] > MAX_PLACES:
+        raise DesignError(f"the window is 1 to {ROW_LIMIT} positions each way, "
+                          f"{MAX_PLACES} in all")
+    return {"layers": places(lattice, size)}
+
+
 # -- the movement browser --------------------------------------------------------------------
 
 def _index_list(value: Any, what: str, size: int) -> list[int]:
@@ -564,7 +628,12 @@ def _text_of(body: dict[str, Any]) -> tuple[str, str]:
 def handle(action: str, body: dict[str, Any]) -> dict[str, Any] | tuple[bytes, str, str]:
     """One designer's request: a JSON answer, or ``(bytes, media type, file name)``."""
     if action == "lattices":
-        return {"lattices": model_lattices(), "layers": layer_lattices()}
+        return {"lattices": model_lattices(), "layers": layer_lattices(),
+                "solids": solid_lattices()}
+    if action == "across":
+        return across_of(body)
+    if action == "places":
+        return places_of(body)
     if action == "transform":
         lattice = body.get("lattice")
         cells = _cells_of(body, "cells", lattice)
@@ -640,7 +709,7 @@ def handle(action: str, body: dict[str, Any]) -> dict[str, Any] | tuple[bytes, s
 
 
 ACTIONS = ("lattices", "transform", "fill", "set", "import", "sheet", "stl", "moves",
-           "moves-stop", "table", "browse", "solid", "mesh")
+           "moves-stop", "table", "browse", "solid", "mesh", "across", "places")
 IN_PROCESS = ("moves", "moves-stop", "table", "browse")  # run in a process of the pool
 SAVED_FILE = "saved_checkpoint"  # the server's own key of a table saved as it goes
 

@@ -7,7 +7,9 @@ it is read back by the same reader as a file given on the command line, so a fil
 the page reads back identically with the CLI, and a hand-written file opens in the page by
 the reverse path (:func:`model_of`). Every cell kind of the contract's boards is the
 editor's: coloured cells, optional cells (``[board] optional``), a neutral colour, and the
-take-apart's ``[disassembly]`` (fixed pieces, groups). Kinds the grid editor does not draw
+take-apart's ``[disassembly]`` (fixed pieces, groups). Every lattice is the editor's: the
+flat ones as polygons, cube and prism in layers, rhombic, sphere and tetra-octa by clicking
+their solids in the 3-D view (#37 item 4). Kinds the grid editor does not draw
 (edge-matching cards, n-queens, batches of boards) and rules it has no control for (givens,
 labels, wrapping boards, a piece's own rules) are edited as text, with the reason
 (:func:`text_reason`).
@@ -60,6 +62,16 @@ def _cells(value: Any, what: str, dims: int = 2) -> dict[tuple[int, ...], str]:
             raise ModelError(f"{what}: cell {list(cell)} is given twice")
         cells[cell] = colour
     return cells
+
+
+def _on_lattice(cells: dict[tuple[int, ...], str], lattice: Lattice, what: str) -> None:
+    """Every cell a cell of the lattice (rhombic, sphere and tetra-octa leave positions of
+    their grids empty): said with the editor's own coordinates, before the file is written
+    (the reader would name them after the grid is moved to 0)."""
+    for cell in sorted(cells):
+        if not lattice.holds(cell):
+            raise ModelError(f"{what}: [{', '.join(map(str, cell))}] is no cell of the "
+                             f"{lattice.name} lattice")
 
 
 def grid_text(cells: dict[tuple[int, int], str], lattice: Lattice = SQUARE,
@@ -142,6 +154,7 @@ def to_toml(model: dict[str, Any]) -> str:
     if lattice_name != DEFAULT_LATTICE:  # the key is left out for the default
         lines.append(f"lattice = {toml_string(lattice_name)}")
     board = _cells(model.get("board", []), "board", dims)
+    _on_lattice(board, lattice, "board")
     if not board:
         raise ModelError("the board has no cells: draw some")
     lines += ["", "[board]", f"grid = {_grid_value(board, lattice)}"]
@@ -171,6 +184,7 @@ def to_toml(model: dict[str, Any]) -> str:
             raise ModelError(f"piece name {name!r} is used twice")
         seen.add(name)
         cells = _cells(piece.get("cells", []), f"piece {name!r}", dims)
+        _on_lattice(cells, lattice, f"piece {name!r}")
         if not cells:
             raise ModelError(f"piece {name!r} has no cells: draw some")
         checked.append((name, cells, piece.get("count", 1)))
@@ -260,21 +274,33 @@ def drawn_lattices() -> list[str]:
 def model_lattices() -> list[str]:
     """The lattices of the editor's model: the flat ones (drawn as polygons) and those in
     layers of a flat one (cube: layers of squares, prism: layers of triangles), drawn as
-    their layers side by side with a 3-D view (static/designer.js, page3d.js)."""
+    their layers side by side with a 3-D view (static/designer.js, page3d.js); rhombic,
+    sphere and tetra-octa among them (:func:`solid_lattices`)."""
     return [name for name in lattice_names()
             if name in drawn_lattices() or name in layer_lattices()]
 
 
+def solid_lattices() -> list[str]:
+    """The lattices whose cells are edited by clicking their solids in the 3-D view (a
+    face adds the cell across it, web/solids.py's ``across``) and drawn in layers of the
+    file's grid positions (rhombic, sphere, tetra-octa: docs/puzzle-format.md writes them
+    as layers of rows on a square grid, with '.' on the positions that are no cell)."""
+    return [name for name in lattice_names()
+            if draws_solids(lattice_named(name)) and lattice_named(name).layer_lattice is None]
+
+
 def layer_lattices() -> dict[str, str]:
     """The lattices in layers the editor draws, each with the flat lattice of a layer
-    (``{"cube": "square", "prism": "triangle"}``): a layer is drawn with that lattice's
-    outlines (``/api/cells``), so the page draws no lattice itself."""
+    (``{"cube": "square", "prism": "triangle", "rhombic": "square", ...}``): a layer is
+    drawn with that lattice's outlines (``/api/cells``), so the page draws no lattice
+    itself; a solid lattice's layer is the file's square grid of positions."""
     flat = drawn_lattices()
     out = {}
     for name in lattice_names():
         layer = lattice_named(name).layer_lattice
         if layer is not None and layer in flat:
             out[name] = layer
+    out.update(dict.fromkeys(solid_lattices(), "square"))
     return out
 
 
@@ -329,10 +355,6 @@ def text_reason(pf: PuzzleFile) -> str:
     puzzle = cast(PolyominoPuzzle, first)  # a grid-editable kind has board and pieces
     lattice = puzzle.lattice
     if lattice.name not in model_lattices():
-        if draws_solids(lattice):  # rhombic, sphere, tetra-octa
-            return (f"the {lattice.name} lattice's {lattice.cell_word}s are written in the "
-                    "TOML's grids (layers of rows, docs/puzzle-format.md) and shown in 3-D "
-                    "in the Puzzle pane")
         return f"the grid editor does not draw the {lattice.name} lattice"
     return designed(puzzle)
 

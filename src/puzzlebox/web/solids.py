@@ -15,7 +15,9 @@ draws such a face only when its own cell is drawn and the other is not.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
+from itertools import product
 from typing import Any
 
 from puzzlebox.geometry.lattice import Cell, Lattice, Point3
@@ -56,9 +58,11 @@ def mesh(lattice: Lattice, cells: Sequence[Cell]) -> list[dict[str, Any]]:
     """One group of cells as the page draws it: a ball ``{"level", "centre"}`` a cell, or a
     polyhedron ``{"level", "faces": [[[x, y, z], ...], ...], "inner": [None or the layer of
     the cell of the group beyond the face, ...]}``. ``level`` is the cell's layer (its first
-    coordinate, as the file's grids number layers), which the layer cut compares."""
+    coordinate, as the file's grids number layers), which the layer cut compares; ``cell``
+    is the cell itself, which a click on it in the editor names."""
     if lattice.ball_radius is not None:
-        return [{"level": cell[0], "centre": _page([float(v) for v in cell])} for cell in cells]
+        return [{"level": cell[0], "cell": list(cell), "centre": _page([float(v) for v in cell])}
+                for cell in cells]
     listed: list[tuple[Cell, list[tuple[Point3, ...]]]] = []
     owners: dict[frozenset[tuple[float, ...]], list[int]] = {}
     for index, cell in enumerate(cells):
@@ -78,7 +82,7 @@ def mesh(lattice: Lattice, cells: Sequence[Cell]) -> list[dict[str, Any]]:
                 continue  # inside the group within one layer: never seen
             drawn.append([_page(p) for p in face])
             inner.append(beyond)
-        out.append({"level": cell[0], "faces": drawn, "inner": inner})
+        out.append({"level": cell[0], "cell": list(cell), "faces": drawn, "inner": inner})
     return out
 
 
@@ -88,6 +92,61 @@ def meshes(lattice: Lattice, groups: Sequence[Sequence[Cell]]) -> dict[str, Any]
     kind = "balls" if lattice.ball_radius is not None else "faces"
     return {"kind": kind, "radius": lattice.ball_radius, "lattice": lattice.name,
             "groups": [mesh(lattice, cells) for cells in groups]}
+
+
+# -- editing by clicking in the 3-D view (#37 item 4) ------------------------------------------
+
+SURFACE = 0.05  # how far (in cube edges) a clicked point may lie off the cell's surface
+
+
+def across(lattice: Lattice, cell: Cell, point: Sequence[float]) -> Cell:
+    """The cell beyond the face of ``cell`` that ``point`` (the page's coordinates, on the
+    cell's surface: where a click hit it) lies on: the neighbour whose polyhedron has that
+    face too; on balls the touching ball whose direction from the centre is nearest the
+    point's. :class:`ValueError` (one line) where the point is not on the cell's surface."""
+    x, y, z = (float(v) for v in point)
+    here = (z, y, x)  # the page's [col, row, layer] as space's (layer, row, col)
+    if lattice.ball_radius is not None:
+        away = [h - float(c) for h, c in zip(here, cell, strict=True)]
+        if abs(math.hypot(*away) - lattice.ball_radius) > SURFACE:
+            raise ValueError(f"the point {list(point)} is not on ball {list(cell)}")
+        return max(lattice.neighbours(cell), key=lambda near: sum(
+            (n - c) * a for n, c, a in zip(near, cell, away, strict=True)))
+    faces = lattice.solid_faces(cell)
+    if faces is None:
+        raise ValueError(f"the {lattice.name} lattice's cells are no polyhedra of their own")
+    # how far the point is outside each face's plane (the faces are wound outward): on the
+    # surface of the convex cell the largest is 0, and its face is the one hit
+    outside = []
+    for face in faces:
+        a, b, c = face[0], face[1], face[2]
+        u = [b[i] - a[i] for i in range(3)]
+        v = [c[i] - a[i] for i in range(3)]
+        normal = [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]]
+        outside.append(sum(n * (h - p) for n, h, p in zip(normal, here, a, strict=True))
+                       / math.hypot(*normal))
+    nearest = max(range(len(faces)), key=outside.__getitem__)
+    if abs(outside[nearest]) > SURFACE:
+        raise ValueError(f"the point {list(point)} is not on the surface of cell {list(cell)}")
+    shared = _key(faces[nearest])
+    for near in lattice.neighbours(cell):
+        if any(_key(other) == shared for other in lattice.solid_faces(near) or ()):
+            return near
+    raise ValueError(f"no cell of the {lattice.name} lattice shares that face of {list(cell)}")
+
+
+def first_cell(lattice: Lattice) -> Cell:
+    """The cell an empty board or piece starts from: the lattice's first cell (in the
+    order of layer, row and column) in the lowest block."""
+    return next(cell for cell in product(range(6), repeat=3) if lattice.holds(cell))
+
+
+def places(lattice: Lattice, window: Sequence[int]) -> list[str]:
+    """Which positions of a window (``layers, rows, cols``) are cells, written as the file
+    writes a grid: a layer a string, rows joined by "/", '#' a cell and '.' none."""
+    layers, rows, cols = window
+    return ["/".join("".join("#" if lattice.holds((l, r, c)) else "." for c in range(cols))
+                     for r in range(rows)) for l in range(layers)]
 
 
 def space_map(lattice: Lattice, cell: Cell) -> list[list[float]] | None:

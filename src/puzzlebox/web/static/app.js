@@ -437,8 +437,9 @@ $("grid-cols").addEventListener("change", drawGrid);
 $("lattice").addEventListener("change", () => {
   // cells of one lattice mean nothing on another of other dimensions: those are cleared
   const before = state.model.lattice || "square", after = $("lattice").value;
-  if (!!layerOf(before) !== !!layerOf(after)) {  // designer.js: lattices in layers
-    state.model.board = [];
+  // designer.js: lattices in layers; rhombic, sphere, tetra-octa have cells of their own
+  if (!!layerOf(before) !== !!layerOf(after) || (before !== after && (isSolidLattice(before) || isSolidLattice(after)))) {
+    state.model.board = []; state.model.optional = [];
     for (const piece of state.model.pieces) piece.cells = [];
   }
   if ((before === "cube") !== (after === "cube")) state.model.optional = [];

@@ -88,9 +88,10 @@ document.addEventListener("keydown", (event) => {
 // -- the lattice menu: the flat lattices and cube ------------------------------------------
 let designLattices = null;
 let designLayers = {cube: "square"};  // a lattice in layers -> the flat lattice of a layer
+let designSolids = [];  // the lattices whose cells are added by clicking faces in 3-D
 (async () => {
   const response = await fetch("/api/design/lattices");
-  if (response.ok) ({lattices: designLattices, layers: designLayers} = await response.json());
+  if (response.ok) ({lattices: designLattices, layers: designLayers, solids: designSolids} = await response.json());
   latticeOptions();
   if (state.model && isCube()) showEditor();  // a prism opened before the answer came
 })();
@@ -106,6 +107,22 @@ function latticeOptions() {
 // the lattices in layers (cube, prism: #37 item 4) are edited as layers side by side
 const layerOf = (lattice) => designLayers[lattice || "square"];
 const isCube = () => !!state.model && !!layerOf(state.model.lattice);
+// rhombic, sphere, tetra-octa (#37 item 4): edited by clicking faces in the 3-D view (the
+// server says which cell is across), and drawn in layers of the file's grid positions, of
+// which only some are cells (the server says which: the others are drawn greyed, unclickable)
+const isSolidLattice = (lattice) => designSolids.includes(lattice || "square");
+const isSolid = () => !!state.model && isSolidLattice(state.model.lattice);
+const placesCache = new Map();  // "lattice layers rows cols" -> the positions' rows per layer
+
+async function askGeometry(path, body) {
+  // a question about the lattice (which positions are cells, a mesh, the cell across a
+  // face): its answer holds whatever puzzle is on screen, so unlike post() it is not
+  // dropped when the puzzle's version moves on (an edit right after asking)
+  const response = await fetch(path, {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
+  const data = await response.json();
+  if (!response.ok) throw new Error(data.error || response.statusText);
+  return data;
+}
 
 // called at the end of app.js's showEditor: the controls of the lattice drawn
 function designerShow() {
@@ -168,6 +185,18 @@ function drawCube() {
   });
   const width = Math.max(1, ...cellsShown.flatMap(([, , points]) => points.map((p) => p[0])));
   const height = Math.max(1, ...cellsShown.flatMap(([, , points]) => points.map((p) => p[1])));
+  let holds = null;  // on a solid lattice: whether a position is a cell
+  if (isSolid()) {
+    const key = `${state.model.lattice} ${layers} ${rows} ${cols}`;
+    if (!placesCache.has(key)) {
+      askGeometry("/api/design/places", {lattice: state.model.lattice, window: [layers, rows, cols]})
+        .then((data) => { placesCache.set(key, data.layers.map((layer) => layer.split("/"))); if (isCube()) drawCube(); })
+        .catch((error) => designError(error.message));
+      return;
+    }
+    const grid = placesCache.get(key);
+    holds = (l, r, c) => grid[l][r][c] === "#";
+  }
   cubeLayer = Math.min(cubeLayer, layers - 1);
   const at = new Map(cellsOf().map((c) => [`${c[0]},${c[1]},${c[2]}`, c[3]]));
   const optional = state.target === "board" ? optionalSet() : new Set();
@@ -190,8 +219,14 @@ function drawCube() {
     for (const [r, c, points] of cellsShown) {
       const rect = document.createElementNS(SVG, "polygon");
       rect.setAttribute("points", points.map(([x, y]) => `${x * SQUARE_PX + 1},${y * SQUARE_PX + 1}`).join(" "));
-      rect.setAttribute("class", "cell");
       rect.dataset.l = l; rect.dataset.r = r; rect.dataset.c = c;
+      if (holds && !holds(l, r, c)) {  // a position of the grid that is no cell ('.' in the file)
+        rect.setAttribute("class", "no-cell");
+        rect.appendChild(document.createElementNS(SVG, "title")).textContent = `${l},${r},${c}: no cell of the ${state.model.lattice} lattice`;
+        svg.appendChild(rect);
+        continue;
+      }
+      rect.setAttribute("class", "cell");
       rect.appendChild(document.createElementNS(SVG, "title")).textContent = `${l},${r},${c}`;
       fillCell(rect, at.get(`${l},${r},${c}`));
       markOptional(rect, optional.has(`${l},${r},${c}`));
@@ -362,11 +397,12 @@ async function shapeTool(el, tool) {
   const lo = (i) => Math.min(a[i], b[i]), hi = (i) => Math.max(a[i], b[i]);
   const k = cube ? 1 : 0;  // the index of the row
   const cells = cellsOf().filter((c) => !(c[k] >= lo(k) && c[k] <= hi(k) && c[k + 1] >= lo(k + 1) && c[k + 1] <= hi(k + 1) && (!cube || c[0] === a[0])));
-  const drawn = new Set(cube ? [] : [...$("grid").querySelectorAll(".cell")].map((p) => `${p.dataset.r},${p.dataset.c}`));
+  // the cells drawn (a rhombic, sphere or tetra-octa layer draws only some positions so)
+  const drawn = new Set([...(cube ? el.ownerSVGElement : $("grid")).querySelectorAll(".cell")].map((p) => `${p.dataset.r},${p.dataset.c}`));
   for (let r = lo(k); r <= hi(k); r++) {
     for (let c = lo(k + 1); c <= hi(k + 1); c++) {
-      if (cube) cells.push([a[0], r, c, ch]);
-      else if (drawn.has(`${r},${c}`)) cells.push([r, c, ch]);
+      if (cube && (!isSolid() || drawn.has(`${r},${c}`))) cells.push([a[0], r, c, ch]);
+      else if (!cube && drawn.has(`${r},${c}`)) cells.push([r, c, ch]);
     }
   }
   setCells(cells);

@@ -4,7 +4,8 @@
 // showMovesData, stopMoves, CUBE_LIMITS); the 3-D view itself is static/view3d.js (an ES
 // module, window.view3d). Here:
 // * the 3-D views: the cube editor's (click a face to add a cube beyond it, shift-click or
-//   the tool erase to remove one), a solid's solution, the take-apart animation; where the
+//   the tool erase to remove one; on rhombic, sphere and tetra-octa the cell across the
+//   face, asked of the server), a solid's solution, the take-apart animation; where the
 //   browser has no WebGL, one line says so and the isometric pictures are drawn instead;
 // * the take-apart table: every assembly taken apart (the count says how many come apart),
 //   the rows sortable by level and by moves, each opening its animation;
@@ -77,7 +78,7 @@ window.page3d = (() => {
     if (!cells.length) { v.setPieces([]); return; }
     let data;
     try {
-      data = await post("/api/design/mesh", {lattice: state.model.lattice, cells});
+      data = await askGeometry("/api/design/mesh", {lattice: state.model.lattice, cells});
     } catch (error) { return; }  // the check of the puzzle says what is wrong
     if (asked !== meshAsked) return;
     v.setPieces(solidPieces(data, data.colours.map((ch) => ({key: ch, fill: colourOf(ch) || "#8a9bb0"}))));
@@ -88,7 +89,8 @@ window.page3d = (() => {
 
   function editor() {
     if (!isCube()) return false;
-    const v = view("iso3d", {label: "the cubes in 3-D", onCell: editCell, onFloor: (cell) => editAt(cell, false)});
+    const v = view("iso3d", {label: "the cubes in 3-D", onCell: editCell, onFloor: (cell) => editAt(cell, false),
+      onSolid: editSolid, onEmpty: startSolid});
     if (!v) return false;
     $("iso3d").hidden = false;
     const owned = `${state.name}|${state.target}`;
@@ -142,6 +144,64 @@ window.page3d = (() => {
       remember();
       edited();
     });
+  }
+
+  // -- rhombic, sphere, tetra-octa: cells added across a clicked face (#37 item 4) ----------
+  // which cell is across the face is the server's answer (web/solids.py's across), with the
+  // shift that keeps every coordinate at 0 or more (a lattice's own translation)
+  function editSolid({cell, point, shift}) {
+    const erase = shift || $("tool").value === "erase";
+    queued(async () => {
+      if (!state.model || !isSolid()) return;
+      const cells = cellsOf();
+      const i = cells.findIndex((c) => c[0] === cell[0] && c[1] === cell[1] && c[2] === cell[2]);
+      if (i < 0) return;  // the picture was older than the cells (an edit came between)
+      if (erase) {
+        cells.splice(i, 1);
+        solidEdited();
+        return;
+      }
+      let data;
+      try {
+        data = await askGeometry("/api/design/across", {lattice: state.model.lattice, cells, cell, point});
+      } catch (error) { designError(error.message); return; }
+      addSolid(data);
+    });
+  }
+
+  function startSolid() {
+    // an empty board or piece starts from the lattice's first cell (the server's)
+    if (!state.model || !isSolid() || cellsOf().length) return false;
+    queued(async () => {
+      if (!state.model || !isSolid() || cellsOf().length) return;
+      try {
+        addSolid(await askGeometry("/api/design/across", {lattice: state.model.lattice, cells: []}));
+      } catch (error) { designError(error.message); }
+    });
+    return true;
+  }
+
+  function addSolid({cell, shift}) {
+    const cells = cellsOf();
+    const [a, b, c] = shift;
+    if (a || b || c) {  // the cells (and the board's optional ones) moved as a whole
+      for (const x of cells) { x[0] += a; x[1] += b; x[2] += c; }
+      if (state.target === "board") state.model.optional = (state.model.optional || []).map((o) => [o[0] + a, o[1] + b, o[2] + c]);
+    }
+    const at = [cell[0] + a, cell[1] + b, cell[2] + c];
+    if (!cells.some((x) => x[0] === at[0] && x[1] === at[1] && x[2] === at[2])) cells.push([...at, $("colour").value || "#"]);
+    // the layers shown grow to hold it, within the layer editor's limits
+    for (const [id, v, most] of [["grid-layers", at[0], CUBE_LIMITS[0]], ["grid-rows", at[1], CUBE_LIMITS[1]], ["grid-cols", at[2], CUBE_LIMITS[2]]]) {
+      if (Number($(id).value) <= v) $(id).value = Math.min(most, v + 1);
+    }
+    solidEdited();
+  }
+
+  function solidEdited() {
+    designError("");
+    drawCube();
+    remember();
+    edited();
   }
 
   // -- a solid's board and pieces (the Puzzle pane) -----------------------------------------

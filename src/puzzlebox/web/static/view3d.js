@@ -2,7 +2,8 @@
 // mouse or a finger (three.js's OrbitControls: drag to orbit, wheel or pinch to zoom, right
 // drag or two fingers to pan), with a layer cut (only the layers up to one are drawn) and,
 // where the caller asks, a click on a cube's face that says which cell it is and which
-// cell lies beyond that face (the cube editor adds a cube there or removes the one hit).
+// cell lies beyond that face (the cube editor adds a cube there or removes the one hit);
+// on a solid's cell, which cell and the point hit (the server finds the cell across).
 // An ES module: three.js is served from static/vendor/three/ (the import map of index.html
 // names it), nothing is fetched from elsewhere and nothing is built. The classic scripts
 // use it through window.view3d, which says why where WebGL cannot be had (they then draw
@@ -58,7 +59,10 @@ function webglReason() {
 class View3D {
   // a canvas in `container`, with a layer cut under it; options: onCell({cell, beyond,
   // shift, piece}) for a click (not a drag) on a cube, onFloor([x, y, 0]) for a click on
-  // the floor's grid where there is no cube
+  // the floor's grid where there is no cube, onSolid({cell, point, shift}) for a click on
+  // a cell drawn from a mesh (the lattice's cell and the point hit, x, y, z: the server
+  // says which cell is across that face), onEmpty() for a click where nothing is drawn
+  // (true where it did something)
   constructor(container, options = {}) {
     this.container = container;
     this.options = options;
@@ -214,13 +218,14 @@ class View3D {
         const ball = new THREE.Mesh(ballGeometry(radius), entry.material);
         const [x, y, z] = cell.centre;
         ball.position.set(x, z, y);
-        ball.userData = {cell: null, piece: entry.key, shared: true};
+        ball.userData = {cell: null, solidCell: cell.cell, piece: entry.key, shared: true};
         entry.group.add(ball);
         entry.shapes.push(ball);
       }
       return;
     }
     const corners = [];
+    const owners = [];  // each triangle's cell (the lattice's coordinates): what a click hit
     for (const cell of mesh) {
       if (!shown(cell.level)) continue;
       cell.faces.forEach((face, i) => {
@@ -228,6 +233,7 @@ class View3D {
         if (beyond !== null && shown(beyond)) return;  // inside the piece as drawn
         for (let k = 1; k + 1 < face.length; k++) {
           for (const [x, y, z] of [face[0], face[k], face[k + 1]]) corners.push(x, z, y);
+          owners.push(cell.cell);
         }
       });
     }
@@ -236,7 +242,7 @@ class View3D {
     geometry.setAttribute("position", new THREE.Float32BufferAttribute(corners, 3));
     geometry.computeVertexNormals();
     const shape = new THREE.Mesh(geometry, entry.material);
-    shape.userData = {cell: null, piece: entry.key};
+    shape.userData = {cell: null, piece: entry.key, owners};
     const lines = new THREE.LineSegments(new THREE.EdgesGeometry(geometry, 1), LINE);
     entry.group.add(shape, lines);
     entry.shapes.push(shape);
@@ -321,7 +327,16 @@ class View3D {
     const hit = ray.intersectObjects(meshes, false)[0];
     if (hit) {
       const {cell, piece} = hit.object.userData;
-      if (!cell) {  // a solid's piece: which piece only (its cells are edited in layers)
+      if (!cell) {  // a solid's cell: which cell (the triangle's owner, or the ball) and where
+        const {solidCell, owners} = hit.object.userData;
+        const hitCell = solidCell || (owners && hit.faceIndex !== undefined ? owners[hit.faceIndex] : null);
+        if (this.options.onSolid && hitCell) {
+          // in the piece's own place (the editor's pieces are not moved), the page's x, y, z
+          const p = hit.object.parent.worldToLocal(hit.point.clone());
+          this.lastHit = {cell: hitCell, point: [p.x, p.z, p.y], shift: event.shiftKey};
+          this.options.onSolid(this.lastHit);
+          return;
+        }
         if (this.options.onPiece) this.options.onPiece({piece, shift: event.shiftKey});
         return;
       }
@@ -330,6 +345,9 @@ class View3D {
       if (this.options.onCell) this.options.onCell({cell, beyond, piece, shift: event.shiftKey});
       return;
     }
+    // nothing drawn yet: the caller may start from a cell (it answers whether it did)
+    const drawn = [...this.pieces.values()].some((entry) => entry.group.children.length);
+    if (this.options.onEmpty && !drawn && this.options.onEmpty()) return;
     if (this.options.onFloor && this.floorSize) {
       const point = new THREE.Vector3();
       if (ray.ray.intersectPlane(new THREE.Plane(new THREE.Vector3(0, 1, 0), 0), point)) {
