@@ -46,6 +46,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import burrtools  # noqa: E402  (bench/burrtools.py: build)
+from parallel import warm_bytecode  # noqa: E402  (bytecode written, as pip writes it)
 
 BENCH = Path(__file__).resolve().parent
 SOLUTIONS = re.compile(r"(\d+) assemblies and (\d+) solutions")
@@ -195,6 +196,7 @@ def bench_calendar(limit: float, rounds: int = 1, sources: list[str] | None = No
     if not become_subreaper():
         raise SystemExit("the calendar needs Linux's PR_SET_CHILD_SUBREAPER to count workers")
     trees = [tuple(v.split("=", 1)) for v in sources or []] or [("", None)]
+    warm_bytecode([src for _, src in trees])  # as a user's installed package runs
     settings = [("", trees[0][1], 1)] + [(name, src, 2) for name, src in trees]
     runs: dict[tuple[str, int], list[dict]] = {}
     load = os.getloadavg()

@@ -253,11 +253,28 @@ def measure_cli(puzzle: str, jobs: int, src: str | None = None,
     }
 
 
+def warm_bytecode(sources: list[str | None]) -> None:
+    """Let the measured commands use bytecode, as a user's do: pip writes it for an
+    installed package, and a source tree gets it on its first run, unless
+    ``PYTHONDONTWRITEBYTECODE`` is set, as it is on the machine these benches were written
+    on; there every command compiled the 112 modules it imports again, 0.15 s of the 2.4 s
+    of ``count solid-pentominoes-3x4x5`` and of its ``--jobs 2`` alike (bench/startup.py
+    and bench/queens_dlx.py do the same)."""
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    import compileall
+
+    import puzzlebox
+
+    for folder in {str(Path(puzzlebox.__file__).parent), *(s for s in sources if s)}:
+        compileall.compile_dir(folder, quiet=1)
+
+
 def cli_main(args: argparse.Namespace) -> int:
     """Interleaved rounds of ``count`` and ``count --jobs N`` for each puzzle; a table."""
     if not become_subreaper():
         raise SystemExit("--cli needs Linux's PR_SET_CHILD_SUBREAPER to count workers' CPU")
     sources = [tuple(v.split("=", 1)) for v in args.src] or [("", None)]
+    warm_bytecode([src for _, src in sources])
     settings = [(sources[0][0], sources[0][1], 1)] + [
         (name, src, jobs) for name, src in sources for jobs in args.jobs]
     load = os.getloadavg()
