@@ -19,7 +19,8 @@ BENCH = Path(__file__).resolve().parent.parent / "bench"
 SCRIPTS = sorted(p.stem for p in BENCH.glob("*.py"))
 WITH_MAIN = ["bitboard_plain", "browse_steps",
              "burr_booklet", "burr_booklet_design", "burrtools", "cutler_holey",
-             "cover_kernels_ab", "design", "disassembly", "disassembly_public", "docs_commands",
+             "cover_kernels_ab", "design", "disassembly", "disassembly_jobs", "disassembly_public",
+             "docs_commands",
              "fcc",
              "engines", "estimates", "hard",
              "kernel_ab", "lattices", "long_count", "memo", "oracle_counts", "parallel",
