@@ -260,18 +260,20 @@ class DesignRun:
             backend = ProcessBackend(self.jobs, try_batch, share=False)
         self._workers = backend.workers
         designs = list(todo)
-        # batches small enough to balance the workers, large enough to cost little to send:
-        # about four rounds of batches for each worker
-        # about eight rounds of batches for each worker, 16 designs at most: the last batch
-        # leaves a worker idle for one batch at the most (the calendar's sets: about a
-        # second; 64 a batch cost it 1.86x against one process, where 2x is the aim)
-        size = max(1, min(16, len(designs) // (8 * max(1, self._workers))))
         seconds = self.limits.time
-        tasks = []
-        for k in range(0, len(designs), size):
+        tasks: list[tuple[int, Any]] = []
+        k = 0
+        while k < len(designs):
+            # batches that shrink as the designs left do (guided self-scheduling): large
+            # enough at first to cost little to send, 16 at most; a design at a time at the
+            # end, so that the last batch leaves the other workers idle for one design, not
+            # for 16 (the calendar's sets: about a second a batch of 16, where the aim is
+            # half one process's wall time; 64 a batch had cost it 1.86x)
+            size = max(1, min(16, (len(designs) - k) // (4 * max(1, self._workers))))
             batch = [d.to_json() for d in designs[k:k + size]]
-            tasks.append((k // size, (self.space.text, self.space.source, self.space.name,
-                                      seconds, self.limits.refuse, batch)))
+            tasks.append((len(tasks), (self.space.text, self.space.source, self.space.name,
+                                       seconds, self.limits.refuse, batch)))
+            k += size
         try:
             for _, answers in backend.run(tasks):
                 if self._steady is None:  # the time left is reckoned from here on
