@@ -35,7 +35,7 @@ row, ``y`` up the rows, ``z`` up the layers; the importer writes ``row = -y``, `
 ``layer = z``), ``6f + k`` is ``k`` turns of 60 degrees about ``z`` (x towards y) after
 ``f``: none, a half turn about ``y``, the mirror ``x -> -x``, the mirror ``z -> -z``; 0 to 11
 are rotations. Its cells are worked on as the integer centres of their prisms in a basis
-where these maps are integer matrices (``_PRISM``). BurrTools compares the placements in
+where these maps are integer matrices (``_prism()``). BurrTools compares the placements in
 its problem's order of pieces, which the importer may not keep (Prisgon's cage, first
 there, is written last); the pivot's placement decides where it differs from image to
 image, as on Prisgon's Markus.
@@ -167,8 +167,15 @@ class _Frame(NamedTuple):
         return len(self.orientations) // 2
 
 
-_CUBE = _Frame(orientations(), _xyz, _cell, _cube_low, _same)
-_PRISM = _Frame(prism_orientations(), _prism_point, _prism_cell, _prism_low, _prism_position)
+@cache
+def _cube() -> _Frame:
+    return _Frame(orientations(), _xyz, _cell, _cube_low, _same)
+
+
+@cache
+def _prism() -> _Frame:
+    return _Frame(prism_orientations(), _prism_point, _prism_cell, _prism_low,
+                  _prism_position)
 
 
 def _prism_neighbours(cell: Cell) -> set[Cell]:
@@ -185,12 +192,12 @@ def frame_of(lattice: Lattice) -> _Frame | None:
     """The cube frame where pieces slide along three axes, the prism frame where every
     cell's neighbours are a prism's (checked on the cells about the origin), else None."""
     if sliding_axes(lattice) == 3:
-        return _CUBE
-    if lattice.dimensions != 3 or len(lattice.transforms) != len(_PRISM.orientations):
+        return _cube()
+    if lattice.dimensions != 3 or len(lattice.transforms) != 24:
         return None
     near = [(z, r, c) for z in (-1, 0, 1) for r in (-1, 0, 1) for c in (-1, 0, 1)]
     if all(set(lattice.neighbours(cell)) == _prism_neighbours(cell) for cell in near):
-        return _PRISM
+        return _prism()
     return None
 
 
@@ -209,7 +216,7 @@ def _product(frame: _Frame) -> tuple[tuple[int, ...], ...]:
 def product() -> tuple[tuple[int, ...], ...]:
     """``product()[g][t]``: the orientation of a piece in orientation ``t`` turned by ``g``
     on the cube grid (built when first asked: 2,304 products)."""
-    return _product(_CUBE)
+    return _product(_cube())
 
 
 def _apply(m: Matrix, p: Xyz) -> Xyz:
@@ -254,6 +261,7 @@ class _Order(NamedTuple):
     pieces: dict[str, _PieceOrder]
     rank: dict[str, int]
     pivot: int | None  # the pivot's place among the placements, in BurrTools' order
+    pivot_piece: str | None  # and its piece (one copy)
     neutral: str | None  # the colour that goes on any other
     placed: dict[tuple[str, tuple[Cell, ...]], tuple[int, Xyz] | None]  # _placed's answers
 
@@ -280,6 +288,35 @@ def _conjugates(frame: _Frame, group: frozenset[int]) -> frozenset[int]:
     return frozenset(out)
 
 
+class _Pieces(dict[str, _PieceOrder]):
+    """Each piece's orientations, worked out when first asked (SolidSixPieceBurrs has 25
+    pieces, and an assembly places 6 of them)."""
+
+    def __init__(self, puzzle: PolyominoPuzzle, frame: _Frame, colours: bool) -> None:
+        super().__init__()
+        self.shapes = {p.name: p.shape for p in puzzle.pieces}
+        self.frame = frame
+        self.colours = colours
+
+    def __missing__(self, name: str) -> _PieceOrder:
+        frame, shape = self.frame, self.shapes[name]
+        cells = {frame.point(c): ch if self.colours else "#"
+                 for c, ch in zip(shape.cells, shape.colors, strict=True)}
+        shaped = [_turned(frame, cells, t) for t in range(len(frame.orientations))]
+        coloured = [_shape(frame, s) for s in shaped]
+        first: dict[frozenset[tuple[Xyz, object]], int] = {}
+        for t, s in enumerate(coloured):
+            first.setdefault(s, t)
+        plain: dict[frozenset[Xyz], list[int]] = {}
+        for t, s in enumerate(coloured):
+            plain.setdefault(frozenset(p for p, _ in s), []).append(t)
+        found = self[name] = _PieceOrder(
+            {k: tuple(v) for k, v in plain.items()}, tuple(first[s] for s in coloured),
+            tuple(frame.low(list(s)) for s in shaped),
+            tuple({p: str(v) for p, v in s.items()} for s in shaped))
+        return found
+
+
 def _build(puzzle: PolyominoPuzzle, frame: _Frame) -> _Order:
     colours = puzzle.match_colors  # otherwise colours are not the rules' (nor BurrTools')
     board = {frame.point(c): (ch if colours else "#", c in puzzle.optional)
@@ -287,52 +324,47 @@ def _build(puzzle: PolyominoPuzzle, frame: _Frame) -> _Order:
     own = _shape(frame, board)
     low = frame.low(list(board))
     turns = []
-    count = len(frame.orientations)
-    for t in range(count):
+    for t in range(len(frame.orientations)):
         turned = _turned(frame, board, t)
         if _shape(frame, turned) == own:
             turns.append((t, _minus(low, frame.low(list(turned)))))
-    pieces: dict[str, _PieceOrder] = {}
-    symmetric: list[frozenset[int]] = []
-    for piece in puzzle.pieces:
-        cells = {frame.point(c): ch if colours else "#"
-                 for c, ch in zip(piece.shape.cells, piece.shape.colors, strict=True)}
-        shaped = [_turned(frame, cells, t) for t in range(count)]
-        coloured = [_shape(frame, s) for s in shaped]
-        first: dict[frozenset[tuple[Xyz, object]], int] = {}
-        for t, s in enumerate(coloured):
-            first.setdefault(s, t)
-        lows = tuple(frame.low(list(s)) for s in shaped)
-        plain: dict[frozenset[Xyz], list[int]] = {}
-        for t, s in enumerate(coloured):
-            plain.setdefault(frozenset(p for p, _ in s), []).append(t)
-        pieces[piece.name] = _PieceOrder(
-            {k: tuple(v) for k, v in plain.items()}, tuple(first[s] for s in coloured), lows,
-            tuple({p: str(v) for p, v in s.items()} for s in shaped))
-        symmetric.append(frozenset(t for t in range(count) if coloured[t] == coloured[0]))
+    pieces = _Pieces(puzzle, frame, colours)
     result = frozenset(t for t, _ in turns)
-    pivot = _pivot(puzzle, _conjugates(frame, result) if len(result) > 1 else None, symmetric)
-    return _Order(frame, board, tuple(turns), pieces,
-                  {p.name: k for k, p in enumerate(puzzle.pieces)}, pivot,
+    pivot = _pivot(puzzle, _conjugates(frame, result) if len(result) > 1 else None, pieces)
+    rank = {p.name: k for k, p in enumerate(puzzle.pieces)}
+    lead = None if pivot is None else _piece_at(puzzle, pivot)
+    return _Order(frame, board, tuple(turns), pieces, rank, pivot, lead,
                   puzzle.neutral if colours else "#", {})
 
 
+def _piece_at(puzzle: PolyominoPuzzle, place: int) -> str:
+    """The piece of the placement at ``place`` in the file's order of pieces and copies."""
+    for piece in puzzle.pieces:
+        copies = piece.hi if piece.hi is not None else 1
+        if place < copies:
+            return piece.name
+        place -= copies
+    raise ValueError(f"no placement {place}")
+
+
 def _pivot(puzzle: PolyominoPuzzle, unified: frozenset[int] | None,
-           symmetric: list[frozenset[int]]) -> int | None:
+           pieces: Mapping[str, _PieceOrder]) -> int | None:
     """The placement compared first (module docstring), or None; ``unified``: the board's
     symmetries in every orientation (None: the board has none)."""
-    if unified is None:
-        return None
-    shared = [len(unified & s) for s in symmetric]
+    if unified is None or any(p.lo != p.hi for p in puzzle.pieces):
+        return None  # no symmetries, or a range of counts: no piece is placed fewer ways
+    shared = []
+    for p in puzzle.pieces:  # the symmetries of each piece shared with the board
+        least = pieces[p.name].least
+        shared.append(sum(1 for t in unified if least[t] == least[0]))
     copies = [p.hi if p.hi is not None else 1 << 30 for p in puzzle.pieces]
-    ranges = any(p.lo != p.hi for p in puzzle.pieces)
-    if not ranges and all(c == 1 for c in copies):  # assembler_0
+    if all(c == 1 for c in copies):  # assembler_0
         return min(range(len(shared)), key=lambda k: (shared[k], k))
     best = 0
     for k in range(1, len(shared)):
         if copies[k] < copies[best] or (copies[k] == copies[best] and shared[k] < shared[best]):
             best = k
-    if ranges or copies[best] > 1:
+    if copies[best] > 1:
         return None
     return sum(copies[:best])
 
@@ -360,15 +392,15 @@ def _placed(order: _Order, piece: str, cells: tuple[Cell, ...]) -> tuple[int, Xy
     return found
 
 
-def _key(order: _Order, placed: Sequence[tuple[str, int, Xyz]], turn: int, shift: Xyz,
-         mirrors: bool) -> tuple[tuple[int, int, int, int], ...] | None:
-    """The key in BurrTools' order of the assembly whose placements are ``placed`` (piece,
-    orientation, shift) turned by orientation ``turn`` and moved by ``shift``; None where
-    a piece would be mirrored and ``mirrors`` is off."""
+def _keys(order: _Order, placed: Sequence[tuple[str, int, Xyz]], turn: int, shift: Xyz,
+          mirrors: bool) -> tuple[tuple[int, int, int, int], ...] | None:
+    """The keys, sorted, of ``placed`` (copies of one piece: orientation, shift) turned by
+    orientation ``turn`` and moved by ``shift``: each its least orientation number and
+    BurrTools' position; None where a piece would be mirrored and ``mirrors`` is off."""
     frame = order.frame
     m = frame.orientations[turn]
     turned = _product(frame)[turn]
-    parts: dict[str, list[tuple[int, int, int, int]]] = {}
+    out = []
     for piece, t, d in placed:
         info = order.pieces[piece]
         u = turned[t]
@@ -377,11 +409,41 @@ def _key(order: _Order, placed: Sequence[tuple[str, int, Xyz]], turn: int, shift
             return None
         at = frame.position(_minus(_moved(_moved(_apply(m, d), shift), info.low[u]),
                                    info.low[least]))
-        parts.setdefault(piece, []).append((least, *at))
-    keys = [k for name in sorted(parts, key=order.rank.__getitem__) for k in sorted(parts[name])]
-    if order.pivot is not None and order.pivot < len(keys):
-        keys.insert(0, keys.pop(order.pivot))
-    return tuple(keys)
+        out.append((least, *at))
+    return tuple(sorted(out))
+
+
+Best = tuple[int, Xyz]
+
+
+def _least(order: _Order, placed: Sequence[tuple[str, int, Xyz]], mirrors: bool
+           ) -> Best | None:
+    """The board's turn (and shift) that gives the least key in BurrTools' order: the
+    placements compared piece by piece (the pivot first, then the others in the file's
+    order, the copies of one sorted), keeping at each piece only the turns where it is
+    least, so that most turns are dropped after a placement or two."""
+    by_piece: dict[str, list[tuple[str, int, Xyz]]] = {}
+    for p in placed:
+        by_piece.setdefault(p[0], []).append(p)
+    names = sorted(by_piece, key=order.rank.__getitem__)
+    if order.pivot is not None and order.pivot_piece in by_piece:
+        names.remove(order.pivot_piece)
+        names.insert(0, order.pivot_piece)
+    left = list(order.turns)
+    if not mirrors:  # the turns that would mirror a piece are out, whatever comes first
+        times, cut, pieces = _product(order.frame), order.frame.rotations, order.pieces
+        left = [(t, shift) for t, shift in left
+                if all(pieces[p].least[times[t][u]] < cut for p, u, _ in placed)]
+    for name in names:
+        keyed = [(_keys(order, by_piece[name], t, shift, mirrors), t, shift)
+                 for t, shift in left]
+        least = min((k for k, _, _ in keyed if k is not None), default=None)
+        if least is None:
+            return None
+        left = [(t, shift) for k, t, shift in keyed if k == least]
+        if len(left) == 1:
+            break
+    return left[0]
 
 
 def burrtools_image(puzzle: PolyominoPuzzle, solution: PolyominoSolution) -> PolyominoSolution:
@@ -402,14 +464,10 @@ def burrtools_image(puzzle: PolyominoPuzzle, solution: PolyominoSolution) -> Pol
         if found is None:
             return solution
         placed.append((p.piece, *found))
-    best: tuple[tuple[tuple[int, int, int, int], ...], int, Xyz] | None = None
-    for t, shift in order.turns:
-        key = _key(order, placed, t, shift, puzzle.reflect)
-        if key is not None and (best is None or key < best[0]):
-            best = (key, t, shift)
-    if best is None or best[1] == 0:
+    best = _least(order, placed, puzzle.reflect)
+    if best is None or best[0] == 0:
         return solution
-    m, shift = frame.orientations[best[1]], best[2]
+    m, shift = frame.orientations[best[0]], best[1]
     return PolyominoSolution(tuple(
         Placement(p.piece, tuple(sorted(frame.cell(_moved(_apply(m, frame.point(c)), shift))
                                         for c in p.cells)))
