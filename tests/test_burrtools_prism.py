@@ -20,7 +20,9 @@ from pathlib import Path
 import pytest
 
 from puzzlebox.cli import main
-from puzzlebox.disassembly.assemblies import disassemble_solution
+from puzzlebox.cover.symmetry import images_of
+from puzzlebox.disassembly.assemblies import Rules, _as_placed, disassemble_solution
+from puzzlebox.disassembly.image import burrtools_image, frame_of
 from puzzlebox.formats import burrtools
 from puzzlebox.formats.reader import read_text
 from puzzlebox.puzzles.polyomino import PolyominoPuzzle, PolyominoSolution
@@ -58,6 +60,7 @@ def _puzzle(name: str, problem: str | None = None) -> PolyominoPuzzle:
 
 @pytest.mark.parametrize("name, problem, assemblies, level", [
     ("Bermuda", None, 1, "1"),
+    ("Prisgon", "1", 1, "9.6.4.2.2.2.1.2"),  # "Markus": BurrTools' image taken apart
     ("Prisgon", "2", 1, "9.5.1.1.2.2.2"),  # "Philos"
 ])
 def test_prism_examples_count_and_come_apart_as_burrtxt(
@@ -79,19 +82,54 @@ def test_prism_examples_count_and_come_apart_as_burrtxt(
     assert report["levels"] == [{"level": level, "assemblies": 1}]  # as burrTxt -d says
 
 
-def test_prisgon_markus_comes_apart_in_burrtxts_nine_moves() -> None:
+def test_prisgon_markus_comes_apart_as_burrtxt_from_every_image() -> None:
     """Prisgon's "Markus": one assembly, taken apart in 9 moves first as burrTxt finds. Which
     separation the search meets first among equally short ones depends on how the assembly
-    lies (the order of the directions breaks ties), and BurrTools' assembly is one of the
-    six images of puzzlebox's under the result's symmetries: burrTxt's level
-    9.6.4.2.2.2.1.2 is the level of some of them (puzzlebox's own image gives
-    9.6.4.2.2.2.2.2)."""
+    lies, and its six images under the result's rotations come apart as 9.6.4.2.2.2.1.2
+    (burrTxt's), 9.6.4.2.2.2.2.2 (puzzlebox's own, taken apart as placed) or
+    9.6.4.2.2.1.2(.2). Taken apart as the image BurrTools' assembler keeps (image.py's
+    prism order), every image gives burrTxt's level, through the same image."""
     puzzle = _puzzle("Prisgon", "1")
     assert puzzle.count().distinct == 1
-    levels = {disassemble_solution(puzzle, solution).level
-              for solution in puzzle.solutions() if isinstance(solution, PolyominoSolution)}
-    assert "9.6.4.2.2.2.1.2" in levels
-    assert {tuple(level.split(".")[:5]) for level in levels if level} == {("9", "6", "4", "2", "2")}
+    own = next(s for s in puzzle.solutions() if isinstance(s, PolyominoSolution))
+    images = [puzzle.decode(tuple(row)) for row in images_of(puzzle.symmetries,
+                                                             puzzle.encode(own))]
+    keys = {image.key() for image in images}
+    assert len(keys) == 6
+    raw = {_as_placed(puzzle, image, Rules(), "Markus", None, None, 3).level for image in images}
+    assert {"9.6.4.2.2.2.1.2", "9.6.4.2.2.2.2.2"} <= raw
+    chosen = {burrtools_image(puzzle, image).key() for image in images}
+    assert len(chosen) == 1 and chosen <= keys
+    assert {disassemble_solution(puzzle, image).level for image in images} == {"9.6.4.2.2.2.1.2"}
+
+
+def test_burrtools_prism_orientations_are_the_lattices_maps() -> None:
+    """BurrTools' 24 prism orientations (image.py, on the prisms' centres) are the prism
+    lattice's own 24 maps, each once, up to a translation of the grid: 0 to 11 its
+    rotations (proper), 12 to 23 its mirrors; 1 turns 60 degrees (a prism in 6 steps)."""
+    lattice = _puzzle("Prisgon", "1").lattice
+    frame = frame_of(lattice)
+    assert frame is not None and frame.rotations == 12
+    shape = [(0, 0, 0), (0, 0, 1), (0, 0, 2), (0, 1, 2), (1, 0, 0)]  # no symmetry
+    assert all(frame.cell(frame.point(c)) == c for c in shape)
+
+    def canonical(cells: list[tuple[int, ...]]) -> frozenset[tuple[int, ...]]:
+        points = [frame.point(c) for c in cells]
+        low = frame.low(points)
+        return frozenset((p[0] - low[0], p[1] - low[1], p[2] - low[2]) for p in points)
+
+    ours = {canonical([t(c) for c in shape]): t for t in lattice.transforms}
+    assert len(ours) == 24
+    theirs = [canonical([frame.cell(tuple(sum(m[i][k] * frame.point(c)[k] for k in range(3))
+                                          for i in range(3))) for c in shape])
+              for m in frame.orientations]
+    assert set(theirs) == set(ours)
+    assert [ours[k].proper for k in theirs] == [True] * 12 + [False] * 12
+    turned = shape
+    for _ in range(6):
+        turned = [frame.cell(tuple(sum(frame.orientations[1][i][k] * frame.point(c)[k]
+                                       for k in range(3)) for i in range(3))) for c in turned]
+    assert canonical(turned) == canonical(shape) != theirs[1]
 
 
 def test_prisgon_cage_and_its_variable_cells() -> None:

@@ -349,3 +349,34 @@ def test_compiled_step_agrees_position_by_position(seed: int) -> None:
                 seen.add(new)
                 queue.append(new)
     assert compared > 100 and moving > compared  # a real search, not one stuck position
+
+
+def test_groups_merge_with_the_newest_first_as_burrtools() -> None:
+    """Three pieces in pockets of a comb, each free to slide one cell +x: BurrTools (its
+    ``movementAnalysator_c::find``, merging each new group with the groups met before it,
+    newest first: its ``countingNodeHash`` adds at the head of a list) moves P1, P2, then
+    P1+P2, P3, then P3 with P1+P2, with P2, with P1. Found so: aracna (Eyckmans) came
+    apart as 13.1.2 where ``burrTxt -d`` says 13.1.3 (merged oldest first, the 12th move
+    took D, F, H along where BurrTools' took D, E, F, H, K, L). Every backend alike."""
+    from puzzlebox.disassembly import search
+    from puzzlebox.disassembly.search import _arrays, _Budget, _Part, _Solver
+
+    wall = frozenset([(0, y, 0) for y in range(7)] + [(3, y, 0) for y in range(7)]
+                     + [(x, y, 0) for x in (1, 2) for y in (0, 2, 4, 6)])
+    pieces = _arrays([wall] + [frozenset({(1, y, 0)}) for y in (1, 3, 5)])
+    budget = _Budget(10**6, None, "test")
+    parts = [_Part(_Solver(2, pieces, [], [], False, budget, False), (0, 1, 2, 3))]
+    for backend in kernel_choice.available():
+        if backend == kernel_choice.C and search._cdisasm is None:
+            continue
+        kernel_choice.use(backend)
+        try:
+            parts.append(_Part(_Solver(2, pieces, [], [], False, budget), (0, 1, 2, 3)))
+        finally:
+            kernel_choice.use(None)
+    for part in parts:
+        splits, moves = part.expand((0,) * 12)
+        assert splits == []
+        right = [mask for _, (mask, direction, distance) in moves
+                 if direction == 0 and distance == 1]
+        assert right == [0b0010, 0b0100, 0b0110, 0b1000, 0b1110, 0b1100, 0b1010]

@@ -696,8 +696,9 @@ static int moves(Part *p) {
                     }
                 if (known || !movable(mask, full, fixed)) continue;
                 if (push_move(p, mask, d, k) < 0) return -1;
-                size_t snapshot = p->nmoves;
-                for (size_t r = first; r < snapshot; r++) {
+                /* merged with the groups met before, the newest first (_Part.moves) */
+                for (size_t back = p->nmoves - 1; back > first; back--) {
+                    size_t r = back - 1;
                     if (p->mv[3 * r + 2] != k) continue;
                     uint64_t other = (uint64_t)p->mv[3 * r];
                     uint64_t uni = other | mask;

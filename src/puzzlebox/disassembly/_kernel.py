@@ -244,8 +244,7 @@ def moves(reach: np.ndarray, fixed: int) -> np.ndarray:
                 result[used, 1] = d
                 result[used, 2] = k
                 used += 1
-                snapshot = used
-                for r in range(first, snapshot):
+                for r in range(used - 2, first - 1, -1):  # the newest first (_Part.moves)
                     if result[r, 2] != k:
                         continue
                     other = result[r, 0]

@@ -406,7 +406,9 @@ class _Part:
                         continue
                     known.append(mask)
                     result.append((mask, d, k))
-                    for other in list(known):
+                    # merged with the groups met before it, the newest first: BurrTools
+                    # keeps them in a list it adds to at the head (countingNodeHash)
+                    for other in known[-2::-1]:
                         union = other | mask
                         if (union not in (other, mask, full) and union not in known
                                 and self.movable(union)):
