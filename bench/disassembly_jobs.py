@@ -31,7 +31,7 @@ from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
-from disassembly_public import EXAMPLES, SOURCES, locate  # noqa: E402
+from disassembly_public import EXAMPLES, SOURCES, imported  # noqa: E402
 from parallel import warm_bytecode  # noqa: E402
 
 
@@ -66,15 +66,9 @@ def main() -> int:
     load = os.getloadavg()
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        for source in [s for s in SOURCES if s.name in args.only]:
-            path = locate(source, Path(args.files), Path(args.mirrors), Path(args.examples))
-            if path is None:
-                print(f"{source.name}: not found ({source.repo} {source.path})", file=sys.stderr)
-                continue
-            toml = Path(tmp) / f"{source.name}.toml"
-            problem = ["--problem", str(source.problem)] if source.problem else []
-            subprocess.run([puzzlebox, "import", str(path), *problem, "-o", str(toml)],
-                           check=True, capture_output=True)
+        for source, _, toml in imported([s for s in SOURCES if s.name in args.only],
+                                        Path(args.files), Path(args.mirrors),
+                                        Path(args.examples), Path(tmp), puzzlebox):
             base = [puzzlebox, "count", str(toml), "--disassemble", "--json"]
             got: dict[int, list[tuple[float, float]]] = {1: [], args.jobs: []}
             answers = []

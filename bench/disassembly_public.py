@@ -214,6 +214,25 @@ def burrtxt_binary(given: str | None) -> Path | None:
     return binary
 
 
+def imported(rows: list[Source], files: Path, mirrors: Path, examples: Path, tmp: Path,
+             puzzlebox: str) -> list[tuple[Source, Path, Path]]:
+    """Each source found (:func:`locate`) and imported with ``puzzlebox import`` into
+    ``tmp``: the source, its BurrTools file and its TOML; one not found is said and left
+    out."""
+    ready: list[tuple[Source, Path, Path]] = []
+    for source in rows:
+        path = locate(source, files, mirrors, examples)
+        if path is None:
+            print(f"{source.name}: not found ({source.repo} {source.path})", file=sys.stderr)
+            continue
+        toml = tmp / f"{source.name}.toml"
+        problem = ["--problem", str(source.problem)] if source.problem else []
+        subprocess.run([puzzlebox, "import", str(path), *problem, "-o", str(toml)],
+                       check=True, capture_output=True)
+        ready.append((source, path, toml))
+    return ready
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--files", default=str(BENCH / ".public"),
@@ -247,17 +266,7 @@ def main() -> int:
     before: dict[str, list[Measured]] = {}
     old_env = None if args.before is None else {**os.environ, "PYTHONPATH": args.before}
     with tempfile.TemporaryDirectory() as tmp:
-        ready: list[tuple[Source, Path, Path]] = []
-        for source in rows:
-            path = locate(source, files, mirrors, examples)
-            if path is None:
-                print(f"{source.name}: not found ({source.repo} {source.path})", file=sys.stderr)
-                continue
-            toml = Path(tmp) / f"{source.name}.toml"
-            problem = ["--problem", str(source.problem)] if source.problem else []
-            subprocess.run([puzzlebox, "import", str(path), *problem, "-o", str(toml)],
-                           check=True, capture_output=True)
-            ready.append((source, path, toml))
+        ready = imported(rows, files, mirrors, examples, Path(tmp), puzzlebox)
         for _ in range(args.repeat):
             for source, path, toml in ready:
                 problem = ["-o", str(source.problem - 1)] if source.problem else []

@@ -30,6 +30,7 @@ from puzzlebox.formats.reader import read_text
 from puzzlebox.geometry.lattice import lattice_named
 from puzzlebox.web.model import ModelError, model_of, to_toml
 from puzzlebox.web.solids import across, first_cell, places
+from test_web_lattices import PYRAMID  # the pyramid of balls of test_lattice_fcc.py
 
 EXAMPLES = Path(__file__).parents[2] / "shared" / "peers" / "burrtools" / "examples"
 if not EXAMPLES.is_dir():
@@ -47,19 +48,6 @@ grid = ["..../..../....", "..../..../....", "..../..../....", "..#./..../....",
 A = ["..../..#./.#.#", "..#./..../...."]
 B = ["..../..../....", "..../..../....", "..../..../....", "..#./..../....",
      "..../..#./.#.#"]
-"""
-# the pyramid of balls of tests/test_lattice_fcc.py
-PYRAMID = """lattice = "sphere"
-[board]
-grid = ["..#../.#.#./#.#.#/.#.#./..#..", "...../..#../.#.#./..#../.....",
-        "...../...../..#../...../....."]
-[pieces]
-V = { shape = ["#.#/.#."], count = 2 }
-I = { shape = ["#../.#./..#"], count = 2 }
-D = { shape = ["#./.#"], count = 1 }
-[rules]
-rotate = true
-reflect = false
 """
 
 
