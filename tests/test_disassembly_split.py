@@ -254,3 +254,18 @@ def test_assemblies_travel_as_placement_numbers_and_come_back_whole() -> None:
     assert first[0][1] == assemblies[0]
     for a, b in zip(first[0][1].placements, again[0][1].placements, strict=True):
         assert a is b
+
+
+def test_a_checkpoint_of_an_older_format_is_refused_as_such(tmp_path: Path) -> None:
+    """A checkpoint written before assemblies travelled as placement numbers (format 2)
+    is refused in one line that says it is another version's, not another puzzle's."""
+    puzzle, origin = _puzzle("framed-slack")
+    path = tmp_path / "old.jsonl"
+    list(split_take_apart(puzzle, origin, _rules(puzzle), checkpoint=str(path)))
+    lines = path.read_text().split("\n")
+    head = json.loads(lines[0])
+    assert head["version"] == 3
+    head["version"] = 2
+    path.write_text("\n".join([json.dumps(head), *lines[1:]]))
+    with pytest.raises(DisassemblyCheckpointError, match="another version of puzzlebox"):
+        list(split_take_apart(puzzle, origin, _rules(puzzle), checkpoint=str(path)))

@@ -67,7 +67,11 @@ class Journal(Generic[T]):
             head = None
         if not isinstance(head, dict) or head.get("checkpoint") != self.kind:
             raise self.error(f"{name}: not a {self.what}'s checkpoint")
-        if head.get("version") != self.version or head.get("run") != self.fingerprint:
+        if head.get("version") != self.version:
+            raise self.error(f"{name}: a {self.what}'s checkpoint of another version of "
+                             f"puzzlebox (format {head.get('version')!r}, this one writes "
+                             f"{self.version}): give a new file to start afresh")
+        if head.get("run") != self.fingerprint:
             raise self.error(f"{name}: the checkpoint of another {self.other}: give a new "
                              "file to start afresh")
         last = len(lines) - 1
