@@ -37,13 +37,15 @@ from tests.web_page import (  # noqa: E402
     WAIT,
     chromium,
     roomy_app,
-    serving,
+    roomy_server,
     wait,
-    webgl_chromium,
+    webgl_browser,
 )
 
 from puzzlebox import catalog  # noqa: E402
 from puzzlebox.cli import main  # noqa: E402
+
+server, browser = roomy_server, webgl_browser  # the module's page and Chromium
 
 ROOT = Path(__file__).parents[1]
 STATIC = ROOT / "src" / "puzzlebox" / "web" / "static"
@@ -209,18 +211,6 @@ if CHROMIUM is not None and CHROMEDRIVER is not None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support.ui import Select
-
-
-@pytest.fixture(scope="module")
-def server():
-    with serving(roomy_app()) as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with webgl_chromium() as driver:
-        yield driver
 
 
 def text(driver, element_id: str) -> str:

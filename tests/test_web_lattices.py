@@ -29,12 +29,13 @@ from starlette.testclient import TestClient  # noqa: E402
 from tests.web_page import (  # noqa: E402
     CHROMEDRIVER,
     CHROMIUM,
+    PYRAMID,
     cli_count,
     open_text,
     roomy_app,
-    serving,
+    roomy_server,
     wait,
-    webgl_chromium,
+    webgl_browser,
 )
 
 from puzzlebox.cli import main  # noqa: E402
@@ -42,23 +43,12 @@ from puzzlebox.formats.reader import read_text  # noqa: E402
 from puzzlebox.geometry.lattice import lattice_named  # noqa: E402
 from puzzlebox.web.solids import centre, mesh, space_map  # noqa: E402
 
+server, browser = roomy_server, webgl_browser  # the module's page and Chromium
+
 EXAMPLES = Path(__file__).parents[2] / "shared" / "peers" / "burrtools" / "examples"
 if not EXAMPLES.is_dir():
     EXAMPLES = Path("/work/shared/peers/burrtools/examples")
 SHOTS = os.environ.get("PUZZLEBOX_SCREENSHOTS")
-# the pyramid of balls of tests/test_lattice_fcc.py (counted there against a brute force)
-PYRAMID = """lattice = "sphere"
-[board]
-grid = ["..#../.#.#./#.#.#/.#.#./..#..", "...../..#../.#.#./..#../.....",
-        "...../...../..#../...../....."]
-[pieces]
-V = { shape = ["#.#/.#."], count = 2 }
-I = { shape = ["#../.#./..#"], count = 2 }
-D = { shape = ["#./.#"], count = 1 }
-[rules]
-rotate = true
-reflect = false
-"""
 
 
 def _example(name: str) -> bytes:
@@ -198,18 +188,6 @@ def test_bermuda_s_take_apart_comes_with_meshes_and_its_space(client, capsys):
 if CHROMIUM is not None and CHROMEDRIVER is not None:
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
-
-
-@pytest.fixture(scope="module")
-def server():
-    with serving(roomy_app()) as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with webgl_chromium() as driver:
-        yield driver
 
 
 def pixels(driver, canvas) -> str:

@@ -25,12 +25,14 @@ from itertools import product
 from pathlib import Path
 
 import pytest
+from tests.web_page import PYRAMID, roomy_server, webgl_browser
 
 from puzzlebox.formats.reader import read_text
 from puzzlebox.geometry.lattice import lattice_named
 from puzzlebox.web.model import ModelError, model_of, to_toml
 from puzzlebox.web.solids import across, first_cell, places
-from test_web_lattices import PYRAMID  # the pyramid of balls of test_lattice_fcc.py
+
+server, browser = roomy_server, webgl_browser  # the module's page and Chromium
 
 EXAMPLES = Path(__file__).parents[2] / "shared" / "peers" / "burrtools" / "examples"
 if not EXAMPLES.is_dir():
@@ -207,23 +209,6 @@ def test_the_routes_answer_the_library_and_refuse_in_one_line(client):
 
 
 # -- in the browser -----------------------------------------------------------------------------
-
-@pytest.fixture(scope="module")
-def server():
-    pytest.importorskip("uvicorn", reason="the web extra (uvicorn) is not installed")
-    from tests.web_page import roomy_app, serving
-
-    with serving(roomy_app()) as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from tests.web_page import webgl_chromium
-
-    with webgl_chromium() as driver:
-        yield driver
-
 
 def _model_cells(driver, target: int) -> set[tuple[int, ...]]:
     cells = driver.execute_script("return state.model.pieces[arguments[0]].cells", target)

@@ -2,7 +2,8 @@
 Chromium (Debian's chromium and chromium-driver, driven by Selenium) with its downloads kept
 in a folder of the test's, a puzzle opened from its text, and the command line's count of
 a text. Imported by tests/test_web_browser.py, tests/test_web_designer.py and the 3-D
-tests, each of which keeps one server and one browser per module."""
+tests, each of which keeps one server and one browser per module (the 3-D tests take
+:func:`roomy_server` and :func:`webgl_browser` as their ``server`` and ``browser``)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")
 WAIT = 120  # seconds a page load or a wait for the screen may take: a guard against a hang,
@@ -24,6 +27,21 @@ WAIT = 120  # seconds a page load or a wait for the screen may take: a guard aga
 CHECK_WAIT = 600.0  # the seconds a page's check may take in the tests (the server's own
 # limit is 10 s, web/fairness.py: four checks with it failed on a loaded machine; the
 # limit itself is tested with small values in tests/test_web_fairness.py)
+
+# the page's tests' puzzle on spheres: the pyramid of balls of tests/test_lattice_fcc.py
+# (counted there against a brute force)
+PYRAMID = """lattice = "sphere"
+[board]
+grid = ["..#../.#.#./#.#.#/.#.#./..#..", "...../..#../.#.#./..#../.....",
+        "...../...../..#../...../....."]
+[pieces]
+V = { shape = ["#.#/.#."], count = 2 }
+I = { shape = ["#../.#./..#"], count = 2 }
+D = { shape = ["#./.#"], count = 1 }
+[rules]
+rotate = true
+reflect = false
+"""
 
 
 def roomy_app(**options: Any) -> Any:
@@ -154,3 +172,19 @@ def cli_count(text: str, name: str, capsys: Any) -> str:
         assert main(["count", str(path), "--json"]) == 0
         counted = json.loads(capsys.readouterr().out)
     return f"{counted['solutions']} solutions, {counted['distinct']} distinct"
+
+
+@pytest.fixture(scope="module", name="server")
+def roomy_server() -> Iterator[str]:
+    """A module's ``server``: the page with roomy checks (:func:`roomy_app`), on a free
+    port."""
+    pytest.importorskip("uvicorn", reason="the web extra (uvicorn) is not installed")
+    with serving(roomy_app()) as url:
+        yield url
+
+
+@pytest.fixture(scope="module", name="browser")
+def webgl_browser() -> Iterator[Any]:
+    """A module's ``browser``: headless Chromium with WebGL (:func:`webgl_chromium`)."""
+    with webgl_chromium() as driver:
+        yield driver
