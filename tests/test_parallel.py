@@ -1028,3 +1028,41 @@ def test_the_time_rule_of_a_count_tried_whole_first_is_judged_as_it_runs(monkeyp
                                           meter=machine(idle=1.0), on_plan=refuse) as run:
         run.count()
     assert judged == [None]  # judged once, with no estimate of the split's own
+
+
+JUDGED_ONCE = """
+import json, os, sys
+import puzzlebox
+from puzzlebox.parallel import SplitRun, run as split_run
+split_run.JUDGE_AFTER = 0.0  # the time rule judges at the first tick of the count
+judged = {path!r}
+pf = puzzlebox.load_file("solid-pentominoes-3x4x5")
+
+def on_plan(board, estimate):
+    with open(judged, "a") as out:
+        out.write(f"{{os.getpid()}}\\n")
+
+with SplitRun(pf, jobs=2, on_plan=on_plan) as run:
+    result = run.count()
+    forked = run.backend.forked
+print(json.dumps({{"answer": [result.solutions, result.distinct], "forked": forked,
+                  "workers": result.workers, "pid": os.getpid()}}))
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers fork on Linux only")
+def test_a_forked_worker_does_not_judge_the_count_again(tmp_path):
+    """A count tried whole forks its workers from the trial's step hook; a forked worker
+    used to inherit that hook and run the count's time rule on its own subproblems (a
+    second estimate of the whole tree, #38 item 6). The rule is judged in the command's
+    process only."""
+    judged = tmp_path / "judged.txt"
+    script = tmp_path / "judged.py"
+    script.write_text(JUDGED_ONCE.format(path=str(judged)))
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout.splitlines()[-1])
+    assert out["answer"] == [31520, 3940]
+    assert out["forked"] >= 1 and out["workers"] == 2
+    assert judged.read_text().split() == [str(out["pid"])]

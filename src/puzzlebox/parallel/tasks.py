@@ -122,15 +122,22 @@ def stoppable(
     """The task this thread runs inside the block stops (raises :class:`Cancelled`) at the
     end of the step of its search during which ``event`` is set: this process drops its copy
     of a subproblem that a worker answered first (parallel/backends.py). ``on_step`` sees
-    the search's stats after every step (and may raise to stop it)."""
-    _watch.event, _watch.on_step = event, on_step
+    the search's stats after every step (and may raise to stop it).
+
+    They are this process's: a worker forked inside the block (the count tried whole starts
+    its workers from its ``on_step``) inherits this thread's watch, and ran the count's time
+    rule on every subproblem it counted, a second estimate of the whole tree (0.13-0.18 s of
+    a worker's CPU on tetrasticks-6x6, #38 item 6) and its note said twice."""
+    _watch.event, _watch.on_step, _watch.pid = event, on_step, os.getpid()
     try:
         yield
     finally:
-        _watch.event, _watch.on_step = None, None
+        _watch.event, _watch.on_step, _watch.pid = None, None, None
 
 
 def _check(stats: SearchStats) -> None:
+    if getattr(_watch, "pid", None) != os.getpid():
+        return  # no watch, or the one of the process this worker was forked from
     on_step = getattr(_watch, "on_step", None)
     if on_step is not None:
         on_step(stats)
