@@ -233,14 +233,6 @@ def _swept_first(here: Cell, step: Cell) -> tuple[Cell, ...]:
     return found
 
 
-def _sub3(a: Point3, b: Point3) -> Point3:
-    return (a[0] - b[0], a[1] - b[1], a[2] - b[2])
-
-
-def _cross3(a: Point3, b: Point3) -> Point3:
-    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
-
-
 class RhombicLattice(Lattice):
     name = "rhombic"
     dimensions = 3
@@ -302,15 +294,14 @@ class RhombicLattice(Lattice):
     def solid_faces(self, cell: Cell) -> list[tuple[Point3, ...]]:
         """The tetrahedron's four triangles in cube units, each wound counter-clockwise
         seen from outside (away from its fourth corner)."""
-        points = [(p[0] / 2, p[1] / 2, p[2] / 2) for p in corners(cell)]
+        doubled = corners(cell)  # whole numbers: the winding is decided exactly
         faces: list[tuple[Point3, ...]] = []
         for skip in range(4):
-            a, b, c = (points[i] for i in range(4) if i != skip)
-            d = points[skip]
-            normal = _cross3(_sub3(b, a), _sub3(c, a))
-            if sum(n * (dv - av) for n, dv, av in zip(normal, d, a, strict=True)) > 0:
+            a, b, c = (doubled[i] for i in range(4) if i != skip)
+            normal = _cross(_sub(b, a), _sub(c, a))
+            if sum(n * v for n, v in zip(normal, _sub(doubled[skip], a), strict=True)) > 0:
                 b, c = c, b  # the normal pointed at the fourth corner: turn it round
-            faces.append((a, b, c))
+            faces.append(tuple((p[0] / 2, p[1] / 2, p[2] / 2) for p in (a, b, c)))
         return faces
 
     def parse(self, value: Any) -> dict[Cell, str]:
