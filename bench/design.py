@@ -46,7 +46,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import burrtools  # noqa: E402  (bench/burrtools.py: build)
-from parallel import warm_bytecode  # noqa: E402  (bytecode written, as pip writes it)
+from parallel import become_subreaper, reap_all, warm_bytecode  # noqa: E402
 
 BENCH = Path(__file__).resolve().parent
 SOLUTIONS = re.compile(r"(\d+) assemblies and (\d+) solutions")
@@ -136,25 +136,6 @@ def bench_burrs(rounds: int, limit: float) -> None:
     print(f"\nburrTxt -d / puzzlebox design: {ratio:.1f}x CPU")
     if peer is not None and peer != (totals["assemblies"], totals["come_apart"]):
         print(f"DISAGREE: burrTxt {peer}, puzzlebox {totals}")
-
-
-def become_subreaper() -> bool:
-    """Make orphaned descendants (the forkserver and its workers) this process's children,
-    so that their CPU is counted when they are reaped (Linux only)."""
-    try:
-        import ctypes
-
-        return ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0) == 0
-    except (OSError, AttributeError):
-        return False
-
-
-def reap_all() -> None:
-    while True:
-        try:
-            os.waitpid(-1, 0)
-        except ChildProcessError:
-            return
 
 
 def calendar_once(jobs: int, limit: float, src: str | None) -> dict:
