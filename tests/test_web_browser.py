@@ -12,7 +12,6 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -27,8 +26,10 @@ from tests.web_page import (  # noqa: E402
     CHROMIUM,
     WAIT,
     chromium,
+    download_folder,
     roomy_app,
     serving,
+    wait,
 )
 
 if CHROMIUM is None or CHROMEDRIVER is None:
@@ -55,21 +56,13 @@ def server():
         yield url, app.state.app
 
 
-@pytest.fixture(scope="module")
-def downloads():
-    with tempfile.TemporaryDirectory() as folder:
-        yield Path(folder)
+downloads = download_folder  # the module's download folder (tests/web_page.py)
 
 
 @pytest.fixture(scope="module")
 def browser(downloads):
     with chromium(downloads, console=True) as driver:  # the console, read back
         yield driver
-
-
-def wait(driver, condition, timeout=WAIT):
-    return WebDriverWait(driver, timeout, ignored_exceptions=[StaleElementReferenceException]
-                         ).until(lambda d: condition(d))
 
 
 def text(driver, element_id: str) -> str:

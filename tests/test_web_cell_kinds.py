@@ -10,8 +10,6 @@ puzzle, counted the same by the page and the CLI) and opened again in the grid e
 from __future__ import annotations
 
 import json
-import tempfile
-from pathlib import Path
 
 import pytest
 
@@ -32,7 +30,11 @@ from tests.test_web_designer import (  # noqa: E402
     tool,
     wait,
 )
-from tests.web_page import CHROMEDRIVER, CHROMIUM, chromium, roomy_app, serving  # noqa: E402
+from tests.web_page import (  # noqa: E402
+    download_folder,
+    downloading_browser,
+    roomy_server,
+)
 
 from puzzlebox.formats.reader import read_file  # noqa: E402
 
@@ -45,27 +47,8 @@ except ImportError:
     webdriver = None
 
 
-@pytest.fixture(scope="module")
-def server():
-    with serving(roomy_app()) as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def downloads():
-    with tempfile.TemporaryDirectory() as folder:
-        yield Path(folder)
-
-
-@pytest.fixture(scope="module")
-def browser(downloads):
-    if webdriver is None:
-        pytest.skip("selenium is not installed")
-    if CHROMIUM is None or CHROMEDRIVER is None:
-        pytest.skip("no headless browser: install the Debian packages chromium and "
-                    "chromium-driver (.ci/run does)")
-    with chromium(downloads) as driver:
-        yield driver
+# the module's page, its browser and the folder it downloads into (tests/web_page.py)
+server, browser, downloads = roomy_server, downloading_browser, download_folder
 
 
 def colour(driver, ch: str) -> None:

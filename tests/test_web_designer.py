@@ -16,7 +16,6 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 import zipfile
@@ -29,23 +28,22 @@ pytest.importorskip("uvicorn", reason="the web extra (uvicorn) is not installed"
 
 from starlette.testclient import TestClient  # noqa: E402
 from tests.web_page import (  # noqa: E402
-    CHROMEDRIVER,
-    CHROMIUM,
     WAIT,
-    chromium,
+    download_folder,
+    downloading_browser,
     roomy_app,
-    serving,
+    roomy_server,
+    wait,
 )
 
 from puzzlebox.web.design import MAX_UPLOAD, transform_cells  # noqa: E402
 
 try:
     from selenium import webdriver
-    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
-    from selenium.webdriver.support.ui import Select, WebDriverWait
+    from selenium.webdriver.support.ui import Select
 except ImportError:  # the HTTP-level tests still run; the browser's skip says why
     webdriver = None
 
@@ -53,32 +51,8 @@ SHOTS = os.environ.get("PUZZLEBOX_SCREENSHOTS")
 DATA = Path(__file__).parent / "data"
 
 
-@pytest.fixture(scope="module")
-def server():
-    with serving(roomy_app()) as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def downloads():
-    with tempfile.TemporaryDirectory() as folder:
-        yield Path(folder)
-
-
-@pytest.fixture(scope="module")
-def browser(downloads):
-    if webdriver is None:
-        pytest.skip("selenium is not installed")
-    if CHROMIUM is None or CHROMEDRIVER is None:
-        pytest.skip("no headless browser: install the Debian packages chromium and "
-                    "chromium-driver (.ci/run does)")
-    with chromium(downloads) as driver:
-        yield driver
-
-
-def wait(driver, condition, timeout=WAIT):
-    return WebDriverWait(driver, timeout, ignored_exceptions=[StaleElementReferenceException]
-                         ).until(lambda d: condition(d))
+# the module's page, its browser and the folder it downloads into (tests/web_page.py)
+server, browser, downloads = roomy_server, downloading_browser, download_folder
 
 
 def text(driver, element_id: str) -> str:

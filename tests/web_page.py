@@ -3,7 +3,8 @@ Chromium (Debian's chromium and chromium-driver, driven by Selenium) with its do
 in a folder of the test's, a puzzle opened from its text, and the command line's count of
 a text. Imported by tests/test_web_browser.py, tests/test_web_designer.py and the 3-D
 tests, each of which keeps one server and one browser per module (the 3-D tests take
-:func:`roomy_server` and :func:`webgl_browser` as their ``server`` and ``browser``)."""
+:func:`roomy_server` and :func:`webgl_browser` as their ``server`` and ``browser``, the
+editor's tests :func:`downloading_browser` and :func:`download_folder`)."""
 
 from __future__ import annotations
 
@@ -117,16 +118,19 @@ def chromium(downloads: Path, console: bool = False, flags: tuple[str, ...] = ()
         shutil.rmtree(profile, ignore_errors=True)
 
 
-@contextmanager
-def webgl_chromium() -> Iterator[Any]:
-    """Headless Chromium that makes WebGL contexts (SwiftShader), for a module's 3-D view
-    tests; the test skips, saying why, where there is no browser or no WebGL."""
-    import pytest
-
+def need_chromium() -> None:
+    """Skip the test, saying why, where Selenium or the headless browser is missing."""
     pytest.importorskip("selenium", reason="selenium is not installed")
     if CHROMIUM is None or CHROMEDRIVER is None:
         pytest.skip("no headless browser: install the Debian packages chromium and "
                     "chromium-driver (.ci/run does)")
+
+
+@contextmanager
+def webgl_chromium() -> Iterator[Any]:
+    """Headless Chromium that makes WebGL contexts (SwiftShader), for a module's 3-D view
+    tests; the test skips, saying why, where there is no browser or no WebGL."""
+    need_chromium()
     with tempfile.TemporaryDirectory() as folder, chromium(Path(folder)) as driver:
         driver.get("about:blank")
         reason = driver.execute_script(
@@ -187,4 +191,19 @@ def roomy_server() -> Iterator[str]:
 def webgl_browser() -> Iterator[Any]:
     """A module's ``browser``: headless Chromium with WebGL (:func:`webgl_chromium`)."""
     with webgl_chromium() as driver:
+        yield driver
+
+
+@pytest.fixture(scope="module", name="downloads")
+def download_folder() -> Iterator[Path]:
+    """A module's ``downloads``: the folder its browser downloads into."""
+    with tempfile.TemporaryDirectory() as folder:
+        yield Path(folder)
+
+
+@pytest.fixture(scope="module", name="browser")
+def downloading_browser(downloads: Path) -> Iterator[Any]:
+    """A module's ``browser``: headless Chromium downloading into ``downloads``."""
+    need_chromium()
+    with chromium(downloads) as driver:
         yield driver
