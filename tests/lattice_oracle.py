@@ -223,6 +223,14 @@ def normalize(geometry: Geometry, points: Iterable[Point]) -> tuple[Point, ...]:
     return tuple(sub(p, shift) for p in points)
 
 
+def translates(geometry: Geometry, cells: Iterable[tuple[int, ...]],
+               moved: Iterable[tuple[int, ...]]) -> bool:
+    """Whether the oracle finds the cells ``moved`` a translate of ``cells`` (its own points
+    and normal forms: what a lattice's ``normalize`` is checked against)."""
+    return normalize(geometry, map(geometry.to_point, cells)) == \
+        normalize(geometry, map(geometry.to_point, moved))
+
+
 def orientations(geometry: Geometry, points: Iterable[Point], rotate: bool, reflect: bool
                  ) -> list[tuple[Point, ...]]:
     """The distinct normal forms of a piece under the maps its rules allow.

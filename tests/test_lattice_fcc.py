@@ -15,9 +15,10 @@ from __future__ import annotations
 import itertools
 import math
 import tomllib
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -444,16 +445,8 @@ def test_the_swept_search_with_unit_steps_is_the_axis_search() -> None:
         size = (3, 3, 1) if seed % 2 else (3, 2, 2)
         cells = [(x, y, z) for x in range(size[0]) for y in range(size[1])
                  for z in range(size[2])]
-        owner = dict.fromkeys(rng.sample(cells, 3), 0)
-        for k, cell in enumerate(owner):
-            owner[cell] = k
-        while len(owner) < len(cells):
-            cell = rng.choice(list(owner))
-            free = [c for c in cells if c not in owner
-                    and sum(abs(a - b) for a, b in zip(c, cell)) == 1]
-            if free:
-                owner[rng.choice(free)] = owner[cell]
-        pieces = [[c for c, o in owner.items() if o == k] for k in range(3)]
+        pieces = _grown(rng, cells, 3, lambda cell, cells=cells: [
+            c for c in cells if sum(abs(a - b) for a, b in zip(c, cell)) == 1])
         for thorough in (False, True):
             plain = disassemble(pieces, compiled=False, thorough=thorough)
             swept = disassemble(pieces, thorough=thorough, slides=(axis_steps(3), landing))
@@ -898,15 +891,7 @@ def test_the_swept_search_agrees_with_the_brute_force(seed: int) -> None:
     rng = random.Random(seed)
     cells = [c for c in patch(0)] + ([(c[0] + 5, c[1], c[2]) for c in patch(0)]
                                      if seed % 2 else [])
-    owner = dict.fromkeys(rng.sample(cells, 3), 0)
-    for k, cell in enumerate(owner):
-        owner[cell] = k
-    while len(owner) < len(cells):
-        cell = rng.choice(list(owner))
-        free = [n for n in RHOMBIC.neighbours(cell) if n in cells and n not in owner]
-        if free:
-            owner[rng.choice(free)] = owner[cell]
-    pieces = [frozenset(c for c, o in owner.items() if o == k) for k in range(3)]
+    pieces = [frozenset(p) for p in _grown(rng, cells, 3, RHOMBIC.neighbours)]
     apart, first = brute_apart(pieces)
     xyz = [[c[::-1] for c in p] for p in pieces]
     slides = slides_of(RHOMBIC)
@@ -915,6 +900,21 @@ def test_the_swept_search_agrees_with_the_brute_force(seed: int) -> None:
     quick = disassemble(xyz, slides=slides)
     if quick is not None:
         assert apart and int(quick.level.split(".")[0]) == first
+
+
+def _grown(rng: Any, cells: Sequence[Cell], count: int,
+           neighbours: Callable[[Cell], Iterable[Cell]]) -> list[list[Cell]]:
+    """``cells`` cut into ``count`` pieces grown at random, a neighbour at a time, from
+    ``count`` cells drawn first (each piece connected)."""
+    owner = dict.fromkeys(rng.sample(cells, count), 0)
+    for k, cell in enumerate(owner):
+        owner[cell] = k
+    while len(owner) < len(cells):
+        cell = rng.choice(list(owner))
+        free = [n for n in neighbours(cell) if n in cells and n not in owner]
+        if free:
+            owner[rng.choice(free)] = owner[cell]
+    return [[c for c, o in owner.items() if o == k] for k in range(count)]
 
 
 def _caged(seed: int) -> list[frozenset[Cell]]:
@@ -927,16 +927,8 @@ def _caged(seed: int) -> list[frozenset[Cell]]:
     centre = patch(0)
     shell = sorted({RHOMBIC.neighbours(c)[0] for c in centre})  # across each base
     holes = set(rng.sample(shell, rng.choice((10, 12, 14, 16, 18))))
-    owner = dict.fromkeys(rng.sample(centre, 2), 0)
-    for k, cell in enumerate(owner):
-        owner[cell] = k
-    while len(owner) < len(centre):
-        cell = rng.choice(list(owner))
-        free = [n for n in RHOMBIC.neighbours(cell) if n in centre and n not in owner]
-        if free:
-            owner[rng.choice(free)] = owner[cell]
     return [frozenset(c for c in shell if c not in holes)] + [
-        frozenset(c for c, o in owner.items() if o == k) for k in range(2)]
+        frozenset(p) for p in _grown(rng, centre, 2, RHOMBIC.neighbours)]
 
 
 # seeds whose cages let both pieces out (0, 1), lock them in (2, 4), or let one group out

@@ -76,8 +76,7 @@ def test_normal_forms_equal_exactly_for_allowed_translates(cells: list[Cell],
         return
     ours = LATTICE.normalize(dict.fromkeys(cells, "#")) == \
         LATTICE.normalize(dict.fromkeys(moved, "#"))
-    theirs = oracle.normalize(oracle.TETRA_OCTA, map(oracle.TETRA_OCTA.to_point, cells)) == \
-        oracle.normalize(oracle.TETRA_OCTA, map(oracle.TETRA_OCTA.to_point, moved))
+    theirs = oracle.translates(oracle.TETRA_OCTA, cells, moved)
     assert ours == theirs == LATTICE.can_translate(shift)
 
 
