@@ -149,17 +149,25 @@ def page(tmp_path_factory):
         yield url, driver, folder / "saved"
 
 
-def test_a_reopened_tab_shows_where_a_saved_count_stands_and_resumes_it(page):
+def _open(driver, url: str, name: str, pane: str) -> None:
+    """The page loaded afresh, catalog puzzle ``name`` chosen and its ``pane`` shown."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
+    from tests.web_page import wait
+
+    driver.get(url)
+    wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#catalog option")) > 5)
+    Select(driver.find_element(By.ID, "catalog")).select_by_value(name)
+    wait(driver, lambda d: name in d.find_element(By.ID, "name").text)
+    driver.find_element(By.CSS_SELECTOR, f'.tabs button[data-pane="{pane}"]').click()
+
+
+def test_a_reopened_tab_shows_where_a_saved_count_stands_and_resumes_it(page):
+    from selenium.webdriver.common.by import By
     from tests.test_web_designer import cli, click, shot, text, wait
 
     url, driver, folder = page
-    driver.get(url)
-    wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#catalog option")) > 5)
-    Select(driver.find_element(By.ID, "catalog")).select_by_value("pentomino-6x10")
-    wait(driver, lambda d: "pentomino-6x10" in text(d, "name"))
-    driver.find_element(By.CSS_SELECTOR, '.tabs button[data-pane="solutions"]').click()
+    _open(driver, url, "pentomino-6x10", "solutions")
     click(driver, "save-progress")
     click(driver, "count")
     wait(driver, lambda d: text(d, "result") == "9356 solutions, 2339 distinct")
@@ -293,15 +301,10 @@ def test_a_saved_take_apart_is_listed_in_a_reopened_tab_and_resumed(page):
     (how many assemblies are taken apart), and Resume opens the puzzle and makes the
     same table from the file."""
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import Select
     from tests.test_web_designer import click, text, wait
 
     url, driver, folder = page
-    driver.get(url)
-    wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#catalog option")) > 5)
-    Select(driver.find_element(By.ID, "catalog")).select_by_value("framed-slack")
-    wait(driver, lambda d: "framed-slack" in text(d, "name"))
-    driver.find_element(By.CSS_SELECTOR, '.tabs button[data-pane="moves"]').click()
+    _open(driver, url, "framed-slack", "moves")
     click(driver, "apart-save")
     click(driver, "apart-all")
     words = "framed-slack: 48 assemblies (up to symmetry), 34 come apart"
