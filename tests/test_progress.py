@@ -275,6 +275,28 @@ def test_no_display_without_a_terminal(capsys):
     assert json.loads(out)["solutions"] == 92
 
 
+@pytest.mark.parametrize("command", ["count", "solve"])
+def test_no_progress_events_without_a_terminal(command, monkeypatch, capsys):
+    """Events nobody sees are not made: a count's events start Knuth's estimate on a thread
+    of its own (run/progress.py), up to a second of CPU (#38 item 6: 0.3-0.6 s of
+    tetrasticks-6x6's 3.5 s, with its output in a pipe)."""
+    from puzzlebox.run import progress
+
+    made: list[object] = []
+    event = progress.Meter.event
+
+    def recorded(self: progress.Meter, *args: object) -> progress.Progress:
+        made.append(args)
+        return event(self, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(progress.Meter, "event", recorded)
+    assert main([command, "pentomino-6x10"]) == 0
+    capsys.readouterr()
+    assert made == []
+    assert main([command, "pentomino-6x10", "--progress", "json"]) == 0  # asked for: made
+    assert made and '"done": true' in capsys.readouterr().err
+
+
 def test_estimate_command(capsys):
     code = main(["estimate", "queens-8", "--json", "--probes", "2000"])
     out, _ = capsys.readouterr()
