@@ -7,6 +7,14 @@ true node and solution counts) and estimates it from random probes (the kernel's
 
     .venv/bin/python bench/estimates.py [--probes 1000] [--repeats 5] [--subtree 1000]
 
+``--parts`` measures the time rule of a split count instead (parallel/run.py ``parts_tree``):
+the count's tree cut into the subproblems a split count runs, each estimated by Knuth's
+plain probes (``PartSizes``), against the tree of a whole count's rule (run/limits.py
+``count_outlook``: 1000 probes searching subtrees in full) and the true nodes, counted part
+by part with the compiled engine:
+
+    .venv/bin/python bench/estimates.py --parts tetrasticks-6x6 solid-pentominoes-3x4x5 bedlam-cube
+
 The tree is the puzzle's full cover problem (what ``solve --all`` searches); ``--count`` takes
 the problem that ``count`` searches instead (cut down by the puzzle's symmetries).
 ``--subtree 0`` probes as Knuth did, down to a leaf; the default searches subtrees of about
@@ -41,6 +49,46 @@ def load(name: str) -> Puzzle:
     return catalog.load_file(name).puzzles[0]
 
 
+def parts(names: list[str], repeats: int) -> None:
+    """The ``--parts`` table (see the module's docstring)."""
+    import dataclasses
+
+    from puzzlebox.engine.estimate import PartSizes
+    from puzzlebox.parallel.run import LEAST, PART_PROBES, PROBE_SECONDS
+    from puzzlebox.parallel.split import split
+    from puzzlebox.parallel.tasks import COUNT, task_job
+    from puzzlebox.run.choice import split_spec
+    from puzzlebox.run.limits import count_outlook
+
+    print("| instance | split engine | parts | actual nodes | whole estimate (count_outlook) "
+          "| its CPU | parts' estimates (seeds) | their CPU (mean) |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    compiled = registry.get("compiled")
+    for name in names:
+        puzzle = load(name)
+        spec = split_spec(puzzle, COUNT, False)
+        job = task_job(puzzle, COUNT, spec)
+        subs = split(spec, job, target=LEAST)
+        actual = 0
+        for forced, excluded in subs:
+            search = compiled.start(dataclasses.replace(job, forced=forced, excluded=excluded))
+            count_all(search)
+            actual += search.stats.nodes
+        began = time.process_time()
+        whole = count_outlook(puzzle).estimate.nodes
+        whole_cpu = time.process_time() - began
+        guesses, cpu = [], []
+        for seed in range(repeats):
+            began = time.process_time()
+            sizes = PartSizes(job.problem, PART_PROBES, seed=seed, max_seconds=PROBE_SECONDS)
+            guesses.append(sum(sizes(forced, excluded).nodes for forced, excluded in subs))
+            cpu.append(time.process_time() - began)
+        ratios = " ".join(f"{g / actual:.2f}x" for g in guesses)
+        print(f"| {name} | {spec.name} | {len(subs)} | {actual:,} | {whole:,.0f} "
+              f"({whole / actual:.2f}x) | {whole_cpu:.3f} s | {ratios} "
+              f"| {statistics.fmean(cpu):.3f} s |", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--probes", type=int, default=1000)
@@ -48,8 +96,13 @@ def main() -> None:
     parser.add_argument("--count", action="store_true", help="the tree that count searches")
     parser.add_argument("--subtree", type=int, default=SUBTREE_NODES,
                         help="nodes of the subtrees searched in full (0: plain probes)")
+    parser.add_argument("--parts", action="store_true",
+                        help="a split count's estimate from its parts (see above)")
     parser.add_argument("names", nargs="*", default=INSTANCES)
     args = parser.parse_args()
+    if args.parts:
+        parts(args.names, args.repeats)
+        return
     print("| instance | actual nodes | solutions | estimate (mean of runs) | error of the mean "
           "| worst run | solutions estimated (mean) | fewest finding one | probe time per run "
           "| search time |")

@@ -5,6 +5,7 @@ nothing but time."""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import itertools
 import json
@@ -29,7 +30,7 @@ from engine_runs import reference_solutions
 from puzzlebox.cli import main
 from puzzlebox.cover.problem import CoverBuilder, CoverProblem
 from puzzlebox.engine import registry
-from puzzlebox.engine.estimate import estimate_tree
+from puzzlebox.engine.estimate import TreeEstimate, estimate_tree
 from puzzlebox.engine.search import Job, Mode
 from puzzlebox.extras import install_command
 from puzzlebox.formats.reader import read_text
@@ -1027,7 +1028,59 @@ def test_the_time_rule_of_a_count_tried_whole_first_is_judged_as_it_runs(monkeyp
     with pytest.raises(Refused), SplitRun(pf, engine="reference", jobs=2,
                                           meter=machine(idle=1.0), on_plan=refuse) as run:
         run.count()
-    assert judged == [None]  # judged once, with no estimate of the split's own
+    # judged once, on the split's own estimate (parts_tree): queens-8's cut tree is small
+    [estimate] = judged
+    assert isinstance(estimate, TreeEstimate) and 0 < estimate.nodes < 10_000
+
+
+def test_a_split_count_that_has_ended_is_not_judged():
+    """The loop that feeds the workers ticks once more after the last answer: a count that
+    has ended by then is not judged (#38 item 6: the whole tree's estimate, 0.26-0.35 s,
+    came after the last subproblem of solid-pentominoes-3x4x5's 1.1 s with --jobs 2)."""
+    import puzzlebox.parallel.run as parallel_run
+
+    judged: list[object] = []
+    pf = puzzlebox.load_file("pentomino-6x10")
+    subs = [((), ())]
+    with SplitRun(pf, engine="compiled", on_plan=lambda b, e: judged.append(e)) as run:
+        long_ago = time.process_time() - 1000.0  # well past JUDGE_AFTER
+        assert run._judge_later(0, long_ago, subs, {0: [0, 0, 5, 0.0]})() is False
+        assert judged == []
+        assert run._judge_later(0, long_ago, subs, {})() is False  # judged: no more ticks
+    [estimate] = judged
+    assert isinstance(estimate, TreeEstimate) and estimate.probes == parallel_run.PART_PROBES
+
+
+def test_a_split_count_is_judged_on_its_parts():
+    """The time rule of a split count under way (parts_tree): the nodes of the subproblems
+    counted, exactly, and Knuth's plain probes of the others, within a factor of two of
+    their trees (the compiled engine's, counted here one by one)."""
+    from puzzlebox.engine.search import count_all
+    from puzzlebox.parallel.run import PART_PROBES, parts_tree
+    from puzzlebox.parallel.split import split
+    from puzzlebox.parallel.tasks import COUNT, task_job
+
+    puzzle = puzzlebox.load("pentomino-6x10")
+    spec = registry.get("compiled")
+    job = task_job(puzzle, COUNT, spec)
+    subs = split(spec, job, target=32)
+    trees = []
+    for forced, excluded in subs:
+        search = spec.start(dataclasses.replace(job, forced=forced, excluded=excluded))
+        count_all(search)
+        trees.append(search.stats.nodes)
+    assert len(subs) >= 32 and sum(trees) > 500_000
+    done = {i: [0, 0, nodes, 0.0] for i, nodes in enumerate(trees)}
+    whole = parts_tree(job, subs, done)
+    assert (whole.nodes, whole.probes, whole.nodes_error) == (sum(trees), 0, 0.0)
+    guessed = parts_tree(job, subs, {})
+    assert guessed.probes == PART_PROBES * len(subs) and guessed.nodes_error > 0
+    assert sum(trees) / 2 < guessed.nodes < 2 * sum(trees)
+    half = {i: done[i] for i in range(0, len(subs), 2)}
+    mixed = parts_tree(job, subs, half)
+    assert mixed.probes == PART_PROBES * (len(subs) - len(half))
+    odd = parts_tree(job, [s for i, s in enumerate(subs) if i % 2], {})
+    assert mixed.nodes == pytest.approx(sum(trees[::2]) + odd.nodes)
 
 
 JUDGED_ONCE = """

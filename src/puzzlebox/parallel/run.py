@@ -73,8 +73,10 @@ JUDGE_AFTER = 1.0  # CPU seconds of a count run whole before the time rule judge
 # built), a count is tried whole for this many nodes, not BALANCE_FROM: all it searched is
 # lost when it is split, and a split costs little more than its subproblems (#38 item 6: the
 # million nodes lost cost solid-pentominoes-3x4x5 0.27 s of CPU of 2.2 s, tetrasticks-6x6
-# 0.40 s of 3.6 s; bench/RESULTS.md, "--jobs 2 that pays")
-TRY_NODES = 1 << 17
+# 0.40 s of 3.6 s; bench/RESULTS.md, "--jobs 2 that pays"). 131,072 nodes still cost the
+# short counts 0.03-0.05 s before their split; 16,384 (5 ms or so) left the counts of
+# 4,000-800,000 nodes as quick with --jobs 2 as before (bench/RESULTS.md, 2026-12-06)
+TRY_NODES = 1 << 14
 
 
 def small(spec: EngineSpec, job: Job) -> bool:
@@ -101,6 +103,38 @@ def tree_size(spec: EngineSpec, job: Job) -> Weight | None:
         return found.nodes
 
     return weight
+
+
+PART_PROBES = 128  # Knuth's plain probes of each subproblem not yet counted, for the time
+# rule of a split count (engine/estimate.py: PartSizes). Measured with 12 seeds against the
+# true trees (bench/estimates.py --parts, 2026-12-06): 64 gave 0.50-2.30 of tetrasticks-6x6's
+# nodes, 128 0.61-1.96 (solid-pentominoes-3x4x5 0.83-1.17, Bedlam 0.78-1.12) in 0.03-0.07 s
+# of CPU, 256 0.73-1.37 in 0.05-0.18 s; the whole tree's estimate, 0.15-0.27 s
+
+
+def parts_tree(job: Job, subs: list[Subproblem], done: dict[int, list[Any]]) -> TreeEstimate:
+    """The whole tree of a split count under way: the nodes of the subproblems counted
+    (``done``, by index: their entries start with raw, distinct, nodes) and Knuth's plain
+    probes of the others, their errors added in quadrature."""
+    from puzzlebox.engine.estimate import PartSizes, TreeEstimate
+
+    began = time.process_time()
+    sizes: PartSizes | None = None  # made where a part is left (the compiled engine's tables)
+    nodes = float(sum(entry[2] for entry in done.values()))
+    variance = 0.0
+    probes = 0
+    for index, (forced, excluded) in enumerate(subs):
+        if index in done:
+            continue
+        if sizes is None:
+            sizes = PartSizes(job.problem, PART_PROBES, max_seconds=PROBE_SECONDS)
+        part = sizes(forced, excluded)
+        nodes += part.nodes
+        variance += part.nodes_error ** 2
+        probes += part.probes
+    return TreeEstimate(nodes=nodes, nodes_error=math.sqrt(variance), solutions=math.nan,
+                        solutions_error=math.nan, probes=probes, mean_depth=math.nan,
+                        seconds=time.process_time() - began)
 
 
 def whole_tree(subs: list[Subproblem], weighed: dict[Subproblem, float],
@@ -460,7 +494,7 @@ class SplitRun:
         if not todo:
             return result()
         bar = SplitProgress(self.progress, self._label(board), len(subs), len(done), raw)
-        tick = self._judge_later(board, began_cpu) if tried else None
+        tick = self._judge_later(board, began_cpu, subs, done) if tried else None
         try:
             with contextlib.closing(self._answers(todo, done, bar, tick)) as answers:
                 for index, answer in answers:
@@ -481,16 +515,25 @@ class SplitRun:
             raise Interrupted(len(done), len(subs), result()) from None
         return result()
 
-    def _judge_later(self, board: int, began_cpu: float) -> Callable[[], bool]:
+    def _judge_later(self, board: int, began_cpu: float, subs: list[Subproblem],
+                     done: dict[int, list[Any]]) -> Callable[[], bool]:
         """The time rule of a split count tried whole first (:meth:`plan` made no estimate):
         judged once this process has spent :data:`JUDGE_AFTER` seconds of CPU on the count,
         as one process judges its own, so a count shorter than that pays no estimate. A
-        tick of the loop that feeds the workers; False once judged (no more ticks)."""
+        tick of the loop that feeds the workers; False once judged (no more ticks).
+
+        The tree judged is the split's own: the nodes of the subproblems done, and Knuth's
+        plain probes of the others (:func:`parts_tree`), a few milliseconds a subproblem
+        where the whole tree's estimate cost 0.15-0.36 s of CPU beside the count
+        (#38 item 6)."""
         def tick() -> bool:
+            if len(done) == len(subs):
+                return False  # the count has ended: nothing left to judge
             if time.process_time() - began_cpu < JUDGE_AFTER:
                 return True
             puzzle = self.pf.puzzles[board]
-            self._judge(board, task_job(puzzle, self.kind, self.specs[board]), None)
+            job = task_job(puzzle, self.kind, self.specs[board])
+            self._judge(board, job, parts_tree(job, subs, done))
             return False
 
         return tick

@@ -270,8 +270,10 @@ def judge_split(puzzle: Puzzle, label: str, estimate: TreeEstimate | None,
                 say: Callable[[str], None], go_on: bool = False, every: bool = False
                 ) -> None:  # fmt: skip
     """The time rule of a split run (``--jobs``, ``--cluster``, ``--checkpoint``), judged
-    once before any subproblem runs, on the estimate the split planner made to balance it
-    (parallel/run.py: the sum of its subproblems' estimates, each probed once): refused
+    once, on the split's own estimate (parallel/run.py): before any subproblem runs, the
+    one its planner made to balance it (the sum of its subproblems' estimates, each probed
+    once), or, for a count tried whole first, once it has run a second, the nodes of the
+    subproblems counted and plain probes of the others (``parts_tree``): refused
     past :data:`HOPELESS_SECONDS` unless ``go_on``, said past :data:`NOTE_SECONDS`. The
     time is that of one process: the workers share it out. Where the split made no estimate
     (``estimate`` None), the tree is probed as for a plain count (:func:`count_outlook`;
