@@ -21,6 +21,7 @@ from puzzlebox import catalog
 from puzzlebox.cover import symmetry
 from puzzlebox.cover.symmetry import (
     SymmetryBreaking,
+    SymmetryError,
     images_of,
     is_plain,
     perm_lists,
@@ -206,3 +207,28 @@ def test_the_plain_path_needs_no_numpy(name: str) -> None:
                           timeout=120, check=False)  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert done.stdout.split()[0] == "True"
+
+
+def test_options_by_labels_maps_labels_and_refuses_what_it_cannot():
+    """A permutation by labels: each option goes to the option labelled with its image. Two
+    options with one label, or an image that labels no option, are refused in one line.
+    The label index is made once a problem (tetrasticks-6x6's 8 maps made it 8 times)."""
+    from puzzlebox.cover.problem import CoverBuilder
+
+    def problem(labels: list[str]) -> Any:
+        b = CoverBuilder()
+        for cell in "abc":
+            b.primary(cell)
+        for cell, label in zip("abc", labels):
+            b.option([cell], label)
+        return b.build()
+
+    p = problem(["x", "y", "z"])
+    turn = {"x": "y", "y": "z", "z": "x"}
+    assert list(symmetry.options_by_labels(p, turn.__getitem__)) == [1, 2, 0]
+    assert p in symmetry._LABEL_INDEXES
+    assert list(symmetry.options_by_labels(p, lambda x: x)) == [0, 1, 2]
+    with pytest.raises(SymmetryError, match=r"option 0 \('x'\) is mapped to no option"):
+        symmetry.options_by_labels(p, lambda x: x + "'")
+    with pytest.raises(SymmetryError, match="options 0 and 2 have one label 'x'"):
+        symmetry.options_by_labels(problem(["x", "y", "x"]), lambda x: x)

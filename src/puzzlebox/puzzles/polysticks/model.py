@@ -234,16 +234,19 @@ class PolysticksPuzzle(Puzzle):
         from puzzlebox.cover.symmetry import in_form, options_by_labels
 
         rows = []
+        board = sorted(self.board)
         for k, (dy, dx) in self.board_maps():
             names = self.piece_map(k)
             if names is None:
                 continue
+            # each stick's image once, not once for each option that holds it
+            image = {s: (y + dy, x + dx)
+                     for s, (y, x) in zip(board, geometry.moved(board, k, self.grid))}
 
-            def move(label: Any, k: int = k, dy: int = dy, dx: int = dx,
-                     names: dict[str, str] = names) -> Label:
+            def move(label: Any, names: dict[str, str] = names,
+                     image: dict[Stick, Stick] = image) -> Label:
                 name, sticks = label
-                return names[name], tuple(sorted(
-                    (y + dy, x + dx) for y, x in geometry.moved(sticks, k, self.grid)))
+                return names[name], tuple(sorted(map(image.__getitem__, sticks)))
 
             rows.append(options_by_labels(self.problem, move))
         return in_form(self.problem, rows)
