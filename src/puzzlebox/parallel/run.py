@@ -75,7 +75,8 @@ JUDGE_AFTER = 1.0  # CPU seconds of a count run whole before the time rule judge
 # million nodes lost cost solid-pentominoes-3x4x5 0.27 s of CPU of 2.2 s, tetrasticks-6x6
 # 0.40 s of 3.6 s; bench/RESULTS.md, "--jobs 2 that pays"). 131,072 nodes still cost the
 # short counts 0.03-0.05 s before their split; 16,384 (5 ms or so) left the counts of
-# 4,000-800,000 nodes as quick with --jobs 2 as before (bench/RESULTS.md, 2026-12-06)
+# 4,000-800,000 nodes as quick with --jobs 2 as before (bench/RESULTS.md, "The split's own
+# estimate", 2026-12-06)
 TRY_NODES = 1 << 14
 
 
@@ -523,7 +524,7 @@ class SplitRun:
         tick of the loop that feeds the workers; False once judged (no more ticks).
 
         The tree judged is the split's own: the nodes of the subproblems done, and Knuth's
-        plain probes of the others (:func:`parts_tree`), a few milliseconds a subproblem
+        plain probes of the others (:func:`parts_tree`), about a millisecond a subproblem,
         where the whole tree's estimate cost 0.15-0.36 s of CPU beside the count
         (#38 item 6)."""
         def tick() -> bool:
