@@ -447,3 +447,30 @@ def test_the_first_solutions_get_a_live_line_after_two_seconds():
     line.close()
     assert progress_text(Progress(2.0, 0, None, 4_200_000, None, None)) == (
         "0 solutions, 4.2M nodes (2.1M/s), 2 s")
+
+
+def test_a_count_looks_early_and_then_in_steps_of_its_size():
+    """count_all's steps start at FIRST_STEP_NODES and double up to the size asked for, so
+    that its hook looks early (a split count stops trying the whole count after 16,384
+    nodes: with a first step of 65,536 it searched four times that, #38 item 6)."""
+    from puzzlebox.engine.search import FIRST_STEP_NODES, Step
+
+    class Recorded:
+        def __init__(self) -> None:
+            self.stats = SearchStats()
+            self.asked: list[int] = []
+
+        def step(self, max_nodes: int) -> Step:
+            self.asked.append(max_nodes)
+            self.stats.nodes += max_nodes
+            return Step(counted=1, done=len(self.asked) == 7)
+
+    search = Recorded()
+    seen: list[int] = []
+    assert count_all(search, 1 << 16, on_step=lambda s: seen.append(s.nodes)) == (7, None)
+    assert FIRST_STEP_NODES == 4096
+    assert search.asked == [4096, 8192, 16384, 32768, 65536, 65536, 65536]
+    assert seen[2] == 28672  # past 16,384 nodes within three steps
+    small = Recorded()
+    count_all(small, 100)
+    assert small.asked == [100] * 7

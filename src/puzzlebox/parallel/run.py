@@ -74,9 +74,9 @@ JUDGE_AFTER = 1.0  # CPU seconds of a count run whole before the time rule judge
 # lost when it is split, and a split costs little more than its subproblems (#38 item 6: the
 # million nodes lost cost solid-pentominoes-3x4x5 0.27 s of CPU of 2.2 s, tetrasticks-6x6
 # 0.40 s of 3.6 s; bench/RESULTS.md, "--jobs 2 that pays"). 131,072 nodes still cost the
-# short counts 0.03-0.05 s before their split; 16,384 (5 ms or so) left the counts of
-# 4,000-800,000 nodes as quick with --jobs 2 as before (bench/RESULTS.md, "The split's own
-# estimate", 2026-12-06)
+# short counts 0.03-0.05 s before their split. The trial stops at the end of a step of its
+# search (engine/search.py count_all: 4,096 nodes, then doubling), so 16,384 is 28,672 at
+# most, about 10 ms (bench/RESULTS.md, "The split's own estimate", 2026-12-06)
 TRY_NODES = 1 << 14
 
 
