@@ -181,6 +181,7 @@ class Run:
         self._lock = threading.Lock()
         self._first = True  # the next step of a search is its first (its setup: marked)
         self._thread: threading.Thread | None = None  # the thread in the run's setup, if any
+        self._interrupting = False  # Stopped has been raised in it from another thread
         self._began = time.perf_counter()
         self._last = -1e9
         choice.check(engine, mode == "count")
@@ -204,6 +205,10 @@ class Run:
             timer.start()
 
     def _interrupt(self) -> None:
+        """Raise :class:`Stopped` in the run's thread while it is in its setup, and again
+        every :data:`STOP_GRACE` seconds until it has left it: Python drops an exception
+        raised while the thread runs a garbage collector's callback (hypothesis installs
+        one), printing "Exception ignored", and the setup would go on."""
         with self._lock:
             if self._thread is None or self._thread.ident is None:
                 return  # it stopped (or finished) by itself meanwhile
@@ -211,6 +216,10 @@ class Run:
 
             ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(self._thread.ident),
                                                        ctypes.py_object(Stopped))
+            self._interrupting = True
+        again = threading.Timer(STOP_GRACE, self._interrupt)
+        again.daemon = True
+        again.start()
 
     @contextlib.contextmanager
     def _working(self) -> Iterator[None]:
@@ -230,6 +239,13 @@ class Run:
         finally:
             with self._lock:
                 self._thread = None
+                if self._interrupting:  # one sent and not raised yet is not raised later,
+                    # outside the setup (the stop is seen at the next step all the same)
+                    self._interrupting = False
+                    import ctypes
+
+                    ctypes.pythonapi.PyThreadState_SetAsyncExc(
+                        ctypes.c_ulong(threading.get_ident()), None)
 
     def _check_build(self) -> None:
         """The time limit, looked at while a cover problem is built (cover/problem.py)."""
