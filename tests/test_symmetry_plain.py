@@ -212,7 +212,8 @@ def test_the_plain_path_needs_no_numpy(name: str) -> None:
 def test_options_by_labels_maps_labels_and_refuses_what_it_cannot():
     """A permutation by labels: each option goes to the option labelled with its image. Two
     options with one label, or an image that labels no option, are refused in one line.
-    The label index is made once a problem (tetrasticks-6x6's 8 maps made it 8 times)."""
+    The label index is the problem's own, made once (tetrasticks-6x6's 8 maps made it 8
+    times)."""
     from puzzlebox.cover.problem import CoverBuilder
 
     def problem(labels: list[str]) -> Any:
@@ -226,7 +227,7 @@ def test_options_by_labels_maps_labels_and_refuses_what_it_cannot():
     p = problem(["x", "y", "z"])
     turn = {"x": "y", "y": "z", "z": "x"}
     assert list(symmetry.options_by_labels(p, turn.__getitem__)) == [1, 2, 0]
-    assert p in symmetry._LABEL_INDEXES
+    assert p.label_index == {"x": 0, "y": 1, "z": 2} and "label_index" in vars(p)
     assert list(symmetry.options_by_labels(p, lambda x: x)) == [0, 1, 2]
     with pytest.raises(SymmetryError, match=r"option 0 \('x'\) is mapped to no option"):
         symmetry.options_by_labels(p, lambda x: x + "'")

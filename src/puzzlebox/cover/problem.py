@@ -15,6 +15,7 @@ import contextlib
 import threading
 from array import array
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
@@ -243,6 +244,12 @@ class CoverProblem:
         """Option ``k`` as ``[(item, colour), ...]``."""
         a, b = self.arrays.start[k], self.arrays.start[k + 1]
         return list(zip(self.arrays.items[a:b], self.arrays.colors[a:b]))
+
+    @cached_property
+    def label_index(self) -> dict[Any, int]:
+        """The option of each label (the last one where labels repeat), made once: a
+        solution's encoding, a symmetry by labels and a queens subproblem read it."""
+        return {label: k for k, label in enumerate(self.labels)}
 
     def option_set(self, values: Iterable[int], what: str) -> tuple[int, ...]:
         """``values`` as sorted distinct option numbers, checked to exist (``what`` names

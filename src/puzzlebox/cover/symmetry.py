@@ -97,7 +97,6 @@ from __future__ import annotations
 
 import dataclasses
 import sys
-import weakref
 from array import array
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from operator import itemgetter
@@ -312,7 +311,12 @@ def options_by_labels(problem: CoverProblem, move: Callable[[Any], Any]) -> arra
     """The option permutation that sends the option labelled ``x`` to the one labelled
     ``move(x)`` (labels must be distinct and hashable); for kinds with few options. A row of
     ``array('q')``: the kind hands its rows to :func:`in_form`."""
-    index = _label_index(problem)
+    index = problem.label_index
+    if len(index) < problem.n_options:
+        first: dict[Any, int] = {}
+        for k, label in enumerate(problem.labels):
+            if first.setdefault(label, k) != k:
+                raise SymmetryError(f"options {first[label]} and {k} have one label {label!r}")
     labels = problem.labels
     get = index.get
     perm = array("q", bytes(8 * problem.n_options))
@@ -324,27 +328,6 @@ def options_by_labels(problem: CoverProblem, move: Callable[[Any], Any]) -> arra
             raise SymmetryError(f"option {k} ({label!r}) is mapped to no option")
         perm[k] = image
     return perm
-
-
-# The option of each label, made once a problem: a kind calls options_by_labels once a
-# symmetry (tetrasticks-6x6's 8 maps made it 8 times, a fifth of its symmetries' time)
-_LABEL_INDEXES: weakref.WeakKeyDictionary[CoverProblem, dict[Any, int]] = (
-    weakref.WeakKeyDictionary())
-
-
-def _label_index(problem: CoverProblem) -> dict[Any, int]:
-    """The option of each of ``problem``'s labels, which must be distinct."""
-    index = _LABEL_INDEXES.get(problem)
-    if index is not None:
-        return index
-    index = {}
-    for k, label in enumerate(problem.labels):
-        if not k % CHECK_EVERY:
-            building(CHECK_EVERY)
-        if index.setdefault(label, k) != k:
-            raise SymmetryError(f"options {index[label]} and {k} have one label {label!r}")
-    _LABEL_INDEXES[problem] = index
-    return index
 
 
 def in_form(problem: CoverProblem, rows: Sequence[array[int]]) -> Perms:

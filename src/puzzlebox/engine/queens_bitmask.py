@@ -542,7 +542,7 @@ def frontier(job: Job, depth: int) -> list[Subproblem]:
                 go(r + 1, *_place(n, c, cols, left, right), key + (named,))
 
     go(0, 0, 0, 0, ())
-    number = {label: k for k, label in enumerate(job.problem.labels)}
+    number = job.problem.label_index
     subs = []
     for key in patterns:
         excluded = set(job.excluded)

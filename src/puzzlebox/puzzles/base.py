@@ -283,12 +283,8 @@ class Puzzle(ABC):
 
     def encode(self, solution: Solution) -> tuple[int, ...]:
         """The sorted option numbers of a solution (the inverse of :meth:`decode`)."""
-        index = self._label_index
+        index = self.problem.label_index
         return tuple(sorted(index[label] for label in self.option_labels(solution)))
-
-    @cached_property
-    def _label_index(self) -> dict[Hashable, int]:
-        return {label: k for k, label in enumerate(self.problem.labels)}
 
     def canonical_key(self, solution: Solution) -> tuple[Hashable, ...]:
         """The smallest key in the solution's orbit under the puzzle's symmetries."""
