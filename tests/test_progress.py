@@ -278,7 +278,7 @@ def test_no_display_without_a_terminal(capsys):
 @pytest.mark.parametrize("command", ["count", "solve"])
 def test_no_progress_events_without_a_terminal(command, monkeypatch, capsys):
     """Events nobody sees are not made: a count's events start Knuth's estimate on a thread
-    of its own (run/progress.py), up to a second of CPU (#38 item 6: 0.3-0.6 s of
+    of its own (run/progress.py), up to a second of CPU (#38 item 6: 0.25-0.3 s of
     tetrasticks-6x6's 3.5 s, with its output in a pipe)."""
     from puzzlebox.run import progress
 

@@ -94,7 +94,7 @@ class _Runs:
         elif args.progress == "auto" and self.splitter is None and showing(args):
             # only where it is shown: the events of a line nobody sees cost a count Knuth's
             # estimate on a thread of their own (run/progress.py), up to a second of CPU
-            # (tetrasticks-6x6: 0.3-0.6 s of its 3.5 s, #38 item 6)
+            # (tetrasticks-6x6: 0.25-0.3 s of its 3.5 s, #38 item 6)
             first_few = self.mode == "solutions" and options.get("limit") is not None
             display = ProgressLine(label(puzzle), True,
                                    after=SOLVE_LINE_AFTER if first_few else 0.5)
