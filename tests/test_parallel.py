@@ -29,7 +29,7 @@ import puzzlebox
 from engine_runs import reference_solutions
 from puzzlebox.cli import main
 from puzzlebox.cover.problem import CoverBuilder, CoverProblem
-from puzzlebox.engine import registry
+from puzzlebox.engine import kernel_choice, registry
 from puzzlebox.engine.estimate import TreeEstimate, estimate_tree
 from puzzlebox.engine.search import Job, Mode
 from puzzlebox.extras import install_command
@@ -1051,17 +1051,18 @@ def test_a_split_count_that_has_ended_is_not_judged():
     assert isinstance(estimate, TreeEstimate) and estimate.probes == parallel_run.PART_PROBES
 
 
-def test_a_split_count_is_judged_on_its_parts():
+@pytest.mark.parametrize("engine", ["compiled", "bitboard"])
+def test_a_split_count_is_judged_on_its_parts(engine: str):
     """The time rule of a split count under way (parts_tree): the nodes of the subproblems
-    counted, exactly, and Knuth's plain probes of the others, within a factor of two of
-    their trees (the compiled engine's, counted here one by one)."""
+    counted, exactly, and Knuth's plain probes of the others on the engine's own tree,
+    within a factor of two of their trees (counted here one by one)."""
     from puzzlebox.engine.search import count_all
     from puzzlebox.parallel.run import PART_PROBES, parts_tree
     from puzzlebox.parallel.split import split
     from puzzlebox.parallel.tasks import COUNT, task_job
 
     puzzle = puzzlebox.load("pentomino-6x10")
-    spec = registry.get("compiled")
+    spec = registry.get(engine)
     job = task_job(puzzle, COUNT, spec)
     subs = split(spec, job, target=32)
     trees = []
@@ -1071,16 +1072,69 @@ def test_a_split_count_is_judged_on_its_parts():
         trees.append(search.stats.nodes)
     assert len(subs) >= 32 and sum(trees) > 500_000
     done = {i: [0, 0, nodes, 0.0] for i, nodes in enumerate(trees)}
-    whole = parts_tree(job, subs, done)
+    whole = parts_tree(spec, job, subs, done)
     assert (whole.nodes, whole.probes, whole.nodes_error) == (sum(trees), 0, 0.0)
-    guessed = parts_tree(job, subs, {})
+    guessed = parts_tree(spec, job, subs, {})
     assert guessed.probes == PART_PROBES * len(subs) and guessed.nodes_error > 0
     assert sum(trees) / 2 < guessed.nodes < 2 * sum(trees)
     half = {i: done[i] for i in range(0, len(subs), 2)}
-    mixed = parts_tree(job, subs, half)
+    mixed = parts_tree(spec, job, subs, half)
     assert mixed.probes == PART_PROBES * (len(subs) - len(half))
-    odd = parts_tree(job, [s for i, s in enumerate(subs) if i % 2], {})
+    odd = parts_tree(spec, job, [s for i, s in enumerate(subs) if i % 2], {})
     assert mixed.nodes == pytest.approx(sum(trees[::2]) + odd.nodes)
+
+
+def test_a_split_tried_whole_first_hands_out_its_largest_subproblems_first():
+    """Longest first (largest_first): the subproblems of a count tried whole first are
+    ordered by Knuth's plain probes of the engine's own tree, so that what is left at the
+    end is small; an engine that cannot probe its tree keeps the split's own order."""
+    from puzzlebox.parallel.run import ORDER_PROBES, PROBE_SECONDS, largest_first
+    from puzzlebox.parallel.split import split
+    from puzzlebox.parallel.tasks import COUNT, task_job
+
+    pf = puzzlebox.load_file("pentomino-6x10")
+    with SplitRun(pf, engine="bitboard", jobs=2, meter=machine(idle=0.0)) as run:
+        subs = run.plan(0, tried=True)
+        spec = run.specs[0]
+    job = task_job(pf.puzzles[0], COUNT, spec)
+    sizes = spec.part_sizes(job, ORDER_PROBES, PROBE_SECONDS)
+    nodes = [sizes(forced, excluded).nodes for forced, excluded in subs]
+    own = split(spec, job, target=len(subs))
+    assert len(subs) >= 32 and sorted(subs) == sorted(own) and subs != own
+    assert nodes == sorted(nodes, reverse=True) and nodes[0] > 4 * nodes[-1]
+    blind = dataclasses.replace(spec, part_sizes=None)
+    assert largest_first(blind, job, own) == own
+
+
+NO_NUMPY_JUDGE = """
+import json, sys
+import puzzlebox
+from puzzlebox.parallel import SplitRun, run as split_run
+split_run.JUDGE_AFTER = 0.0  # the time rule judges at the first tick of the count
+judged = []
+pf = puzzlebox.load_file("pentomino-6x10")
+with SplitRun(pf, jobs=2, on_plan=lambda board, estimate: judged.append(estimate)) as run:
+    result = run.count()
+print(json.dumps({{"answer": [result.solutions, result.distinct], "total": result.total,
+                  "engine": result.stats.engine, "probes": [e.probes for e in judged],
+                  "numpy": "numpy" in sys.modules}}))
+"""
+
+
+@pytest.mark.skipif("c" not in kernel_choice.available(),
+                    reason="the C kernels are not built: numba's need numpy")
+def test_a_bitboard_count_split_and_judged_loads_no_numpy():
+    """The time rule of a bitboard count split in two probes the engine's own tree in its C
+    kernel: it loads no numpy and no other engine (#38 item 6: the compiled engine's
+    probes cost 0.13-0.17 s of CPU in the middle of such a count, most of it numpy's
+    import, and 0.3-0.44 s of Bedlam's), and it orders the subproblems alike."""
+    done = subprocess.run([sys.executable, "-c", NO_NUMPY_JUDGE.format()],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout.splitlines()[-1])
+    assert out["answer"] == [9356, 2339] and out["total"] > 1 and out["engine"] == "bitboard"
+    [probes] = out["probes"]
+    assert probes > 0 and out["numpy"] is False
 
 
 JUDGED_ONCE = """

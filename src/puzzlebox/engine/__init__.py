@@ -11,7 +11,7 @@ puzzle loads no numpy and no kernel (issue #23: ``show`` under 0.15 s of CPU, nu
 
 from __future__ import annotations
 
-from puzzlebox.engine.registry import EngineSpec, footprint, register
+from puzzlebox.engine.registry import EngineSpec, PartSizer, footprint, register
 from puzzlebox.engine.search import Capability, Job, Search, Subproblem
 from puzzlebox.engine.stats import SearchStats
 
@@ -36,6 +36,12 @@ def _frontier_compiled(job: Job, depth: int) -> list[Subproblem]:
     return frontier(job, depth)
 
 
+def _part_sizes_compiled(job: Job, probes: int, max_seconds: float | None) -> PartSizer:
+    from puzzlebox.engine.estimate import PartSizes
+
+    return PartSizes(job.problem, probes, max_seconds=max_seconds)
+
+
 def _start_bitboard(job: Job) -> Search:
     from puzzlebox.engine.bitboard import start
 
@@ -46,6 +52,12 @@ def _frontier_bitboard(job: Job, depth: int) -> list[Subproblem]:
     from puzzlebox.engine.bitboard import frontier
 
     return frontier(job, depth)
+
+
+def _part_sizes_bitboard(job: Job, probes: int, max_seconds: float | None) -> PartSizer:
+    from puzzlebox.engine.bitboard import PartSizes  # its own tree, and no numpy
+
+    return PartSizes(job.problem, probes, max_seconds=max_seconds)
 
 
 def _bitboard_accepts(job: Job) -> str | None:
@@ -91,6 +103,7 @@ REFERENCE = register(EngineSpec(
     can=frozenset({C.SOLVE, C.COUNT, C.SPLIT, C.PROVE}),
     start=_start_reference,
     frontier=_frontier_compiled,  # the same tree as the compiled kernel's (tests keep it so)
+    part_sizes=_part_sizes_compiled,
     # tracemalloc's peak over start and three steps: 1.6 MB for pentomino-6x10 (12,336
     # entries), 0.99 MB for pentomino-3x20 (7,416): Python objects, 130 bytes an entry and more
     memory=footprint(160, 1 << 20),
@@ -102,6 +115,7 @@ COMPILED = register(EngineSpec(
     can=frozenset({C.SOLVE, C.COUNT, C.SPLIT, C.PROBE, C.PROVE}),
     start=_start_compiled,
     frontier=_frontier_compiled,
+    part_sizes=_part_sizes_compiled,
 ))
 BITBOARD = register(EngineSpec(
     name="bitboard",
@@ -110,6 +124,7 @@ BITBOARD = register(EngineSpec(
     start=_start_bitboard,
     accepts=_bitboard_accepts,
     frontier=_frontier_bitboard,
+    part_sizes=_part_sizes_bitboard,
     # tracemalloc's peak over start and three steps: 39.3 MB for pentomino-6x10 (12,336
     # entries), 88.5 MB for parallelogram-6-rotate (202,072), 1,116 MB for parallelogram-7-
     # rotate (3,707,728): about 290 bytes an entry

@@ -14,15 +14,18 @@ from llvmlite import ir
 from numba import types
 
 from puzzlebox.engine._jit import intrinsic, njit
+from puzzlebox.engine._kernels import _draw
 from puzzlebox.engine.bitboard import (
     M_COUNT,
     M_FRONTIER,
+    M_PROBE,
     M_SOLUTIONS,
     PRUNE_REGIONS,
     R_DEPTH,
     R_ENTER,
     R_NODES,
     R_PRUNED,
+    R_RNG,
     R_SOLUTIONS,
     R_WRITTEN,
     S_BUDGET,
@@ -109,6 +112,27 @@ def _write(
     return w + c + 1
 
 
+@njit(cache=True, inline="always")
+def _probe_end(
+    c: Int, solved: Int, fopts: npt.NDArray[np.int64], fsel: npt.NDArray[np.int64],
+    tgs: npt.NDArray[np.int64], tgl: npt.NDArray[np.int64], gcount: npt.NDArray[np.int64],
+    out: npt.NDArray[np.int64], w: Int,
+) -> Int:
+    """The end of a probe whose path placed ``c`` options: its record at ``out[w]`` (the
+    options each frame's item had, then 1 when the leaf is a solution, else 0), the counters
+    of the options on the path given back and their frames cleared, so that the next probe
+    starts at the root; return the new end."""
+    out[w] = c + 1
+    for f in range(c):
+        s = fsel[f]
+        out[w + 1 + f] = fopts[f]
+        for q in range(tgs[s], tgs[s + 1]):
+            gcount[tgl[q]] -= 1
+        fsel[f] = -1
+    out[w + 1 + c] = solved
+    return w + c + 2
+
+
 @njit(cache=True)
 def _options_left(
     top: Int, fitem: npt.NDArray[np.int64], avail: npt.NDArray[np.uint64],
@@ -161,6 +185,7 @@ def search(
     nodes = regs[R_NODES]
     solutions = regs[R_SOLUTIONS]
     pruned = regs[R_PRUNED]
+    rng = np.uint64(regs[R_RNG])
     node_stop = nodes + max_nodes
     w_out = 0
     records = 0
@@ -218,6 +243,15 @@ def search(
                         if best == 0:
                             break
             if best == 0:
+                if mode == M_PROBE:  # a dead end: the probe ends here
+                    w_out = _probe_end(d, 0, fopts, fsel, tgs, tgl, gcount, out, w_out)
+                    d = 0
+                    enter = 1
+                    records += 1
+                    if records >= max_records:
+                        status = S_RECORDS
+                        break
+                    continue
                 d -= 1
                 continue
             fitem[d] = bi
@@ -238,7 +272,22 @@ def search(
         ofs = np.uint64(cofs[i])
         e: Int = -1
         first = np.int64(1) << 62
-        for k in range(np.uint64(chi[i] - clo[i])):
+        span = np.uint64(chi[i] - clo[i])
+        if mode == M_PROBE:  # one of the item's options, uniformly at random
+            rng, pick = _draw(rng, fopts[d])
+            for k in range(span):
+                bits = avail[du, lo + k] & cw[ofs + k]
+                n = np.int64(_popcount(bits))
+                if pick >= n:
+                    pick -= n
+                    continue
+                while pick > 0:
+                    bits &= bits - np.uint64(1)
+                    pick -= 1
+                e = np.int64((lo + k) * np.uint64(64) + _lowest(bits))
+                break
+            span = np.uint64(0)  # (the loop below is for the other modes)
+        for k in range(span):
             bits = avail[du, lo + k] & cw[ofs + k]
             while bits:
                 cand = np.int64((lo + k) * np.uint64(64) + _lowest(bits))
@@ -254,7 +303,8 @@ def search(
         if e < 0:
             d -= 1
             continue
-        avail[d, e >> 6] &= ~(np.uint64(1) << np.uint64(e & 63))
+        if mode != M_PROBE:  # a probe takes one branch: its frame is the root's next time
+            avail[d, e >> 6] &= ~(np.uint64(1) << np.uint64(e & 63))
         # place option e: the child's frame starts from this one's, less what e rules out
         fsel[d] = e
         nodes += 1
@@ -294,12 +344,21 @@ def search(
                     break
             if complete:
                 solutions += 1
-                if mode != M_COUNT:
+                if mode != M_COUNT and mode != M_PROBE:  # a solution is a record
                     w_out = _write(mode, c, topt, fsel, fitem, out, w_out)
                     records += 1
                     if records >= max_records:
                         status = S_RECORDS
                         break
+            if mode == M_PROBE:
+                w_out = _probe_end(c, 1 if complete else 0, fopts, fsel, tgs, tgl, gcount, out,
+                                   w_out)  # fmt: skip
+                d = 0
+                enter = 1
+                records += 1
+                if records >= max_records:
+                    status = S_RECORDS
+                    break
             continue
         if prune & PRUNE_REGIONS and fempty[c] >= prune_from:
             # Measure each empty region next to e by a flood fill; one whose size is not a
@@ -379,6 +438,14 @@ def search(
                         dead = reach[area] == 0
             if dead:
                 pruned += 1
+                if mode == M_PROBE:
+                    w_out = _probe_end(c, 0, fopts, fsel, tgs, tgl, gcount, out, w_out)
+                    d = 0
+                    enter = 1
+                    records += 1
+                    if records >= max_records:
+                        status = S_RECORDS
+                        break
                 continue
         if mode == M_FRONTIER and c >= depth_limit:
             w_out = _write(mode, c, topt, fsel, fitem, out, w_out)
@@ -395,6 +462,7 @@ def search(
     regs[R_SOLUTIONS] = solutions
     regs[R_PRUNED] = pruned
     regs[R_WRITTEN] = w_out
+    regs[R_RNG] = np.int64(rng)
     return status
 
 

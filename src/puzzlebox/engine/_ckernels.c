@@ -73,10 +73,18 @@ static int int_arg(PyObject *args, Py_ssize_t i, int64_t *out) {
 #define ARR(T, i, w, len, cols)                                                   \
     ((T *)array_arg(args, (i), (Py_ssize_t)sizeof(T), (w), &held, (len), (cols)))
 
+/* SplitMix64's finaliser: a well-spread uint64 from any uint64 (both engines' probes). */
+static inline uint64_t cv_mix(uint64_t z) {
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+
 /* -- the bitboard engine ---------------------------------------------------------------- */
 
-enum { R_DEPTH = 0, R_ENTER, R_NODES, R_SOLUTIONS, R_PRUNED, R_WRITTEN };
-enum { M_COUNT = 0, M_SOLUTIONS = 1, M_FRONTIER = 2 };
+enum { R_DEPTH = 0, R_ENTER, R_NODES, R_SOLUTIONS, R_PRUNED, R_WRITTEN, R_RNG };
+enum { M_COUNT = 0, M_SOLUTIONS = 1, M_FRONTIER = 2, M_PROBE = 3 };
+#define BB_GOLDEN UINT64_C(0x9E3779B97F4A7C15)
 enum { S_DONE = 0, S_RECORDS = 1, S_BUDGET = 2, S_FULL = 3 };
 #define PRUNE_REGIONS 1
 
@@ -121,6 +129,23 @@ static inline int64_t write_path(int64_t mode, int64_t c, const int64_t *topt,
     out[w] = c;
     for (int64_t f = 0; f < c; f++) out[w + 1 + f] = topt[fsel[f]];
     return w + c + 1;
+}
+
+/* The end of a probe whose path placed ``c`` options: its record (the options each frame's
+ * item had, then 1 when the leaf is a solution, else 0), the counters of the options on the
+ * path given back and their frames cleared, so that the next probe starts at the root. */
+static inline int64_t probe_end(int64_t c, int64_t solved, const int64_t *fopts, int64_t *fsel,
+                                const int64_t *tgs, const int64_t *tgl, int64_t *gcount,
+                                int64_t *out, int64_t w) {
+    out[w] = c + 1;
+    for (int64_t f = 0; f < c; f++) {
+        int64_t s = fsel[f];
+        out[w + 1 + f] = fopts[f];
+        for (int64_t q = tgs[s]; q < tgs[s + 1]; q++) gcount[tgl[q]] -= 1;
+        fsel[f] = -1;
+    }
+    out[w + 1 + c] = solved;
+    return w + c + 2;
 }
 
 /* The options left among an item's run of ``span`` words (``a`` the available bits there,
@@ -192,6 +217,7 @@ bitboard_run(Bitboard *a, const int64_t mode) {
     uint8_t *restrict reach = a->reach;
     int64_t d = regs[R_DEPTH], enter = regs[R_ENTER], nodes = regs[R_NODES];
     int64_t solutions = regs[R_SOLUTIONS], pruned = regs[R_PRUNED];
+    uint64_t rng = (uint64_t)regs[R_RNG];
     int64_t node_stop = nodes + a->max_nodes;
     int64_t w_out = 0, records = 0, status = S_DONE;
     const int64_t BIG = (int64_t)1 << 62;
@@ -243,6 +269,16 @@ bitboard_run(Bitboard *a, const int64_t mode) {
                 }
             }
             if (best == 0) {
+                if (mode == M_PROBE) { /* a dead end: the probe ends here */
+                    w_out = probe_end(d, 0, fopts, fsel, tgs, tgl, gcount, out, w_out);
+                    d = 0;
+                    enter = 1;
+                    if (++records >= max_records) {
+                        status = S_RECORDS;
+                        break;
+                    }
+                    continue;
+                }
                 d -= 1;
                 continue;
             }
@@ -259,9 +295,24 @@ bitboard_run(Bitboard *a, const int64_t mode) {
         uint64_t *av = avail + d * NW;
         int64_t lo = clo[i], ofs = cofs[i], span = chi[i] - lo;
         int64_t e = -1, first = BIG;
+        if (mode == M_PROBE) { /* one of the item's options, uniformly at random */
+            rng += BB_GOLDEN;
+            uint64_t pick = ((cv_mix(rng) >> 32) * (uint64_t)fopts[d]) >> 32;
+            for (int64_t k = 0; k < span && e < 0; k++) {
+                uint64_t bits = av[lo + k] & cw[ofs + k];
+                uint64_t n = POP(bits);
+                if (pick >= n) {
+                    pick -= n;
+                    continue;
+                }
+                for (; pick > 0; pick--) bits &= bits - 1;
+                e = (lo + k) * 64 + (int64_t)LOW(bits);
+            }
+        }
         /* options are tried in ascending order except when listing solutions: the next one
          * lies at or after the word of the one just tried (s), whose bit is cleared */
-        for (int64_t k = mode != M_SOLUTIONS && s >= 0 ? (s >> 6) - lo : 0; k < span; k++) {
+        for (int64_t k = mode != M_SOLUTIONS && s >= 0 ? (s >> 6) - lo : 0;
+             mode != M_PROBE && k < span; k++) {
             uint64_t bits = av[lo + k] & cw[ofs + k];
             while (bits) {
                 int64_t cand = (lo + k) * 64 + (int64_t)LOW(bits);
@@ -281,7 +332,8 @@ bitboard_run(Bitboard *a, const int64_t mode) {
             d -= 1;
             continue;
         }
-        av[e >> 6] &= ~((uint64_t)1 << (e & 63));
+        if (mode != M_PROBE) /* a probe takes one branch: its frame is the root's next time */
+            av[e >> 6] &= ~((uint64_t)1 << (e & 63));
         fsel[d] = e;
         nodes += 1;
         int64_t c = d + 1;
@@ -318,13 +370,22 @@ bitboard_run(Bitboard *a, const int64_t mode) {
                 }
             if (complete) {
                 solutions += 1;
-                if (mode != M_COUNT) {
+                if (mode != M_COUNT && mode != M_PROBE) { /* a solution is a record */
                     w_out = write_path(mode, c, topt, fsel, fitem, out, w_out);
                     records += 1;
                     if (records >= max_records) {
                         status = S_RECORDS;
                         break;
                     }
+                }
+            }
+            if (mode == M_PROBE) {
+                w_out = probe_end(c, complete, fopts, fsel, tgs, tgl, gcount, out, w_out);
+                d = 0;
+                enter = 1;
+                if (++records >= max_records) {
+                    status = S_RECORDS;
+                    break;
                 }
             }
             continue;
@@ -402,6 +463,15 @@ bitboard_run(Bitboard *a, const int64_t mode) {
             }
             if (dead) {
                 pruned += 1;
+                if (mode == M_PROBE) {
+                    w_out = probe_end(c, 0, fopts, fsel, tgs, tgl, gcount, out, w_out);
+                    d = 0;
+                    enter = 1;
+                    if (++records >= max_records) {
+                        status = S_RECORDS;
+                        break;
+                    }
+                }
                 continue;
             }
         }
@@ -423,6 +493,7 @@ bitboard_run(Bitboard *a, const int64_t mode) {
     regs[R_SOLUTIONS] = solutions;
     regs[R_PRUNED] = pruned;
     regs[R_WRITTEN] = w_out;
+    regs[R_RNG] = (int64_t)rng;
     return status;
 }
 
@@ -431,6 +502,7 @@ bitboard_run(Bitboard *a, const int64_t mode) {
 PB_HOT static int64_t bitboard_count(Bitboard *a) { return bitboard_run(a, M_COUNT); }
 PB_HOT static int64_t bitboard_solutions(Bitboard *a) { return bitboard_run(a, M_SOLUTIONS); }
 PB_HOT static int64_t bitboard_frontier(Bitboard *a) { return bitboard_run(a, M_FRONTIER); }
+PB_HOT static int64_t bitboard_probe(Bitboard *a) { return bitboard_run(a, M_PROBE); }
 
 static PyObject *py_bitboard_search(PyObject *self, PyObject *args) {
     if (PyTuple_GET_SIZE(args) != 45) {
@@ -486,7 +558,7 @@ static PyObject *py_bitboard_search(PyObject *self, PyObject *args) {
     if (int_arg(args, 42, &a.max_records) < 0) goto fail;
     if (int_arg(args, 43, &a.max_nodes) < 0) goto fail;
     if (!(a.out = ARR(int64_t, 44, 1, &a.out_cap, NULL))) goto fail;
-    if (n <= R_WRITTEN) {
+    if (n <= R_RNG) {
         PyErr_SetString(PyExc_ValueError, "bitboard_search: regs too short");
         goto fail;
     }
@@ -494,6 +566,7 @@ static PyObject *py_bitboard_search(PyObject *self, PyObject *args) {
     Py_BEGIN_ALLOW_THREADS
     status = a.mode == M_COUNT       ? bitboard_count(&a)
              : a.mode == M_SOLUTIONS ? bitboard_solutions(&a)
+             : a.mode == M_PROBE     ? bitboard_probe(&a)
                                      : bitboard_frontier(&a);
     Py_END_ALLOW_THREADS
     release(&held);
@@ -1189,12 +1262,6 @@ typedef struct {
     int64_t *out;
     Py_ssize_t out_cap;
 } Cover;
-
-static inline uint64_t cv_mix(uint64_t z) {
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
-}
 
 static inline void cv_hide(uint64_t o, uint64_t *restrict W, uint64_t base) {
     W[base + (o >> 6)] &= ~(UINT64_C(1) << (o & 63));

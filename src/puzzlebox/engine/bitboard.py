@@ -34,7 +34,9 @@ Why it is faster than the general engine on such problems:
 
 The kernel keeps its stack in arrays and can stop after a number of solutions or nodes and
 be called again to carry on, so :class:`BitboardEngine` yields solutions lazily, counts
-without building them, and splits the tree into subproblems of forced options.
+without building them, and splits the tree into subproblems of forced options; its probe mode
+walks one random branch a node from the root, Knuth's estimate of its own tree
+(:class:`PartSizes`).
 """
 
 from __future__ import annotations
@@ -56,6 +58,7 @@ from puzzlebox.engine.kernel_cache import announce
 from puzzlebox.engine.progress import Progress, share_walked
 from puzzlebox.engine.search import Job, Mode, Step, Subproblem
 from puzzlebox.engine.stats import SearchStats, once_per_process
+from puzzlebox.engine.tree_estimate import TreeEstimate, plain_estimate
 
 if TYPE_CHECKING:
     import numpy as np
@@ -67,12 +70,15 @@ R_NODES = 2  # options placed so far
 R_SOLUTIONS = 3  # solutions found so far
 R_PRUNED = 4  # branches ended by a region that cannot be filled
 R_WRITTEN = 5  # int64s written to the output buffer by the last call
-N_REGS = 6
+R_RNG = 6  # the probes' SplitMix64 stream (M_PROBE)
+N_REGS = 7
 
 # modes
 M_COUNT = 0  # count solutions only
 M_SOLUTIONS = 1  # write each solution as [length, option, ...]
 M_FRONTIER = 2  # write each path reaching the given depth (or a solution above it)
+M_PROBE = 3  # Knuth's probes: one random branch a node, each path written as [length + 1,
+# the options of each frame's item..., 1 for a solution at its leaf or 0], then the root again
 
 # what the kernel returns
 S_DONE = 0
@@ -891,6 +897,52 @@ class _Search:
             records.append(flat[w + 1 : w + 1 + n])
             w += 1 + n
         return records
+
+
+_PROBE_NODES = 1 << 14  # nodes per kernel call of the probes, so that a time limit is kept
+
+
+class PartSizes:
+    """Knuth's plain probes of subproblems of one problem on this engine's own tree (with its
+    region pruning), the kernel's tables built once, for the time rule of a split count
+    (parallel/run.py ``parts_tree``).
+
+    The compiled engine's probes (engine/estimate.py) walk another tree and need numpy and
+    that engine's tables: 0.13-0.17 s of CPU in the middle of a bitboard count split in
+    two, and 0.3-0.44 s of Bedlam's (#38 item 6). These need neither. Probe ``p`` of a
+    subproblem draws from ``seed`` and the probes before it alone: an estimate is
+    reproducible, whatever the kernel calls it takes."""
+
+    def __init__(self, problem: CoverProblem, probes: int = 128, seed: int = 0,
+                 max_seconds: float | None = None,
+                 clock: Callable[[], float] = time.process_time) -> None:  # fmt: skip
+        if probes < 1:
+            raise ValueError("probes must be at least 1")
+        self.probes = probes
+        self.seed = seed
+        self.max_seconds = max_seconds
+        self.clock = clock
+        self._tables = tables(problem)
+
+    def __call__(self, forced: Iterable[int], excluded: Iterable[int]) -> TreeEstimate:
+        """The estimate of the subproblem with ``forced`` and ``excluded`` options: of the
+        options it would place (the engine's nodes)."""
+        began = time.perf_counter()
+        _warm_up()
+        search = _Search(self._tables, tuple(forced), excluded)
+        if search.finished:  # no node at all: the forced options clash, or are a solution
+            found = 1.0 if search.forced_solution else 0.0
+            return TreeEstimate(0.0, 0.0, found, 0.0, 0, 0.0, time.perf_counter() - began,
+                                exact=True)
+        seed = self.seed % (1 << 64)
+        search.regs[R_RNG] = seed - (1 << 64) if seed >= 1 << 63 else seed  # its 64 bits
+        deadline = None if self.max_seconds is None else self.clock() + self.max_seconds
+        paths: list[list[int]] = []
+        while len(paths) < self.probes:
+            paths += search.run(M_PROBE, 0, self.probes - len(paths), _PROBE_NODES)
+            if deadline is not None and paths and self.clock() >= deadline:
+                break
+        return plain_estimate(paths, time.perf_counter() - began, root=0)
 
 
 def _warm_up() -> float:

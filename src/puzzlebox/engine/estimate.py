@@ -30,7 +30,6 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -39,13 +38,17 @@ from puzzlebox.engine import cover_kernels as K
 from puzzlebox.engine.compiled import _i32, _Search, _Tables, _warm_up
 from puzzlebox.engine.registry import get
 from puzzlebox.engine.search import Job, Mode
-from puzzlebox.words import duration_text, noun_for
+from puzzlebox.engine.tree_estimate import (
+    MIN_SOLUTION_PROBES,
+    SOLUTION_FACTOR,
+    TreeEstimate,
+    probe_values,
+)
 
-# Below this many probes finding a solution, the solution estimate is not given. With at least
-# this many, every estimate of a solution count measured (docs/estimates.md, tests/
-# test_progress.py: n-queens, pentomino tilings) was within SOLUTION_FACTOR of the truth.
-MIN_SOLUTION_PROBES = 30
-SOLUTION_FACTOR = 2.0
+__all__ = [  # the estimate's numbers (engine/tree_estimate.py) are read from here too
+    "MIN_SOLUTION_PROBES", "SOLUTION_FACTOR", "PartSizes", "TreeEstimate", "cutoff_depth",
+    "engine_speed", "estimate_tree",
+]
 
 PILOT_PROBES = 1000  # plain probes that estimate the nodes at each depth
 SUBTREE_NODES = 1000  # the size of the subtrees the probes search in full
@@ -54,66 +57,6 @@ _NO_LIMIT = 1 << 62
 _SLICE_SECONDS = 0.05  # probes per kernel call: about this long, so a time limit is kept
 _NODE_CAP = 6  # the probes stop after this many times the nodes planned for them
 _OVERRUN = 3  # probes costing this many times the planned subtree go one level deeper
-
-
-@dataclass(frozen=True)
-class TreeEstimate:
-    """Knuth's estimate of a search tree: means over the probes and their standard errors."""
-
-    nodes: float
-    nodes_error: float  # standard error of the mean
-    solutions: float
-    solutions_error: float
-    probes: int
-    mean_depth: float
-    seconds: float  # spent probing (not counting compilation)
-    solution_probes: int = 0  # probes that found a solution (at their leaf or below)
-    exact: bool = False  # the whole tree was searched: nodes and solutions are its counts
-
-    @property
-    def solutions_estimated(self) -> bool:
-        """Whether enough probes found a solution for :attr:`solutions` to mean anything
-        (within :data:`SOLUTION_FACTOR` on the trees tested), or the count is exact (an
-        empty tree, no node at all, has exactly none)."""
-        return self.exact or self.nodes == 0 or self.solution_probes >= MIN_SOLUTION_PROBES
-
-    def seconds_at(self, nodes_per_second: float) -> float:
-        """How long the engine would take for the whole tree at that speed."""
-        return self.nodes / nodes_per_second if nodes_per_second > 0 else math.inf
-
-    def probes_text(self) -> str:
-        """What the estimate cost: "1000 probes in 0.3 s", or the search of the whole tree."""
-        if self.exact:
-            return f"the whole tree searched in {duration_text(self.seconds)}"
-        plural = "" if self.probes == 1 else "s"
-        return f"{self.probes} probe{plural} in {duration_text(self.seconds)}"
-
-    def solutions_text(self) -> str:
-        """The solution estimate in words, or why there is none."""
-        if self.exact or self.nodes == 0:
-            return (f"{self.solutions:.0f} {noun_for(round(self.solutions), 'solution')} in the "
-                    "tree (searched in full)")
-        if self.solutions_estimated:
-            spread = 100 * self.solutions_error / self.solutions if self.solutions else 0.0
-            return (f"{self.solutions:.3g} solutions in the tree (\u00b1{spread:.0f}%, "
-                    f"{self.solution_probes} of {self.probes} probes found one)")
-        if self.solution_probes == 0:
-            return (f"solutions not estimated: none of {self.probes} probes found one "
-                    "(that is no proof that there are none)")
-        return (f"solutions not estimated: only {self.solution_probes} of {self.probes} probes "
-                f"found one (an estimate needs {MIN_SOLUTION_PROBES})")
-
-
-def _probe_values(path: list[int]) -> tuple[float, float, list[float]]:
-    """(nodes, solutions, weights) of one probe record: the degrees along the path, then the
-    nodes and solutions of the subtree where it stopped (a leaf: 1 node, 1 or 0 solutions).
-    ``weights[k]`` is the product of the first ``k`` degrees: the estimate of the number of
-    nodes at depth ``k``."""
-    weights = [1.0]
-    for degree in path[:-2]:
-        weights.append(weights[-1] * degree)
-    weight = weights[-1]
-    return sum(weights[:-1]) + weight * path[-2], weight * path[-1], weights
 
 
 def _seed_register(seed: int) -> np.int64:
@@ -147,7 +90,7 @@ class _Probes:
         self.level_nodes: list[float] = []  # summed over the probes
 
     def add(self, path: list[int]) -> None:
-        n, s, weights = _probe_values(path)
+        n, s, weights = probe_values(path)
         self.nodes.append(n)
         self.solutions.append(s)
         self.depths.append(len(weights) - 1)

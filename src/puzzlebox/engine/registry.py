@@ -45,8 +45,11 @@ from puzzlebox.errors import PuzzleboxError
 
 if TYPE_CHECKING:
     from puzzlebox.cover.problem import CoverProblem
+    from puzzlebox.engine.tree_estimate import TreeEstimate
 
 AUTO = "auto"
+# Knuth's estimate of one subproblem, (forced, excluded) options: EngineSpec.part_sizes
+PartSizer = Callable[[Sequence[int], Sequence[int]], "TreeEstimate"]
 
 
 class UnknownEngine(PuzzleboxError, ValueError):
@@ -101,6 +104,11 @@ class EngineSpec:
     # bytes the engine allocates for a job, estimated from its size before it starts
     # (engine/memory.py: checked against ``job.max_memory``; engines that grow check as they grow)
     memory: Callable[[Job], int] = COMPILED_MEMORY
+    # Knuth's plain probes of the job's subproblems on the engine's own tree, its tables
+    # built once: ``part_sizes(job, probes, max_seconds)`` is a callable that estimates the
+    # subproblem ``(forced, excluded)`` (the time rule of a split count, parallel/run.py).
+    # None: the compiled engine's tree stands in, as for a plain count's time rule.
+    part_sizes: Callable[[Job, int, float | None], PartSizer] | None = None
 
     def does(self, capability: Capability) -> bool:
         return capability in self.can

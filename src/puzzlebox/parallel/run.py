@@ -17,9 +17,10 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
-from puzzlebox.engine import SearchStats, registry
-from puzzlebox.engine.registry import AUTO, EngineSpec
+from puzzlebox.engine import COMPILED, SearchStats, registry
+from puzzlebox.engine.registry import AUTO, EngineSpec, PartSizer
 from puzzlebox.engine.search import Capability, Job
+from puzzlebox.engine.tree_estimate import TreeEstimate
 from puzzlebox.formats import PuzzleFile
 from puzzlebox.parallel.checkpoint import Checkpoint, run_fingerprint
 from puzzlebox.parallel.cores import SAMPLE_SECONDS, AllCores, IdleMeter, usable_cores
@@ -43,9 +44,8 @@ from puzzlebox.puzzles import Puzzle, Solution
 from puzzlebox.puzzles.base import runner
 from puzzlebox.reports import SplitCountResult
 
-if TYPE_CHECKING:  # the estimator is needed by a split that balances only; the backends
-    # by a split run only (multiprocessing, subprocess, socket and uuid: 15-21 ms)
-    from puzzlebox.engine.estimate import TreeEstimate
+if TYPE_CHECKING:  # the backends are needed by a split run only (multiprocessing,
+    # subprocess, socket and uuid: 15-21 ms)
     from puzzlebox.parallel.backends import ProcessBackend, TaskFunction
 
 PER_WORKER = 16  # subproblems per worker when no depth is given: many more than workers,
@@ -107,20 +107,21 @@ def tree_size(spec: EngineSpec, job: Job) -> Weight | None:
 
 
 PART_PROBES = 128  # Knuth's plain probes of each subproblem not yet counted, for the time
-# rule of a split count (engine/estimate.py: PartSizes). Measured with 12 seeds against the
-# true trees (bench/estimates.py --parts, 2026-12-06): 64 gave 0.50-2.30 of tetrasticks-6x6's
-# nodes, 128 0.61-1.96 (solid-pentominoes-3x4x5 0.83-1.17, Bedlam 0.78-1.12) in 0.03-0.07 s
-# of CPU, 256 0.73-1.37 in 0.05-0.18 s; the whole tree's estimate, 0.15-0.27 s
+# rule of a split count (EngineSpec.part_sizes). Measured with 12 seeds against the true
+# trees (bench/estimates.py --parts, 2026-12-06, the compiled engine's probes): 64 gave
+# 0.50-2.30 of tetrasticks-6x6's nodes, 128 0.61-1.96 (solid-pentominoes-3x4x5 0.83-1.17,
+# Bedlam 0.78-1.12) in 0.03-0.07 s of CPU, 256 0.73-1.37 in 0.05-0.18 s; the whole tree's
+# estimate, 0.15-0.27 s
 
 
-def parts_tree(job: Job, subs: list[Subproblem], done: dict[int, list[Any]]) -> TreeEstimate:
+def parts_tree(spec: EngineSpec, job: Job, subs: list[Subproblem], done: dict[int, list[Any]]
+               ) -> TreeEstimate:  # fmt: skip
     """The whole tree of a split count under way: the nodes of the subproblems counted
     (``done``, by index: their entries start with raw, distinct, nodes) and Knuth's plain
-    probes of the others, their errors added in quadrature."""
-    from puzzlebox.engine.estimate import PartSizes, TreeEstimate
-
+    probes of the others on the engine's own tree (``spec.part_sizes``; the compiled
+    engine's for an engine that has none), their errors added in quadrature."""
     began = time.process_time()
-    sizes: PartSizes | None = None  # made where a part is left (the compiled engine's tables)
+    sizes: PartSizer | None = None  # made where a part is left (the engine's tables)
     nodes = float(sum(entry[2] for entry in done.values()))
     variance = 0.0
     probes = 0
@@ -128,7 +129,9 @@ def parts_tree(job: Job, subs: list[Subproblem], done: dict[int, list[Any]]) -> 
         if index in done:
             continue
         if sizes is None:
-            sizes = PartSizes(job.problem, PART_PROBES, max_seconds=PROBE_SECONDS)
+            maker = spec.part_sizes or COMPILED.part_sizes
+            assert maker is not None
+            sizes = maker(job, PART_PROBES, PROBE_SECONDS)
         part = sizes(forced, excluded)
         nodes += part.nodes
         variance += part.nodes_error ** 2
@@ -138,13 +141,31 @@ def parts_tree(job: Job, subs: list[Subproblem], done: dict[int, list[Any]]) -> 
                         seconds=time.process_time() - began)
 
 
+ORDER_PROBES = 16  # Knuth's plain probes of each subproblem of a split tried whole first, to
+# hand the largest out first. Simulated on the true sizes of the bench's splits with two
+# processes: the last to finish ends at 0.53 of the whole count in the split's own order
+# (solid-pentominoes-3x4x5: its 59th of 60 subproblems is 9% of the tree), 0.50 largest
+# first, with 16 probes as with 128 (Bedlam 0.505 -> 0.502, tetrasticks-6x6 0.516 -> 0.503);
+# 16 probes of 60 subproblems cost 8 ms
+
+
+def largest_first(spec: EngineSpec, job: Job, subs: list[Subproblem]) -> list[Subproblem]:
+    """``subs`` largest first by Knuth's plain probes of the engine's own tree (the longest
+    first: what is left at the end is small, so no process waits long for the last one),
+    where the engine probes its tree (``EngineSpec.part_sizes``); else as they are."""
+    if spec.part_sizes is None or len(subs) < 2:
+        return subs
+    sizes = spec.part_sizes(job, ORDER_PROBES, PROBE_SECONDS)
+    nodes = [sizes(forced, excluded).nodes for forced, excluded in subs]
+    order = sorted(range(len(subs)), key=lambda i: (-nodes[i], i))
+    return [subs[i] for i in order]
+
+
 def whole_tree(subs: list[Subproblem], weighed: dict[Subproblem, float],
                seconds: float) -> TreeEstimate:
     """The estimate of the whole tree that a balanced split already made: the sum of its
     subproblems' estimates (the few nodes above them left out), probed once, for the
     planner and the time rule (budget.py) alike."""
-    from puzzlebox.engine.estimate import TreeEstimate
-
     nodes = sum(weighed.get(sub, 0.0) for sub in subs)
     return TreeEstimate(nodes=nodes, nodes_error=math.nan, solutions=math.nan,
                         solutions_error=math.nan, probes=PROBES * len(weighed),
@@ -402,6 +423,8 @@ class SplitRun:
             if weight is None and not tried:
                 self._judge(board, job, None)
             subs = split(spec, job, target=target, weight=weight)
+            if tried:
+                subs = largest_first(spec, job, subs)
             if weighed:
                 self._judge(board, job, whole_tree(subs, weighed, time.process_time() - began))
         if self.checkpoint is not None:
@@ -534,7 +557,7 @@ class SplitRun:
                 return True
             puzzle = self.pf.puzzles[board]
             job = task_job(puzzle, self.kind, self.specs[board])
-            self._judge(board, job, parts_tree(job, subs, done))
+            self._judge(board, job, parts_tree(self.specs[board], job, subs, done))
             return False
 
         return tick
