@@ -9,9 +9,10 @@ true node and solution counts) and estimates it from random probes (the kernel's
 
 ``--parts`` measures the time rule of a split count instead (parallel/run.py ``parts_tree``):
 the count's tree cut into the subproblems a split count runs, each estimated by Knuth's
-plain probes (``PartSizes``), against the tree of a whole count's rule (run/limits.py
-``count_outlook``: 1000 probes searching subtrees in full) and the true nodes, counted part
-by part with the compiled engine:
+plain probes of the split engine's own tree (``EngineSpec.part_sizes``: the bitboard
+engine's or the compiled engine's), against the tree of a whole count's rule (run/limits.py
+``count_outlook``: 1000 probes of the compiled engine's tree searching subtrees in full) and
+the true nodes, counted part by part with the engine whose tree was probed:
 
     .venv/bin/python bench/estimates.py --parts tetrasticks-6x6 solid-pentominoes-3x4x5 bedlam-cube
 
@@ -53,14 +54,13 @@ def parts(names: list[str], repeats: int) -> None:
     """The ``--parts`` table (see the module's docstring)."""
     import dataclasses
 
-    from puzzlebox.engine.estimate import PartSizes
     from puzzlebox.parallel.run import LEAST, PART_PROBES, PROBE_SECONDS
     from puzzlebox.parallel.split import split
     from puzzlebox.parallel.tasks import COUNT, task_job
     from puzzlebox.run.choice import split_spec
     from puzzlebox.run.limits import count_outlook
 
-    print("| instance | split engine | parts | actual nodes | whole estimate (count_outlook) "
+    print("| instance | engine probed | parts | actual nodes | whole estimate (count_outlook) "
           "| its CPU | parts' estimates (seeds) | their CPU (mean) |")
     print("|---|---|---:|---:|---:|---:|---:|---:|")
     compiled = registry.get("compiled")
@@ -69,9 +69,11 @@ def parts(names: list[str], repeats: int) -> None:
         spec = split_spec(puzzle, COUNT, False)
         job = task_job(puzzle, COUNT, spec)
         subs = split(spec, job, target=LEAST)
+        probed = spec if spec.part_sizes is not None else compiled
+        assert probed.part_sizes is not None
         actual = 0
         for forced, excluded in subs:
-            search = compiled.start(dataclasses.replace(job, forced=forced, excluded=excluded))
+            search = probed.start(dataclasses.replace(job, forced=forced, excluded=excluded))
             count_all(search)
             actual += search.stats.nodes
         began = time.process_time()
@@ -80,11 +82,11 @@ def parts(names: list[str], repeats: int) -> None:
         guesses, cpu = [], []
         for seed in range(repeats):
             began = time.process_time()
-            sizes = PartSizes(job.problem, PART_PROBES, seed=seed, max_seconds=PROBE_SECONDS)
+            sizes = probed.part_sizes(job, PART_PROBES, PROBE_SECONDS, seed)
             guesses.append(sum(sizes(forced, excluded).nodes for forced, excluded in subs))
             cpu.append(time.process_time() - began)
         ratios = " ".join(f"{g / actual:.2f}x" for g in guesses)
-        print(f"| {name} | {spec.name} | {len(subs)} | {actual:,} | {whole:,.0f} "
+        print(f"| {name} | {probed.name} | {len(subs)} | {actual:,} | {whole:,.0f} "
               f"({whole / actual:.2f}x) | {whole_cpu:.3f} s | {ratios} "
               f"| {statistics.fmean(cpu):.3f} s |", flush=True)
 

@@ -1097,7 +1097,7 @@ def test_a_split_tried_whole_first_hands_out_its_largest_subproblems_first():
         subs = run.plan(0, tried=True)
         spec = run.specs[0]
     job = task_job(pf.puzzles[0], COUNT, spec)
-    sizes = spec.part_sizes(job, ORDER_PROBES, PROBE_SECONDS)
+    sizes = spec.part_sizes(job, ORDER_PROBES, PROBE_SECONDS, 0)
     nodes = [sizes(forced, excluded).nodes for forced, excluded in subs]
     own = split(spec, job, target=len(subs))
     assert len(subs) >= 32 and sorted(subs) == sorted(own) and subs != own
@@ -1126,8 +1126,8 @@ print(json.dumps({{"answer": [result.solutions, result.distinct], "total": resul
 def test_a_bitboard_count_split_and_judged_loads_no_numpy():
     """The time rule of a bitboard count split in two probes the engine's own tree in its C
     kernel: it loads no numpy and no other engine (#38 item 6: the compiled engine's
-    probes cost 0.13-0.17 s of CPU in the middle of such a count, most of it numpy's
-    import, and 0.3-0.44 s of Bedlam's), and it orders the subproblems alike."""
+    probes took 0.13-0.17 s in the middle of such a count, most of it numpy's import, and
+    0.3 s of Bedlam's), and it orders the subproblems alike."""
     done = subprocess.run([sys.executable, "-c", NO_NUMPY_JUDGE.format()],
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr

@@ -36,10 +36,11 @@ def _frontier_compiled(job: Job, depth: int) -> list[Subproblem]:
     return frontier(job, depth)
 
 
-def _part_sizes_compiled(job: Job, probes: int, max_seconds: float | None) -> PartSizer:
+def _part_sizes_compiled(job: Job, probes: int, max_seconds: float | None,
+                         seed: int = 0) -> PartSizer:  # fmt: skip
     from puzzlebox.engine.estimate import PartSizes
 
-    return PartSizes(job.problem, probes, max_seconds=max_seconds)
+    return PartSizes(job.problem, probes, seed, max_seconds)
 
 
 def _start_bitboard(job: Job) -> Search:
@@ -54,10 +55,11 @@ def _frontier_bitboard(job: Job, depth: int) -> list[Subproblem]:
     return frontier(job, depth)
 
 
-def _part_sizes_bitboard(job: Job, probes: int, max_seconds: float | None) -> PartSizer:
+def _part_sizes_bitboard(job: Job, probes: int, max_seconds: float | None,
+                         seed: int = 0) -> PartSizer:  # fmt: skip
     from puzzlebox.engine.bitboard import PartSizes  # its own tree, and no numpy
 
-    return PartSizes(job.problem, probes, max_seconds=max_seconds)
+    return PartSizes(job.problem, probes, seed, max_seconds)
 
 
 def _bitboard_accepts(job: Job) -> str | None:

@@ -904,12 +904,13 @@ _PROBE_NODES = 1 << 14  # nodes per kernel call of the probes, so that a time li
 
 class PartSizes:
     """Knuth's plain probes of subproblems of one problem on this engine's own tree (with its
-    region pruning), the kernel's tables built once, for the time rule of a split count
-    (parallel/run.py ``parts_tree``).
+    region pruning), the kernel's tables built once, for a split count's order and time rule
+    (parallel/run.py ``largest_first``, ``parts_tree``).
 
     The compiled engine's probes (engine/estimate.py) walk another tree and need numpy and
-    that engine's tables: 0.13-0.17 s of CPU in the middle of a bitboard count split in
-    two, and 0.3-0.44 s of Bedlam's (#38 item 6). These need neither. Probe ``p`` of a
+    that engine's tables: 0.13-0.17 s in the middle of the 3x4x5 solid pentominoes' count
+    split in two, and 0.3 s of Bedlam's, while no subproblem was handed out (#38 item 6;
+    0.012 and 0.11 s with these). These need neither. Probe ``p`` of a
     subproblem draws from ``seed`` and the probes before it alone: an estimate is
     reproducible, whatever the kernel calls it takes."""
 

@@ -105,10 +105,11 @@ class EngineSpec:
     # (engine/memory.py: checked against ``job.max_memory``; engines that grow check as they grow)
     memory: Callable[[Job], int] = COMPILED_MEMORY
     # Knuth's plain probes of the job's subproblems on the engine's own tree, its tables
-    # built once: ``part_sizes(job, probes, max_seconds)`` is a callable that estimates the
-    # subproblem ``(forced, excluded)`` (the time rule of a split count, parallel/run.py).
-    # None: the compiled engine's tree stands in, as for a plain count's time rule.
-    part_sizes: Callable[[Job, int, float | None], PartSizer] | None = None
+    # built once: ``part_sizes(job, probes, max_seconds, seed)`` is a callable that
+    # estimates the subproblem ``(forced, excluded)`` (a split count's order and time rule,
+    # parallel/run.py). None: the compiled engine's tree stands in, as for a plain count's
+    # time rule.
+    part_sizes: Callable[[Job, int, float | None, int], PartSizer] | None = None
 
     def does(self, capability: Capability) -> bool:
         return capability in self.can

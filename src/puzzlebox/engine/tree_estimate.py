@@ -78,7 +78,6 @@ def probe_values(path: list[int]) -> tuple[float, float, list[float]]:
     return sum(weights[:-1]) + weight * path[-2], weight * path[-1], weights
 
 
-
 def plain_estimate(paths: Sequence[Sequence[int]], seconds: float, root: int = 1) -> TreeEstimate:
     """The estimate from plain probes (Knuth's: no subtree searched), each recorded as the
     degrees along its path and then 1 where its leaf is a solution, else 0: the means over

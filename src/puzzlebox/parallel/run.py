@@ -131,7 +131,7 @@ def parts_tree(spec: EngineSpec, job: Job, subs: list[Subproblem], done: dict[in
         if sizes is None:
             maker = spec.part_sizes or COMPILED.part_sizes
             assert maker is not None
-            sizes = maker(job, PART_PROBES, PROBE_SECONDS)
+            sizes = maker(job, PART_PROBES, PROBE_SECONDS, 0)
         part = sizes(forced, excluded)
         nodes += part.nodes
         variance += part.nodes_error ** 2
@@ -155,7 +155,7 @@ def largest_first(spec: EngineSpec, job: Job, subs: list[Subproblem]) -> list[Su
     where the engine probes its tree (``EngineSpec.part_sizes``); else as they are."""
     if spec.part_sizes is None or len(subs) < 2:
         return subs
-    sizes = spec.part_sizes(job, ORDER_PROBES, PROBE_SECONDS)
+    sizes = spec.part_sizes(job, ORDER_PROBES, PROBE_SECONDS, 0)
     nodes = [sizes(forced, excluded).nodes for forced, excluded in subs]
     order = sorted(range(len(subs)), key=lambda i: (-nodes[i], i))
     return [subs[i] for i in order]
