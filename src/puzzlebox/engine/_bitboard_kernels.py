@@ -191,7 +191,18 @@ def search(
     records = 0
     out_cap = out.shape[0]
     status = S_DONE
+    ended = -1  # M_PROBE: the options placed by a probe just ended
+    solved = 0
     while d >= 0:
+        if mode == M_PROBE and ended >= 0:  # its record, then the root again
+            w_out = _probe_end(ended, solved, fopts, fsel, tgs, tgl, gcount, out, w_out)
+            ended = -1
+            d = 0
+            enter = 1
+            records += 1
+            if records >= max_records:
+                status = S_RECORDS
+                break
         if mode != M_COUNT and w_out + 2 * d + 5 > out_cap:
             status = S_FULL
             break
@@ -244,13 +255,8 @@ def search(
                             break
             if best == 0:
                 if mode == M_PROBE:  # a dead end: the probe ends here
-                    w_out = _probe_end(d, 0, fopts, fsel, tgs, tgl, gcount, out, w_out)
-                    d = 0
-                    enter = 1
-                    records += 1
-                    if records >= max_records:
-                        status = S_RECORDS
-                        break
+                    ended = d
+                    solved = 0
                     continue
                 d -= 1
                 continue
@@ -286,20 +292,20 @@ def search(
                     pick -= 1
                 e = np.int64((lo + k) * np.uint64(64) + _lowest(bits))
                 break
-            span = np.uint64(0)  # (the loop below is for the other modes)
-        for k in range(span):
-            bits = avail[du, lo + k] & cw[ofs + k]
-            while bits:
-                cand = np.int64((lo + k) * np.uint64(64) + _lowest(bits))
-                bits &= bits - np.uint64(1)
-                if mode != M_SOLUTIONS:
-                    e = cand
+        else:
+            for k in range(span):
+                bits = avail[du, lo + k] & cw[ofs + k]
+                while bits:
+                    cand = np.int64((lo + k) * np.uint64(64) + _lowest(bits))
+                    bits &= bits - np.uint64(1)
+                    if mode != M_SOLUTIONS:
+                        e = cand
+                        break
+                    if topt[cand] < first:
+                        first = topt[cand]
+                        e = cand
+                if e >= 0 and mode != M_SOLUTIONS:
                     break
-                if topt[cand] < first:
-                    first = topt[cand]
-                    e = cand
-            if e >= 0 and mode != M_SOLUTIONS:
-                break
         if e < 0:
             d -= 1
             continue
@@ -350,15 +356,9 @@ def search(
                     if records >= max_records:
                         status = S_RECORDS
                         break
-            if mode == M_PROBE:
-                w_out = _probe_end(c, 1 if complete else 0, fopts, fsel, tgs, tgl, gcount, out,
-                                   w_out)  # fmt: skip
-                d = 0
-                enter = 1
-                records += 1
-                if records >= max_records:
-                    status = S_RECORDS
-                    break
+            if mode == M_PROBE:  # a leaf: the probe ends here
+                ended = c
+                solved = 1 if complete else 0
             continue
         if prune & PRUNE_REGIONS and fempty[c] >= prune_from:
             # Measure each empty region next to e by a flood fill; one whose size is not a
@@ -438,14 +438,9 @@ def search(
                         dead = reach[area] == 0
             if dead:
                 pruned += 1
-                if mode == M_PROBE:
-                    w_out = _probe_end(c, 0, fopts, fsel, tgs, tgl, gcount, out, w_out)
-                    d = 0
-                    enter = 1
-                    records += 1
-                    if records >= max_records:
-                        status = S_RECORDS
-                        break
+                if mode == M_PROBE:  # a region no option can fill: the probe ends
+                    ended = c
+                    solved = 0
                 continue
         if mode == M_FRONTIER and c >= depth_limit:
             w_out = _write(mode, c, topt, fsel, fitem, out, w_out)

@@ -220,9 +220,20 @@ bitboard_run(Bitboard *a, const int64_t mode) {
     uint64_t rng = (uint64_t)regs[R_RNG];
     int64_t node_stop = nodes + a->max_nodes;
     int64_t w_out = 0, records = 0, status = S_DONE;
+    int64_t ended = -1, solved = 0; /* M_PROBE: the options placed by a probe just ended */
     const int64_t BIG = (int64_t)1 << 62;
 
     while (d >= 0) {
+        if (mode == M_PROBE && ended >= 0) { /* its record, then the root again */
+            w_out = probe_end(ended, solved, fopts, fsel, tgs, tgl, gcount, out, w_out);
+            ended = -1;
+            d = 0;
+            enter = 1;
+            if (++records >= max_records) {
+                status = S_RECORDS;
+                break;
+            }
+        }
         if (mode != M_COUNT && w_out + 2 * d + 5 > out_cap) {
             status = S_FULL;
             break;
@@ -270,13 +281,8 @@ bitboard_run(Bitboard *a, const int64_t mode) {
             }
             if (best == 0) {
                 if (mode == M_PROBE) { /* a dead end: the probe ends here */
-                    w_out = probe_end(d, 0, fopts, fsel, tgs, tgl, gcount, out, w_out);
-                    d = 0;
-                    enter = 1;
-                    if (++records >= max_records) {
-                        status = S_RECORDS;
-                        break;
-                    }
+                    ended = d;
+                    solved = 0;
                     continue;
                 }
                 d -= 1;
@@ -308,25 +314,25 @@ bitboard_run(Bitboard *a, const int64_t mode) {
                 for (; pick > 0; pick--) bits &= bits - 1;
                 e = (lo + k) * 64 + (int64_t)LOW(bits);
             }
-        }
-        /* options are tried in ascending order except when listing solutions: the next one
-         * lies at or after the word of the one just tried (s), whose bit is cleared */
-        for (int64_t k = mode != M_SOLUTIONS && s >= 0 ? (s >> 6) - lo : 0;
-             mode != M_PROBE && k < span; k++) {
-            uint64_t bits = av[lo + k] & cw[ofs + k];
-            while (bits) {
-                int64_t cand = (lo + k) * 64 + (int64_t)LOW(bits);
-                bits &= bits - 1;
-                if (mode != M_SOLUTIONS) {
-                    e = cand;
-                    break;
+        } else {
+            /* options are tried in ascending order except when listing solutions: the next
+             * one lies at or after the word of the one just tried (s), whose bit is cleared */
+            for (int64_t k = mode != M_SOLUTIONS && s >= 0 ? (s >> 6) - lo : 0; k < span; k++) {
+                uint64_t bits = av[lo + k] & cw[ofs + k];
+                while (bits) {
+                    int64_t cand = (lo + k) * 64 + (int64_t)LOW(bits);
+                    bits &= bits - 1;
+                    if (mode != M_SOLUTIONS) {
+                        e = cand;
+                        break;
+                    }
+                    if (topt[cand] < first) {
+                        first = topt[cand];
+                        e = cand;
+                    }
                 }
-                if (topt[cand] < first) {
-                    first = topt[cand];
-                    e = cand;
-                }
+                if (e >= 0 && mode != M_SOLUTIONS) break;
             }
-            if (e >= 0 && mode != M_SOLUTIONS) break;
         }
         if (e < 0) {
             d -= 1;
@@ -379,14 +385,9 @@ bitboard_run(Bitboard *a, const int64_t mode) {
                     }
                 }
             }
-            if (mode == M_PROBE) {
-                w_out = probe_end(c, complete, fopts, fsel, tgs, tgl, gcount, out, w_out);
-                d = 0;
-                enter = 1;
-                if (++records >= max_records) {
-                    status = S_RECORDS;
-                    break;
-                }
+            if (mode == M_PROBE) { /* a leaf: the probe ends here */
+                ended = c;
+                solved = complete;
             }
             continue;
         }
@@ -463,14 +464,9 @@ bitboard_run(Bitboard *a, const int64_t mode) {
             }
             if (dead) {
                 pruned += 1;
-                if (mode == M_PROBE) {
-                    w_out = probe_end(c, 0, fopts, fsel, tgs, tgl, gcount, out, w_out);
-                    d = 0;
-                    enter = 1;
-                    if (++records >= max_records) {
-                        status = S_RECORDS;
-                        break;
-                    }
+                if (mode == M_PROBE) { /* a region no option can fill: the probe ends */
+                    ended = c;
+                    solved = 0;
                 }
                 continue;
             }
