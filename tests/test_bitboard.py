@@ -257,6 +257,27 @@ def test_nested_subproblems_of_shared_tables_partition_and_keep_forced_out_of_ex
     assert total == reference_count(problem) == 2 * 131 + 1
 
 
+def test_an_output_buffer_that_starts_small_grows_and_changes_no_record(
+        monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """A search's output buffer starts with room for a few records and doubles each time a
+    call fills it: a split, a listing and probes come out the same whatever room it starts
+    with, one record or thousands."""
+    from puzzlebox.engine import bitboard
+
+    problem = catalog.load_file("pentomino-6x10").puzzles[0].problem
+    sizes = bitboard.PartSizes(problem, probes=200, seed=3)
+
+    def answers() -> tuple[object, ...]:
+        listed = list(BitboardEngine(problem).solutions(300))
+        return BitboardEngine(problem).subproblems(3), listed, sizes((), ()).nodes
+
+    split, listed, probed = answers()
+    assert len(split) > 4 * bitboard._FIRST_RECORDS and len(listed) == 300
+    for first in (1, 3, 1 << 12):
+        monkeypatch.setattr(bitboard, "_FIRST_RECORDS", first)
+        assert answers() == (split, listed, probed)
+
+
 def test_what_is_kept_per_problem_is_never_another_problems() -> None:
     """The reasons and tables kept per problem are found by identity: an equal-looking or
     a newer problem gets its own answer, a full store forgets the oldest, and a problem's

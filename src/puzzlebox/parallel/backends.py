@@ -18,7 +18,6 @@ import sys
 import threading
 import time
 import traceback
-import uuid
 import warnings
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
@@ -599,7 +598,7 @@ class DaskBackend:
                 f"cannot reach the Dask scheduler at {address}: {_first_line(error)}"
             ) from None
         self.workers = max(1, sum(self.client.nthreads().values()))
-        self._token = uuid.uuid4().hex[:12]
+        self._token = os.urandom(6).hex()  # (uuid: 2 ms of every split run's import)
 
     def run(self, tasks: Sequence[IndexedTask]) -> Iterator[tuple[int, Any]]:
         from dask.distributed import KilledWorker, as_completed

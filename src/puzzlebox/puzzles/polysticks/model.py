@@ -213,7 +213,12 @@ class PolysticksPuzzle(Puzzle):
 
     def piece_map(self, k: int) -> dict[str, str] | None:
         """Which piece each piece becomes under map ``k`` (its allowed orientations go onto
-        that piece's, with the same count); None when some piece has no such image."""
+        that piece's, with the same count); None when some piece has no such image. Where
+        every piece may take every map of the grid, its orientations are its whole orbit and
+        each map keeps them: no image is worked out (8 of tetrasticks-6x6's 21 ms of
+        symmetries, 2026-12-07)."""
+        if set(self.maps) == set(range(len(self.grid.maps))):
+            return {p.name: p.name for p in self.pieces}
         sets = {p.name: frozenset(self.orientations(p)) for p in self.pieces}
         bounds = {p.name: (p.lo, p.hi) for p in self.pieces}
         out: dict[str, str] = {}
