@@ -266,6 +266,24 @@ def test_pentomino_subproblems_add_up():
     assert sum(count(problem, f, e) for f, e in parts) == whole == 1472
 
 
+def test_the_subproblems_of_one_problem_share_one_build_of_its_tables(monkeypatch):
+    """A split runs a search per subproblem, all of one problem: the kernel's tables are
+    built once for it (and again for another problem, however alike), and sharing them
+    changes no count: a search copies what it changes."""
+    from puzzlebox.engine import compiled
+
+    built = []
+    build = compiled._Tables.build
+    monkeypatch.setattr(compiled._Tables, "build", staticmethod(
+        lambda problem: built.append(problem) or build(problem)))
+    problem = pentominoes(4, 15)
+    parts = subproblems(problem, 2)
+    assert sum(count(problem, f, e) for f, e in parts) == count(problem) == 1472
+    assert built == [problem]
+    other = problem.replace()
+    assert count(other) == 1472 and built == [problem, other]
+
+
 # -- limits, resuming, statistics --------------------------------------------------------------
 
 

@@ -36,6 +36,7 @@ import numpy as np
 from puzzlebox.cover.problem import CoverProblem
 from puzzlebox.engine import cover_kernels as K
 from puzzlebox.engine.compiled import _i32, _Search, _Tables, _warm_up
+from puzzlebox.engine.compiled import tables as kernel_tables
 from puzzlebox.engine.registry import get
 from puzzlebox.engine.search import Job, Mode
 from puzzlebox.engine.tree_estimate import (
@@ -162,7 +163,7 @@ def estimate_tree(
     ``max_seconds``: ``time.process_time`` makes the number of probes, and so the estimate,
     independent of what else the machine runs (budget.py's refusals rely on that).
     """
-    return _estimate(problem, _Tables.build(problem), probes, seed, forced, excluded,
+    return _estimate(problem, kernel_tables(problem), probes, seed, forced, excluded,
                      max_seconds, subtree_nodes, clock)
 
 
@@ -242,7 +243,7 @@ class PartSizes:
         self.seed = seed
         self.max_seconds = max_seconds
         self.clock = clock
-        self._tables = _Tables.build(problem)
+        self._tables = kernel_tables(problem)
 
     def __call__(self, forced: Iterable[int], excluded: Iterable[int]) -> TreeEstimate:
         """The estimate of the subproblem with ``forced`` and ``excluded`` options."""
