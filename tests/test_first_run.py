@@ -257,9 +257,10 @@ def test_the_catalogs_titles_are_its_files_titles():
 ], ids=lambda a: " ".join(a) if isinstance(a, list) else "")
 def test_the_general_engine_and_its_estimate_compile_nothing_with_the_c_kernels(
         tmp_path, args, answer):
-    """Commands the general exact-cover engine answers (cards, sudoku, polysticks, the
-    estimate's probes) start as the tiling and n-queens ones do: nothing said, nothing
-    compiled, numba never run, on a first run after installation."""
+    """Commands the general exact-cover engine answers (cards, sudoku, the estimate's
+    probes; polysticks, on the bitboard engine since their sticks are a graph) start as the
+    tiling and n-queens ones do: nothing said, nothing compiled, numba never run, on a first
+    run after installation."""
     if "c" not in kernel_choice.available():
         pytest.skip("the C kernels are not built")
     first = _puzzlebox(args, tmp_path, "c")

@@ -250,6 +250,26 @@ def test_tetrasticks_6x6_leaving_out_h():
     assert (result.solutions, result.distinct) == (8 * 72, 72)
 
 
+@pytest.mark.parametrize("name", ["pentasticks-2x9", "tritrigs-trapezoid-6x2",
+                                  "one-sided-welded-tetrasticks-5x5"])
+def test_the_sticks_are_a_graph_so_the_bitboard_engine_counts_them(name):
+    """Two sticks that share an end are neighbours: the problem carries that graph, so auto
+    counts polysticks on the bitboard engine (its closed-region test on: a piece's sticks
+    are connected), and the general engine counts the same tilings."""
+    from puzzlebox.engine import bitboard, registry
+    from puzzlebox.engine.search import Job, Mode, count_all
+
+    puzzle = catalog.load(name)
+    assert isinstance(puzzle, PolysticksPuzzle)
+    problem = puzzle.problem
+    assert problem.n_graph == len(puzzle.board)
+    assert registry.choose(Job(problem, Mode.COUNT, puzzle=puzzle)).name == "bitboard"
+    assert bitboard.tables(problem).prune
+    tilings = bitboard.BitboardEngine(problem).count()
+    general = count_all(registry.get("compiled").start(Job(problem, Mode.COUNT)))[0]
+    assert tilings == general > 0
+
+
 def test_random_small_boards_agree_with_the_brute_force():
     rng = random.Random(27)
     shapes = ["+-+", "+-+-+", "+/|/+-+", "+-+-+-+", "    +/    |/+-+-+", "  +/  |/+-+-+",

