@@ -146,9 +146,9 @@ ORDER_PROBES = 16  # Knuth's plain probes of each subproblem of a split tried wh
 # processes: the last to finish ends at 0.53 of the whole count in the split's own order
 # (solid-pentominoes-3x4x5: its 59th of 60 subproblems is 9% of the tree), 0.50 largest
 # first, with 16 probes as with 128 (Bedlam 0.505 -> 0.502, tetrasticks-6x6 0.516 -> 0.503).
-# The order costs 9 ms on those 60 subproblems, 6 ms on Bedlam's 41, 6 ms on tetrasticks'
-# 32 (medians of 9, 2026-12-07; 16 and 15 ms before a bitboard subproblem's start was cut
-# to a third)
+# The order costs 9-11 ms on those 60 subproblems, 6-7 ms on Bedlam's 41, 5 ms on
+# tetrasticks' 35 (medians of 9, 2026-12-07; 16 and 15 ms before a bitboard subproblem's
+# start was cut to a third)
 
 
 def largest_first(spec: EngineSpec, job: Job, subs: list[Subproblem]) -> list[Subproblem]:
