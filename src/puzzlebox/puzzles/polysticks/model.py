@@ -161,7 +161,6 @@ class PolysticksPuzzle(Puzzle):
         return sorted(out)
 
     def build_problem(self) -> CoverProblem:
-
         # The sticks are a graph (two are neighbours where they share an end), so the
         # bitboard engine takes the problem, its points as counters: every catalog polysticks
         # count took 1.7-2.2x less CPU than on the general engine (tetrasticks-6x6 1.6 s
