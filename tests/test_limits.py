@@ -252,6 +252,89 @@ def test_a_long_count_is_announced_in_one_line_and_counted_as_before(monkeypatch
     assert "pentomino-4x15: 1472 solutions, 368 distinct" in out
 
 
+def test_a_count_on_an_engine_that_probes_its_own_tree_is_screened_by_those_probes(
+        monkeypatch):  # fmt: skip
+    """A bitboard count past PROBE_AFTER is judged on the engine's own plain probes of the
+    tree it walks, where they put it far below NOTE_SECONDS: the compiled engine's
+    estimate (count_outlook, numpy's import among it: 0.18-0.30 s in the middle of a count)
+    never runs, and the count is the same."""
+    def probe(*args, **kwargs):
+        raise AssertionError("count_outlook ran for a short count on the bitboard engine")
+
+    screened = []
+    own = budget.own_outlook
+
+    def own_outlook(puzzle, engine):
+        screened.append((engine, own(puzzle, engine)))
+        return screened[-1][1]
+
+    monkeypatch.setattr(budget, "PROBE_AFTER", -1.0)  # judged at the first step's end
+    monkeypatch.setattr(budget, "count_outlook", probe)
+    monkeypatch.setattr(budget, "own_outlook", own_outlook)
+    said: list[str] = []
+    result = Run(catalog.load("pentomino-6x10"), "count", on_note=said.append).count()
+    assert (result.solutions, result.distinct) == (9356, 2339) and said == []
+    [(engine, outlook)] = screened
+    assert engine == result.stats.engine == "bitboard"
+    assert outlook.estimate.probes == budget.PROBES
+    assert 0.3 < outlook.estimate.nodes / result.stats.nodes < 3  # Knuth's, of that tree
+    assert outlook.seconds * budget.SCREEN_MARGIN < budget.NOTE_SECONDS
+
+
+def test_a_screened_count_that_looks_long_gets_the_full_estimate(monkeypatch):
+    """Where the engine's own probes do not put the tree far below NOTE_SECONDS, the count
+    gets count_outlook's estimate and its words, as before; an engine whose tree the
+    compiled engine's probes walk (Capability.PROBE) is not screened at all."""
+    calls = []
+    outlook = budget.count_outlook
+
+    def count_outlook(*args, **kwargs):
+        calls.append(kwargs)
+        return outlook(*args, **kwargs)
+
+    monkeypatch.setattr(budget, "PROBE_AFTER", -1.0)
+    monkeypatch.setattr(budget, "NOTE_SECONDS", 0.0)  # every tree is worth a note
+    monkeypatch.setattr(budget, "count_outlook", count_outlook)
+    said: list[str] = []
+    puzzle = catalog.load("pentomino-6x10")
+    result = Run(puzzle, "count", on_note=said.append).count()
+    assert (result.solutions, result.distinct) == (9356, 2339)
+    assert calls == [{}] and len(said) == 1 and "Knuth's estimate" in said[0]
+    assert budget.own_outlook(puzzle, "bitboard") is not None
+    assert budget.own_outlook(puzzle, "compiled") is None  # its probes walk its own tree
+    assert budget.own_outlook(puzzle, "no-such-engine") is None
+
+
+NO_NUMPY_COUNT = """
+import json, sys
+from puzzlebox import catalog
+from puzzlebox.run import Run, limits
+limits.PROBE_AFTER = -1.0  # the time rule judges the count at its first step's end
+said = []
+result = Run(catalog.load("pentomino-6x10"), "count", on_note=said.append).count()
+print(json.dumps({"answer": [result.solutions, result.distinct], "said": said,
+                  "engine": result.stats.engine, "numpy": "numpy" in sys.modules}))
+"""
+
+
+def test_a_bitboard_count_judged_by_the_time_rule_loads_no_numpy():
+    """The screen runs in the bitboard engine's C kernel: a count judged by the time rule
+    loads no numpy (a fresh process; numba's kernels would need it)."""
+    import json
+    import subprocess
+    import sys
+
+    from puzzlebox.engine import kernel_choice
+
+    if "c" not in kernel_choice.available():
+        pytest.skip("the C kernels are not built: numba's need numpy")
+    done = subprocess.run([sys.executable, "-c", NO_NUMPY_COUNT], capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout.splitlines()[-1])
+    assert out == {"answer": [9356, 2339], "said": [], "engine": "bitboard", "numpy": False}
+
+
 def test_catalog_counts_are_not_hopeless():
     """Every catalog puzzle a count can finish is judged so: its estimate is below the
     refusal by a wide margin (the estimates are made with a fixed seed)."""

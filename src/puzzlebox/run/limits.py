@@ -6,8 +6,9 @@ library's ``Puzzle.count()``, the command line, the page) applies them through
 :class:`puzzlebox.run.Run`, with the same words:
 
 * **Time.** A count that has not finished after :data:`PROBE_AFTER` seconds is estimated
-  once by Knuth's probes (engine/estimate.py); :func:`count_outlook` says how long the rest
-  would take, and the run says it past :data:`NOTE_SECONDS` and refuses it past
+  once by Knuth's probes (engine/estimate.py; a count on an engine that probes its own
+  tree is screened by those probes first, :func:`own_outlook`, and a short one judged on
+  them); :func:`count_outlook` says how long the rest would take, and the run says it past :data:`NOTE_SECONDS` and refuses it past
   :data:`HOPELESS_SECONDS` (:class:`Hopeless`) unless told to go on
   (``Limits(refuse=False)``, ``limits=None``; ``--no-limit`` on the command line), or given
   a time limit (``Limits(time=...)``, ``--max-time``). A count that finishes within
@@ -150,6 +151,32 @@ def count_outlook(puzzle: Puzzle, cut: bool = True, margin: float = RAW_MARGIN) 
     return Outlook(estimate, nodes / NODES_PER_SECOND / (1.0 if cut else margin))
 
 
+# A count on an engine that probes its own tree in its kernel (EngineSpec.part_sizes, the
+# compiled engine's probes walking another tree: no Capability.PROBE) is first screened by
+# PROBES of those plain probes; a tree they put this far below NOTE_SECONDS is judged on
+# them, and any other gets count_outlook's estimate, as before. The screen took 0.003-0.03 s
+# (3x4x5 solid pentominoes, tetrasticks-6x6, Bedlam, pentomino-6x10: within 0.5-1.4x of the
+# nodes counted), count_outlook 0.18-0.30 s of wall time in the middle of the count (numpy's
+# import and the compiled engine's tables among it; 2026-12-07).
+SCREEN_MARGIN = 10.0
+
+
+def own_outlook(puzzle: Puzzle, engine: str) -> Outlook | None:
+    """Knuth's plain probes of the tree a count of ``puzzle`` searches (cut by its
+    symmetries) on ``engine``'s own tree, where the engine probes its tree itself and
+    :func:`count_outlook`'s probes do not walk it; None elsewhere."""
+    try:
+        spec = get(engine)
+    except UnknownEngine:
+        return None
+    if spec.part_sizes is None or spec.does(Capability.PROBE):
+        return None
+    job = Job(puzzle.search_problem(), Mode.COUNT)
+    estimate = spec.part_sizes(job, PROBES, PROBE_SECONDS, 0)((), ())
+    nodes = estimate.nodes if estimate.nodes == estimate.nodes else math.inf
+    return Outlook(estimate, nodes / NODES_PER_SECOND)
+
+
 def sweeps(engine: str) -> bool:
     """Whether ``engine`` counts by sweeping rather than by walking a tree (it counts distinct
     solutions itself and cannot cut a tree: the memo engine): its states are bounded by the
@@ -253,9 +280,14 @@ class TimeRule:
         distinct solutions itself (the queens bitmask, by Burnside's lemma): it walks the
         problem as built, so the puzzle's symmetry breaking is not paid for an estimate of a
         tree nobody walks (#38: a 19-torus's 2,888 maps, built in Python, cost 2.7 s of CPU
-        in the middle of a 1.5 s count)."""
+        in the middle of a 1.5 s count). A count on an engine that probes its own tree is
+        screened by those probes first (:data:`SCREEN_MARGIN`): a short one is judged on
+        them, numpy never loaded for it."""
         if self.every or counts_distinct(engine):
             return count_outlook(self.puzzle, cut=False, margin=1.0)
+        screened = own_outlook(self.puzzle, engine)
+        if screened is not None and screened.seconds * SCREEN_MARGIN < NOTE_SECONDS:
+            return screened
         return count_outlook(self.puzzle)
 
     def _judge(self, outlook: Outlook) -> None:
