@@ -8,10 +8,11 @@ library's ``Puzzle.count()``, the command line, the page) applies them through
 * **Time.** A count that has not finished after :data:`PROBE_AFTER` seconds is estimated
   once by Knuth's probes (engine/estimate.py; a count on an engine that probes its own
   tree is screened by those probes first, :func:`own_outlook`, and a short one judged on
-  them); :func:`count_outlook` says how long the rest would take, and the run says it past :data:`NOTE_SECONDS` and refuses it past
-  :data:`HOPELESS_SECONDS` (:class:`Hopeless`) unless told to go on
-  (``Limits(refuse=False)``, ``limits=None``; ``--no-limit`` on the command line), or given
-  a time limit (``Limits(time=...)``, ``--max-time``). A count that finishes within
+  them); :func:`count_outlook` says how long the rest would take, and the run says it
+  past :data:`NOTE_SECONDS` and refuses it past :data:`HOPELESS_SECONDS`
+  (:class:`Hopeless`) unless told to go on (``Limits(refuse=False)``, ``limits=None``;
+  ``--no-limit`` on the command line), or given a time limit (``Limits(time=...)``,
+  ``--max-time``). A count that finishes within
   :data:`PROBE_AFTER` seconds never pays for a probe.
 * **A floor before the build.** A kind's lower bound on its solutions refuses a run before
   its cover problem is built (:func:`floor_refusal`: 1,000 named monominoes in 0.5 s).
