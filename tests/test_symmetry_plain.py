@@ -233,3 +233,42 @@ def test_options_by_labels_maps_labels_and_refuses_what_it_cannot():
         symmetry.options_by_labels(p, lambda x: x + "'")
     with pytest.raises(SymmetryError, match="options 0 and 2 have one label 'x'"):
         symmetry.options_by_labels(problem(["x", "y", "x"]), lambda x: x)
+
+
+def test_maps_that_are_products_come_out_as_each_alone_would(
+        monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """The plain path works out a few of the maps asked for one by one and the others as
+    their products (items, tags and options alike): the same permutations as each map
+    worked out alone, on Bedlam's 24 rotations."""
+    asked: list[Any] = []
+    real = symmetry.options_by_items_all
+
+    def spy(*args: Any) -> Any:
+        asked.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(symmetry, "options_by_items_all", spy)
+    perms = catalog.load("bedlam-cube").build_symmetries()
+    [(problem, item_perms, tags, tag_perms)] = asked
+    assert len(item_perms) == 24 and symmetry.is_plain(perms)
+    alone = [symmetry._options_by_items_plain(problem, [move], tags, [rename])[0]
+             for move, rename in zip(item_perms, tag_perms, strict=True)]
+    assert [list(p) for p in perms] == [list(p) for p in alone]
+
+
+def test_a_map_that_sends_an_option_to_none_is_refused_among_products() -> None:
+    """A map under which some option has no image is named by its first such option, and
+    is never composed with the others."""
+    from puzzlebox.cover.problem import CoverBuilder
+
+    b = CoverBuilder()
+    for cell in "abc":
+        b.primary(cell, 0, 1)
+    b.option(["a"], "A")
+    b.option(["b"], "B")
+    p = b.build()
+    identity, swap, off = [0, 1, 2], [1, 0, 2], [2, 1, 0]  # off: a -> c, no option {c}
+    assert [list(q) for q in symmetry.options_by_items_all(p, [identity, swap])] == [
+        [0, 1], [1, 0]]
+    with pytest.raises(SymmetryError, match=r"option 0 \('A'\) is mapped to no option"):
+        symmetry.options_by_items_all(p, [identity, swap, off])
