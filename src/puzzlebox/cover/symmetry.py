@@ -419,9 +419,9 @@ def _group_of_plain(
         if len(perm) != n or sorted(perm) != everyone:
             raise SymmetryError("a symmetry is not a permutation of the options")
         rows.setdefault(perm.tobytes(), perm)
-    _check_closed_plain([row.tolist() for row in rows.values()])
+    recipe = _check_closed_plain([row.tolist() for row in rows.values()])
     group = list(rows.values())
-    return group, _item_permutations_plain(problem, group)
+    return group, _item_permutations_plain(problem, group, recipe)
 
 
 def _check_closed(rows: dict[bytes, np.ndarray], n: int) -> None:
@@ -453,12 +453,16 @@ def _check_closed(rows: dict[bytes, np.ndarray], n: int) -> None:
                 queue.append(y)
 
 
-def _check_closed_plain(rows: list[list[int]]) -> None:
+def _check_closed_plain(rows: list[list[int]]) -> list[tuple[int, int] | None]:
     """:func:`_check_closed` on tuples: a composition is one ``itemgetter`` call (5 us for
-    the 688 options of the Soma cube, against 89 us for ``array('q', map(...))``)."""
+    the 688 options of the Soma cube, against 89 us for ``array('q', map(...))``). Returns
+    how each row was reached: None for the first (the identity) and each generator, else
+    ``(g, x)``, the rows whose product it is (``x`` first, then ``g``), ``x`` reached
+    before it."""
+    how: list[tuple[int, int] | None] = [None] * len(rows)
     if len(rows[0]) <= 1:
-        return  # one permutation of at most one option: the identity
-    everyone = {tuple(row) for row in rows}
+        return how  # one permutation of at most one option: the identity
+    where = {tuple(row): k for k, row in enumerate(rows)}
     generators: list[tuple[int, ...]] = []
     reached = {tuple(rows[0])}
     for row in rows:
@@ -466,6 +470,7 @@ def _check_closed_plain(rows: list[list[int]]) -> None:
         if perm in reached:
             continue
         generators.append(perm)
+        reached.add(perm)  # worked out on its own (how: None)
         queue = list(reached)
         while queue:
             x = queue.pop()
@@ -475,17 +480,23 @@ def _check_closed_plain(rows: list[list[int]]) -> None:
                 y = take(g)
                 if y in reached:
                     continue
-                if y not in everyone:
+                if y not in where:
                     raise SymmetryError("the symmetries do not form a group")
                 reached.add(y)
+                how[where[y]] = (where[g], where[x])
                 queue.append(y)
+    return how
 
 
 def _item_permutations_plain(
-    problem: CoverProblem, perms: Sequence[array[int]]
+    problem: CoverProblem, perms: Sequence[array[int]],
+    how: Sequence[tuple[int, int] | None] | None = None,
 ) -> list[array[int]]:
     """:func:`item_permutations` with each item's options as a tuple (a dict key), not a
-    hash: the same matching (twins in order of their bounds and numbers), the same checks."""
+    hash: the same matching (twins in order of their bounds and numbers), the same checks.
+    A map that ``how`` gives as a product of two others (:func:`_check_closed_plain`) is
+    their product on the items too: the matching, for every item under every map, was
+    most of Bedlam's 63 ms here (24 rotations, 2026-12-07)."""
     a = problem.arrays
     n_items, n, n_primary = problem.n_items, problem.n_options, problem.n_primary
     covering: list[list[int]] = [[] for _ in range(n_items)]
@@ -502,9 +513,15 @@ def _item_permutations_plain(
             rank[i] = r
     own = [twins[tuple(c)] for c in covering]
     everyone = list(range(n_items))
-    out: list[array[int]] = []
-    for g, perm in enumerate(perms):
+    made: dict[int, array[int]] = {}
+    for g in _reached_order(how, len(perms)):
         building(CHECK_EVERY)  # each map: a pass over every entry (#28: the time limit)
+        product = None if how is None else how[g]
+        if product is not None:  # a product of maps checked: it keeps the problem too
+            then, first = made[product[0]], made[product[1]]
+            made[g] = array("q", map(then.__getitem__, first))
+            continue
+        perm = perms[g]
         move = perm.tolist().__getitem__
         image = array("q", bytes(8 * n_items))
         for i, options in enumerate(covering):
@@ -520,8 +537,33 @@ def _item_permutations_plain(
         # options (compared as tuples, not hashes), so an option k's items go into the items
         # of perm[k]; image is one-to-one and perm a permutation (group_of checked), so the
         # sizes add up to the same total and every option's items go onto exactly perm[k]'s
-        out.append(image)
-    return out
+        made[g] = image
+    return [made[g] for g in range(len(perms))]
+
+
+def _reached_order(how: Sequence[tuple[int, int] | None] | None, n: int) -> list[int]:
+    """The maps in an order where a product comes after its two factors: those worked out
+    on their own first (in their order), then the products as :func:`_check_closed_plain`
+    reached them (each after the map it was reached from)."""
+    if how is None:
+        return list(range(n))
+    alone = [g for g in range(n) if how[g] is None]
+    done = set(alone)
+    order = list(alone)
+    left = [g for g in range(n) if how[g] is not None]
+    while left:
+        later = []
+        for g in left:
+            pair = how[g]
+            assert pair is not None
+            if pair[0] in done and pair[1] in done:
+                done.add(g)
+                order.append(g)
+            else:
+                later.append(g)
+        assert len(later) < len(left), "a product was reached before its factors"
+        left = later
+    return order
 
 
 def _weights(seed: int, size: int) -> np.ndarray:
