@@ -390,10 +390,16 @@ def test_the_movement_browser_on_a_burr(server, browser):
     wait(driver, lambda d: text(d, "moves-status").startswith("level 5:"))
     driver.find_element(By.ID, "browse-start").click()
     wait(driver, lambda d: "at level 5 in 9 moves" in text(d, "browse-status"))
+    # its buttons wait for the answer to the page's first look (a click meanwhile does
+    # nothing: a loaded CI machine clicked too soon here, 2026-12-07)
+    plus_y = '#browse-moves button[data-direction="+y"]'
+    wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, plus_y).is_enabled())
     piece = next(box for box in driver.find_elements(By.CSS_SELECTOR, "#browse-pieces label")
                  if box.text.strip() == "K103")
     piece.find_element(By.TAG_NAME, "input").click()
-    driver.find_element(By.CSS_SELECTOR, '#browse-moves button[data-direction="+y"]').click()
+    wait(driver, lambda d: any(box.is_selected() for box in d.find_elements(
+        By.CSS_SELECTOR, "#browse-pieces input")))
+    driver.find_element(By.CSS_SELECTOR, plus_y).click()
     wait(driver, lambda d: text(d, "browse-error").startswith("K103 cannot move +y: it runs into"))
     driver.find_element(By.CSS_SELECTOR, '#browse-moves button[data-direction="-y"]').click()
     wait(driver, lambda d: "at level 4 in 8 moves" in text(d, "browse-status"))
