@@ -107,8 +107,8 @@ class EngineSpec:
     # Knuth's plain probes of the job's subproblems on the engine's own tree, its tables
     # built once: ``part_sizes(job, probes, max_seconds, seed)`` is a callable that
     # estimates the subproblem ``(forced, excluded)`` (a split count's order and time rule,
-    # parallel/run.py). None: the compiled engine's tree stands in, as for a plain count's
-    # time rule.
+    # parallel/run.py; the first look of a one-process count's time rule, run/limits.py
+    # ``own_outlook``). None: the compiled engine's tree stands in.
     part_sizes: Callable[[Job, int, float | None, int], PartSizer] | None = None
 
     def does(self, capability: Capability) -> bool:

@@ -45,7 +45,7 @@ from puzzlebox.puzzles.base import runner
 from puzzlebox.reports import SplitCountResult
 
 if TYPE_CHECKING:  # the backends are needed by a split run only (multiprocessing,
-    # subprocess, socket and uuid: 15-21 ms)
+    # subprocess and socket; 15-21 ms with uuid, which they no longer import)
     from puzzlebox.parallel.backends import ProcessBackend, TaskFunction
 
 PER_WORKER = 16  # subproblems per worker when no depth is given: many more than workers,

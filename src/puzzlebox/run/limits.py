@@ -152,20 +152,23 @@ def count_outlook(puzzle: Puzzle, cut: bool = True, margin: float = RAW_MARGIN) 
     return Outlook(estimate, nodes / NODES_PER_SECOND / (1.0 if cut else margin))
 
 
-# A count on an engine that probes its own tree in its kernel (EngineSpec.part_sizes, the
-# compiled engine's probes walking another tree: no Capability.PROBE) is first screened by
-# PROBES of those plain probes; a tree they put this far below NOTE_SECONDS is judged on
-# them, and any other gets count_outlook's estimate, as before. The screen took 0.003-0.03 s
-# (3x4x5 solid pentominoes, tetrasticks-6x6, Bedlam, pentomino-6x10: within 0.5-1.4x of the
-# nodes counted), count_outlook 0.18-0.30 s of wall time in the middle of the count (numpy's
-# import and the compiled engine's tables among it; 2026-12-07).
+# A count on an engine with plain probes of its tree (EngineSpec.part_sizes) whose tree
+# count_outlook does not estimate itself (no Capability.PROBE: the bitboard engine, in its
+# own kernel, and the reference engine, by the compiled engine's plain probes of the tree it
+# walks too) is first screened by PROBES of those plain probes; a tree they put this far
+# below NOTE_SECONDS is judged on them, and any other gets count_outlook's estimate, as
+# before. The screen took 0.003-0.03 s (3x4x5 solid pentominoes, tetrasticks-6x6, Bedlam,
+# pentomino-6x10, three seeds: within 0.5-1.25x of the nodes counted), count_outlook
+# 0.18-0.30 s of wall time in the middle of the count (numpy's import and the compiled
+# engine's tables among it; 2026-12-07).
 SCREEN_MARGIN = 10.0
 
 
 def own_outlook(puzzle: Puzzle, engine: str) -> Outlook | None:
     """Knuth's plain probes of the tree a count of ``puzzle`` searches (cut by its
-    symmetries) on ``engine``'s own tree, where the engine probes its tree itself and
-    :func:`count_outlook`'s probes do not walk it; None elsewhere."""
+    symmetries) on ``engine``'s own tree, where the engine has them (``part_sizes``) and
+    :func:`count_outlook` does not estimate that tree itself (``Capability.PROBE``); None
+    elsewhere."""
     try:
         spec = get(engine)
     except UnknownEngine:
